@@ -1,0 +1,11 @@
+/**
+ * One clock per run: prompts' "current date", chart periods and search windows all
+ * come from asOf, so a replayed run sees the same time it was recorded at.
+ */
+export function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+export function daysBefore(date: Date, days: number): Date {
+  return new Date(date.getTime() - days * 86_400_000);
+}

@@ -1,0 +1,87 @@
+/**
+ * The chat protocol in OpenAI's wire shape (snake_case where the wire is), so a
+ * transcript shows exactly what crossed. Only src/llm/openai-*.ts imports the SDK.
+ */
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: ToolCall[];
+      refusal?: string | null;
+      /** Kept when an OpenAI-compatible server (DeepSeek, vLLM) sends its reasoning. */
+      reasoning_content?: string;
+    }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
+
+/** Exactly the object that goes into the request's `tools` array. */
+export interface ToolDefinition {
+  type: 'function';
+  function: {
+    name: string;
+    description: string;
+    parameters: Record<string, unknown>;
+    strict: true;
+  };
+}
+
+export interface JsonSchemaFormat {
+  type: 'json_schema';
+  json_schema: { name: string; schema: Record<string, unknown>; strict: true };
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Omitted (not empty) when the agent binds no tools. */
+  tools?: ToolDefinition[];
+  toolChoice?: 'auto' | 'none' | 'required';
+  responseFormat?: JsonSchemaFormat;
+  temperature?: number;
+  /** Upper bound on completion tokens; also the budget's worst case for this call. */
+  maxTokens?: number;
+  /** Which agent sends this; travels as a header so a replay miss can name it. */
+  agent?: string;
+  signal?: AbortSignal;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'function_call';
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedPromptTokens: number;
+}
+
+export interface ChatResponse {
+  message: AssistantMessage;
+  finishReason: FinishReason | null;
+  usage: Usage;
+  /** The model the server says answered. */
+  model: string;
+}
+
+/** The one interface the agent runtime and pipeline talk to. */
+export interface ChatModel {
+  complete(request: ChatRequest): Promise<ChatResponse>;
+}
+
+export const zeroUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 });
+
+export function addUsage(total: Usage, more: Usage): Usage {
+  return {
+    promptTokens: total.promptTokens + more.promptTokens,
+    completionTokens: total.completionTokens + more.completionTokens,
+    cachedPromptTokens: total.cachedPromptTokens + more.cachedPromptTokens,
+  };
+}

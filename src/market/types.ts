@@ -1,0 +1,108 @@
+/**
+ * The grounded market data every analysis starts from. Numbers Yahoo does not have
+ * are null, never zero; the text block says "not available — do not estimate".
+ */
+
+export interface Bar {
+  /** ISO date (YYYY-MM-DD) of the session. */
+  date: string;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  /** Split- and dividend-adjusted close. */
+  adjClose: number | null;
+  volume: number | null;
+}
+
+export interface Identity {
+  symbol: string;
+  name: string | null;
+  exchange: string | null;
+  currency: string | null;
+  quoteType: string | null;
+  sector: string | null;
+  industry: string | null;
+}
+
+export interface QuoteStats {
+  price: number | null;
+  /** ISO timestamp of the quote. */
+  priceTime: string | null;
+  change: number | null;
+  changePercent: number | null;
+  marketCap: number | null;
+  trailingPE: number | null;
+  forwardPE: number | null;
+  beta: number | null;
+  fiftyTwoWeekHigh: number | null;
+  fiftyTwoWeekLow: number | null;
+  averageVolume: number | null;
+  /** Fraction, e.g. 0.0051 for 0.51 %. */
+  dividendYield: number | null;
+  targetMeanPrice: number | null;
+  recommendation: string | null;
+  /** Fraction. */
+  profitMargin: number | null;
+  /** Fraction, year over year. */
+  revenueGrowth: number | null;
+  debtToEquity: number | null;
+}
+
+export interface Indicators {
+  /** Date of the last bar the indicators use. */
+  asOfBar: string | null;
+  lastClose: number | null;
+  returns: { d1: number | null; w1: number | null; m1: number | null; m3: number | null; m6: number | null; y1: number | null };
+  sma20: number | null;
+  sma50: number | null;
+  sma200: number | null;
+  /** Fractional distance of the last close from each average. */
+  distanceFromSma20: number | null;
+  distanceFromSma50: number | null;
+  distanceFromSma200: number | null;
+  rsi14: number | null;
+  atr14: number | null;
+  /** Annualised, fraction. */
+  volatility20d: number | null;
+  volatility1y: number | null;
+  /** Fraction, negative (e.g. -0.23). */
+  maxDrawdown1y: number | null;
+  high52w: number | null;
+  low52w: number | null;
+  distanceFromHigh52w: number | null;
+  distanceFromLow52w: number | null;
+  averageVolume20d: number | null;
+  averageVolume1y: number | null;
+  /** 20-day ÷ 1-year average volume. */
+  volumeRatio: number | null;
+  support: number | null;
+  resistance: number | null;
+}
+
+export interface MarketSnapshot {
+  symbol: string;
+  /** ISO timestamp of the run's clock when the snapshot was taken. */
+  asOf: string;
+  identity: Identity;
+  quote: QuoteStats;
+  bars: Bar[];
+  indicators: Indicators;
+  /** The labelled block the agents see (MARKET DATA …). */
+  text: string;
+  warnings: string[];
+  /** Where the data came from: "yahoo", "cache", or "demo". */
+  source: string;
+}
+
+export interface SnapshotOptions {
+  asOf: Date;
+  signal?: AbortSignal;
+  /** Bypass the disk cache. */
+  refresh?: boolean;
+}
+
+/** The one interface the pipeline uses for market data. */
+export interface MarketData {
+  snapshot(ticker: string, options: SnapshotOptions): Promise<MarketSnapshot>;
+}

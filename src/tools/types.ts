@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import type { ToolDefinition } from '../llm/types.js';
+
+/** What a running tool may use: the run's clock and cancellation. */
+export interface ToolContext {
+  /** The run's clock: every "now" a tool needs comes from here. */
+  asOf: Date;
+  signal: AbortSignal;
+}
+
+export interface ToolSpec<Parameters extends z.ZodObject> {
+  name: string;
+  description: string;
+  parameters: Parameters;
+  /** One line saying what the tool returns, for describe(). */
+  outputs: string;
+  run: (args: z.infer<Parameters>, context: ToolContext) => Promise<string>;
+}
+
+export interface Tool<Parameters extends z.ZodObject = z.ZodObject> extends ToolSpec<Parameters> {
+  /** The function-calling definition exactly as it goes into `tools`. */
+  definition: ToolDefinition;
+  /** Validate the model's JSON-string arguments with the same schema. */
+  parse(argumentsJson: string): { ok: true; value: z.infer<Parameters> } | { ok: false; error: string };
+  /** `Tool Name: exa_search, Description: …, Arguments: query: string, …, Outputs: …` */
+  describe(): string;
+}
