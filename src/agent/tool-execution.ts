@@ -1,0 +1,97 @@
+import { errorMessage } from '../errors.js';
+import type { EventSink } from '../events.js';
+import type { ToolCall } from '../llm/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
+import type { ToolCallRecord } from './types.js';
+
+export interface ToolExecutionOptions {
+  agent: string;
+  registry: ToolRegistry;
+  asOf: Date;
+  signal?: AbortSignal;
+  timeoutMs: number;
+  maxResultChars: number;
+  emit: EventSink;
+}
+
+export interface ToolCallOutcome {
+  /** Exactly the content of the role:"tool" message for this call. */
+  content: string;
+  record: ToolCallRecord;
+}
+
+/**
+ * Runs one requested call and never rejects: every way a call can go wrong becomes
+ * text the model reads in the tool message, so it can correct itself or carry on.
+ */
+export async function executeToolCall(call: ToolCall, options: ToolExecutionOptions): Promise<ToolCallOutcome> {
+  const { name, arguments: argumentsJson } = call.function;
+  options.emit({ type: 'tool-call', agent: options.agent, id: call.id, name, arguments: argumentsJson });
+  const started = performance.now();
+  const outcome = await attempt(call, options);
+  const durationMs = performance.now() - started;
+  const content = truncateToolResult(outcome.ok ? outcome.value : `Error: ${outcome.error}`, options.maxResultChars);
+  const error = outcome.ok ? null : outcome.error;
+  options.emit({ type: 'tool-result', agent: options.agent, id: call.id, name, content, error, durationMs });
+  return {
+    content,
+    record: { id: call.id, name, arguments: argumentsJson, result: outcome.ok ? content : null, error, durationMs },
+  };
+}
+
+/** Keeps one oversized result from crowding the rest of the conversation out of the context window. */
+export function truncateToolResult(content: string, maxChars: number): string {
+  if (content.length <= maxChars) return content;
+  return `${content.slice(0, maxChars)}\n[truncated: ${content.length - maxChars} more characters]`;
+}
+
+type Attempt = { ok: true; value: string } | { ok: false; error: string };
+
+async function attempt(call: ToolCall, options: ToolExecutionOptions): Promise<Attempt> {
+  const name = call.function.name;
+  const tool = options.registry.get(name);
+  if (!tool) {
+    const available = options.registry.names();
+    return { ok: false, error: `unknown tool '${name}'. Available tools: ${available.length > 0 ? available.join(', ') : 'none'}` };
+  }
+  const parsed = tool.parse(call.function.arguments);
+  if (!parsed.ok) return { ok: false, error: parsed.error };
+  return runWithTimeout(tool, parsed.value, options);
+}
+
+/**
+ * The tool gets a signal that fires on the run's abort or on this call's timeout.
+ * The race means a tool that ignores its signal cannot hold the round past either.
+ */
+async function runWithTimeout(tool: Tool, args: Parameters<Tool['run']>[0], options: ToolExecutionOptions): Promise<Attempt> {
+  const timeout = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const timedOut = new Promise<'timed-out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed-out'), options.timeoutMs);
+  });
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  const running = (async (): Promise<Attempt> => {
+    const value: unknown = await tool.run(args, { asOf: options.asOf, signal });
+    if (typeof value !== 'string') return { ok: false, error: `tool ${tool.name} failed: it returned ${typeof value}, not text` };
+    return { ok: true, value };
+  })().catch((error: unknown): Attempt => ({ ok: false, error: `tool ${tool.name} failed: ${errorMessage(error)}` }));
+  try {
+    const winner = await Promise.race([running, timedOut, aborted]);
+    if (winner === 'timed-out') {
+      timeout.abort(new Error(`tool ${tool.name} timed out`));
+      return { ok: false, error: `tool ${tool.name} timed out after ${options.timeoutMs} ms` };
+    }
+    if (winner === 'aborted') return { ok: false, error: `tool ${tool.name} was interrupted` };
+    return winner;
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+  }
+}
