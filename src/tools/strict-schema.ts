@@ -138,12 +138,14 @@ function strictNode(input: JsonSchema, path: string[], nullable: boolean, owner:
 function makeNullable(node: JsonSchema): JsonSchema {
   if (acceptsNull(node)) return node;
   if (Array.isArray(node.anyOf)) return { ...node, anyOf: [...node.anyOf, { type: 'null' }] };
-  if (node.type !== undefined && node.const === undefined && node.$ref === undefined) {
-    const nullable: JsonSchema = { ...node, type: [...typeList(node.type), 'null'] };
+  // A second type in `type` only for scalars: a union is the form strict mode documents for objects and arrays.
+  const types = typeList(node.type);
+  const scalar = types.length > 0 && !types.includes('object') && !types.includes('array');
+  if (scalar && node.const === undefined && node.$ref === undefined) {
+    const nullable: JsonSchema = { ...node, type: [...types, 'null'] };
     if (Array.isArray(node.enum)) nullable.enum = [...node.enum, null];
     return nullable;
   }
-  // const and $ref cannot take a second type; a union can.
   const { description, ...inner } = node;
   const wrapped: JsonSchema = { anyOf: [inner, { type: 'null' }] };
   if (description !== undefined) wrapped.description = description;
