@@ -1,0 +1,279 @@
+/**
+ * The one ChatModel that talks to a real server: OpenAI, or anything OpenAI-compatible
+ * (Ollama, vLLM, DeepSeek) through `baseURL`. The only module that imports `openai`,
+ * lazily, so CLI start-up does not pay for the SDK.
+ *
+ * Streams by default and assembles the answer itself (content, refusal,
+ * reasoning_content, tool calls by index, usage from the final `choices: []` chunk),
+ * because a streamed answer is where servers differ and where connections drop.
+ */
+import type OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
+} from 'openai/resources/chat/completions';
+import { ConfigError, ModelError } from '../errors.js';
+import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
+import type { AssistantMessage, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
+
+export interface OpenAIModelOptions {
+  apiKey?: string;
+  /** An OpenAI-compatible server, e.g. `http://localhost:11434/v1` for Ollama. */
+  baseURL?: string;
+  /** Per attempt: until the response starts, then the longest silence inside a stream. */
+  timeoutMs?: number;
+  /** The SDK's own retries on connection errors, 408, 409, 429 and 5xx. */
+  maxRetries?: number;
+  fetch?: typeof fetch;
+  stream?: boolean;
+}
+
+/** Sent for servers that want no key (Ollama, vLLM); the SDK insists on one. */
+const placeholderKey = 'not-needed';
+const agentHeader = 'x-autohedge-agent';
+
+type Sdk = typeof import('openai');
+
+export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const maxRetries = options.maxRetries ?? 2;
+  const streaming = options.stream ?? true;
+  let connection: Promise<{ client: OpenAI; sdk: Sdk }> | undefined;
+
+  const connect = async () => {
+    const sdk = await import('openai');
+    // The SDK keeps the fetch it is given; a late-bound one lets an interceptor
+    // installed after this point (nock, for record / replay) still see every call.
+    const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const client = new sdk.OpenAI({
+      apiKey: options.apiKey ?? placeholderKey,
+      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+      timeout: timeoutMs,
+      maxRetries,
+      fetch: requireStreamEnd(baseFetch),
+    });
+    return { client, sdk };
+  };
+
+  return {
+    async complete(request: ChatRequest): Promise<ChatResponse> {
+      if (!options.apiKey && !options.baseURL) throw new ConfigError('OPENAI_API_KEY is not set');
+      connection ??= connect();
+      const { client, sdk } = await connection;
+      const context: ModelErrorContext = {
+        model: request.model,
+        baseURL: client.baseURL,
+        timeoutMs,
+        maxRetries,
+        secrets: options.apiKey ? [options.apiKey] : [],
+        sdk,
+      };
+      const requestOptions = {
+        signal: request.signal ?? null,
+        ...(request.agent ? { headers: { [agentHeader]: request.agent } } : {}),
+      };
+      try {
+        if (!streaming) {
+          const completion = await client.chat.completions.create({ ...requestBody(request), stream: false }, requestOptions);
+          return fromCompletion(completion, request, context);
+        }
+        const stream = await client.chat.completions.create(
+          { ...requestBody(request), stream: true, stream_options: { include_usage: true } },
+          requestOptions,
+        );
+        return await assembleStream(stream, request, context);
+      } catch (error) {
+        throw toModelError(error, context);
+      }
+    },
+  };
+}
+
+/** The wire body, verbatim from the request; optional fields only when set. */
+function requestBody(request: ChatRequest): ChatCompletionCreateParamsBase {
+  const hasTools = request.tools !== undefined && request.tools.length > 0;
+  return {
+    model: request.model,
+    // Our messages are already in the wire shape; `reasoning_content` rides along as-is.
+    messages: request.messages as ChatCompletionCreateParamsBase['messages'],
+    ...(hasTools ? { tools: request.tools } : {}),
+    // OpenAI rejects tool_choice without tools.
+    ...(hasTools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
+    ...(request.responseFormat ? { response_format: request.responseFormat } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
+  };
+}
+
+function fromCompletion(completion: ChatCompletion, request: ChatRequest, context: ModelErrorContext): ChatResponse {
+  const choice = completion.choices?.[0];
+  if (!choice) throw noChoices(context);
+  const wire = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: unknown };
+  const toolCalls: ToolCall[] = (wire.tool_calls ?? []).flatMap((call) =>
+    call.type === 'function' ? [{ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } }] : [],
+  );
+  return {
+    message: assistantMessage({
+      content: wire.content ?? null,
+      refusal: wire.refusal ?? null,
+      reasoning: typeof wire.reasoning_content === 'string' ? wire.reasoning_content : '',
+      toolCalls,
+    }),
+    finishReason: (choice.finish_reason as FinishReason | null) ?? null,
+    usage: usageOf(completion.usage),
+    model: completion.model || request.model,
+  };
+}
+
+interface PartialToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+async function assembleStream(
+  stream: AsyncIterable<ChatCompletionChunk> & { controller: AbortController },
+  request: ChatRequest,
+  context: ModelErrorContext,
+): Promise<ChatResponse> {
+  let content: string | null = null;
+  let refusal: string | null = null;
+  let reasoning = '';
+  let finishReason: FinishReason | null = null;
+  let usage: Usage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
+  let model = '';
+  let sawChoices = false;
+  const calls: PartialToolCall[] = [];
+
+  // The SDK's timeout ends when the response starts; a stream that then goes silent
+  // would hang the run, so silence longer than the timeout ends it here.
+  let silentTooLong = false;
+  let silence: NodeJS.Timeout | undefined;
+  const restartSilenceTimer = () => {
+    clearTimeout(silence);
+    silence = setTimeout(() => {
+      silentTooLong = true;
+      stream.controller.abort();
+    }, context.timeoutMs);
+  };
+
+  const problem = (what: string, cause: unknown) => {
+    const inProgress = finishReason === null ? calls.at(-1) : undefined;
+    const during = inProgress ? ` mid-tool-call '${inProgress.name}' (${inProgress.arguments.length} argument characters received)` : '';
+    return new ModelError(`${what}${during} (model '${request.model}')`, 'invalid-response', null, { cause });
+  };
+
+  try {
+    restartSilenceTimer();
+    for await (const chunk of stream) {
+      restartSilenceTimer();
+      if (chunk.model) model = chunk.model;
+      if (chunk.usage) usage = usageOf(chunk.usage);
+      if (chunk.choices.length > 0) sawChoices = true;
+      const choice = chunk.choices.find((candidate) => candidate.index === 0);
+      if (!choice) continue;
+      const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown };
+      if (typeof delta.content === 'string') content = (content ?? '') + delta.content;
+      if (typeof delta.refusal === 'string') refusal = (refusal ?? '') + delta.refusal;
+      if (typeof delta.reasoning_content === 'string') reasoning += delta.reasoning_content;
+      for (const fragment of delta.tool_calls ?? []) {
+        const call = (calls[fragment.index] ??= { id: '', name: '', arguments: '' });
+        if (fragment.id) call.id = fragment.id;
+        // Some servers repeat the name on every fragment; it is never split.
+        if (fragment.function?.name && !call.name) call.name = fragment.function.name;
+        if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+  } catch (error) {
+    if (error instanceof StreamEndedWithoutDone) throw problem(`the stream from ${hostOf(context.baseURL)} ended without [DONE]`, error);
+    if (isConnectionDrop(error)) throw problem(`the connection to ${hostOf(context.baseURL)} dropped mid-stream`, error);
+    throw error;
+  } finally {
+    clearTimeout(silence);
+  }
+
+  // The SDK ends the iteration quietly when its request is aborted.
+  if (request.signal?.aborted) throw new ModelError('model call aborted', 'aborted');
+  if (silentTooLong) {
+    throw problemTimeout(context);
+  }
+  if (!sawChoices) throw noChoices(context);
+
+  const toolCalls: ToolCall[] = calls
+    .filter((call): call is PartialToolCall => call !== undefined)
+    .map((call, index) => ({ id: call.id || `call_${index}`, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  return {
+    message: assistantMessage({ content, refusal, reasoning, toolCalls }),
+    finishReason,
+    usage,
+    model: model || request.model,
+  };
+}
+
+function assistantMessage(parts: { content: string | null; refusal: string | null; reasoning: string; toolCalls: ToolCall[] }): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: parts.content,
+    ...(parts.toolCalls.length > 0 ? { tool_calls: parts.toolCalls } : {}),
+    ...(parts.refusal ? { refusal: parts.refusal } : {}),
+    ...(parts.reasoning ? { reasoning_content: parts.reasoning } : {}),
+  };
+}
+
+function usageOf(usage: ChatCompletion['usage'] | null | undefined): Usage {
+  return {
+    promptTokens: usage?.prompt_tokens ?? 0,
+    completionTokens: usage?.completion_tokens ?? 0,
+    cachedPromptTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+  };
+}
+
+function noChoices(context: ModelErrorContext): ModelError {
+  return new ModelError(`the model returned no choices (model '${context.model}' at ${hostOf(context.baseURL)})`, 'invalid-response');
+}
+
+function problemTimeout(context: ModelErrorContext): ModelError {
+  const seconds = Number((context.timeoutMs / 1000).toFixed(3));
+  return new ModelError(`model call timed out after ${seconds} s of silence mid-stream (model '${context.model}' at ${hostOf(context.baseURL)})`, 'timeout');
+}
+
+/** Raised inside the response body when an event stream closes without `data: [DONE]`. */
+class StreamEndedWithoutDone extends Error {
+  constructor() {
+    super('the event stream ended without data: [DONE]');
+  }
+}
+
+/**
+ * The SDK treats a stream that simply ends as complete, so an answer cut short by a
+ * proxy or a crashed server would pass as whole. This fetch makes such an event
+ * stream fail when it closes without its `data: [DONE]` line.
+ */
+function requireStreamEnd(inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
+    const decoder = new TextDecoder();
+    let line = '';
+    let done = false;
+    const isDone = (text: string) => /^data: ?\[DONE\]\s*$/.test(text);
+    const guarded = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(bytes, controller) {
+          if (!done) {
+            const lines = (line + decoder.decode(bytes, { stream: true })).split('\n');
+            line = lines.pop() ?? '';
+            done = lines.some(isDone);
+          }
+          controller.enqueue(bytes);
+        },
+        flush(controller) {
+          if (!done && !isDone(line + decoder.decode())) controller.error(new StreamEndedWithoutDone());
+        },
+      }),
+    );
+    return new Response(guarded, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
