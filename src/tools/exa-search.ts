@@ -78,6 +78,7 @@ export function createExaProvider(options: ExaProviderOptions): SearchProvider {
       if (signal.aborted) throw cancelled();
       connection ??= connect(apiKey, options.baseURL);
       const { client, isExaError } = await connection;
+      if (signal.aborted) throw cancelled();
 
       const response = client
         .search(request.query, {

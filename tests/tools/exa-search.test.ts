@@ -327,6 +327,16 @@ describe('exa_search errors', () => {
     expect(alreadyCancelled).toBe('Error: Exa search was cancelled');
     expect(stub.requests).toHaveLength(1);
   });
+
+  it('sends nothing when cancelled while exa-js is still loading', async () => {
+    const controller = new AbortController();
+    // A fresh provider has to load its client first; the abort lands during that wait.
+    const pending = call(toolFor(), '{"query":"x","numResults":null,"daysBack":null}', controller.signal);
+    controller.abort();
+
+    expect(await pending).toBe('Error: Exa search was cancelled');
+    expect(stub.requests).toHaveLength(0);
+  });
 });
 
 describe('exa_search definition', () => {
