@@ -331,11 +331,13 @@ describe('exa_search errors', () => {
   it('sends nothing when cancelled while exa-js is still loading', async () => {
     const controller = new AbortController();
     // A fresh provider has to load its client first; the abort lands during that wait.
-    const pending = call(toolFor(), '{"query":"x","numResults":null,"daysBack":null}', controller.signal);
+    const pending = call(toolFor(), '{"query":"cancelled","numResults":null,"daysBack":null}', controller.signal);
     controller.abort();
 
     expect(await pending).toBe('Error: Exa search was cancelled');
-    expect(stub.requests).toHaveLength(0);
+    // A request sent before the one below would have reached the stub before it completed.
+    await call(toolFor(), '{"query":"after","numResults":null,"daysBack":null}');
+    expect(stub.requests.map((request) => (request.body as { query: string }).query)).toEqual(['after']);
   });
 });
 
