@@ -1,0 +1,167 @@
+import { join } from 'node:path';
+import { ExitCode, UsageError, errorMessage } from '../../errors.js';
+import type { EventSink } from '../../events.js';
+import type { AnalysisResult } from '../../pipeline/types.js';
+import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js';
+import { autohedgeHome, packageRoot } from '../../paths.js';
+import { validateTicker } from '../../market/ticker.js';
+import { exitCodeFor, formatError } from '../exit.js';
+import { colorEnabled, type CliIo } from '../io.js';
+import type { CliDeps } from '../deps.js';
+import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
+import { createProgress } from '../progress.js';
+import { buildServices, secretsOf, type Session } from '../services.js';
+
+export const demoCassettePath = () => join(packageRoot(), 'demo', 'demo.cassette.json');
+
+/** `autohedge analyze <tickers...>`: a thin shell over the library's analyze(). */
+export async function analyzeCommand(rawTickers: string[], rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps): Promise<number> {
+  const options = parseOptions(analyzeOptionsSchema, rawOptions);
+  const tickers = [...new Set(rawTickers.map((ticker) => validateTicker(ticker)))];
+  if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
+    throw new UsageError('--record, --replay and --demo cannot be combined');
+  }
+  const session: Session = await buildServices(
+    {
+      env: io.env,
+      cwd: io.cwd,
+      baseUrl: options.baseUrl,
+      record: options.record,
+      replay: options.demo ? demoCassettePath() : options.replay,
+      demo: options.demo,
+      refresh: options.refresh,
+      argv: ['analyze', ...rawTickers],
+      needsModel: true,
+    },
+    deps,
+  );
+  try {
+    if (options.demo) session.checkDemoTickers(tickers);
+    return await runAnalyses(tickers, options, session, io);
+  } finally {
+    await session.close();
+  }
+}
+
+async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, session: Session, io: CliIo): Promise<number> {
+  const stderrColor = colorEnabled(io.env, io.stderrIsTTY);
+  const stdoutColor = colorEnabled(io.env, io.stdoutIsTTY);
+  const progress = await createProgress({
+    write: io.stderr,
+    live: io.stderrIsTTY && io.columns > 0 && !options.trace,
+    quiet: options.quiet,
+    color: stderrColor,
+    stream: process.stderr,
+  });
+  const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
+  const { createTranscript } = await import('../../report/transcript.js');
+  const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
+  const secrets = secretsOf(session.env);
+  const trace = createTraceSink ? createTraceSink({ write: io.stderr, color: stderrColor }) : null;
+
+  let outcomes: TickerOutcome[];
+  try {
+    outcomes = await analyzeMany(
+      tickers,
+      options.concurrency,
+      () => ({
+        asOf: session.asOf(),
+        agents: options.agent,
+        model: options.model,
+        env: session.env,
+        maxPositionPct: options.maxPosition,
+        maxCostUsd: options.maxCost ?? null,
+        signal: io.signal,
+        refresh: options.refresh,
+        demo: options.demo,
+      }),
+      (ticker) => {
+        const transcript = createTranscript({ secrets });
+        transcripts.set(ticker, transcript);
+        const sinks: EventSink[] = [progress.sink(ticker), transcript.sink];
+        if (trace) sinks.push(trace);
+        return {
+          model: session.model,
+          market: session.market,
+          search: session.search,
+          prices: session.prices,
+          events: (event) => {
+            for (const sink of sinks) sink(event);
+          },
+        };
+      },
+    );
+  } finally {
+    progress.stop();
+  }
+
+  const results = outcomes.flatMap((outcome) => (outcome.result ? [outcome.result] : []));
+  for (const outcome of outcomes) {
+    if (outcome.error !== undefined) io.stderr(`${formatError(outcome.error, options.verbose)}${tickers.length > 1 ? ` (${outcome.ticker})` : ''}\n`);
+  }
+  for (const miss of session.replayMisses()) io.stderr(`autohedge: ${miss}\n`);
+
+  if (results.length > 0) {
+    if (options.json) {
+      const { renderJson } = await import('../../report/terminal.js');
+      io.stdout(renderJson(tickers.length === 1 ? (results[0] as AnalysisResult) : results));
+    } else {
+      const { renderTerminal } = await import('../../report/terminal.js');
+      const width = Math.max(60, Math.min(io.columns || 100, 120));
+      io.stdout(results.map((result) => renderTerminal(result, { color: stdoutColor, unicode: io.stdoutIsTTY, width })).join('\n'));
+    }
+  }
+  await saveResults(results, transcripts, options, session, io);
+  await session.finish(io);
+  return worstExitCode(outcomes);
+}
+
+async function saveResults(
+  results: AnalysisResult[],
+  transcripts: Map<string, { lines(): string[] }>,
+  options: AnalyzeCliOptions,
+  session: Session,
+  io: CliIo,
+): Promise<void> {
+  if (results.length === 0 || (!options.save && !options.out)) return;
+  const { saveRun, writeRunFiles } = await import('../../store/index.js');
+  const { renderMarkdown } = await import('../../report/markdown.js');
+  for (const result of results) {
+    const files = { transcript: transcripts.get(result.ticker)?.lines() ?? [], markdown: renderMarkdown(result) };
+    if (options.save) {
+      try {
+        await saveRun(autohedgeHome(session.env), result, files);
+      } catch (error) {
+        io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
+      }
+    }
+    if (options.out) {
+      const directory = results.length > 1 ? join(options.out, result.ticker) : options.out;
+      try {
+        await writeRunFiles(directory, result, files);
+      } catch (error) {
+        io.stderr(`autohedge: warning: could not write --out ${directory}: ${errorMessage(error)}\n`);
+      }
+    }
+  }
+}
+
+/** Interrupted beats usage beats failed beats degraded beats ok. */
+function worstExitCode(outcomes: TickerOutcome[]): number {
+  const codes = outcomes.map((outcome) => {
+    if (outcome.result === undefined) return exitCodeFor(outcome.error);
+    switch (outcome.result.status) {
+      case 'ok':
+        return ExitCode.ok;
+      case 'degraded':
+        return ExitCode.degraded;
+      case 'failed':
+        return ExitCode.failed;
+      case 'interrupted':
+        return ExitCode.interrupted;
+    }
+  });
+  const precedence: number[] = [ExitCode.interrupted, ExitCode.usage, ExitCode.failed, ExitCode.degraded, ExitCode.ok];
+  return precedence.find((code) => codes.includes(code as never)) ?? ExitCode.ok;
+}
+

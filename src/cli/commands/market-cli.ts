@@ -1,0 +1,38 @@
+import { validateTicker } from '../../market/ticker.js';
+import { UsageError } from '../../errors.js';
+import { colorEnabled, type CliIo } from '../io.js';
+import type { CliDeps } from '../deps.js';
+import { buildServices } from '../services.js';
+
+/** `autohedge market <ticker>`: wires options and services to the market command. */
+export async function marketCliCommand(rawTicker: string, options: Record<string, unknown>, io: CliIo, deps: CliDeps): Promise<number> {
+  const ticker = validateTicker(rawTicker);
+  const record = typeof options.record === 'string' ? options.record : undefined;
+  const replay = typeof options.replay === 'string' ? options.replay : undefined;
+  if (record && replay) throw new UsageError('--record and --replay cannot be combined');
+  const session = await buildServices(
+    { env: io.env, cwd: io.cwd, record, replay, refresh: Boolean(options.refresh), argv: ['market', rawTicker], needsModel: false },
+    deps,
+  );
+  try {
+    const { marketCommand } = await import('./market.js');
+    await marketCommand(
+      ticker,
+      { json: Boolean(options.json), refresh: Boolean(options.refresh) },
+      {
+        market: session.market,
+        asOf: session.asOf(),
+        stdout: io.stdout,
+        stderr: io.stderr,
+        color: colorEnabled(io.env, io.stdoutIsTTY),
+        isTTY: io.stdoutIsTTY,
+        columns: io.columns,
+      },
+    );
+    await session.finish(io);
+    for (const miss of session.replayMisses()) io.stderr(`autohedge: ${miss}\n`);
+    return 0;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,83 @@
+import { autohedgeHome } from '../../paths.js';
+import { createPalette, formatCost } from '../../report/format.js';
+import { renderJson, renderTerminal, type TerminalOptions } from '../../report/terminal.js';
+import { listRuns, loadRun, runsDirectory, type RunSummary } from '../../store/index.js';
+import { colorEnabled, type CliIo } from '../io.js';
+
+/** `autohedge runs`: saved runs, newest first, as a table or JSON. */
+export async function runsListCommand(options: { json?: boolean }, io: CliIo): Promise<number> {
+  const home = autohedgeHome(io.env);
+  const runs = await listRuns(home);
+  if (options.json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
+  if (runs.length === 0) {
+    io.stderr(`No saved runs yet in ${runsDirectory(home)}. Run \`autohedge analyze <ticker>\` to make one.\n`);
+    return 0;
+  }
+  if (!options.json) io.stdout(renderRunTable(runs, colorEnabled(io.env, io.stdoutIsTTY)));
+  return 0;
+}
+
+/** `autohedge runs show <runId>`: a saved run rendered exactly as the live run was. */
+export async function runsShowCommand(runId: string, options: { json?: boolean }, io: CliIo): Promise<number> {
+  const result = await loadRun(autohedgeHome(io.env), runId);
+  io.stdout(options.json ? renderJson(result) : renderTerminal(result, terminalOptions(io)));
+  return 0;
+}
+
+/** The view options `autohedge analyze` uses, so a re-render matches the live one. */
+export function terminalOptions(io: CliIo): TerminalOptions {
+  return {
+    color: colorEnabled(io.env, io.stdoutIsTTY),
+    unicode: io.stdoutIsTTY,
+    width: Math.max(60, Math.min(io.columns || 100, 120)),
+  };
+}
+
+const columns = ['WHEN', 'RUN ID', 'TICKER', 'ACTION', 'CONVICTION', 'STATUS', 'COST'] as const;
+
+export function renderRunTable(runs: RunSummary[], color: boolean): string {
+  const paint = createPalette(color);
+  const rows = runs.map((run) => [
+    formatWhen(run.when),
+    run.runId,
+    run.ticker ?? '-',
+    run.action ?? '-',
+    run.conviction === null ? '-' : String(Math.round(run.conviction)),
+    run.state === 'ok' ? (run.status ?? '-') : run.state,
+    run.state !== 'ok' ? '-' : run.costUsd === null ? 'unknown' : formatCost(run.costUsd),
+  ]);
+  const widths = columns.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  // Pad first, then colour: escape codes must not count towards a column's width.
+  const line = (cells: readonly string[], tint: (cell: string, column: number) => string) =>
+    cells
+      .map((cell, column) => tint(cell.padEnd(widths[column]!), column))
+      .join('  ')
+      .trimEnd();
+  const lines = [line(columns, (cell) => paint.bold(cell))];
+  for (const row of rows) {
+    lines.push(
+      line(row, (cell, column) => {
+        const value = row[column];
+        if (column === 3) return value === 'BUY' ? paint.green(cell) : value === 'SELL' ? paint.red(cell) : value === 'HOLD' ? paint.yellow(cell) : cell;
+        if (column === 5) {
+          if (value === 'ok') return paint.green(cell);
+          if (value === 'failed' || value === 'corrupt') return paint.red(cell);
+          return paint.yellow(cell);
+        }
+        return cell;
+      }),
+    );
+  }
+  const problems = runs.filter((run) => run.problem);
+  if (problems.length > 0) {
+    lines.push('');
+    for (const run of problems) lines.push(paint.yellow(`${run.runId}: ${run.state}: ${run.problem}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** "YYYY-MM-DD HH:MM" in UTC, like every instant autohedge prints. */
+function formatWhen(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().slice(0, 16).replace('T', ' ');
+}

@@ -1,0 +1,15 @@
+import type { ChatModel } from '../llm/types.js';
+import type { MarketData } from '../market/types.js';
+import type { SearchProvider } from '../tools/exa-search.js';
+
+/**
+ * Seams for tests that run the CLI in-process: anything left out is built from
+ * the environment (OpenAI, Yahoo, Exa).
+ */
+export interface CliDeps {
+  model?: ChatModel;
+  market?: MarketData;
+  search?: SearchProvider;
+  /** The run's clock when not replaying a cassette. */
+  now?: () => Date;
+}

@@ -1,0 +1,32 @@
+import { AutohedgeError, ExitCode } from '../errors.js';
+
+/** The one place errors become exit codes. */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof AutohedgeError) return error.exitCode;
+  if (isCommanderError(error)) return ExitCode.usage;
+  return ExitCode.failed;
+}
+
+/** One clear line for the user; the stack only with --verbose. */
+export function formatError(error: unknown, verbose: boolean): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n')[0] ?? message;
+  const label = error instanceof AutohedgeError && !(error.name === 'AutohedgeError') ? `${error.name}: ` : '';
+  const line = `autohedge: ${label}${firstLine}`;
+  if (verbose && error instanceof Error && error.stack) return `${line}\n${error.stack}`;
+  return line;
+}
+
+interface CommanderLikeError {
+  code: string;
+  exitCode: number;
+}
+
+export function isCommanderError(error: unknown): error is CommanderLikeError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    (error as { code: string }).code.startsWith('commander.')
+  );
+}

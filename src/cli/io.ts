@@ -1,0 +1,42 @@
+/**
+ * Everything the CLI touches in the outside world, passed in so tests run the
+ * real program in-process with captured output and a chosen environment.
+ */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Whether stderr is a terminal (progress spinners go there). */
+  stderrIsTTY: boolean;
+  /** Whether stdout is a terminal (colour and charts in the report). */
+  stdoutIsTTY: boolean;
+  columns: number;
+  /** Aborted on SIGINT by the shim; tests abort it themselves. */
+  signal?: AbortSignal;
+}
+
+export function processIo(signal?: AbortSignal): CliIo {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    columns: process.stderr.columns ?? process.stdout.columns ?? 0,
+    signal,
+  };
+}
+
+/**
+ * Colour decision per https://no-color.org and FORCE_COLOR: chalk itself ignores
+ * NO_COLOR, so this is decided once here and chalk is given an explicit level.
+ */
+export function colorEnabled(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import { workerIds, type WorkerId } from '../pipeline/types.js';
+
+const positiveInteger = (flag: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${flag} must be a whole number`)
+    .transform(Number)
+    .refine((value) => value >= 1, `${flag} must be at least 1`);
+
+const positiveNumber = (flag: string, max?: number) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, `${flag} must be a positive number`)
+    .transform(Number)
+    .refine((value) => value > 0, `${flag} must be greater than 0`)
+    .refine((value) => max === undefined || value <= max, `${flag} must be at most ${max}`);
+
+/** Everything `analyze` accepts, validated once at the boundary. */
+export const analyzeOptionsSchema = z.object({
+  agent: z
+    .array(z.string())
+    .default([])
+    .superRefine((ids, context) => {
+      for (const id of ids) {
+        if (!(workerIds as readonly string[]).includes(id)) {
+          context.addIssue({ code: 'custom', message: `unknown agent '${id}' (choose from ${workerIds.join(', ')})` });
+        }
+      }
+    })
+    .transform((ids) => [...new Set(ids)] as WorkerId[]),
+  model: z.string().min(1).optional(),
+  baseUrl: z.url({ message: '--base-url must be a URL' }).optional(),
+  json: z.boolean().default(false),
+  concurrency: positiveInteger('--concurrency'),
+  maxPosition: positiveNumber('--max-position', 100),
+  maxCost: positiveNumber('--max-cost').optional(),
+  record: z.string().min(1).optional(),
+  replay: z.string().min(1).optional(),
+  demo: z.boolean().default(false),
+  save: z.boolean().default(true),
+  out: z.string().min(1).optional(),
+  trace: z.boolean().default(false),
+  refresh: z.boolean().default(false),
+  quiet: z.boolean().default(false),
+  verbose: z.boolean().default(false),
+});
+
+export type AnalyzeCliOptions = z.infer<typeof analyzeOptionsSchema>;
+
+export function parseOptions<Schema extends z.ZodType>(schema: Schema, raw: unknown): z.infer<Schema> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new UsageError(issue?.message ?? 'invalid options');
+}

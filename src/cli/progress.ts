@@ -1,0 +1,90 @@
+import type { EventSink, RunEvent } from '../events.js';
+
+export interface ProgressOptions {
+  write: (text: string) => void;
+  /** A terminal with a width: draw a live spinner; otherwise print plain lines. */
+  live: boolean;
+  quiet: boolean;
+  color: boolean;
+  /** The ora stream when live (process.stderr). */
+  stream?: NodeJS.WritableStream;
+}
+
+export interface Progress {
+  sink(ticker: string): EventSink;
+  stop(): void;
+}
+
+type AgentState = { status: 'running' | 'done' | 'failed'; detail: string };
+
+/**
+ * Progress on stderr: on a terminal one ora spinner whose text has a line per
+ * agent (running / done / failed); elsewhere plain lines as states change; nothing
+ * with --quiet. ora is imported only when a spinner is really drawn.
+ */
+export async function createProgress(options: ProgressOptions): Promise<Progress> {
+  if (options.quiet) return { sink: () => () => {}, stop: () => {} };
+  const states = new Map<string, Map<string, AgentState>>();
+  const update = (ticker: string, agent: string, state: AgentState) => {
+    const agents = states.get(ticker) ?? new Map<string, AgentState>();
+    agents.set(agent, state);
+    states.set(ticker, agents);
+  };
+
+  if (!options.live) {
+    return {
+      sink: (ticker) => (event: RunEvent) => {
+        const line = plainLine(event);
+        if (line) options.write(`[${ticker}] ${line}\n`);
+      },
+      stop: () => {},
+    };
+  }
+
+  const { default: ora } = await import('ora');
+  const spinner = ora({ stream: options.stream, color: options.color ? 'cyan' : false, discardStdin: false, hideCursor: true });
+  const render = () => {
+    const lines: string[] = [];
+    for (const [ticker, agents] of states) {
+      for (const [agent, state] of agents) {
+        const mark = state.status === 'running' ? '…' : state.status === 'done' ? '✓' : '✗';
+        lines.push(`${ticker} ${agent.padEnd(10)} ${mark} ${state.status}${state.detail ? ` ${state.detail}` : ''}`);
+      }
+    }
+    spinner.text = lines.join('\n');
+  };
+  spinner.start('starting');
+  return {
+    sink: (ticker) => (event: RunEvent) => {
+      if (event.type === 'agent-start') update(ticker, event.agent, { status: 'running', detail: '' });
+      else if (event.type === 'tool-call') update(ticker, event.agent, { status: 'running', detail: `(${event.name})` });
+      else if (event.type === 'agent-end') {
+        update(ticker, event.agent, {
+          status: event.status === 'ok' ? 'done' : 'failed',
+          detail: event.status === 'ok' ? `${(event.durationMs / 1000).toFixed(1)} s` : `— ${event.error ?? 'failed'}`,
+        });
+      } else return;
+      render();
+    },
+    stop: () => {
+      if (spinner.isSpinning) spinner.stop();
+    },
+  };
+}
+
+function plainLine(event: RunEvent): string | null {
+  switch (event.type) {
+    case 'agent-start':
+      return `${event.agent}: running (${event.model})`;
+    case 'tool-call':
+      return `${event.agent}: calling ${event.name}`;
+    case 'agent-end':
+      return event.status === 'ok'
+        ? `${event.agent}: done (${(event.durationMs / 1000).toFixed(1)} s)`
+        : `${event.agent}: failed — ${event.error ?? 'unknown error'}`;
+    case 'warning':
+      return `warning: ${event.message}`;
+    default:
+      return null;
+  }
+}

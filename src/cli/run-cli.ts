@@ -1,0 +1,123 @@
+import { Command, CommanderError, Option } from 'commander';
+import { ExitCode } from '../errors.js';
+import { packageVersion } from '../paths.js';
+import { exitCodeFor, formatError, isCommanderError } from './exit.js';
+import type { CliIo } from './io.js';
+import type { CliDeps } from './deps.js';
+
+/**
+ * The CLI as a function: parse argv, run one command, return the exit code.
+ * bin/autohedge.js is a thin shim around this; tests call it in-process.
+ * Command modules are imported only when their command runs, so `--help` stays fast.
+ */
+export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  const verbose = argv.includes('--verbose');
+  const program = new Command('autohedge')
+    .description('A team of LLM agents that analyses a stock on real market data.')
+    .version(packageVersion(), '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      outputError: (text, write) => write(text.startsWith('error:') ? `autohedge: ${text}` : text),
+    })
+    .exitOverride();
+
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+
+  program
+    .command('analyze')
+    .description('analyse one or more tickers: Director plan, four desks, decision, guardrails')
+    .argument('<tickers...>', 'ticker symbols, e.g. NVDA AAPL')
+    .addOption(new Option('--agent <id>', 'run only this worker on the market data (repeatable; no Director)').argParser(collect).default([]))
+    .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
+    .option('--json', 'print the AnalysisResult JSON only (an array for several tickers)')
+    .option('--concurrency <n>', 'tickers analysed at once', '2')
+    .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
+    .option('--max-cost <usd>', 'stop making model calls before the spend would pass this many USD')
+    .option('--record <file>', 'record every HTTP exchange of this run to a cassette')
+    .option('--replay <file>', 'replay a cassette: no network at all')
+    .option('--demo', 'replay the bundled demo cassette (synthetic data, no keys needed)')
+    .option('--no-save', 'do not save the run under $AUTOHEDGE_HOME/runs')
+    .option('--out <dir>', 'also write result.json, report.md and transcript.jsonl here')
+    .option('--trace', 'print the tool-calling protocol on stderr as it happens')
+    .option('--refresh', 'bypass the market-data cache')
+    .option('-q, --quiet', 'no progress output')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (tickers: string[], options: Record<string, unknown>) => {
+      const { analyzeCommand } = await import('./commands/analyze.js');
+      setExit(await analyzeCommand(tickers, options, io, deps));
+    });
+
+  program
+    .command('market')
+    .description('print the market-data snapshot exactly as the agents see it')
+    .argument('<ticker>', 'ticker symbol')
+    .option('--json', 'print the snapshot JSON only')
+    .option('--refresh', 'bypass the market-data cache')
+    .option('--record <file>', 'record every HTTP exchange to a cassette')
+    .option('--replay <file>', 'replay a cassette: no network at all')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (ticker: string, options: Record<string, unknown>) => {
+      const { marketCliCommand } = await import('./commands/market-cli.js');
+      setExit(await marketCliCommand(ticker, options, io, deps));
+    });
+
+  program
+    .command('agents')
+    .description('list the agents: id, name, description, model, tools')
+    .option('--model <model>', 'show the models as overridden by --model')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean; model?: string }) => {
+      const { agentsCommand } = await import('./commands/agents.js');
+      setExit(await agentsCommand(options, io));
+    });
+
+  program
+    .command('tools')
+    .description('list the tools the agents can call, with their function-calling definitions')
+    .option('--json', 'print [{ name, description, summary, definition }]')
+    .action(async (options: { json?: boolean }) => {
+      const { toolsCommand } = await import('./commands/tools.js');
+      setExit(await toolsCommand(options, io));
+    });
+
+  const runs = program.command('runs').description('list saved runs (newest first)');
+  runs
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { runsListCommand } = await import('./commands/runs.js');
+      setExit(await runsListCommand(options, io));
+    });
+  runs
+    .command('show')
+    .description('re-render a saved run like a live one')
+    .argument('<runId>', 'run id (or a unique prefix)')
+    .option('--json', 'print the saved AnalysisResult JSON')
+    .action(async (runId: string, options: { json?: boolean }) => {
+      const { runsShowCommand } = await import('./commands/runs.js');
+      setExit(await runsShowCommand(runId, options, io));
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError || isCommanderError(error)) {
+      const code = (error as CommanderError).code;
+      // --help and --version end through exitOverride with exit code 0.
+      if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return ExitCode.ok;
+      return ExitCode.usage;
+    }
+    io.stderr(`${formatError(error, verbose)}\n`);
+    return exitCodeFor(error);
+  }
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

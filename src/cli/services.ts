@@ -1,0 +1,139 @@
+import { join } from 'node:path';
+import { ConfigError, UsageError } from '../errors.js';
+import { loadPriceTable, type PriceTable } from '../llm/prices.js';
+import type { ChatModel } from '../llm/types.js';
+import type { MarketData } from '../market/types.js';
+import { autohedgeHome, packageVersion } from '../paths.js';
+import type { SearchProvider } from '../tools/exa-search.js';
+import type { CliDeps } from './deps.js';
+import { loadEnvFile } from './env-file.js';
+import type { CliIo } from './io.js';
+
+export interface ServiceConfig {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  baseUrl?: string;
+  record?: string;
+  /** A cassette to replay (the demo cassette for --demo). */
+  replay?: string;
+  demo?: boolean;
+  refresh?: boolean;
+  /** The command's arguments, stored in a recorded cassette. */
+  argv: string[];
+  /** analyze needs a model; market does not. */
+  needsModel: boolean;
+}
+
+/** The clients of one CLI invocation, and the record/replay around them. */
+export interface Session {
+  env: NodeJS.ProcessEnv;
+  asOf(): Date;
+  model: ChatModel;
+  market: MarketData;
+  search: SearchProvider;
+  prices: PriceTable;
+  checkDemoTickers(tickers: string[]): void;
+  /** One line per request a replay had no recording for. */
+  replayMisses(): string[];
+  /** Writes the cassette when recording. */
+  finish(io: CliIo): Promise<void>;
+  /** Removes the interception; always called. */
+  close(): Promise<void>;
+}
+
+/** A placeholder key for replays: requests never leave the machine. */
+const replayKey = 'REDACTED';
+
+/**
+ * Builds the clients from the environment. Recording or replay interception is
+ * installed first, because exa-js captures fetch when it is imported.
+ */
+export async function buildServices(config: ServiceConfig, deps: CliDeps): Promise<Session> {
+  const env = loadEnvFile(config.cwd, config.env);
+  const prices = await loadPriceTable(env);
+  const record = await import('../record/index.js');
+  let asOf = deps.now ?? (() => new Date());
+  let replay: Awaited<ReturnType<typeof record.startReplay>> | null = null;
+  let recorder: Awaited<ReturnType<typeof record.startRecording>> | null = null;
+  let recordedUrls: string[] = [];
+
+  if (config.replay) {
+    // Read first: a bad file is a usage error before any interception starts.
+    recordedUrls = (await record.readCassette(config.replay)).interactions.map((interaction) => interaction.url);
+    replay = await record.startReplay(config.replay);
+    const fixed = new Date(replay.meta.asOf);
+    asOf = () => fixed;
+  } else if (config.record) {
+    const fixed = asOf();
+    asOf = () => fixed;
+    recorder = await record.startRecording(
+      { autohedgeVersion: packageVersion(), asOf: fixed.toISOString(), argv: config.argv },
+      { secrets: secretsOf(env) },
+    );
+  }
+
+  // A replay talks to whatever servers were recorded (api.openai.com, or a local one).
+  const replayedBase = (suffix: string) => {
+    const url = recordedUrls.find((candidate) => new URL(candidate).pathname.endsWith(suffix));
+    return url ? url.slice(0, url.indexOf(suffix, url.indexOf('://') + 3)) : undefined;
+  };
+  const baseURL = replay ? replayedBase('/chat/completions') : (config.baseUrl ?? env.OPENAI_BASE_URL?.trim()) || undefined;
+  const apiKey = replay ? replayKey : env.OPENAI_API_KEY?.trim() || undefined;
+  if (config.needsModel && !deps.model && !apiKey && !baseURL) {
+    recorder?.discard();
+    throw new ConfigError(
+      'OPENAI_API_KEY is not set: export it (or put it in .env), or point --base-url / OPENAI_BASE_URL at an OpenAI-compatible server; to try autohedge with no key, run `autohedge analyze ACME --demo`',
+    );
+  }
+
+  const { createOpenAIModel } = await import('../llm/openai-model.js');
+  const { createYahooMarketData } = await import('../market/yahoo.js');
+  const { createExaProvider } = await import('../tools/exa-search.js');
+  const intercepted = Boolean(replay || recorder);
+  // Under replay a miss must fail at once, not after the SDK's connection retries.
+  const model = deps.model ?? createOpenAIModel({ apiKey, baseURL, maxRetries: replay ? 0 : undefined });
+  const market =
+    deps.market ??
+    createYahooMarketData({
+      // A cassette must hold every exchange, so recording and replay never use the cache.
+      cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache'),
+    });
+  const search =
+    deps.search ??
+    createExaProvider({ apiKey: replay ? replayKey : env.EXA_API_KEY?.trim() || undefined, baseURL: replay ? replayedBase('/search') : env.EXA_BASE_URL?.trim() || undefined });
+
+  return {
+    env,
+    asOf,
+    model,
+    market,
+    search,
+    prices,
+    checkDemoTickers(tickers) {
+      const covered = (replay?.meta.argv ?? []).slice(1).filter((argument) => !argument.startsWith('-'));
+      const uncovered = tickers.filter((ticker) => !covered.includes(ticker));
+      if (uncovered.length > 0) {
+        throw new UsageError(
+          `the demo covers ${covered.join(', ')} only (synthetic data); run \`autohedge analyze ${covered[0] ?? 'ACME'} --demo\`, or set OPENAI_API_KEY to analyse ${uncovered.join(', ')}`,
+        );
+      }
+    },
+    replayMisses: () => (replay ? replay.unmatched.map((miss) => new record.ReplayMissError(miss, replay?.path ?? '').message) : []),
+    async finish(io) {
+      if (recorder && config.record) {
+        await recorder.stop(config.record);
+        io.stderr(`autohedge: recorded the run's HTTP exchanges to ${config.record}\n`);
+        recorder = null;
+      }
+    },
+    async close() {
+      replay?.stop();
+      recorder?.discard();
+    },
+  };
+}
+
+/** The key values to scrub from everything written. */
+export function secretsOf(env: NodeJS.ProcessEnv): string[] {
+  return [env.OPENAI_API_KEY, env.EXA_API_KEY].filter((value): value is string => typeof value === 'string' && value.trim().length >= 8).map((value) => value.trim());
+}

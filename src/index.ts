@@ -1,0 +1,17 @@
+// The library: the same code path the CLI uses.
+export { analyze, type AnalyzeDeps, type AnalyzeOptions } from './pipeline/analyze.js';
+export { analyzeMany, type TickerOutcome } from './pipeline/analyze-many.js';
+export { checkDecision, defaultLimits, type GuardrailLimits } from './pipeline/guardrails.js';
+export type { AnalysisResult, Decision, GuardrailFinding, Plan, RunStatus, RunUsage, AgentId, WorkerId } from './pipeline/types.js';
+export { runAgent } from './agent/run-agent.js';
+export type { AgentContext, AgentReport, AgentSpec, ToolCallRecord } from './agent/types.js';
+export { defineTool } from './tools/define-tool.js';
+export { ToolRegistry } from './tools/registry.js';
+export type { Tool, ToolContext, ToolSpec } from './tools/types.js';
+export { createExaProvider, createExaSearchTool, type SearchProvider, type SearchRequest, type SearchResult } from './tools/exa-search.js';
+export { createOpenAIModel } from './llm/openai-model.js';
+export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall, ToolDefinition, Usage } from './llm/types.js';
+export type { MarketData, MarketSnapshot, Bar, Indicators } from './market/types.js';
+export type { RunEvent, EventSink } from './events.js';
+export { ScriptedModel, type ScriptedTurn, type ScriptedStep } from './testing/scripted-model.js';
+export * from './errors.js';

@@ -1,0 +1,315 @@
+import { randomBytes } from 'node:crypto';
+import { agentDefinitions } from '../../agents/index.js';
+import { runAgent } from '../agent/run-agent.js';
+import type { AgentReport, AgentSpec } from '../agent/types.js';
+import { isoDay } from '../clock.js';
+import { BudgetExceededError, DataError, errorMessage } from '../errors.js';
+import type { EventSink, RunEvent } from '../events.js';
+import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
+import type { ChatModel } from '../llm/types.js';
+import type { MarketData, MarketSnapshot } from '../market/types.js';
+import { createExaSearchTool, type SearchProvider } from '../tools/exa-search.js';
+import type { Tool } from '../tools/types.js';
+import { withBudget } from './budget.js';
+import { checkDecision, defaultLimits } from './guardrails.js';
+import { agentDefinition, resolveModels } from './models.js';
+import { fillTemplate, loadPrompt } from './prompts.js';
+import { decisionSchema, planSchema } from './schemas.js';
+import { completeStructured } from './structured.js';
+import { workerIds, type AgentId, type AnalysisResult, type Decision, type Plan, type RunStatus, type WorkerId } from './types.js';
+import { UsageTracker } from './usage.js';
+
+export interface AnalyzeOptions {
+  /** The run's clock. Default: now. */
+  asOf?: Date;
+  /** Run only these workers on the snapshot, with no Director (`--agent`). */
+  agents?: WorkerId[];
+  /** One model for every agent (`--model`). */
+  model?: string;
+  /** Read for AUTOHEDGE_MODEL and AUTOHEDGE_MODEL_<ID>. Default: none. */
+  env?: NodeJS.ProcessEnv;
+  maxPositionPct?: number;
+  /** Stop making model calls before the spend would pass this many USD. */
+  maxCostUsd?: number | null;
+  signal?: AbortSignal;
+  runId?: string;
+  refresh?: boolean;
+  /** Marks the result as demo data (the shipped cassette). */
+  demo?: boolean;
+  /** Overrides every agent's own time limit. */
+  agentTimeoutMs?: number;
+}
+
+export interface AnalyzeDeps {
+  model: ChatModel;
+  market: MarketData;
+  /** Backs exa_search; a provider without a key answers the model with a clear error. */
+  search: SearchProvider;
+  events?: EventSink;
+  prices?: PriceTable;
+}
+
+const standingBriefs: Record<WorkerId, (ticker: string) => string> = {
+  quant: (ticker) => `Give your technical read of ${ticker}.`,
+  risk: (ticker) => `Assess the risk of a position in ${ticker} and size it.`,
+  execution: (ticker) => `Propose an order plan for ${ticker}.`,
+  sentiment: (ticker) => `Research the news and sentiment on ${ticker} over the last 30 days.`,
+};
+
+const noMarketBlock = (ticker: string) =>
+  `MARKET DATA — ${ticker}\nMarket data is not available for this run — do not estimate any price, level or statistic.`;
+
+/**
+ * One analysis: snapshot, Director plan, four desks concurrently, Director
+ * decision, guardrails. Never throws for a model or worker failure — those are in
+ * the result's status, reports and warnings; it throws only for bad input
+ * (unknown ticker) or programmer errors.
+ */
+export async function analyze(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps): Promise<AnalysisResult> {
+  const started = Date.now();
+  const asOf = options.asOf ?? new Date();
+  const symbol = ticker.trim().toUpperCase();
+  const runId = options.runId ?? makeRunId(symbol, new Date(started));
+  const prices = deps.prices ?? defaultPriceTable;
+  const usage = new UsageTracker();
+  const warnings: string[] = [];
+  const events: EventSink = (event: RunEvent) => {
+    usage.record(event);
+    if (event.type === 'warning') warnings.push(event.message);
+    deps.events?.(event);
+  };
+  const warn = (message: string) => events({ type: 'warning', message });
+  const signal = options.signal ?? new AbortController().signal;
+  const budgeted = options.maxCostUsd != null ? withBudget(deps.model, options.maxCostUsd, prices).model : deps.model;
+  const models = resolveModels(options.model, options.env ?? {});
+  const exaSearch = createExaSearchTool(deps.search);
+  const mode: AnalysisResult['mode'] = options.agents && options.agents.length > 0 ? 'agents' : 'full';
+
+  const result: AnalysisResult = {
+    runId,
+    ticker: symbol,
+    asOf: asOf.toISOString(),
+    status: 'ok',
+    mode,
+    market: null,
+    plan: null,
+    reports: [],
+    decision: null,
+    guardrails: [],
+    usage: usage.summary(prices),
+    warnings,
+    demo: options.demo ?? false,
+    startedAt: new Date(started).toISOString(),
+    durationMs: 0,
+    error: null,
+  };
+  const finish = (status: RunStatus, error: string | null = null): AnalysisResult => {
+    result.status = status;
+    result.error = error;
+    result.usage = usage.summary(prices);
+    result.durationMs = Date.now() - started;
+    return result;
+  };
+
+  // 1. Market data. An unknown ticker is the user's error and ends here; an
+  // unreachable Yahoo leaves the desks working without numbers, and says so.
+  try {
+    result.market = await deps.market.snapshot(symbol, { asOf, signal, refresh: options.refresh });
+    for (const warning of result.market.warnings) warn(`market data: ${warning}`);
+  } catch (error) {
+    if (signal.aborted) return finish('interrupted', 'interrupted');
+    if (error instanceof DataError && error.kind !== 'unknown-ticker') warn(`market data missing: ${error.message}`);
+    else throw error;
+  }
+  const marketBlock = result.market?.text ?? noMarketBlock(symbol);
+  const context = { model: budgeted, asOf, events };
+  const workerSpec = (id: WorkerId) => buildSpec(id, models[id], id === 'sentiment' ? [exaSearch] : [], asOf, options.agentTimeoutMs);
+  const runWorker = (id: WorkerId, brief: string) => runWorkerWithTimeout(workerSpec(id), workerTask(symbol, brief, marketBlock), { ...context, signal });
+
+  if (mode === 'agents') {
+    const selected = options.agents ?? [];
+    const settled = await Promise.all(selected.map((id) => runWorker(id, standingBriefs[id](symbol))));
+    result.reports = settled;
+    for (const report of settled) if (report.status === 'failed') warn(`${report.agent} failed: ${report.error ?? 'unknown error'}`);
+    const status = statusOf(settled, signal, result.market === null);
+    return finish(status, status === 'failed' ? failureSummary(settled) : status === 'interrupted' ? 'interrupted' : null);
+  }
+
+  // 2–3. Sentiment needs nothing from the plan, so it starts with the snapshot and
+  // runs alongside the Director; the other desks start when the plan exists.
+  const director = agentDefinition('director');
+  const directorSystem = fillTemplate(loadPrompt(director.promptFile), { date: isoDay(asOf) });
+  const sentimentController = new AbortController();
+  const sentimentSignal = AbortSignal.any([signal, sentimentController.signal]);
+  const sentiment = runWorkerWithTimeout(workerSpec('sentiment'), workerTask(symbol, standingBriefs.sentiment(symbol), marketBlock), {
+    ...context,
+    signal: sentimentSignal,
+  });
+
+  events({ type: 'agent-start', agent: 'director', model: models.director, at: Date.now() });
+  const directorStarted = Date.now();
+  let plan: Plan;
+  try {
+    const planned = await completeStructured({
+      model: budgeted,
+      modelName: models.director,
+      agent: 'director',
+      schemaName: 'plan',
+      schema: planSchema,
+      messages: [
+        { role: 'system', content: directorSystem },
+        { role: 'user', content: fillTemplate(loadPrompt('director-plan.md'), { ticker: symbol, market: marketBlock }) },
+      ],
+      temperature: director.temperature,
+      maxTokens: director.maxTokens,
+      signal,
+      events,
+    });
+    plan = planned.value;
+    result.plan = plan;
+  } catch (error) {
+    sentimentController.abort(new Error('the Director could not plan'));
+    result.reports = [await sentiment];
+    const message = `Director plan failed: ${errorMessage(error)}`;
+    events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: message });
+    if (signal.aborted) return finish('interrupted', 'interrupted');
+    if (error instanceof BudgetExceededError) {
+      warn(error.message);
+      return finish('degraded', message);
+    }
+    return finish('failed', message);
+  }
+
+  const others = (['quant', 'risk', 'execution'] as const).map((id) => runWorker(id, plan.briefs[id]));
+  const reports = await Promise.all([...others, sentiment]);
+  result.reports = orderReports(reports);
+  if (signal.aborted) {
+    events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: 'interrupted' });
+    return finish('interrupted', 'interrupted');
+  }
+  for (const report of result.reports) if (report.status === 'failed') warn(`${report.agent} failed: ${report.error ?? 'unknown error'}`);
+  const available = result.reports.filter((report) => report.status === 'ok');
+  if (available.length === 0) {
+    events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: 'every desk failed' });
+    return finish('failed', 'every desk failed; no decision was made');
+  }
+
+  // 4. The decision, from the reports that exist, naming the missing ones.
+  const missing = result.reports.filter((report) => report.status === 'failed').map((report) => report.agent);
+  let decision: Decision;
+  try {
+    const decided = await completeStructured({
+      model: budgeted,
+      modelName: models.director,
+      agent: 'director',
+      schemaName: 'decision',
+      schema: decisionSchema,
+      messages: [
+        { role: 'system', content: directorSystem },
+        {
+          role: 'user',
+          content: fillTemplate(loadPrompt('director-decide.md'), {
+            ticker: symbol,
+            market: marketBlock,
+            thesis: plan.thesis,
+            reports: formatReports(result.reports),
+            missing:
+              missing.length > 0
+                ? `- These desks failed and sent no report: ${missing.join(', ')}. Decide without them and say in the rationale that their view is missing.\n`
+                : '',
+          }),
+        },
+      ],
+      temperature: director.temperature,
+      maxTokens: director.maxTokens,
+      signal,
+      events,
+    });
+    decision = decided.value;
+  } catch (error) {
+    const message = `Director decision failed: ${errorMessage(error)}`;
+    events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: message });
+    if (signal.aborted) return finish('interrupted', 'interrupted');
+    warn(message);
+    // No decision is ever invented: the desks' reports stand on their own.
+    return finish(error instanceof BudgetExceededError ? 'degraded' : 'failed', message);
+  }
+  events({ type: 'agent-end', agent: 'director', status: 'ok', durationMs: Date.now() - directorStarted, error: null });
+  result.decision = decision;
+
+  // 5. Guardrails: findings, never corrections.
+  result.guardrails = checkDecision(decision, result.market, { ...defaultLimits, maxPositionPct: options.maxPositionPct ?? defaultLimits.maxPositionPct });
+  return finish(missing.length > 0 || result.market === null ? 'degraded' : 'ok');
+}
+
+function buildSpec(id: AgentId, model: string, tools: Tool[], asOf: Date, timeoutOverride: number | undefined): AgentSpec & { timeoutMs: number } {
+  const definition = agentDefinition(id);
+  return {
+    id,
+    name: definition.name,
+    description: definition.description,
+    model,
+    instructions: fillTemplate(loadPrompt(definition.promptFile), { date: isoDay(asOf) }),
+    tools,
+    maxToolRounds: definition.maxToolRounds,
+    maxLoops: definition.maxLoops,
+    temperature: definition.temperature,
+    maxTokens: definition.maxTokens,
+    timeoutMs: timeoutOverride ?? definition.timeoutMs,
+  };
+}
+
+function workerTask(ticker: string, brief: string, marketBlock: string): string {
+  return `Ticker: ${ticker}\n\nThe Director's brief for you:\n${brief}\n\n${marketBlock}`;
+}
+
+/** runAgent never throws for model or tool failures; the time limit is the agent's own. */
+async function runWorkerWithTimeout(
+  spec: AgentSpec & { timeoutMs: number },
+  task: string,
+  context: { model: ChatModel; asOf: Date; events: EventSink; signal: AbortSignal },
+): Promise<AgentReport> {
+  const timeout = AbortSignal.timeout(spec.timeoutMs);
+  const signal = AbortSignal.any([context.signal, timeout]);
+  const report = await runAgent(spec, task, { ...context, signal });
+  if (report.status === 'failed' && timeout.aborted && !context.signal.aborted) {
+    return { ...report, error: `timed out after ${Math.round(spec.timeoutMs / 1000)} s` };
+  }
+  if (report.status === 'failed' && context.signal.aborted) {
+    const reason: unknown = context.signal.reason;
+    return { ...report, error: reason instanceof Error ? reason.message : 'interrupted' };
+  }
+  return report;
+}
+
+function orderReports(reports: AgentReport[]): AgentReport[] {
+  const order: readonly string[] = workerIds;
+  return [...reports].sort((a, b) => order.indexOf(a.agent) - order.indexOf(b.agent));
+}
+
+function formatReports(reports: AgentReport[]): string {
+  return reports
+    .map((report) => {
+      const name = agentDefinitions.find((definition) => definition.id === report.agent)?.name ?? report.agent;
+      return report.status === 'ok' ? `### ${name}\n${report.text.trim()}` : `### ${name}\nFAILED — no report (${report.error ?? 'unknown error'})`;
+    })
+    .join('\n\n');
+}
+
+function statusOf(reports: AgentReport[], signal: AbortSignal, marketMissing: boolean): RunStatus {
+  if (signal.aborted) return 'interrupted';
+  const failed = reports.filter((report) => report.status === 'failed').length;
+  if (failed === reports.length) return 'failed';
+  return failed > 0 || marketMissing ? 'degraded' : 'ok';
+}
+
+function failureSummary(reports: AgentReport[]): string | null {
+  const failed = reports.filter((report) => report.status === 'failed');
+  if (failed.length === 0) return null;
+  return failed.map((report) => `${report.agent}: ${report.error ?? 'failed'}`).join('; ');
+}
+
+function makeRunId(symbol: string, at: Date): string {
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${symbol.replace(/[^A-Z0-9]/g, '_')}-${randomBytes(3).toString('hex')}`;
+}

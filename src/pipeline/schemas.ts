@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** The Director's plan, as the model must return it (strict json_schema). */
+export const planSchema = z.object({
+  thesis: z.string().min(1).describe('3–5 sentence opening thesis'),
+  briefs: z
+    .object({
+      quant: z.string().min(1),
+      risk: z.string().min(1),
+      execution: z.string().min(1),
+      sentiment: z.string().min(1),
+    })
+    .describe('one focused brief per desk'),
+});
+
+const price = z.number().positive().nullable();
+
+/** The Director's decision. Optional levels are nullable: strict mode requires every key. */
+export const decisionSchema = z.object({
+  action: z.enum(['BUY', 'SELL', 'HOLD']),
+  conviction: z.number().min(0).max(100).describe('0–100'),
+  timeHorizon: z.string().min(1).describe('e.g. "2–6 weeks"'),
+  positionSizePct: z.number().min(0).max(100).describe('percent of the portfolio'),
+  orderType: z.enum(['market', 'limit']),
+  entry: price.describe('entry price in the quote currency, null if not applicable'),
+  stopLoss: price.describe('stop-loss price, null if not applicable'),
+  takeProfit: price.describe('take-profit price, null if not applicable'),
+  rationale: z.string().min(1),
+  keyRisks: z.array(z.string()),
+  dissent: z.string().nullable().describe('where the desks disagree, null if they agree'),
+});
