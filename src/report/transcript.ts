@@ -1,0 +1,146 @@
+import type { EventSink, RunEvent } from '../events.js';
+import type { ChatMessage } from '../llm/types.js';
+import { scrubText } from '../record/scrub.js';
+
+/**
+ * transcript.jsonl: every model request and response and every tool call and
+ * result, in the order they happened, one JSON object a line. A model-call line
+ * holds the full request (messages, tools, tool_choice) and the response message,
+ * so the exact message sequence of a run can be rebuilt from the file alone.
+ * Every string is scrubbed of the given secrets and of anything shaped like a key
+ * before a line is made.
+ */
+
+export interface TranscriptOptions {
+  /** Exact values to replace with REDACTED wherever they appear (API keys). */
+  secrets?: readonly string[];
+  /** Clock for the `at` stamp of each line; events carry durations, not instants. */
+  now?: () => number;
+}
+
+export interface Transcript {
+  sink: EventSink;
+  /** The lines so far, each one JSON object (no trailing newline). */
+  lines(): string[];
+}
+
+export type TranscriptLine = { type: RunEvent['type']; agent: string | null; at: string } & Record<string, unknown>;
+
+export function createTranscript(options: TranscriptOptions = {}): Transcript {
+  const secrets = options.secrets ?? [];
+  const now = options.now ?? Date.now;
+  const lines: string[] = [];
+
+  const sink: EventSink = (event) => {
+    const line = toLine(event, now);
+    if (line) lines.push(JSON.stringify(scrubDeep(line, secrets)));
+  };
+  return { sink, lines: () => [...lines] };
+}
+
+function toLine(event: RunEvent, now: () => number): TranscriptLine | null {
+  const stamp = (ms: number) => new Date(ms).toISOString();
+  switch (event.type) {
+    case 'agent-start':
+      return { type: event.type, agent: event.agent, at: stamp(event.at), model: event.model };
+    case 'model-call': {
+      // The signal is not data, and a request built elsewhere might still carry one.
+      const { signal: _signal, ...request } = event.request as typeof event.request & { signal?: unknown };
+      return {
+        type: event.type,
+        agent: event.agent,
+        at: stamp(now()),
+        call: event.call,
+        durationMs: Math.round(event.durationMs),
+        request,
+        response: event.response,
+      };
+    }
+    case 'tool-call':
+      return { type: event.type, agent: event.agent, at: stamp(now()), id: event.id, name: event.name, arguments: event.arguments };
+    case 'tool-result':
+      return {
+        type: event.type,
+        agent: event.agent,
+        at: stamp(now()),
+        id: event.id,
+        name: event.name,
+        content: event.content,
+        error: event.error,
+        durationMs: Math.round(event.durationMs),
+      };
+    case 'agent-end':
+      return {
+        type: event.type,
+        agent: event.agent,
+        at: stamp(now()),
+        status: event.status,
+        durationMs: Math.round(event.durationMs),
+        error: event.error,
+      };
+    case 'usage':
+      // The same numbers are in the model-call line's response.
+      return null;
+    case 'warning':
+      return { type: event.type, agent: null, at: stamp(now()), message: event.message };
+  }
+}
+
+function scrubDeep<T>(value: T, secrets: readonly string[]): T {
+  if (typeof value === 'string') return scrubText(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, secrets)) as T;
+  if (typeof value === 'object' && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[key] = scrubDeep(item, secrets);
+    return copy as T;
+  }
+  return value;
+}
+
+interface ModelCallLine {
+  type: 'model-call';
+  agent: string;
+  request: { messages: ChatMessage[] };
+  response: { message: Extract<ChatMessage, { role: 'assistant' }> };
+}
+
+interface ToolResultLine {
+  type: 'tool-result';
+  agent: string;
+  id: string;
+  content: string;
+}
+
+/**
+ * One agent's final message list, rebuilt from transcript lines: the last request's
+ * messages, the answer to it, and — when that answer asked for tools and the run
+ * stopped there — the tool messages that followed, in call order.
+ */
+export function replayMessages(lines: readonly string[], agent: string): ChatMessage[] {
+  const parsed = lines.filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as { type: string; agent: string | null });
+  let lastCall = -1;
+  parsed.forEach((line, index) => {
+    if (line.type === 'model-call' && line.agent === agent) lastCall = index;
+  });
+  if (lastCall === -1) return [];
+  const call = parsed[lastCall] as unknown as ModelCallLine;
+  const messages: ChatMessage[] = [...call.request.messages, call.response.message];
+
+  const requested = call.response.message.tool_calls ?? [];
+  if (requested.length > 0) {
+    const results = new Map<string, string>();
+    for (const line of parsed.slice(lastCall + 1)) {
+      if (line.agent !== agent) continue;
+      if (line.type === 'agent-start') break;
+      if (line.type === 'tool-result') {
+        const result = line as unknown as ToolResultLine;
+        results.set(result.id, result.content);
+      }
+    }
+    for (const toolCall of requested) {
+      const content = results.get(toolCall.id);
+      if (content !== undefined) messages.push({ role: 'tool', tool_call_id: toolCall.id, content });
+    }
+  }
+  return messages;
+}
