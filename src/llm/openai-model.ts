@@ -51,7 +51,7 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       timeout: timeoutMs,
       maxRetries,
-      fetch: requireStreamEnd(baseFetch),
+      fetch: requireStreamEnd(noRetryOnQuota(baseFetch)),
     });
     return { client, sdk };
   };
@@ -160,7 +160,7 @@ async function assembleStream(
 
   const problem = (what: string, cause: unknown) => {
     const inProgress = finishReason === null ? calls.at(-1) : undefined;
-    const during = inProgress ? ` mid-tool-call '${inProgress.name}' (${inProgress.arguments.length} argument characters received)` : '';
+    const during = inProgress ? ` during tool call '${inProgress.name}' (${inProgress.arguments.length} argument characters received)` : '';
     return new ModelError(`${what}${during} (model '${request.model}')`, 'invalid-response', null, { cause });
   };
 
@@ -237,6 +237,22 @@ function noChoices(context: ModelErrorContext): ModelError {
 function problemTimeout(context: ModelErrorContext): ModelError {
   const seconds = Number((context.timeoutMs / 1000).toFixed(3));
   return new ModelError(`model call timed out after ${seconds} s of silence mid-stream (model '${context.model}' at ${hostOf(context.baseURL)})`, 'timeout');
+}
+
+/**
+ * An exhausted quota comes as a 429, which the SDK would retry with back-off although
+ * no retry can succeed; marking it `x-should-retry: false` makes it fail at once.
+ */
+function noRetryOnQuota(inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (response.status !== 429) return response;
+    const text = await response.text();
+    if (!text.includes('insufficient_quota')) return new Response(text, response);
+    const headers = new Headers(response.headers);
+    headers.set('x-should-retry', 'false');
+    return new Response(text, { status: response.status, statusText: response.statusText, headers });
+  };
 }
 
 /** Raised inside the response body when an event stream closes without `data: [DONE]`. */

@@ -199,7 +199,7 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler): Promise
       if (options.stallAfterChunks === index) return;
       if (index > 0 && options.chunkDelayMs) await wait(options.chunkDelayMs);
       if (closing || response.destroyed) return;
-      response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      await write(response, `data: ${JSON.stringify(chunk)}\n\n`);
     }
     if (options.cutAfterChunks !== undefined && options.cutAfterChunks >= chunks.length) {
       response.socket?.destroy();
@@ -246,6 +246,13 @@ function sendCut(response: ServerResponse, status: number, contentType: string, 
   response.write(body.subarray(0, bytes), () => response.socket?.destroy());
 }
 
+/** Resolves once the bytes are handed to the socket, so a cut that follows does not swallow them. */
+function write(response: ServerResponse, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    response.write(text, () => resolve());
+  });
+}
+
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
@@ -267,12 +274,29 @@ function parseJson(text: string): unknown {
 
 const created = 1_767_225_600; // 2026-01-01T00:00:00Z, fixed so bodies are stable
 
-export function textAnswer(text: string, options: Omit<Answer, 'text'> = {}): Reply {
-  return { answer: { text, ...options } };
+/** How a helper-built reply is paced: before the status line, and between streamed chunks. */
+export interface Pacing {
+  delayMs?: number;
+  chunkDelayMs?: number;
 }
 
-export function toolCallAnswer(calls: NonNullable<Answer['toolCalls']>, options: Omit<Answer, 'toolCalls'> = {}): Reply {
-  return { answer: { toolCalls: calls, ...options } };
+/** A text answer, streamed or whole as the request asks. */
+export function textAnswer(text: string, options: Omit<Answer, 'text'> & Pacing = {}): Reply {
+  const { delayMs, chunkDelayMs, ...answer } = options;
+  return { answer: { text, ...answer }, ...paced({ delayMs, chunkDelayMs }) };
+}
+
+/** A tool-call answer (finish_reason tool_calls), streamed or whole as the request asks. */
+export function toolCallAnswer(calls: NonNullable<Answer['toolCalls']>, options: Omit<Answer, 'toolCalls'> & Pacing = {}): Reply {
+  const { delayMs, chunkDelayMs, ...answer } = options;
+  return { answer: { toolCalls: calls, ...answer }, ...paced({ delayMs, chunkDelayMs }) };
+}
+
+function paced(pacing: Pacing): Pacing {
+  return {
+    ...(pacing.delayMs !== undefined ? { delayMs: pacing.delayMs } : {}),
+    ...(pacing.chunkDelayMs !== undefined ? { chunkDelayMs: pacing.chunkDelayMs } : {}),
+  };
 }
 
 function resolvedCalls(answer: Answer) {
