@@ -1,0 +1,119 @@
+/**
+ * The cassette file: one JSON document holding the run's identity (asOf, version,
+ * argv) and every HTTP exchange, already scrubbed. Reading validates with zod so a
+ * hand-edited or foreign file fails with one line naming it, never a stack.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { CassetteError, errorMessage } from '../errors.js';
+
+export const CASSETTE_FORMAT = 'autohedge-cassette';
+export const CASSETTE_VERSION = 1;
+
+export type CassetteMeta = {
+  format: typeof CASSETTE_FORMAT;
+  version: typeof CASSETTE_VERSION;
+  autohedgeVersion: string;
+  /** The run's clock; a replay sets its clock from this. */
+  asOf: string;
+  argv: string[];
+  recordedAt: string;
+  demo?: boolean;
+  note?: string;
+};
+
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+);
+
+const interactionSchema = z.object({
+  method: z.string().min(1),
+  url: z.url(),
+  requestHeaders: z.record(z.string(), z.string()).default({}),
+  /** Parsed JSON when the body was JSON, else the raw text; absent when there was no body. */
+  requestBody: jsonValueSchema.optional(),
+  // fetch never surfaces 1xx, and Response rejects anything outside 200..599.
+  status: z.number().int().min(200).max(599),
+  statusText: z.string().optional(),
+  responseHeaders: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
+  /**
+   * Recorded bodies are the exact text (SSE streams included). A hand-written
+   * cassette may give a JSON value instead; replay serialises it.
+   */
+  responseBody: jsonValueSchema,
+  /** Set only for bodies that are not valid UTF-8, which are stored as base64. */
+  responseBodyEncoding: z.literal('base64').optional(),
+});
+
+export type Interaction = z.infer<typeof interactionSchema>;
+
+const cassetteSchema = z.object({
+  format: z.literal(CASSETTE_FORMAT),
+  version: z.literal(CASSETTE_VERSION),
+  autohedgeVersion: z.string(),
+  asOf: z.iso.datetime({ offset: true }),
+  argv: z.array(z.string()),
+  recordedAt: z.iso.datetime({ offset: true }),
+  demo: z.boolean().optional(),
+  note: z.string().optional(),
+  interactions: z.array(interactionSchema),
+});
+
+export type Cassette = CassetteMeta & { interactions: Interaction[] };
+
+function cannotReplay(path: string, reason: string, cause?: unknown): CassetteError {
+  return new CassetteError(`cannot replay '${path}': ${reason}`, { cause });
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'top level';
+  return `${where}: ${issue.message}`;
+}
+
+export async function readCassette(path: string): Promise<Cassette> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw cannotReplay(path, 'file not found', error);
+    if (code === 'EISDIR') throw cannotReplay(path, 'is a directory, not a cassette file', error);
+    throw cannotReplay(path, `unreadable (${code ?? errorMessage(error)})`, error);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw cannotReplay(path, 'not valid JSON (truncated or corrupt?)', error);
+  }
+  const format = typeof parsed === 'object' && parsed !== null ? (parsed as { format?: unknown }).format : undefined;
+  if (format !== CASSETTE_FORMAT) throw cannotReplay(path, 'not an autohedge cassette');
+  const version = (parsed as { version?: unknown }).version;
+  if (version !== CASSETTE_VERSION) {
+    throw cannotReplay(path, `unsupported cassette version ${JSON.stringify(version)} (this autohedge reads version ${CASSETTE_VERSION})`);
+  }
+  const result = cassetteSchema.safeParse(parsed);
+  if (!result.success) {
+    const [first] = result.error.issues;
+    throw cannotReplay(path, `invalid cassette (${first ? describeIssue(first) : 'unknown problem'})`, result.error);
+  }
+  return result.data;
+}
+
+/** Temp file + rename, so a crash mid-write never leaves a truncated cassette behind. */
+export async function writeCassette(path: string, cassette: Cassette): Promise<void> {
+  const checked = cassetteSchema.parse(cassette);
+  const text = `${JSON.stringify(checked, null, 2)}\n`;
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, text, { encoding: 'utf8', mode: 0o644 });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new CassetteError(`cannot write cassette '${path}': ${errorMessage(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Cassettes: record every outbound HTTP exchange of a run to one scrubbed JSON file,
+ * and replay it later with no network at all.
+ *
+ *   const recorder = await startRecording({ autohedgeVersion, asOf, argv }, { secrets: [openaiKey, exaKey] });
+ *   ... run ...
+ *   await recorder.stop('nvda.json');
+ *
+ *   const replay = await startReplay('nvda.json', { secrets });   // CassetteError (exit 2) if missing or not a cassette
+ *   const clock = new Date(replay.meta.asOf);
+ *   try { ... run ... } catch (error) { throw findReplayMiss(error) ?? error; } finally { replay.stop(); }
+ *
+ * Interception patches globalThis.fetch. openai and yahoo-finance2 look fetch up at
+ * call time, but exa-js copies `global.fetch` when its module is first imported
+ * (src/tools/exa-search.ts imports it lazily, on the first search). So:
+ * - start recording or replay BEFORE anything imports exa-js, i.e. before the run
+ *   starts; an exa-js imported earlier keeps the real fetch and bypasses the cassette;
+ * - one recording or replay per process when exa-js is used: after stop(), exa-js
+ *   still holds the stopped session's fetch, which then passes straight through to
+ *   the network (tests that record and then replay in one process must not rely on
+ *   exa-js seeing the second session).
+ *
+ * A miss rejects the fetch with ReplayMissError (a CassetteError, exit 2). openai
+ * wraps it in APIConnectionError (`cause`) after its connection retries, so under
+ * replay the chat client should pass maxRetries: 0 to fail at once; yahoo-finance2
+ * and exa-js pass it through unwrapped. findReplayMiss() digs it out of any cause chain.
+ *
+ * Only one recording or replay may be active at a time (CassetteError otherwise).
+ */
+export { readCassette, CASSETTE_FORMAT, CASSETTE_VERSION } from './cassette.js';
+export type { Cassette, CassetteMeta, Interaction } from './cassette.js';
+export { startRecording } from './recorder.js';
+export type { Recorder, RecordingMeta, RecordingOptions } from './recorder.js';
+export { startReplay, AGENT_HEADER } from './replay.js';
+export type { Replay, ReplayOptions } from './replay.js';
+export { ReplayMissError, findReplayMiss, isReplayMiss } from './replay-miss.js';
+export type { ReplayMiss } from './replay-miss.js';
+export { REDACTED, requestCredentials, scrubHeaders, scrubSecrets, scrubText } from './scrub.js';
+export type { HeaderValues, ScrubbedHeaders } from './scrub.js';

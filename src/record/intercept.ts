@@ -1,0 +1,44 @@
+/**
+ * The one importer of @mswjs/interceptors, loaded lazily so a normal run never pays
+ * for it.
+ *
+ * Why @mswjs/interceptors' FetchInterceptor and not nock 14 (which wraps the same
+ * library): tried against a loopback server, nock's recorder
+ * - keeps only the LAST `set-cookie` of a response (its rawHeaders become an
+ *   object), which drops Yahoo's A3 cookie and breaks the crumb handshake on replay;
+ * - buffers a streamed (SSE) response completely before the caller sees its first
+ *   byte, so progress stalls while recording;
+ * - re-serialises JSON bodies (not byte-exact);
+ * and on a miss nock throws a multi-line dump of the request including its
+ * headers, i.e. the API key. Here the matching, the one-line miss error and the
+ * scrubbing are ours, and the interceptor only patches and restores fetch.
+ *
+ * All three SDKs (openai, exa-js, yahoo-finance2) call the global fetch (undici);
+ * none uses node:http, so only fetch is intercepted.
+ */
+import type { HttpRequestEventMap } from '@mswjs/interceptors';
+import { CassetteError } from '../errors.js';
+
+export type RequestListener = (...args: HttpRequestEventMap['request']) => void | Promise<void>;
+export type ResponseListener = (...args: HttpRequestEventMap['response']) => void | Promise<void>;
+
+export type FetchInterception = { dispose(): void };
+
+/** FetchInterceptor keeps its running instance under this global symbol. */
+const RUNNING_INSTANCE = Symbol.for('fetch-interceptor');
+
+export async function interceptFetch(listeners: {
+  request?: RequestListener;
+  response?: ResponseListener;
+}): Promise<FetchInterception> {
+  // A second interceptor would silently attach to the first one's patch.
+  if ((globalThis as Record<symbol, unknown>)[RUNNING_INSTANCE] !== undefined) {
+    throw new CassetteError('cannot start recording or replay: another recording or replay is already active');
+  }
+  const { FetchInterceptor } = await import('@mswjs/interceptors/fetch');
+  const interceptor = new FetchInterceptor();
+  interceptor.apply();
+  if (listeners.request) interceptor.on('request', listeners.request);
+  if (listeners.response) interceptor.on('response', listeners.response);
+  return { dispose: () => interceptor.dispose() };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, scrubHeaders, scrubSecrets, scrubText } from '../../src/record/index.js';
+
+describe('scrubText', () => {
+  it('replaces OpenAI-style keys and bearer tokens', () => {
+    expect(scrubText('key sk-proj-Ab12_cd34-EF56gh78 and sk-canary-0123456789abcdef.')).toBe('key REDACTED and REDACTED.');
+    expect(scrubText('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig')).toBe('Authorization: Bearer REDACTED');
+  });
+
+  it('leaves words that merely contain "sk-" alone', () => {
+    expect(scrubText('https://example.com/stocks-at-risk-247021 and task-runner')).toBe('https://example.com/stocks-at-risk-247021 and task-runner');
+  });
+
+  it('replaces key-named fields in JSON, nested JSON strings, query strings and form bodies', () => {
+    const uuid = '3f1c2b9e-8d7a-4e6f-9a5b-1c2d3e4f5a6b';
+    expect(scrubText(`{"apiKey":"${uuid}","query":"NVDA"}`)).toBe('{"apiKey":"REDACTED","query":"NVDA"}');
+    expect(scrubText(`{"api_key": "${uuid}"}`)).toBe('{"api_key": "REDACTED"}');
+    expect(scrubText(JSON.stringify({ content: JSON.stringify({ apiKey: uuid }) }))).toBe('{"content":"{\\"apiKey\\":\\"REDACTED\\"}"}');
+    expect(scrubText(`https://api.example.com/v1?x=1&api_key=${uuid}&y=2`)).toBe('https://api.example.com/v1?x=1&api_key=REDACTED&y=2');
+    expect(scrubText(`apikey=${uuid}&next=1`)).toBe('apikey=REDACTED&next=1');
+  });
+
+  it('keeps JSON valid when a key field holds a non-string', () => {
+    expect(JSON.parse(scrubText('{"apiKey": null, "x": 1}'))).toEqual({ apiKey: null, x: 1 });
+  });
+
+  it('replaces the Yahoo crumb in every URL the same way', () => {
+    expect(scrubText('https://query2.finance.yahoo.com/v7/finance/quote?symbols=AAPL&crumb=Xy7c%2FumbQ.2&formatted=false')).toBe(
+      'https://query2.finance.yahoo.com/v7/finance/quote?symbols=AAPL&crumb=REDACTED&formatted=false',
+    );
+    expect(scrubText('https://query1.finance.yahoo.com/v10?crumb=abc')).toBe('https://query1.finance.yahoo.com/v10?crumb=REDACTED');
+  });
+
+  it('replaces exact secrets, also URL-encoded and JSON-escaped, and is idempotent', () => {
+    const secret = 'plain/secret"value+99';
+    const text = `a ${secret} b ${encodeURIComponent(secret)} c ${JSON.stringify(secret)}`;
+    const once = scrubText(text, [secret]);
+    expect(once).toBe('a REDACTED b REDACTED c "REDACTED"');
+    expect(scrubText(once, [secret])).toBe(once);
+  });
+});
+
+describe('scrubSecrets', () => {
+  it('ignores secrets too short to scrub safely', () => {
+    expect(scrubSecrets('a test of 1234567', ['test', '1234567', ''])).toBe('a test of 1234567');
+  });
+
+  it('replaces a longer secret whole when it contains a shorter one', () => {
+    expect(scrubSecrets('token: abcdefgh-ijklmnop', ['abcdefgh', 'abcdefgh-ijklmnop'])).toBe(`token: ${REDACTED}`);
+  });
+});
+
+describe('scrubHeaders', () => {
+  it('redacts credential headers, keeps cookie names and set-cookie attributes, lower-cases names', () => {
+    expect(
+      scrubHeaders({
+        Authorization: 'Bearer sk-abc',
+        'x-api-key': '3f1c2b9e-8d7a-4e6f-9a5b-1c2d3e4f5a6b',
+        'api-key': 'azure-key',
+        'x-goog-api-key': 'google-key',
+        'openai-organization': 'org-123',
+        'openai-project': 'proj_123',
+        Cookie: 'A3=d=AQABBK; A1S=d=AQAB&S=xyz; GUC=AQEB',
+        'set-cookie': ['A3=d=AQABBK; Expires=Sat, 12 Jun 2027 10:00:00 GMT; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly', 'B=1'],
+        location: 'https://query1.finance.yahoo.com/v7?crumb=abc&symbols=AAPL',
+        'content-type': 'application/json',
+        'x-ratelimit-remaining-tokens': '149984',
+      }),
+    ).toEqual({
+      authorization: 'REDACTED',
+      'x-api-key': 'REDACTED',
+      'api-key': 'REDACTED',
+      'x-goog-api-key': 'REDACTED',
+      'openai-organization': 'REDACTED',
+      'openai-project': 'REDACTED',
+      cookie: 'A3=REDACTED; A1S=REDACTED; GUC=REDACTED',
+      'set-cookie': ['A3=REDACTED; Expires=Sat, 12 Jun 2027 10:00:00 GMT; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly', 'B=REDACTED'],
+      location: 'https://query1.finance.yahoo.com/v7?crumb=REDACTED&symbols=AAPL',
+      'content-type': 'application/json',
+      'x-ratelimit-remaining-tokens': '149984',
+    });
+  });
+
+  it('does not change its input', () => {
+    const headers = { Cookie: 'a=b' };
+    scrubHeaders(headers);
+    expect(headers).toEqual({ Cookie: 'a=b' });
+  });
+});
