@@ -12,7 +12,8 @@ export const sampleRunId = '20261127T210000Z-ACME-a1b2c3';
 
 export function makeBars(count = 60): Bar[] {
   return Array.from({ length: count }, (_, index) => {
-    const day = new Date(Date.UTC(2026, 8, 1) + index * 86_400_000).toISOString().slice(0, 10);
+    // Daily, ending on the run's date (2026-11-27).
+    const day = new Date(Date.UTC(2026, 10, 27) - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10);
     const close = 150 + 10 * Math.sin(index / 6) + index / 4;
     return { date: day, open: close - 1, high: close + 2, low: close - 2, close, adjClose: close, volume: 2_000_000 + index * 1000 };
   });

@@ -1,0 +1,198 @@
+import { describe, expect, test } from 'vitest';
+import { renderPriceChart } from '../../src/report/chart.js';
+import { renderTerminal, type TerminalOptions } from '../../src/report/terminal.js';
+import { makeDecision, makeReport, makeResult, sampleRunId } from '../support/results.js';
+
+const plain: TerminalOptions = { color: false, unicode: true, width: 100 };
+const ansi = /\u001b\[[0-9;]*m/;
+
+function linesOf(text: string): string[] {
+  return text.split('\n');
+}
+
+describe('renderTerminal, no colour', () => {
+  const output = renderTerminal(makeResult(), plain);
+  const lines = linesOf(output);
+
+  test('header: name, symbol, exchange, price and change, key stats', () => {
+    expect(lines.slice(0, 3)).toEqual([
+      'Acme Robotics Corp (ACME) · NasdaqGS · USD',
+      '182.52  +2.31 (+1.28%)  as of 2026-11-27 21:00 UTC',
+      'Market cap 4.45T · P/E 58.9 · 52w 86.62–184.48 · RSI 61.2 · ATR 4.10 · Volatility 38.5%',
+    ]);
+  });
+
+  test('the year\'s chart from renderPriceChart, right under the header', () => {
+    const chart = renderPriceChart(makeResult().market!.bars, { width: 100, color: false, unicode: true }).trimEnd();
+    expect(chart).not.toBe('');
+    expect(output).toContain(`Volatility 38.5%\n\n${chart}\n\n── Decision`);
+  });
+
+  test('decision, thesis, guardrails by severity', () => {
+    const start = lines.findIndex((line) => line.startsWith('── Decision '));
+    expect(lines.slice(start + 1, start + 11)).toEqual([
+      'BUY · conviction 72/100 · size 5.0% of portfolio · limit order · horizon 3-6 months',
+      'Entry 180.00 · Stop 168.00 · Target 205.00',
+      'Rationale: Momentum and earnings revisions agree; the risk desk caps the size.',
+      'Key risks:',
+      '  • Valuation is stretched after a 90% year',
+      '  • Export restrictions',
+      'Dissent: Risk preferred 3% until the next earnings report.',
+      '',
+      'Thesis: A momentum leader near its high; check whether the news supports the move.',
+      '',
+    ]);
+    const guardrails = lines.findIndex((line) => line.startsWith('── Guardrails '));
+    expect(lines.slice(guardrails + 1, guardrails + 3)).toEqual([
+      '▲ warning  entry-distance: Entry 180.00 is 0.6 ATR from the last close.',
+      'ℹ info     reward-risk: Reward/risk is 2.08.',
+    ]);
+  });
+
+  test('each desk with status, model and time; Sentiment\'s tool calls and sources', () => {
+    // A heading is ruled out to 80 columns.
+    expect(lines).toContain(`── Quant · ok · gpt-4.1 · 4.2 s ${'─'.repeat(48)}`);
+    expect(lines).toContain('Trend is up: price 4.3% above the 20-day average, RSI 61. Momentum score 0.7.');
+    const sentiment = lines.findIndex((line) => line.startsWith('── Sentiment · ok · gpt-4o-mini · 6.4 s '));
+    expect(lines.slice(sentiment + 1, sentiment + 10)).toEqual([
+      'Overall sentiment 0.68. Revenue beat (https://news.example.com/acme-beats). Export rules are the',
+      'main risk.',
+      '',
+      'Tool calls (1):',
+      '  1. exa_search {"query":"ACME news","numResults":2,"daysBack":30} · 820 ms',
+      '',
+      'Sources (2):',
+      '  • Acme beats on revenue · https://news.example.com/acme-beats',
+      '  • Export rules tighten · https://wire.example.org/export-rules (search result)',
+    ]);
+  });
+
+  test('footer: tokens with cached, cost total and per agent, wall time, run id, status', () => {
+    const rule = lines.findIndex((line) => /^─{80}$/.test(line));
+    expect(lines.slice(rule + 1)).toEqual([
+      'Tokens 9,600 in (1,024 cached) · 1,850 out · cost $0.0412 · wall time 42.1 s',
+      '  director   gpt-4.1      3,600 in · 600 out · $0.0120',
+      '  quant      gpt-4.1      1,200 in · 300 out · $0.0048',
+      '  risk       gpt-4.1      1,200 in · 300 out · $0.0048',
+      '  execution  gpt-4.1      1,200 in · 300 out · $0.0048',
+      '  sentiment  gpt-4o-mini  2,400 in · 350 out · $0.0005 (1,024 cached)',
+      `Run ${sampleRunId} · status ok · as of 2026-11-27 21:00 UTC`,
+      '',
+    ]);
+  });
+
+  test('no colour codes, no demo banner, no warnings section; pure: same input, same text', () => {
+    expect(output).not.toMatch(ansi);
+    expect(output).not.toContain('DEMO');
+    expect(output).not.toContain('── Warnings');
+    expect(renderTerminal(makeResult(), plain)).toBe(output);
+  });
+});
+
+describe('renderTerminal variants', () => {
+  test('colour: BUY green, SELL red, HOLD yellow; the chart coloured too', () => {
+    const buy = renderTerminal(makeResult(), { ...plain, color: true });
+    expect(buy).toMatch(ansi);
+    expect(buy).toContain('\u001b[1m\u001b[32mBUY\u001b[39m\u001b[22m');
+    const sell = renderTerminal(makeResult({ decision: makeDecision({ action: 'SELL' }) }), { ...plain, color: true });
+    expect(sell).toContain('\u001b[1m\u001b[31mSELL\u001b[39m\u001b[22m');
+    const hold = renderTerminal(makeResult({ decision: makeDecision({ action: 'HOLD', entry: null, stopLoss: null, takeProfit: null }) }), { ...plain, color: true });
+    expect(hold).toContain('\u001b[1m\u001b[33mHOLD\u001b[39m\u001b[22m');
+    expect(linesOf(renderTerminal(makeResult({ decision: makeDecision({ action: 'HOLD', entry: null, stopLoss: null, takeProfit: null }) }), plain))).toContain(
+      'Entry n/a · Stop n/a · Target n/a',
+    );
+  });
+
+  test('demo banner first, in unicode and in ASCII', () => {
+    expect(linesOf(renderTerminal(makeResult({ demo: true }), plain))[0]).toBe('DEMO — synthetic data, scripted analyses; not investment advice');
+    expect(linesOf(renderTerminal(makeResult({ demo: true }), { ...plain, unicode: false }))[0]).toBe(
+      'DEMO - synthetic data, scripted analyses; not investment advice',
+    );
+  });
+
+  test('ASCII mode prints nothing outside ASCII', () => {
+    const output = renderTerminal(makeResult({ demo: true, warnings: ['one warning'] }), { color: false, unicode: false, width: 100 });
+    expect(output).toMatch(/^[\x00-\x7f]*$/);
+    expect(linesOf(output)).toContain('BUY | conviction 72/100 | size 5.0% of portfolio | limit order | horizon 3-6 months');
+    expect(linesOf(output)).toContain('! one warning');
+  });
+
+  test('a degraded run: the failed desk shows its error, warnings are listed, status in the footer', () => {
+    const result = makeResult({
+      status: 'degraded',
+      reports: [makeReport('quant'), makeReport('risk', { status: 'failed', text: '', error: 'model call timed out after 60 s' })],
+      warnings: ['risk failed: model call timed out after 60 s'],
+    });
+    const lines = linesOf(renderTerminal(result, plain));
+    const risk = lines.findIndex((line) => line.startsWith('── Risk · FAILED · gpt-4.1 · 4.2 s '));
+    expect(risk).toBeGreaterThan(0);
+    expect(lines[risk + 1]).toBe('Error: model call timed out after 60 s');
+    const warnings = lines.findIndex((line) => line.startsWith('── Warnings '));
+    expect(lines[warnings + 1]).toBe('⚠ risk failed: model call timed out after 60 s');
+    expect(lines).toContain(`Run ${sampleRunId} · status degraded · as of 2026-11-27 21:00 UTC`);
+  });
+
+  test('a failed run: no decision and why, the error in the footer', () => {
+    const result = makeResult({
+      status: 'failed',
+      decision: null,
+      guardrails: [],
+      error: 'every worker failed',
+      reports: ['quant', 'risk', 'execution', 'sentiment'].map((agent) => makeReport(agent, { status: 'failed', text: '', toolCalls: [], error: 'connection refused' })),
+    });
+    const lines = linesOf(renderTerminal(result, plain));
+    const decision = lines.findIndex((line) => line.startsWith('── Decision '));
+    expect(lines[decision + 1]).toBe('No decision: every worker failed');
+    const guardrails = lines.findIndex((line) => line.startsWith('── Guardrails '));
+    expect(lines[guardrails + 1]).toBe('No findings.');
+    expect(lines.filter((line) => line === 'Error: connection refused')).toHaveLength(4);
+    expect(lines.slice(-3)).toEqual([`Run ${sampleRunId} · status failed · as of 2026-11-27 21:00 UTC`, 'Error: every worker failed', '']);
+  });
+
+  test('agents mode: desks only, no plan or decision section', () => {
+    const output = renderTerminal(makeResult({ mode: 'agents', plan: null, decision: null, guardrails: [], reports: [makeReport('sentiment')] }), plain);
+    expect(output).not.toContain('── Decision');
+    expect(output).not.toContain('── Guardrails');
+    expect(output).not.toContain('Thesis');
+    expect(output).not.toContain('No decision');
+    expect(output).toContain('── Sentiment · ok · gpt-4o-mini · 6.4 s ');
+  });
+
+  test('unknown cost: tokens shown, "cost unknown" for the agent and the total, never a guessed number', () => {
+    const result = makeResult();
+    result.usage.costUsd = null;
+    result.usage.byAgent.sentiment = { model: 'my-local-model', promptTokens: 2400, completionTokens: 350, cachedPromptTokens: 0, costUsd: null };
+    const lines = linesOf(renderTerminal(result, plain));
+    expect(lines).toContain('Tokens 9,600 in (1,024 cached) · 1,850 out · cost unknown · wall time 42.1 s');
+    expect(lines).toContain('  sentiment  my-local-model  2,400 in · 350 out · cost unknown');
+  });
+
+  test('no market data: the header says so and there is no chart', () => {
+    const lines = linesOf(renderTerminal(makeResult({ market: null }), plain));
+    expect(lines.slice(0, 3)).toEqual([
+      'ACME',
+      'Market data not available for this run: no price, chart or key stats; levels are unverifiable.',
+      '',
+    ]);
+    expect(lines[3]!.startsWith('── Decision ')).toBe(true);
+  });
+
+  test('missing numbers print as n/a, never zero', () => {
+    const result = makeResult();
+    const market = result.market!;
+    market.quote = { ...market.quote, marketCap: null, trailingPE: null, change: null, changePercent: null };
+    market.indicators = { ...market.indicators, rsi14: null, atr14: null, volatility20d: null };
+    const lines = linesOf(renderTerminal(result, plain));
+    expect(lines[1]).toBe('182.52  as of 2026-11-27 21:00 UTC');
+    expect(lines[2]).toBe('Market cap n/a · P/E n/a · 52w 86.62–184.48 · RSI n/a · ATR n/a · Volatility n/a');
+  });
+
+  test('long text wraps to the width', () => {
+    const long = 'word '.repeat(60).trim();
+    const lines = linesOf(renderTerminal(makeResult({ reports: [makeReport('quant', { text: long })] }), { ...plain, width: 60 }));
+    const wrapped = lines.filter((line) => line.startsWith('word'));
+    expect(wrapped.length).toBeGreaterThan(4);
+    expect(wrapped.every((line) => line.length <= 60)).toBe(true);
+    expect(wrapped.join(' ')).toBe(long);
+  });
+});
