@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+
+/**
+ * Yahoo symbols: letters and digits with the separators Yahoo uses for share
+ * classes (BRK-B, BRK.B), exchanges (SAP.DE), indices (^GSPC), currencies and
+ * futures (EURUSD=X, ES=F). Anything else — a comma, a space, a slash — is a typo
+ * that Yahoo would answer with a 404 after a wasted round trip.
+ */
+const tickerPattern = /^[A-Za-z0-9^][A-Za-z0-9.\-=^]{0,14}$/;
+
+export const tickerSchema = z
+  .string()
+  .trim()
+  .regex(tickerPattern)
+  .transform((symbol) => symbol.toUpperCase());
+
+const expected = 'expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)';
+
+/** The canonical (upper-case) symbol, or a UsageError before any request is made. */
+export function validateTicker(input: string): string {
+  const parsed = tickerSchema.safeParse(input);
+  if (!parsed.success) throw new UsageError(`invalid ticker '${input}': ${expected}`);
+  return parsed.data;
+}
