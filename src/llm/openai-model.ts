@@ -52,6 +52,9 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       timeout: timeoutMs,
       maxRetries,
       fetch: requireStreamEnd(noRetryOnQuota(baseFetch)),
+      // Failures reach the user as one typed line; the SDK's own dumps (raw chunks on a
+      // parse error) stay off unless asked for with the SDK's OPENAI_LOG.
+      ...(process.env['OPENAI_LOG'] ? {} : { logLevel: 'off' as const }),
     });
     return { client, sdk };
   };
@@ -187,6 +190,7 @@ async function assembleStream(
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
   } catch (error) {
+    if (request.signal?.aborted) throw new ModelError('model call aborted', 'aborted');
     if (error instanceof StreamEndedWithoutDone) throw problem(`the stream from ${hostOf(context.baseURL)} ended without [DONE]`, error);
     if (isConnectionDrop(error)) throw problem(`the connection to ${hostOf(context.baseURL)} dropped mid-stream`, error);
     throw error;
@@ -201,6 +205,7 @@ async function assembleStream(
   }
   if (!sawChoices) throw noChoices(context);
 
+  // A few local servers send no call ids; the loop still needs one to pair each result.
   const toolCalls: ToolCall[] = calls
     .filter((call): call is PartialToolCall => call !== undefined)
     .map((call, index) => ({ id: call.id || `call_${index}`, type: 'function', function: { name: call.name, arguments: call.arguments } }));
@@ -248,9 +253,8 @@ function noRetryOnQuota(inner: typeof fetch): typeof fetch {
     const response = await inner(input, init);
     if (response.status !== 429) return response;
     const text = await response.text();
-    if (!text.includes('insufficient_quota')) return new Response(text, response);
     const headers = new Headers(response.headers);
-    headers.set('x-should-retry', 'false');
+    if (text.includes('insufficient_quota')) headers.set('x-should-retry', 'false');
     return new Response(text, { status: response.status, statusText: response.statusText, headers });
   };
 }

@@ -247,6 +247,15 @@ describe('incomplete answers', () => {
     expect(response.message.tool_calls?.[0]?.function.arguments).toBe('{"query":"NVDA"}');
   });
 
+  it('maps a streamed chunk that is not JSON to invalid-response', async () => {
+    const { model, host } = await modelFor([{ sse: 'data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":"Hi\n\n' }]);
+
+    const error = await failure(model.complete(ask()));
+
+    expect(error.kind).toBe('invalid-response');
+    expect(error.message).toBe(`the answer from ${host} is not valid JSON (model 'gpt-4.1-mini')`);
+  });
+
   it('maps a stream with no choices at all to invalid-response', async () => {
     const { model, host } = await modelFor([{ chunks: [toolCallChunks[4]!] }]);
 
