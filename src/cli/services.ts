@@ -5,6 +5,7 @@ import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
 import { autohedgeHome, packageVersion } from '../paths.js';
 import type { SearchProvider } from '../tools/exa-search.js';
+import type { Recorder, Replay } from '../record/index.js';
 import type { CliDeps } from './deps.js';
 import { loadEnvFile } from './env-file.js';
 import type { CliIo } from './io.js';
@@ -51,19 +52,20 @@ const replayKey = 'REDACTED';
 export async function buildServices(config: ServiceConfig, deps: CliDeps): Promise<Session> {
   const env = loadEnvFile(config.cwd, config.env);
   const prices = await loadPriceTable(env);
-  const record = await import('../record/index.js');
+  // The interception layer loads only for a recording or a replay.
+  const record = config.replay || config.record ? await import('../record/index.js') : null;
   let asOf = deps.now ?? (() => new Date());
-  let replay: Awaited<ReturnType<typeof record.startReplay>> | null = null;
-  let recorder: Awaited<ReturnType<typeof record.startRecording>> | null = null;
+  let replay: Replay | null = null;
+  let recorder: Recorder | null = null;
   let recordedUrls: string[] = [];
 
-  if (config.replay) {
+  if (record && config.replay) {
     // Read first: a bad file is a usage error before any interception starts.
     recordedUrls = (await record.readCassette(config.replay)).interactions.map((interaction) => interaction.url);
     replay = await record.startReplay(config.replay);
     const fixed = new Date(replay.meta.asOf);
     asOf = () => fixed;
-  } else if (config.record) {
+  } else if (record && config.record) {
     const fixed = asOf();
     asOf = () => fixed;
     recorder = await record.startRecording(
@@ -118,7 +120,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
         );
       }
     },
-    replayMisses: () => (replay ? replay.unmatched.map((miss) => new record.ReplayMissError(miss, replay?.path ?? '').message) : []),
+    replayMisses: () => (record && replay ? replay.unmatched.map((miss) => new record.ReplayMissError(miss, replay?.path ?? '').message) : []),
     async finish(io) {
       if (recorder && config.record) {
         await recorder.stop(config.record);

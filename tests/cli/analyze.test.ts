@@ -184,3 +184,27 @@ describe('autohedge analyze (in-process)', () => {
     expect(results.map((result) => result.ticker)).toEqual(['ACME', 'GLBX']);
   });
 });
+
+describe('autohedge analyze --max-cost', () => {
+  it('is a usage error when a model has no known price', async () => {
+    const io = captureIo();
+    const model = new ScriptedModel([]);
+    const code = await runCli(['analyze', 'ACME', '--max-cost', '0.5', '--model', 'my-local-llama'], io, { model, market: fakeMarket(), search, now });
+    expect(code).toBe(2);
+    expect(io.err().trim()).toBe(
+      "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'my-local-llama': add it to a JSON file named by AUTOHEDGE_PRICES",
+    );
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('ends degraded (exit 3) when the cap stops the run before a call', async () => {
+    const io = captureIo();
+    const model = new ScriptedModel(fullScript());
+    const code = await runCli(['analyze', 'ACME', '--max-cost', '0.0001', '--json', '--no-save'], io, { model, market: fakeMarket(), search, now });
+    expect(code).toBe(3);
+    const result = JSON.parse(io.out()) as AnalysisResult;
+    expect(result.status).toBe('degraded');
+    expect(result.warnings.some((warning) => warning.startsWith('--max-cost $0.0001 reached'))).toBe(true);
+    expect(model.requests).toHaveLength(0);
+  });
+});

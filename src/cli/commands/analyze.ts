@@ -1,5 +1,8 @@
 import { join } from 'node:path';
-import { ExitCode, UsageError, errorMessage } from '../../errors.js';
+import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
+import { priceFor } from '../../llm/prices.js';
+import { resolveModels } from '../../pipeline/models.js';
+import { agentIds } from '../../pipeline/types.js';
 import type { EventSink } from '../../events.js';
 import type { AnalysisResult } from '../../pipeline/types.js';
 import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js';
@@ -37,6 +40,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   );
   try {
     if (options.demo) session.checkDemoTickers(tickers);
+    if (options.maxCost !== undefined) checkPricesKnown(options, session);
     return await runAnalyses(tickers, options, session, io);
   } finally {
     await session.close();
@@ -143,6 +147,18 @@ async function saveResults(
         io.stderr(`autohedge: warning: could not write --out ${directory}: ${errorMessage(error)}\n`);
       }
     }
+  }
+}
+
+/** A cap cannot be enforced on a model whose price is unknown: say so before spending anything. */
+function checkPricesKnown(options: AnalyzeCliOptions, session: Session): void {
+  const models = resolveModels(options.model, session.env);
+  const involved = options.agent.length > 0 ? options.agent : agentIds;
+  const unpriced = [...new Set(involved.map((id) => models[id]).filter((model) => priceFor(model, session.prices) === null))];
+  if (unpriced.length > 0) {
+    throw new ConfigError(
+      `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`,
+    );
   }
 }
 
