@@ -1,0 +1,17 @@
+import { AutohedgeError } from '../errors.js';
+
+export type RunStoreProblem = 'unwritable' | 'partial' | 'corrupt';
+
+/**
+ * The run store could not do its job. When saving, the caller turns this into a
+ * warning ("run not saved: <reason>") — the analysis itself was already printed.
+ */
+export class RunStoreError extends AutohedgeError {
+  constructor(
+    message: string,
+    readonly problem: RunStoreProblem,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

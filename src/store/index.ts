@@ -1,0 +1,13 @@
+export { RunStoreError, type RunStoreProblem } from './errors.js';
+export { parseSavedResult, savedResultSchema } from './result-schema.js';
+export {
+  isValidRunId,
+  listRuns,
+  loadRun,
+  runFileNames,
+  runsDirectory,
+  saveRun,
+  writeRunFiles,
+  type RunFiles,
+  type RunSummary,
+} from './run-store.js';

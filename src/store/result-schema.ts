@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { AnalysisResult } from '../pipeline/types.js';
+
+/**
+ * A saved result.json, checked loosely: the fields the listing and the renderers
+ * read must have the right shape; unknown fields pass through, and lists a run
+ * saved by an older version may lack default to empty. Market data is checked only
+ * for its outline — the renderers treat any missing number as "n/a".
+ */
+
+const usageNumbers = {
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  cachedPromptTokens: z.number().default(0),
+};
+
+const agentUsage = z.looseObject({
+  model: z.string(),
+  ...usageNumbers,
+  costUsd: z.number().nullable(),
+});
+
+const toolCall = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number(),
+});
+
+const report = z.looseObject({
+  agent: z.string(),
+  status: z.enum(['ok', 'failed']),
+  text: z.string(),
+  toolCalls: z.array(toolCall).default([]),
+  usage: z.looseObject(usageNumbers),
+  model: z.string(),
+  durationMs: z.number(),
+  error: z.string().nullable().default(null),
+});
+
+const decision = z.looseObject({
+  action: z.enum(['BUY', 'SELL', 'HOLD']),
+  conviction: z.number(),
+  timeHorizon: z.string(),
+  positionSizePct: z.number(),
+  orderType: z.enum(['market', 'limit']),
+  entry: z.number().nullable(),
+  stopLoss: z.number().nullable(),
+  takeProfit: z.number().nullable(),
+  rationale: z.string(),
+  keyRisks: z.array(z.string()),
+  dissent: z.string().nullable(),
+});
+
+const market = z.looseObject({
+  symbol: z.string(),
+  identity: z.looseObject({}),
+  quote: z.looseObject({}),
+  indicators: z.looseObject({}),
+  bars: z.array(z.looseObject({ date: z.string(), close: z.number().nullable() })).default([]),
+});
+
+export const savedResultSchema = z.looseObject({
+  runId: z.string(),
+  ticker: z.string(),
+  asOf: z.string(),
+  status: z.enum(['ok', 'degraded', 'failed', 'interrupted']),
+  mode: z.enum(['full', 'agents']).default('full'),
+  market: market.nullable().default(null),
+  plan: z.looseObject({ thesis: z.string() }).nullable().default(null),
+  reports: z.array(report).default([]),
+  decision: decision.nullable().default(null),
+  guardrails: z.array(z.looseObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() })).default([]),
+  usage: z.looseObject({
+    ...usageNumbers,
+    costUsd: z.number().nullable(),
+    byAgent: z.record(z.string(), agentUsage).default({}),
+  }),
+  warnings: z.array(z.string()).default([]),
+  demo: z.boolean().default(false),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  error: z.string().nullable().default(null),
+});
+
+export type ParsedResult = { ok: true; result: AnalysisResult } | { ok: false; problem: string };
+
+/** Parse result.json text; never throws. */
+export function parseSavedResult(text: string): ParsedResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `result.json is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const parsed = savedResultSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : 'result';
+    return { ok: false, problem: `result.json is not a saved run (${where}: ${issue?.message ?? 'invalid'})` };
+  }
+  // The shape the renderers read was checked above; the rest passes through as saved,
+  // in the saved key order, so `runs show --json` prints what was written.
+  return { ok: true, result: inOrderOf(raw, parsed.data) as AnalysisResult };
+}
+
+/** `value` with object keys in the order `original` had them; keys zod added (defaults) go last. */
+function inOrderOf(original: unknown, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map((item, index) => inOrderOf(Array.isArray(original) ? original[index] : undefined, item));
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  const source = typeof original === 'object' && original !== null && !Array.isArray(original) ? (original as Record<string, unknown>) : {};
+  const record = value as Record<string, unknown>;
+  const ordered: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) if (key in record) ordered[key] = inOrderOf(source[key], record[key]);
+  for (const key of Object.keys(record)) if (!(key in ordered)) ordered[key] = inOrderOf(undefined, record[key]);
+  return ordered;
+}

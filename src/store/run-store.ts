@@ -1,0 +1,172 @@
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { AnalysisResult, Decision, RunStatus } from '../pipeline/types.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { RunStoreError } from './errors.js';
+import { parseSavedResult } from './result-schema.js';
+
+/**
+ * Run history on disk: $AUTOHEDGE_HOME/runs/<runId>/ holds result.json, report.md
+ * and transcript.jsonl. result.json is written last, so a directory without it is
+ * a run that did not finish saving ("partial") — listed, never fatal.
+ */
+
+export const runFileNames = {
+  result: 'result.json',
+  report: 'report.md',
+  transcript: 'transcript.jsonl',
+} as const;
+
+export interface RunFiles {
+  /** Transcript lines, one JSON object each (no trailing newlines). */
+  transcript: readonly string[];
+  markdown: string;
+}
+
+export interface RunSummary {
+  runId: string;
+  /** ISO instant the run started (the directory's time when result.json is missing or unreadable). */
+  when: string;
+  ticker: string | null;
+  action: Decision['action'] | null;
+  conviction: number | null;
+  status: RunStatus | null;
+  costUsd: number | null;
+  state: 'ok' | 'partial' | 'corrupt';
+  problem?: string;
+}
+
+/** Letters, digits, dot, dash and underscore; no leading dot, so never "..", never a path. */
+const runIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function isValidRunId(runId: string): boolean {
+  return runIdPattern.test(runId) && !runId.includes('..');
+}
+
+export function runsDirectory(home: string): string {
+  return join(home, 'runs');
+}
+
+/** Save a run under $home/runs/<runId>/. Throws RunStoreError when it cannot. */
+export async function saveRun(home: string, result: AnalysisResult, files: RunFiles): Promise<{ dir: string }> {
+  if (!isValidRunId(result.runId)) {
+    throw new RunStoreError(`run id '${result.runId}' cannot name a directory`, 'unwritable');
+  }
+  const dir = join(runsDirectory(home), result.runId);
+  await writeRunFiles(dir, result, files);
+  return { dir };
+}
+
+/** The three run files into any directory (also `--out <dir>`), result.json last. */
+export async function writeRunFiles(dir: string, result: AnalysisResult, files: RunFiles): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    const transcript = files.transcript.length > 0 ? `${files.transcript.join('\n')}\n` : '';
+    await writeFileAtomic(join(dir, runFileNames.transcript), transcript);
+    await writeFileAtomic(join(dir, runFileNames.report), files.markdown);
+    await writeFileAtomic(join(dir, runFileNames.result), `${JSON.stringify(result, null, 2)}\n`);
+  } catch (error) {
+    throw new RunStoreError(`cannot write ${dir}: ${describeFsError(error)}`, 'unwritable', { cause: error });
+  }
+}
+
+/** Every saved run, newest first. A broken directory is listed with its problem. */
+export async function listRuns(home: string): Promise<RunSummary[]> {
+  const names = await runDirectoryNames(home);
+  const summaries = await Promise.all(names.map((name) => summarize(join(runsDirectory(home), name), name)));
+  return summaries.sort((a, b) => (a.when === b.when ? b.runId.localeCompare(a.runId) : a.when < b.when ? 1 : -1));
+}
+
+/** A saved result by run id or a unique prefix of one. */
+export async function loadRun(home: string, runIdOrPrefix: string): Promise<AnalysisResult> {
+  const wanted = runIdOrPrefix.trim();
+  if (!isValidRunId(wanted)) throw new UsageError(`'${runIdOrPrefix}' is not a run id`);
+  const names = await runDirectoryNames(home);
+  const runId = names.includes(wanted) ? wanted : uniquePrefixMatch(names, wanted);
+  const path = join(runsDirectory(home), runId, runFileNames.result);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') {
+      throw new RunStoreError(`run ${runId} is incomplete: it has no ${runFileNames.result} (the run did not finish saving)`, 'partial');
+    }
+    throw new RunStoreError(`run ${runId} cannot be read: ${describeFsError(error)}`, 'corrupt', { cause: error });
+  }
+  const parsed = parseSavedResult(text);
+  if (!parsed.ok) throw new RunStoreError(`run ${runId} is corrupt: ${parsed.problem}`, 'corrupt');
+  return parsed.result;
+}
+
+function uniquePrefixMatch(names: string[], prefix: string): string {
+  const matches = names.filter((name) => name.startsWith(prefix)).sort();
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new UsageError(`no saved run matches '${prefix}' (list them with: autohedge runs)`);
+  const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? ', …' : '');
+  throw new UsageError(`'${prefix}' matches ${matches.length} runs (${shown}); give more of the run id`);
+}
+
+/** Run directories by name; none when the runs folder does not exist yet. */
+async function runDirectoryNames(home: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(runsDirectory(home), { withFileTypes: true });
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw new RunStoreError(`cannot read ${runsDirectory(home)}: ${describeFsError(error)}`, 'corrupt', { cause: error });
+  }
+  // Hidden entries are temporary files and editor litter, not runs.
+  return entries.filter((entry) => entry.isDirectory() && isValidRunId(entry.name)).map((entry) => entry.name);
+}
+
+async function summarize(dir: string, runId: string): Promise<RunSummary> {
+  const unknown = { ticker: null, action: null, conviction: null, status: null, costUsd: null };
+  let text: string;
+  try {
+    text = await readFile(join(dir, runFileNames.result), 'utf8');
+  } catch (error) {
+    const when = await modifiedAt(dir);
+    if (errorCode(error) === 'ENOENT') {
+      return { runId, when, ...unknown, state: 'partial', problem: `no ${runFileNames.result} (the run did not finish saving)` };
+    }
+    return { runId, when, ...unknown, state: 'corrupt', problem: `${runFileNames.result} cannot be read: ${describeFsError(error)}` };
+  }
+  const parsed = parseSavedResult(text);
+  if (!parsed.ok) return { runId, when: await modifiedAt(dir), ...unknown, state: 'corrupt', problem: parsed.problem };
+  const result = parsed.result;
+  return {
+    runId,
+    when: validInstant(result.startedAt) ?? validInstant(result.asOf) ?? (await modifiedAt(dir)),
+    ticker: result.ticker,
+    action: result.decision?.action ?? null,
+    conviction: result.decision?.conviction ?? null,
+    status: result.status,
+    costUsd: result.usage.costUsd,
+    state: 'ok',
+  };
+}
+
+function validInstant(text: string): string | null {
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+async function modifiedAt(path: string): Promise<string> {
+  try {
+    return (await stat(path)).mtime.toISOString();
+  } catch {
+    return new Date(0).toISOString();
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/** "ENOTDIR: not a directory" without the syscall and path Node appends. */
+function describeFsError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.message.replace(/,\s*\w+\s+'[^']*'(?:\s*->\s*'[^']*')?$/, '');
+}

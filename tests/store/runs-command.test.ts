@@ -1,0 +1,157 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { runsListCommand, runsShowCommand } from '../../src/cli/commands/runs.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { UsageError } from '../../src/errors.js';
+import { renderJson, renderTerminal } from '../../src/report/terminal.js';
+import { saveRun } from '../../src/store/index.js';
+import { makeDecision, makeResult } from '../support/results.js';
+
+let home: string;
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'autohedge-runs-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+function captureIo(overrides: Partial<CliIo> = {}) {
+  const output = { stdout: '', stderr: '' };
+  const io: CliIo = {
+    stdout: (text) => void (output.stdout += text),
+    stderr: (text) => void (output.stderr += text),
+    env: { AUTOHEDGE_HOME: home },
+    cwd: home,
+    stderrIsTTY: false,
+    stdoutIsTTY: false,
+    columns: 0,
+    ...overrides,
+  };
+  return { io, output };
+}
+
+async function saveSamples() {
+  const first = makeResult({ runId: '20261120T100000Z-ACME-aaaaaa', startedAt: '2026-11-20T10:00:00.000Z' });
+  const second = makeResult({
+    runId: '20261127T210000Z-BETA-bbbbbb',
+    ticker: 'BETA',
+    startedAt: '2026-11-27T21:00:00.000Z',
+    status: 'degraded',
+    decision: makeDecision({ action: 'SELL', conviction: 55 }),
+    usage: { ...makeResult().usage, costUsd: null },
+  });
+  for (const result of [first, second]) await saveRun(home, result, { transcript: [], markdown: '' });
+  return { first, second };
+}
+
+describe('autohedge runs', () => {
+  test('a table, newest first; partial and corrupt directories listed with their problem', async () => {
+    await saveSamples();
+    await mkdir(join(home, 'runs', 'zz-partial'));
+    const { io, output } = captureIo();
+    expect(await runsListCommand({}, io)).toBe(0);
+    expect(output.stderr).toBe('');
+    const lines = output.stdout.split('\n');
+    expect(lines[0]).toBe('WHEN              RUN ID                        TICKER  ACTION  CONVICTION  STATUS    COST');
+    // The partial directory is dated now, so it is newest.
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d  zz-partial                    -       -       -           partial   -$/);
+    expect(lines.slice(2, 4)).toEqual([
+      '2026-11-27 21:00  20261127T210000Z-BETA-bbbbbb  BETA    SELL    55          degraded  unknown',
+      '2026-11-20 10:00  20261120T100000Z-ACME-aaaaaa  ACME    BUY     72          ok        $0.0412',
+    ]);
+    expect(lines.slice(4)).toEqual(['', 'zz-partial: partial: no result.json (the run did not finish saving)', '']);
+  });
+
+  test('--json: the summaries as an array', async () => {
+    await saveSamples();
+    const { io, output } = captureIo();
+    expect(await runsListCommand({ json: true }, io)).toBe(0);
+    const runs = JSON.parse(output.stdout);
+    expect(runs.map((run: { runId: string }) => run.runId)).toEqual(['20261127T210000Z-BETA-bbbbbb', '20261120T100000Z-ACME-aaaaaa']);
+    expect(runs[0]).toEqual({
+      runId: '20261127T210000Z-BETA-bbbbbb',
+      when: '2026-11-27T21:00:00.000Z',
+      ticker: 'BETA',
+      action: 'SELL',
+      conviction: 55,
+      status: 'degraded',
+      costUsd: null,
+      state: 'ok',
+    });
+  });
+
+  test('no runs: a friendly line on stderr, exit 0 (and [] with --json)', async () => {
+    const { io, output } = captureIo();
+    expect(await runsListCommand({}, io)).toBe(0);
+    expect(output.stdout).toBe('');
+    expect(output.stderr).toBe(`No saved runs yet in ${join(home, 'runs')}. Run \`autohedge analyze <ticker>\` to make one.\n`);
+    const json = captureIo();
+    expect(await runsListCommand({ json: true }, json.io)).toBe(0);
+    expect(json.output.stdout).toBe('[]\n');
+  });
+
+  test('colour only when asked for', async () => {
+    await saveSamples();
+    const plain = captureIo({ stdoutIsTTY: true, env: { AUTOHEDGE_HOME: home, NO_COLOR: '1' } });
+    await runsListCommand({}, plain.io);
+    expect(plain.output.stdout).not.toMatch(/\u001b\[/);
+    const coloured = captureIo({ env: { AUTOHEDGE_HOME: home, FORCE_COLOR: '1' } });
+    await runsListCommand({}, coloured.io);
+    expect(coloured.output.stdout).toContain('\u001b[31mSELL  \u001b[39m');
+  });
+});
+
+describe('autohedge runs show', () => {
+  test('re-renders a saved run exactly as the live view, found by prefix', async () => {
+    const { second } = await saveSamples();
+    const { io, output } = captureIo({ stdoutIsTTY: true, columns: 90, env: { AUTOHEDGE_HOME: home, NO_COLOR: '1' } });
+    expect(await runsShowCommand('20261127', {}, io)).toBe(0);
+    expect(output.stdout).toBe(renderTerminal(second, { color: false, unicode: true, width: 90 }));
+    expect(output.stdout).toContain('SELL · conviction 55/100');
+  });
+
+  test('--json prints the saved result', async () => {
+    const { first } = await saveSamples();
+    const { io, output } = captureIo();
+    expect(await runsShowCommand('20261120T100000Z-ACME-aaaaaa', { json: true }, io)).toBe(0);
+    expect(output.stdout).toBe(renderJson(first));
+  });
+
+  test('an ambiguous prefix is a usage error', async () => {
+    await saveSamples();
+    const { io } = captureIo();
+    await expect(runsShowCommand('2026', {}, io)).rejects.toBeInstanceOf(UsageError);
+  });
+
+  test('through the CLI: exit 2 for an unknown run, 1 for a corrupt or partial one, 0 for a good one', async () => {
+    await saveSamples();
+    await mkdir(join(home, 'runs', 'unfinished'));
+    await mkdir(join(home, 'runs', 'broken'));
+    await writeFile(join(home, 'runs', 'broken', 'result.json'), '[1, 2');
+
+    const unknown = captureIo();
+    expect(await runCli(['runs', 'show', 'nope'], unknown.io)).toBe(2);
+    expect(unknown.output.stderr).toBe("autohedge: UsageError: no saved run matches 'nope' (list them with: autohedge runs)\n");
+
+    const corrupt = captureIo();
+    expect(await runCli(['runs', 'show', 'broken'], corrupt.io)).toBe(1);
+    expect(corrupt.output.stderr).toMatch(/^autohedge: RunStoreError: run broken is corrupt: result\.json is not valid JSON/);
+
+    const partial = captureIo();
+    expect(await runCli(['runs', 'show', 'unfinished'], partial.io)).toBe(1);
+    expect(partial.output.stderr).toBe('autohedge: RunStoreError: run unfinished is incomplete: it has no result.json (the run did not finish saving)\n');
+
+    const good = captureIo();
+    expect(await runCli(['runs', 'show', '20261120'], good.io)).toBe(0);
+    expect(good.output.stdout).toContain('BUY | conviction 72/100');
+
+    const list = captureIo();
+    expect(await runCli(['runs'], list.io)).toBe(0);
+    expect(list.output.stdout).toContain('broken: corrupt: result.json is not valid JSON');
+    expect(list.output.stdout).toContain('unfinished: partial: no result.json');
+  });
+});
