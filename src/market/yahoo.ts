@@ -1,0 +1,330 @@
+import { inspect } from 'node:util';
+import { daysBefore, isoDay } from '../clock.js';
+import { DataError, InterruptedError } from '../errors.js';
+import { createSnapshotCache, defaultCacheTtlMs, type SnapshotCache } from './cache.js';
+import {
+  createResilientFetch,
+  defaultRetries,
+  defaultRetryDelayMs,
+  defaultTimeoutMs,
+  type FetchFunction,
+  YahooUnreachableError,
+} from './http.js';
+import { computeIndicators } from './indicators.js';
+import { barsFromChart, identityFrom, parseChart, parseQuote, parseSummary, quoteStatsFrom, type RawSummary } from './normalize.js';
+import { historyWindow, renderSnapshotText } from './snapshot-text.js';
+import { validateTicker } from './ticker.js';
+import type { MarketData, MarketSnapshot, SnapshotOptions } from './types.js';
+
+/**
+ * The only module that touches yahoo-finance2, imported lazily so `autohedge --help`
+ * never loads it.
+ *
+ * One snapshot = three requests in parallel: quote (needs Yahoo's cookie + crumb
+ * session, which the library negotiates first), quoteSummary (same session) and one
+ * year of daily bars from chart (no session). The chart is essential; the quote and
+ * the fundamentals degrade to "not available" with a data note.
+ *
+ * yahoo-finance2 keeps its crumb in module state shared by every client in the
+ * process: keep one MarketData per process (it is safe for concurrent snapshots).
+ */
+
+export interface MarketLogger {
+  /** Library chatter and retries: shown only when the user asks for verbose output. */
+  debug(message: string): void;
+  /** Something the user should know that is not part of the data (e.g. the cache is unwritable). */
+  warn(message: string): void;
+}
+
+export interface YahooMarketDataOptions {
+  /** Defaults to a late-bound globalThis.fetch, so an interceptor installed later sees every call. */
+  fetch?: FetchFunction;
+  /** `$AUTOHEDGE_HOME/cache`; null or absent disables the disk cache. */
+  cacheDir?: string | null;
+  /** How long an entry for the current day stays fresh. */
+  ttlMs?: number;
+  logger?: MarketLogger;
+  /** Wall clock for cache freshness only; the data's time always comes from asOf. */
+  now?: () => Date;
+  retries?: number;
+  retryDelayMs?: number;
+  timeoutMs?: number;
+}
+
+export const quoteSummaryModules = ['price', 'summaryDetail', 'defaultKeyStatistics', 'financialData', 'assetProfile'] as const;
+type SummaryModule = (typeof quoteSummaryModules)[number];
+
+/** Days of bars requested beyond one year, so a bar 252 sessions back exists after holidays. */
+const historyMarginDays = 7;
+
+const silentLogger: MarketLogger = { debug: () => {}, warn: () => {} };
+
+interface YahooFinanceLike {
+  quote(symbol: string, query?: object, moduleOptions?: object): Promise<unknown>;
+  quoteSummary(symbol: string, query: { modules: SummaryModule[] }, moduleOptions?: object): Promise<unknown>;
+  chart(symbol: string, query: { period1: Date; period2: Date; interval: '1d'; return: 'object' }, moduleOptions?: object): Promise<unknown>;
+}
+
+interface YahooClient {
+  yahooFinance: YahooFinanceLike;
+  /** Forget the session (cookies and crumb), e.g. after a failed handshake. */
+  resetSession(): Promise<void>;
+}
+
+/** Yahoo's own notices and the "requires Node 22" warning are noise, not news. */
+const droppedLogLines = [/Unsupported environment/i, /can suppress this message/i, /yahoo-finance-api-feedback/i];
+
+function redact(line: string): string {
+  return line.replace(/(crumb[^:=]{0,20}[:=]\s*)[^\s&]+/gi, '$1[redacted]');
+}
+
+function yahooLogger(logger: MarketLogger) {
+  const route = (...values: unknown[]) => {
+    const line = values.map((value) => (typeof value === 'string' ? value : inspect(value, { depth: 2, breakLength: Infinity }))).join(' ');
+    if (droppedLogLines.some((pattern) => pattern.test(line))) return;
+    logger.debug(`yahoo-finance2: ${redact(line)}`);
+  };
+  return { info: route, warn: route, error: route, debug: route, dir: route };
+}
+
+async function loadClient(fetch: FetchFunction, logger: MarketLogger): Promise<YahooClient> {
+  const [{ default: YahooFinance }, { ExtendedCookieJar }, { getCrumbClear }] = await Promise.all([
+    import('yahoo-finance2'),
+    import('yahoo-finance2/lib/cookieJar'),
+    import('yahoo-finance2/lib/getCrumb'),
+  ]);
+  // Our own jar: the library's default one is shared by every client in the process.
+  const cookieJar = new ExtendedCookieJar();
+  const yahooFinance = new YahooFinance({
+    fetch: fetch as typeof globalThis.fetch,
+    cookieJar,
+    logger: yahooLogger(logger),
+    suppressNotices: ['yahooSurvey', 'ripHistorical'],
+    validation: { logErrors: false, logOptionsErrors: false },
+    versionCheck: false,
+  });
+  return {
+    yahooFinance: yahooFinance as unknown as YahooFinanceLike,
+    resetSession: () => getCrumbClear(cookieJar),
+  };
+}
+
+type Failure =
+  | { kind: 'unknown-ticker'; reason: string }
+  | { kind: 'unreachable'; reason: string }
+  /** Yahoo has no such data for this symbol (e.g. no fundamentals for an ETF). */
+  | { kind: 'missing'; reason: string }
+  | { kind: 'invalid'; reason: string };
+
+function firstLine(message: string): string {
+  const line = message.split('\n')[0]!.trim();
+  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
+}
+
+export function classifyYahooError(error: unknown): Failure {
+  if (error instanceof YahooUnreachableError) return { kind: 'unreachable', reason: error.reason };
+  const message = error instanceof Error ? error.message : String(error);
+  if (/Quote not found|No data found|symbol may be delisted/i.test(message)) return { kind: 'unknown-ticker', reason: firstLine(message) };
+  if (/No fundamentals data found/i.test(message)) return { kind: 'missing', reason: firstLine(message) };
+  // The cookie/crumb handshake failing means we have no session: Yahoo is out of reach for us.
+  if (/crumb|set-cookie|cookie|Unauthorized/i.test(message)) return { kind: 'unreachable', reason: `no Yahoo session: ${firstLine(redact(message))}` };
+  return { kind: 'invalid', reason: firstLine(redact(message)) };
+}
+
+interface Outcome<T> {
+  value: T;
+  warning: string | null;
+}
+
+/**
+ * Run one library call. When yahoo-finance2's schema validation rejects Yahoo's
+ * answer, its error still carries the raw result: use it, and say so.
+ */
+async function call<T>(name: string, run: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { value: await run(), warning: null };
+  } catch (error) {
+    if (error instanceof Error && error.name === 'FailedYahooValidationError' && 'result' in error && error.result !== undefined) {
+      return { value: (error as { result: T }).result, warning: `Yahoo's ${name} response did not match the expected schema; its raw values were used` };
+    }
+    throw error;
+  }
+}
+
+function settledError(result: PromiseSettledResult<unknown>): unknown {
+  return result.status === 'rejected' ? result.reason : null;
+}
+
+export function createYahooMarketData(options: YahooMarketDataOptions = {}): MarketData {
+  const logger = options.logger ?? silentLogger;
+  const baseFetch: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetch = createResilientFetch({
+    fetch: baseFetch,
+    retries: options.retries ?? defaultRetries,
+    retryDelayMs: options.retryDelayMs ?? defaultRetryDelayMs,
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    debug: (message) => logger.debug(message),
+  });
+  const cache: SnapshotCache | null = options.cacheDir
+    ? createSnapshotCache({ dir: options.cacheDir, ttlMs: options.ttlMs ?? defaultCacheTtlMs, now: options.now, logger })
+    : null;
+
+  let client: Promise<YahooClient> | null = null;
+  const getClient = () => {
+    client ??= loadClient(fetch, logger).catch((error: unknown) => {
+      client = null;
+      throw error;
+    });
+    return client;
+  };
+
+  async function fetchSnapshot(symbol: string, asOf: Date, signal: AbortSignal | undefined): Promise<MarketSnapshot> {
+    const { yahooFinance, resetSession } = await getClient();
+    const moduleOptions = signal ? { fetchOptions: { signal } } : {};
+    const warnings: string[] = [];
+
+    const summaryFor = (modules: SummaryModule[]) => call('quoteSummary', () => yahooFinance.quoteSummary(symbol, { modules }, moduleOptions));
+    const [quoteResult, summaryResult, chartResult] = await Promise.allSettled([
+      call('quote', () => yahooFinance.quote(symbol, {}, moduleOptions)),
+      summaryFor([...quoteSummaryModules]),
+      call('chart', () =>
+        yahooFinance.chart(symbol, { period1: daysBefore(asOf, 365 + historyMarginDays), period2: asOf, interval: '1d', return: 'object' }, moduleOptions),
+      ),
+    ]);
+    if (signal?.aborted) throw new InterruptedError();
+
+    const quoteFailure = quoteResult.status === 'rejected' ? classifyYahooError(quoteResult.reason) : null;
+    const summaryFailure = summaryResult.status === 'rejected' ? classifyYahooError(summaryResult.reason) : null;
+    const chartFailure = chartResult.status === 'rejected' ? classifyYahooError(chartResult.reason) : null;
+    if ([quoteFailure, summaryFailure].some((failure) => failure && failure.kind !== 'missing' && failure.kind !== 'unknown-ticker')) {
+      // The library remembers a failed handshake for the life of the process; start over next time.
+      await resetSession().catch(() => undefined);
+    }
+
+    const quoteMissing = quoteResult.status === 'fulfilled' && (quoteResult.value.value === undefined || quoteResult.value.value === null);
+    if (quoteMissing || quoteFailure?.kind === 'unknown-ticker' || chartFailure?.kind === 'unknown-ticker') {
+      throw new DataError(`unknown ticker '${symbol}'`, 'unknown-ticker', { cause: settledError(chartResult) ?? settledError(quoteResult) ?? undefined });
+    }
+    if (chartResult.status === 'rejected') {
+      if (chartFailure!.kind === 'unreachable') throw new DataError(`could not reach Yahoo Finance (${chartFailure!.reason})`, 'unreachable', { cause: chartResult.reason });
+      throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (${chartFailure!.reason})`, 'invalid', { cause: chartResult.reason });
+    }
+
+    const chart = parseChart(chartResult.value.value);
+    if (chart === null) throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (chart is not an object)`, 'invalid');
+    if (chartResult.value.warning) warnings.push(chartResult.value.warning);
+
+    let quote = null;
+    if (quoteResult.status === 'fulfilled') {
+      quote = parseQuote(quoteResult.value.value);
+      if (quoteResult.value.warning) warnings.push(quoteResult.value.warning);
+      if (quote === null) warnings.push("Yahoo's quote was unusable; price and identity come from the chart");
+    } else {
+      warnings.push(`quote unavailable (${quoteFailure!.reason}); price and identity come from the chart`);
+    }
+
+    let summary: RawSummary | null = null;
+    if (summaryResult.status === 'fulfilled') {
+      summary = parseSummary(summaryResult.value.value);
+      if (summaryResult.value.warning) warnings.push(summaryResult.value.warning);
+    } else if (summaryFailure!.kind !== 'unreachable') {
+      // One missing module (assetProfile for an ETF) can fail the combined request; ask module by module.
+      summary = await summaryModuleByModule(summaryFor, warnings, summaryFailure!);
+    } else {
+      warnings.push(`key statistics and company profile unavailable (${summaryFailure!.reason})`);
+    }
+    if (summary !== null) {
+      const absent = quoteSummaryModules.filter((name) => !summary?.[name]);
+      if (absent.length > 0 && absent.length < quoteSummaryModules.length) warnings.push(`Yahoo returned no ${absent.join(', ')} for ${symbol}`);
+      if (absent.length === quoteSummaryModules.length) warnings.push(`Yahoo returned no key statistics or company profile for ${symbol}`);
+    }
+
+    const bars = barsFromChart(chart, isoDay(asOf));
+    const indicators = computeIndicators(bars);
+    const sources = { quote, summary, meta: chart.meta };
+    const identity = identityFrom(symbol, sources);
+    const stats = quoteStatsFrom(sources);
+    warnings.push(...historyNotes(bars, asOf));
+    warnings.push(...quoteTimingNotes(stats.priceTime, indicators.asOfBar, asOf));
+
+    const data = { symbol, asOf: asOf.toISOString(), identity, quote: stats, bars, indicators, warnings, source: 'yahoo' };
+    return { symbol, asOf: data.asOf, identity, quote: stats, bars, indicators, text: renderSnapshotText(data), warnings, source: 'yahoo' };
+  }
+
+  return {
+    async snapshot(ticker: string, snapshotOptions: SnapshotOptions): Promise<MarketSnapshot> {
+      const symbol = validateTicker(ticker);
+      const { asOf, signal, refresh } = snapshotOptions;
+      if (signal?.aborted) throw new InterruptedError();
+      if (cache && !refresh) {
+        const cached = await cache.read(symbol, asOf);
+        if (cached) {
+          logger.debug(`market cache: ${symbol} ${isoDay(asOf)} served from ${cache.pathFor(symbol, asOf)}`);
+          const data = { ...cached, asOf: asOf.toISOString(), source: 'cache' };
+          return { ...data, text: renderSnapshotText(data) };
+        }
+      }
+      let snapshot: MarketSnapshot;
+      try {
+        snapshot = await fetchSnapshot(symbol, asOf, signal);
+      } catch (error) {
+        if (signal?.aborted) throw new InterruptedError();
+        throw error;
+      }
+      if (cache) await cache.write(snapshot, asOf);
+      return snapshot;
+    },
+  };
+}
+
+async function summaryModuleByModule(
+  summaryFor: (modules: SummaryModule[]) => Promise<Outcome<unknown>>,
+  warnings: string[],
+  combinedFailure: Failure,
+): Promise<RawSummary | null> {
+  const results = await Promise.allSettled(quoteSummaryModules.map((name) => summaryFor([name])));
+  const merged: Record<string, unknown> = {};
+  results.forEach((result, index) => {
+    const name = quoteSummaryModules[index]!;
+    if (result.status === 'fulfilled') {
+      if (result.value.warning) warnings.push(result.value.warning);
+      const body = result.value.value as Record<string, unknown> | null;
+      if (body && typeof body === 'object' && body[name] !== undefined) merged[name] = body[name];
+    }
+  });
+  if (Object.keys(merged).length === 0) {
+    warnings.push(`key statistics and company profile unavailable (${combinedFailure.reason})`);
+    return null;
+  }
+  return parseSummary(merged);
+}
+
+/**
+ * Yahoo's quote and key statistics are always today's: for a past as-of date they come
+ * from after it, and a halted or stale symbol can carry a quote older than its bars.
+ */
+function quoteTimingNotes(priceTime: string | null, lastBar: string | null, asOf: Date): string[] {
+  if (!priceTime) return [];
+  const quoteDay = priceTime.slice(0, 10);
+  if (quoteDay > isoDay(asOf)) {
+    return [`the quote and key statistics are Yahoo's values of ${quoteDay}, after the as-of date ${isoDay(asOf)}; the daily bars and technicals stop at ${lastBar ?? isoDay(asOf)}`];
+  }
+  if (lastBar && quoteDay < lastBar) return [`the quote is from ${quoteDay}, older than the last daily bar (${lastBar})`];
+  return [];
+}
+
+/** Data notes about the bars themselves: a short history, skipped sessions. */
+function historyNotes(bars: MarketSnapshot['bars'], asOf: Date): string[] {
+  const notes: string[] = [];
+  const window = historyWindow(bars);
+  if (window.sessions === 0) {
+    notes.push(`no daily bars up to ${isoDay(asOf)}; technicals are not available`);
+    return notes;
+  }
+  if (!window.coversYear) {
+    notes.push(`only ${window.sessions} daily sessions (${window.first} → ${window.last}): 1-year figures cover this shorter window, the 1-year return is not available`);
+  }
+  const skipped = bars.length - window.sessions;
+  if (skipped > 0) notes.push(`${skipped} session(s) without a price were skipped`);
+  return notes;
+}
