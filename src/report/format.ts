@@ -1,5 +1,3 @@
-import { Chalk, type ChalkInstance } from 'chalk';
-
 /**
  * Number, money, percent, time and text helpers shared by every renderer, so the
  * terminal view, report.md and `autohedge runs` print the same value the same way.
@@ -180,14 +178,6 @@ export function padEnd(text: string, width: number): string {
 
 export function padStart(text: string, width: number): string {
   return text.length >= width ? text : ' '.repeat(width - text.length) + text;
-}
-
-/**
- * Chalk with an explicit level: chalk's own detection ignores NO_COLOR and looks at
- * process globals, so the caller decides and this obeys.
- */
-export function createPalette(color: boolean): ChalkInstance {
-  return new Chalk({ level: color ? 1 : 0 });
 }
 
 /** Display name of an agent id. */

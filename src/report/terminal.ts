@@ -5,7 +5,6 @@ import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/typ
 import { renderPriceChart } from './chart.js';
 import {
   agentTitle,
-  createPalette,
   demoBanner,
   formatCompact,
   formatCost,
@@ -23,6 +22,7 @@ import {
   visibleText,
   wrap,
 } from './format.js';
+import { createPalette } from './palette.js';
 import { collectSources } from './sources.js';
 
 // The analyze command takes both renderers from here.

@@ -1,7 +1,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { EventSink, RunEvent } from '../events.js';
 import type { ChatMessage, ChatRequest, ChatResponse } from '../llm/types.js';
-import { createPalette, formatDuration, formatTokens, oneLine, truncate } from './format.js';
+import { formatDuration, formatTokens, oneLine, truncate } from './format.js';
+import { createPalette } from './palette.js';
 
 /**
  * `--trace`: the tool-calling protocol as it happens, per agent — each request's
@@ -22,8 +23,8 @@ export interface TraceOptions {
 export const defaultTraceContentChars = 300;
 
 interface AgentState {
-  /** Messages of the conversation already shown (the last request plus its answer). */
-  shown: number;
+  /** The conversation already shown: the last request's messages plus its answer. */
+  shown: ChatMessage[];
   /** tool_call_ids whose role:"tool" message was printed when the tool finished. */
   toolMessagesShown: Set<string>;
 }
@@ -36,7 +37,7 @@ export function createTraceSink(options: TraceOptions): EventSink {
   const stateOf = (agent: string): AgentState => {
     let state = agents.get(agent);
     if (!state) {
-      state = { shown: 0, toolMessagesShown: new Set() };
+      state = { shown: [], toolMessagesShown: new Set() };
       agents.set(agent, state);
     }
     return state;
@@ -62,7 +63,7 @@ function describe(event: RunEvent, context: Context): string[] {
   switch (event.type) {
     case 'agent-start': {
       const state = context.stateOf(event.agent);
-      state.shown = 0;
+      state.shown = [];
       state.toolMessagesShown.clear();
       return [paint.bold(`▶ start (model ${event.model})`)];
     }
@@ -97,15 +98,33 @@ function modelCall(event: Extract<RunEvent, { type: 'model-call' }>, context: Co
   const lines = [paint.bold.cyan(`→ request #${event.call} (${requestSummary(event.request)})`)];
 
   const messages = event.request.messages;
-  // A new agent run, or a conversation that was rewritten rather than extended.
-  const start = state.shown <= messages.length ? state.shown : 0;
+  // Only what this request adds to the conversation already shown; a new conversation
+  // (the Director's second structured call, say) is shown whole.
+  const start = extendsConversation(messages, state.shown) ? state.shown.length : 0;
   for (const message of messages.slice(start)) {
     if (message.role === 'tool' && state.toolMessagesShown.has(message.tool_call_id)) continue;
     lines.push(...messageLines(message, context));
   }
   lines.push(...responseLines(event.response, event.durationMs, context));
-  state.shown = messages.length + 1;
+  state.shown = [...messages, event.response.message];
   return lines;
+}
+
+function extendsConversation(messages: ChatMessage[], shown: ChatMessage[]): boolean {
+  if (shown.length === 0 || messages.length < shown.length) return false;
+  return shown.every((message, index) => sameMessage(message, messages[index]!));
+}
+
+/** Same role, text and tool call ids: an answer echoed back may drop fields such as refusal. */
+function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  if (a.role !== b.role) return false;
+  if ((a.content ?? '') !== (b.content ?? '')) return false;
+  if (a.role === 'tool' && b.role === 'tool') return a.tool_call_id === b.tool_call_id;
+  if (a.role === 'assistant' && b.role === 'assistant') {
+    const ids = (message: typeof a) => (message.tool_calls ?? []).map((call) => call.id).join(',');
+    return ids(a) === ids(b);
+  }
+  return true;
 }
 
 function requestSummary(request: Omit<ChatRequest, 'signal'>): string {

@@ -105,6 +105,43 @@ describe('createTraceSink', () => {
     ]);
   });
 
+  test('the Director: a schema retry shows only the correction; the decide call, a new conversation, is shown whole', () => {
+    const usage = { promptTokens: 5, completionTokens: 5, cachedPromptTokens: 0 };
+    const format = { type: 'json_schema' as const, json_schema: { name: 'plan', schema: {}, strict: true as const } };
+    const planMessages: ChatMessage[] = [{ role: 'system', content: 'Plan.' }, { role: 'user', content: 'ACME data' }];
+    const call = (number: number, messages: ChatMessage[], content: string): RunEvent => ({
+      type: 'model-call',
+      agent: 'director',
+      call: number,
+      request: { model: 'gpt-4.1', messages, responseFormat: format },
+      response: { message: { role: 'assistant', content, refusal: null }, finishReason: 'stop', usage, model: 'gpt-4.1' },
+      durationMs: 100,
+    });
+    const events: RunEvent[] = [
+      { type: 'agent-start', agent: 'director', model: 'gpt-4.1', at: 0 },
+      call(1, planMessages, 'not json'),
+      call(2, [...planMessages, { role: 'assistant', content: 'not json' }, { role: 'user', content: 'Reply again with only the corrected JSON object.' }], '{"thesis":"t"}'),
+      call(1, [{ role: 'system', content: 'Decide.' }, { role: 'user', content: 'Reports.' }], '{"action":"HOLD"}'),
+    ];
+    expect(traceOf(events).lines.filter((line) => !line.includes('usage:'))).toEqual([
+      '[director] ▶ start (model gpt-4.1)',
+      '[director] → request #1 (model gpt-4.1, response_format json_schema plan)',
+      '[director]   system: Plan.',
+      '[director]   user: ACME data',
+      '[director] ← assistant (finish_reason stop, 100 ms, model gpt-4.1)',
+      '[director]   content: not json',
+      '[director] → request #2 (model gpt-4.1, response_format json_schema plan)',
+      '[director]   user: Reply again with only the corrected JSON object.',
+      '[director] ← assistant (finish_reason stop, 100 ms, model gpt-4.1)',
+      '[director]   content: {"thesis":"t"}',
+      '[director] → request #1 (model gpt-4.1, response_format json_schema plan)',
+      '[director]   system: Decide.',
+      '[director]   user: Reports.',
+      '[director] ← assistant (finish_reason stop, 100 ms, model gpt-4.1)',
+      '[director]   content: {"action":"HOLD"}',
+    ]);
+  });
+
   test('driven by the real runAgent loop over a ScriptedModel: ids, names, arguments, tool_call_id, finish_reason', async () => {
     const lookup = defineTool({
       name: 'lookup',

@@ -1,5 +1,6 @@
 import { autohedgeHome } from '../../paths.js';
-import { createPalette, formatCost } from '../../report/format.js';
+import { formatCost } from '../../report/format.js';
+import { createPalette } from '../../report/palette.js';
 import { renderJson, renderTerminal, type TerminalOptions } from '../../report/terminal.js';
 import { listRuns, loadRun, runsDirectory, type RunSummary } from '../../store/index.js';
 import { colorEnabled, type CliIo } from '../io.js';
