@@ -25,8 +25,13 @@ import type { MarketData, MarketSnapshot, SnapshotOptions } from './types.js';
  * year of daily bars from chart (no session). The chart is essential; the quote and
  * the fundamentals degrade to "not available" with a data note.
  *
- * yahoo-finance2 keeps its crumb in module state shared by every client in the
- * process: keep one MarketData per process (it is safe for concurrent snapshots).
+ * Sessions: yahoo-finance2 memoises the crumb (and a pending or failed handshake) in
+ * module state shared by every client in the process, and never forgets a failure. Each
+ * MarketData keeps its cookies and crumb in its own jar, clears that memo when it starts
+ * a snapshot with none of its own in flight (the library then re-reads the crumb from
+ * our jar, or negotiates anew), and forgets its session after a failed one. Snapshots
+ * of one MarketData may run concurrently; two MarketData instances fetching at the
+ * same instant could still cross sessions, so use one per process.
  */
 
 export interface MarketLogger {
@@ -67,8 +72,10 @@ interface YahooFinanceLike {
 
 interface YahooClient {
   yahooFinance: YahooFinanceLike;
-  /** Forget the session (cookies and crumb), e.g. after a failed handshake. */
+  /** Forget our session (cookies and crumb), e.g. after a failed handshake. */
   resetSession(): Promise<void>;
+  /** Clear the library's process-wide crumb memo, keeping our jar. */
+  forgetSharedCrumb(): Promise<void>;
 }
 
 /** Yahoo's own notices and the "requires Node 22" warning are noise, not news. */
@@ -106,6 +113,8 @@ async function loadClient(fetch: FetchFunction, logger: MarketLogger): Promise<Y
   return {
     yahooFinance: yahooFinance as unknown as YahooFinanceLike,
     resetSession: () => getCrumbClear(cookieJar),
+    // getCrumbClear also empties the jar it is given: give it a throwaway one.
+    forgetSharedCrumb: () => getCrumbClear(new ExtendedCookieJar()),
   };
 }
 
@@ -170,6 +179,8 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     : null;
 
   let client: Promise<YahooClient> | null = null;
+  /** Snapshots of this instance currently fetching (they share one session). */
+  let inFlight = 0;
   const getClient = () => {
     client ??= loadClient(fetch, logger).catch((error: unknown) => {
       client = null;
@@ -265,11 +276,16 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
         }
       }
       let snapshot: MarketSnapshot;
+      const { forgetSharedCrumb } = await getClient();
+      if (inFlight === 0) await forgetSharedCrumb();
+      inFlight += 1;
       try {
         snapshot = await fetchSnapshot(symbol, asOf, signal);
       } catch (error) {
         if (signal?.aborted) throw new InterruptedError();
         throw error;
+      } finally {
+        inFlight -= 1;
       }
       if (cache) await cache.write(snapshot, asOf);
       return snapshot;

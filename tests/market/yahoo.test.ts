@@ -69,6 +69,27 @@ describe('snapshot from our own fixtures', () => {
     }
   });
 
+  it('keeps one session per MarketData: reused by its next snapshot, never borrowed by another instance', async () => {
+    const first = market(acmeRoutes({ getCrumb: () => ({ ...crumb, body: 'crumb-one' }) }));
+    await first.market.snapshot('ACME', { asOf });
+    await first.market.snapshot('ACME', { asOf });
+    const crumbRequests = (router: typeof first.router) => router.requests.filter((request) => request.url.endsWith('/v1/test/getcrumb'));
+    expect(crumbRequests(first.router)).toHaveLength(1);
+    expect(first.router.dataRequests().filter((request) => request.url.includes('crumb=crumb-one'))).toHaveLength(4);
+
+    // yahoo-finance2 memoises the crumb process-wide; a second instance must still negotiate its own.
+    const second = market(acmeRoutes({ getCrumb: () => ({ ...crumb, body: 'crumb-two' }) }));
+    await second.market.snapshot('ACME', { asOf });
+    expect(crumbRequests(second.router)).toHaveLength(1);
+    const quote = second.router.dataRequests().find((request) => request.url.includes('/v7/finance/quote'));
+    expect(quote).toMatchObject({ url: 'https://query2.finance.yahoo.com/v7/finance/quote?symbols=ACME&crumb=crumb-two', cookie: 'A3=fixture-session' });
+
+    // and the first instance goes on with its own crumb, from its own jar, without a new handshake
+    await first.market.snapshot('ACME', { asOf });
+    expect(crumbRequests(first.router)).toHaveLength(1);
+    expect(first.router.dataRequests().filter((request) => request.url.includes('crumb=crumb-one'))).toHaveLength(6);
+  });
+
   it('sends the three data requests concurrently', async () => {
     const arrived = new Set<string>();
     let release!: () => void;
