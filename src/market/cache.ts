@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isoDay } from '../clock.js';
@@ -138,6 +138,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
         await rename(temporary, file);
         return true;
       } catch (error) {
+        await rm(temporary, { force: true }).catch(() => undefined);
         logger.warn(`could not write the market-data cache in ${root} (${errorCode(error)}); continuing without it`);
         return false;
       }
