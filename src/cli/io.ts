@@ -40,3 +40,12 @@ export function colorEnabled(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   if (env.TERM === 'dumb') return false;
   return isTTY;
 }
+
+/** How a report is drawn on stdout: the same for a live run and `runs show`. */
+export function reportOptions(io: CliIo): { color: boolean; unicode: boolean; width: number } {
+  return {
+    color: colorEnabled(io.env, io.stdoutIsTTY),
+    unicode: io.stdoutIsTTY,
+    width: Math.max(60, Math.min(io.columns || 100, 120)),
+  };
+}

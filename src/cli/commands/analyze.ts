@@ -9,7 +9,7 @@ import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js'
 import { autohedgeHome, packageRoot } from '../../paths.js';
 import { validateTicker } from '../../market/ticker.js';
 import { exitCodeFor, formatError } from '../exit.js';
-import { colorEnabled, type CliIo } from '../io.js';
+import { colorEnabled, reportOptions, type CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -49,7 +49,6 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
 
 async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, session: Session, io: CliIo): Promise<number> {
   const stderrColor = colorEnabled(io.env, io.stderrIsTTY);
-  const stdoutColor = colorEnabled(io.env, io.stdoutIsTTY);
   const progress = await createProgress({
     write: io.stderr,
     live: io.stderrIsTTY && io.columns > 0 && !options.trace,
@@ -61,7 +60,6 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   const { createTranscript } = await import('../../report/transcript.js');
   const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
   const secrets = secretsOf(session.env);
-  const trace = createTraceSink ? createTraceSink({ write: io.stderr, color: stderrColor }) : null;
 
   let outcomes: TickerOutcome[];
   try {
@@ -83,7 +81,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
         const transcript = createTranscript({ secrets });
         transcripts.set(ticker, transcript);
         const sinks: EventSink[] = [progress.sink(ticker), transcript.sink];
-        if (trace) sinks.push(trace);
+        if (createTraceSink) sinks.push(createTraceSink({ write: io.stderr, color: stderrColor, label: tickers.length > 1 ? ticker : undefined }));
         return {
           model: session.model,
           market: session.market,
@@ -111,8 +109,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
       io.stdout(renderJson(tickers.length === 1 ? (results[0] as AnalysisResult) : results));
     } else {
       const { renderTerminal } = await import('../../report/terminal.js');
-      const width = Math.max(60, Math.min(io.columns || 100, 120));
-      io.stdout(results.map((result) => renderTerminal(result, { color: stdoutColor, unicode: io.stdoutIsTTY, width })).join('\n'));
+      io.stdout(results.map((result) => renderTerminal(result, reportOptions(io))).join('\n'));
     }
   }
   await saveResults(results, transcripts, options, session, io);

@@ -1,9 +1,9 @@
 import { autohedgeHome } from '../../paths.js';
 import { formatCost } from '../../report/format.js';
 import { createPalette } from '../../report/palette.js';
-import { renderJson, renderTerminal, type TerminalOptions } from '../../report/terminal.js';
+import { renderJson, renderTerminal } from '../../report/terminal.js';
 import { listRuns, loadRun, runsDirectory, type RunSummary } from '../../store/index.js';
-import { colorEnabled, type CliIo } from '../io.js';
+import { colorEnabled, reportOptions, type CliIo } from '../io.js';
 
 /** `autohedge runs`: saved runs, newest first, as a table or JSON. */
 export async function runsListCommand(options: { json?: boolean }, io: CliIo): Promise<number> {
@@ -21,19 +21,11 @@ export async function runsListCommand(options: { json?: boolean }, io: CliIo): P
 /** `autohedge runs show <runId>`: a saved run rendered exactly as the live run was. */
 export async function runsShowCommand(runId: string, options: { json?: boolean }, io: CliIo): Promise<number> {
   const result = await loadRun(autohedgeHome(io.env), runId);
-  io.stdout(options.json ? renderJson(result) : renderTerminal(result, terminalOptions(io)));
+  io.stdout(options.json ? renderJson(result) : renderTerminal(result, reportOptions(io)));
   return 0;
 }
 
 /** The view options `autohedge analyze` uses, so a re-render matches the live one. */
-export function terminalOptions(io: CliIo): TerminalOptions {
-  return {
-    color: colorEnabled(io.env, io.stdoutIsTTY),
-    unicode: io.stdoutIsTTY,
-    width: Math.max(60, Math.min(io.columns || 100, 120)),
-  };
-}
-
 const columns = ['WHEN', 'RUN ID', 'TICKER', 'ACTION', 'CONVICTION', 'STATUS', 'COST'] as const;
 
 export function renderRunTable(runs: RunSummary[], color: boolean): string {
