@@ -23,7 +23,8 @@
  * A miss rejects the fetch with ReplayMissError (a CassetteError, exit 2). openai
  * wraps it in APIConnectionError (`cause`) after its connection retries, so under
  * replay the chat client should pass maxRetries: 0 to fail at once; yahoo-finance2
- * and exa-js pass it through unwrapped. findReplayMiss() digs it out of any cause chain.
+ * and exa-js pass it through unwrapped. findReplayMiss() digs it out of any cause chain;
+ * a caller that retries failed fetches should treat isReplayMiss(error) as final.
  *
  * Only one recording or replay may be active at a time (CassetteError otherwise).
  */

@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CassetteError } from '../../src/errors.js';
 import { startRecording, startReplay } from '../../src/record/index.js';
 import type { Cassette } from '../../src/record/index.js';
 import { replyFor, startChatServer, startServer, startYahooServer } from './servers.js';
@@ -28,6 +29,18 @@ async function serve(started: Promise<LocalServer>): Promise<LocalServer> {
   const server = await started;
   servers.push(server);
   return server;
+}
+
+async function withDeadline<T>(promise: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), 3000);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function readCassetteFile(file: string): Promise<{ text: string; cassette: Cassette }> {
@@ -184,12 +197,14 @@ describe('record then replay with the services stopped', () => {
       }),
     );
     const recorder = await startRecording(meta);
-    const response = await fetch(`${server.url}/events`);
-    const reader = response.body!.getReader();
-    const first = await Promise.race([
-      reader.read(),
-      new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('the first event never reached the caller while the stream was open')), 3000)),
-    ]);
+    // Were the recorder to buffer the stream, the response would wait for the end of a stream that waits for us.
+    const { reader, first } = await withDeadline(
+      fetch(`${server.url}/events`).then(async (response) => {
+        const bodyReader = response.body!.getReader();
+        return { reader: bodyReader, first: await bodyReader.read() };
+      }),
+      'the first event never reached the caller while the stream was open',
+    );
     expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
     release();
     let rest = '';
@@ -306,5 +321,19 @@ describe('after stop()', () => {
     expect(globalThis.fetch).toBe(original);
     await expect(recorder.stop(path.join(directory, 'never.json'))).rejects.toThrow('the recording was already stopped');
     await expect(readFile(path.join(directory, 'never.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('writes through a temporary file: nothing but the cassette is left, and a failed write leaves nothing', async () => {
+    const good = path.join(directory, 'good.json');
+    await (await startRecording(meta)).stop(good);
+    expect(await readdir(directory)).toEqual(['good.json']);
+
+    // A directory where the cassette should go makes the final rename fail.
+    const blocked = path.join(directory, 'blocked.json');
+    await mkdir(blocked);
+    const failure = (await startRecording(meta)).stop(blocked);
+    await expect(failure).rejects.toBeInstanceOf(CassetteError);
+    await expect(failure).rejects.toThrow(`cannot write cassette '${blocked}': `);
+    expect((await readdir(directory)).sort()).toEqual(['blocked.json', 'good.json']);
   });
 });
