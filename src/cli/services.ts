@@ -62,7 +62,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   if (record && config.replay) {
     // Read first: a bad file is a usage error before any interception starts.
     recordedUrls = (await record.readCassette(config.replay)).interactions.map((interaction) => interaction.url);
-    replay = await record.startReplay(config.replay);
+    replay = await record.startReplay(config.replay, { secrets: secretsOf(env) });
     const fixed = new Date(replay.meta.asOf);
     asOf = () => fixed;
   } else if (record && config.record) {
