@@ -9,8 +9,11 @@ import type { Bar, Indicators } from './types.js';
  *   carry that value. Nothing here returns NaN; too little data returns null.
  * - Close-based figures (returns, SMAs, RSI, volatility, drawdown) use the adjusted
  *   close (adjClose, falling back to close), so splits and dividends are not read as
- *   price moves. Levels a trader acts on (last close, 52-week high/low, ATR, support
- *   and resistance) use the traded prices Yahoo reports.
+ *   price moves. Adjusted closes are anchored to the latest session (scaled so its
+ *   adjusted close equals its traded close), so the SMAs read in today's prices even
+ *   when Yahoo adjusted them for dividends paid after the as-of date. Levels a trader
+ *   acts on (last close, 52-week high/low, ATR, support and resistance) use the traded
+ *   prices Yahoo reports.
  * - Year-window figures (1-year volatility, drawdown, 52-week high/low, 1-year average
  *   volume) use the last 252 sessions, or all sessions when the history is shorter (a
  *   recent listing); the text block names the window it covers. The 1-year return is
@@ -52,6 +55,18 @@ export function adjustedCloses(bars: readonly Bar[]): Point[] {
     if (isPrice(value)) points.push({ date: bar.date, value });
   }
   return points;
+}
+
+/**
+ * close ÷ adjClose of the latest bar that has both: multiplying adjusted closes by it
+ * puts them in the latest session's prices. 1 when no bar has both.
+ */
+export function adjustmentAnchor(bars: readonly Bar[]): number {
+  for (let index = bars.length - 1; index >= 0; index -= 1) {
+    const bar = bars[index]!;
+    if (isPrice(bar.close) && isPrice(bar.adjClose)) return bar.close / bar.adjClose;
+  }
+  return 1;
 }
 
 /** The last bar with a traded close (close, else adjClose). */
@@ -242,7 +257,8 @@ export function trailingMean(values: readonly number[], window: number, minimum 
 
 /** Every indicator the snapshot carries, from bars in date order. */
 export function computeIndicators(bars: readonly Bar[]): Indicators {
-  const closes = adjustedCloses(bars);
+  const anchor = adjustmentAnchor(bars);
+  const closes = adjustedCloses(bars).map((point) => ({ date: point.date, value: point.value * anchor }));
   const values = closes.map((point) => point.value);
   const yearValues = values.slice(-(tradingDaysPerYear + 1));
   const yearBars = bars.slice(-tradingDaysPerYear);

@@ -59,6 +59,18 @@ describe('returns', () => {
     expect(computeIndicators(bars).lastClose).toBe(99);
   });
 
+  it('anchors adjusted closes to the latest traded close, so averages read in today’s prices', () => {
+    // Yahoo scaled every adjusted close by 0.97 for a dividend paid after the last bar (the data was fetched later).
+    const bars = Array.from({ length: 20 }, (_, index) => bar(`2025-01-${String(index + 1).padStart(2, '0')}`, { close: 100 + index, adjClose: (100 + index) * 0.97 }));
+    const indicators = computeIndicators(bars);
+    // SMA20 of the traded closes 100…119 is 109.5 (not 106.215); the last close 119 is 119 / 109.5 − 1 above it
+    expect(indicators.lastClose).toBe(119);
+    expect(indicators.sma20).toBeCloseTo(109.5, 10);
+    expect(indicators.distanceFromSma20).toBeCloseTo(119 / 109.5 - 1, 12);
+    // returns do not depend on the scale
+    expect(indicators.returns.d1).toBeCloseTo(119 / 118 - 1, 12);
+  });
+
   it('the 1-year return needs a bar a year back: 252 sessions, or a first close ≥ 350 days earlier', () => {
     const nearlyYear = [
       { date: '2024-10-14', value: 100 },
