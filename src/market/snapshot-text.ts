@@ -79,7 +79,7 @@ export function renderSnapshotText(snapshot: SnapshotData): string {
   const barDay = indicators.asOfBar;
   const dated = (value: string) => (value === notAvailable || !barDay ? value : `${value} (${barDay})`);
   const window = historyWindow(snapshot.bars);
-  const yearLabel = window.coversYear ? '1 year' : `${window.sessions} sessions since ${window.first ?? 'n/a'}`;
+  const yearLabel = window.coversYear || window.first === null ? '1 year' : `${window.sessions} sessions since ${window.first}`;
 
   const lines: string[] = [];
   lines.push(`MARKET DATA — ${snapshot.symbol} (${identity.name ?? 'name not available'}), as of ${day}`);
