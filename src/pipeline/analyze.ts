@@ -38,6 +38,8 @@ export interface AnalyzeOptions {
   demo?: boolean;
   /** Overrides every agent's own time limit. */
   agentTimeoutMs?: number;
+  /** Overrides the time limit of one tool call (default 30 s). */
+  toolTimeoutMs?: number;
 }
 
 export interface AnalyzeDeps {
@@ -123,7 +125,8 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   }
   const marketBlock = result.market?.text ?? noMarketBlock(symbol);
   const context = { model: budgeted, asOf, events };
-  const workerSpec = (id: WorkerId) => buildSpec(id, models[id], id === 'sentiment' ? [exaSearch] : [], asOf, options.agentTimeoutMs);
+  const workerSpec = (id: WorkerId) =>
+    buildSpec(id, models[id], id === 'sentiment' ? [exaSearch] : [], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
   const runWorker = (id: WorkerId, brief: string) => runWorkerWithTimeout(workerSpec(id), workerTask(symbol, brief, marketBlock), { ...context, signal });
 
   if (mode === 'agents') {
@@ -242,7 +245,14 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   return finish(missing.length > 0 || result.market === null ? 'degraded' : 'ok');
 }
 
-function buildSpec(id: AgentId, model: string, tools: Tool[], asOf: Date, timeoutOverride: number | undefined): AgentSpec & { timeoutMs: number } {
+function buildSpec(
+  id: AgentId,
+  model: string,
+  tools: Tool[],
+  asOf: Date,
+  timeoutOverride: number | undefined,
+  toolTimeoutMs: number | undefined,
+): AgentSpec & { timeoutMs: number } {
   const definition = agentDefinition(id);
   return {
     id,
@@ -255,6 +265,7 @@ function buildSpec(id: AgentId, model: string, tools: Tool[], asOf: Date, timeou
     maxLoops: definition.maxLoops,
     temperature: definition.temperature,
     maxTokens: definition.maxTokens,
+    ...(toolTimeoutMs !== undefined ? { toolTimeoutMs } : {}),
     timeoutMs: timeoutOverride ?? definition.timeoutMs,
   };
 }
@@ -273,7 +284,8 @@ async function runWorkerWithTimeout(
   const signal = AbortSignal.any([context.signal, timeout]);
   const report = await runAgent(spec, task, { ...context, signal });
   if (report.status === 'failed' && timeout.aborted && !context.signal.aborted) {
-    return { ...report, error: `timed out after ${Math.round(spec.timeoutMs / 1000)} s` };
+    // Three decimals at most, so a sub-second limit never reads "0 s".
+    return { ...report, error: `timed out after ${Number((spec.timeoutMs / 1000).toFixed(3))} s` };
   }
   if (report.status === 'failed' && context.signal.aborted) {
     const reason: unknown = context.signal.reason;
