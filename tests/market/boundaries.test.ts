@@ -1,0 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './support/yahoo-router.js';
+
+/** yahoo-finance2 is imported in exactly one module, lazily, so start-up never loads it. */
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+describe('yahoo-finance2 boundary', () => {
+  const files = sourceFiles(path.join(repoRoot, 'src'));
+
+  it('only src/market/yahoo.ts mentions the package, and only through import()', () => {
+    const importers = files.filter((file) => /['"]yahoo-finance2(\/[^'"]*)?['"]/.test(readFileSync(file, 'utf8')));
+    expect(importers.map((file) => path.relative(repoRoot, file))).toEqual(['src/market/yahoo.ts']);
+    const source = readFileSync(path.join(repoRoot, 'src', 'market', 'yahoo.ts'), 'utf8');
+    expect(source).not.toMatch(/^\s*import\s[^(]*['"]yahoo-finance2/m);
+    expect(source).toMatch(/await Promise\.all\(\[\s*import\('yahoo-finance2'\)/);
+  });
+});
