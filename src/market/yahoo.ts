@@ -160,6 +160,16 @@ async function call<T>(name: string, run: () => Promise<T>): Promise<Outcome<T>>
   }
 }
 
+/**
+ * quote(symbol) answers one quote, or undefined for an unknown symbol; but the raw
+ * result of a failed validation is the library's whole result list.
+ */
+function quoteFor(symbol: string, value: unknown): unknown {
+  if (!Array.isArray(value)) return value ?? undefined;
+  const matching = value.find((item: unknown) => typeof item === 'object' && item !== null && (item as { symbol?: unknown }).symbol === symbol);
+  return matching ?? value[0];
+}
+
 function settledError(result: PromiseSettledResult<unknown>): unknown {
   return result.status === 'rejected' ? result.reason : null;
 }
@@ -212,7 +222,7 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
       await resetSession().catch(() => undefined);
     }
 
-    const quoteMissing = quoteResult.status === 'fulfilled' && (quoteResult.value.value === undefined || quoteResult.value.value === null);
+    const quoteMissing = quoteResult.status === 'fulfilled' && quoteFor(symbol, quoteResult.value.value) === undefined;
     if (quoteMissing || quoteFailure?.kind === 'unknown-ticker' || chartFailure?.kind === 'unknown-ticker') {
       throw new DataError(`unknown ticker '${symbol}'`, 'unknown-ticker', { cause: settledError(chartResult) ?? settledError(quoteResult) ?? undefined });
     }
@@ -227,7 +237,7 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
 
     let quote = null;
     if (quoteResult.status === 'fulfilled') {
-      quote = parseQuote(quoteResult.value.value);
+      quote = parseQuote(quoteFor(symbol, quoteResult.value.value));
       if (quoteResult.value.warning) warnings.push(quoteResult.value.warning);
       if (quote === null) warnings.push("Yahoo's quote was unusable; price and identity come from the chart");
     } else {
