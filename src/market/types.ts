@@ -30,6 +30,7 @@ export interface QuoteStats {
   /** ISO timestamp of the quote. */
   priceTime: string | null;
   change: number | null;
+  /** Percent, as Yahoo's quote reports it (-3.45 means −3.45 %). */
   changePercent: number | null;
   marketCap: number | null;
   trailingPE: number | null;
@@ -46,6 +47,7 @@ export interface QuoteStats {
   profitMargin: number | null;
   /** Fraction, year over year. */
   revenueGrowth: number | null;
+  /** Percent, as Yahoo reports it (145 means debt is 1.45 × equity). */
   debtToEquity: number | null;
 }
 
