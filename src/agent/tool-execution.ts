@@ -31,7 +31,7 @@ export async function executeToolCall(call: ToolCall, options: ToolExecutionOpti
   const started = performance.now();
   const outcome = await attempt(call, options);
   const durationMs = performance.now() - started;
-  const content = truncateToolResult(outcome.ok ? outcome.value : `Error: ${outcome.error}`, options.maxResultChars);
+  const content = truncateToolResult(outcome.ok ? outcome.value : `${errorPrefix}${outcome.error}`, options.maxResultChars);
   const error = outcome.ok ? null : outcome.error;
   options.emit({ type: 'tool-result', agent: options.agent, id: call.id, name, content, error, durationMs });
   return {
@@ -45,6 +45,9 @@ export function truncateToolResult(content: string, maxChars: number): string {
   if (content.length <= maxChars) return content;
   return `${content.slice(0, maxChars)}\n[truncated: ${content.length - maxChars} more characters]`;
 }
+
+/** How every failed call reads to the model. */
+const errorPrefix = 'Error: ';
 
 type Attempt = { ok: true; value: string } | { ok: false; error: string };
 
@@ -80,6 +83,9 @@ async function runWithTimeout(tool: Tool, args: Parameters<Tool['run']>[0], opti
   const running = (async (): Promise<Attempt> => {
     const value: unknown = await tool.run(args, { asOf: options.asOf, signal });
     if (typeof value !== 'string') return { ok: false, error: `tool ${tool.name} failed: it returned ${typeof value}, not text` };
+    // A failure the tool handled itself comes back as an `Error: …` line (exa_search does
+    // this): the model reads the same text, and the record says the call failed.
+    if (value.startsWith(errorPrefix)) return { ok: false, error: value.slice(errorPrefix.length) };
     return { ok: true, value };
   })().catch((error: unknown): Attempt => ({ ok: false, error: `tool ${tool.name} failed: ${errorMessage(error)}` }));
   try {

@@ -14,6 +14,7 @@ export interface ToolSpec<Parameters extends z.ZodObject> {
   parameters: Parameters;
   /** One line saying what the tool returns, for describe(). */
   outputs: string;
+  /** A result starting with `Error: ` is a failure the tool handled itself: recorded as a failed call. */
   run: (args: z.infer<Parameters>, context: ToolContext) => Promise<string>;
 }
 

@@ -1,0 +1,82 @@
+// Fault matrix, Exa: the real exa-js client (through createExaProvider) against the
+// loopback Exa stub. Whatever Exa does, Sentiment reads one line of error text as its
+// tool message, answers without the news, and the run completes.
+import { expect } from 'vitest';
+import { createExaProvider } from '../../src/tools/exa-search.js';
+import { closedPortURL, type ExaStubReply } from '../support/exa-server.js';
+import { fakeMarket } from '../support/market.js';
+import { byAgent, deskText, exaCanary, faultMatrix, requestsOf, toolMessages, type FaultContext, type FaultScenario } from '../support/faults.js';
+import { textAnswer, toolCallAnswer } from '../support/openai-server.js';
+
+const okRun = {
+  exitCode: 0,
+  result: { status: 'ok' as const, error: null, decision: true, reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' }, warnings: [] },
+};
+
+/** Sentiment searches once, then answers. */
+async function sentimentSearching(context: FaultContext) {
+  return context.openai(
+    byAgent({
+      sentiment: [toolCallAnswer([{ id: 'call_exa', name: 'exa_search', arguments: { query: 'Acme Robotics news', numResults: 5, daysBack: 30 } }]), textAnswer(deskText.sentiment!)],
+    }),
+  );
+}
+
+/** One row: Exa answers `reply` (or is configured by `provider`), Sentiment must read `toolMessage`. */
+function exaRow(name: string, toolMessage: string, arrangeExa: (context: FaultContext) => Promise<{ baseURL: string; apiKey?: string; timeoutMs?: number }>, sent = 1): FaultScenario {
+  return {
+    name,
+    async arrange(context) {
+      const server = await sentimentSearching(context);
+      const exa = await arrangeExa(context);
+      return {
+        deps: {
+          model: context.model(server),
+          market: fakeMarket(),
+          search: createExaProvider({ apiKey: 'apiKey' in exa ? exa.apiKey : exaCanary, baseURL: exa.baseURL, timeoutMs: exa.timeoutMs ?? 2_000 }),
+        },
+      };
+    },
+    expect: okRun,
+    verify(outcome, { servers, stubs }) {
+      const messages = requestsOf(servers[0]!, 'sentiment').at(-1)?.body.messages;
+      expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_exa', content: `Error: ${toolMessage}` });
+      expect(toolMessages(requestsOf(servers[0]!, 'sentiment').at(-1))).toEqual([`Error: ${toolMessage}`]);
+      expect(outcome.result?.reports[3]?.toolCalls).toMatchObject([{ name: 'exa_search', result: null, error: toolMessage }]);
+      const requests = stubs[0]?.requests ?? [];
+      expect(requests).toHaveLength(sent);
+      for (const request of requests) expect(request.headers['x-api-key']).toBe(exaCanary);
+    },
+  };
+}
+
+/** Exa answers every search with this reply; its error bodies echo the key it was sent. */
+const answering = (reply: ExaStubReply) => async (context: FaultContext) => {
+  const stub = await context.exa(reply);
+  return { baseURL: stub.baseURL };
+};
+const echoingKey = (status: number, error: string) => async (context: FaultContext) => {
+  const stub = await context.exa((request) => ({ status, body: { requestId: 'r1', error: `${error} (key ${String(request.headers['x-api-key'])})` } }));
+  return { baseURL: stub.baseURL };
+};
+
+const scenarios: FaultScenario[] = [
+  exaRow('EXA_API_KEY missing: a not-configured message, no request sent, ok', 'exa_search is not configured: set EXA_API_KEY', async (context) => {
+    const stub = await context.exa();
+    return { baseURL: stub.baseURL, apiKey: undefined };
+  }, 0),
+  exaRow('Exa 401 (the body echoes the key): the key rejected, the key itself never shown, ok', 'Exa rejected the API key (401)', echoingKey(401, 'Invalid API key')),
+  exaRow('Exa 429: rate limit, ok', 'Exa rate limit reached (429); try again later', echoingKey(429, 'Too many requests')),
+  exaRow('Exa 502: service error, ok', 'Exa service error (502)', answering({ status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' })),
+  exaRow('Exa never answers: timed out, ok', 'Exa search timed out after 300 ms', async (context) => {
+    const stub = await context.exa({ hang: true });
+    return { baseURL: stub.baseURL, timeoutMs: 300 };
+  }),
+  exaRow('Exa answers 200 with a body that is not JSON: malformed response, ok', 'Exa returned a malformed response', answering({ status: 200, body: '<html>maintenance</html>', contentType: 'text/html' })),
+  exaRow('Exa answers JSON of the wrong shape: malformed response, ok', 'Exa returned a malformed response', answering({ status: 200, body: { results: [{ title: 'no url' }] } })),
+  {
+    ...exaRow('Exa unreachable (connection refused): could not reach Exa, ok', 'could not reach Exa', async () => ({ baseURL: await closedPortURL() }), 0),
+  },
+];
+
+faultMatrix('fault matrix: Exa', scenarios);
