@@ -2,20 +2,23 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { workerIds, type WorkerId } from '../pipeline/types.js';
 
+/** The value as typed, so a message shows what was wrong with it. */
+const got = (issue: { input?: unknown }) => ` (got '${String(issue.input)}')`;
+
 const positiveInteger = (flag: string) =>
   z
     .string()
-    .regex(/^\d+$/, `${flag} must be a whole number`)
+    .regex(/^\d+$/, { error: (issue) => `${flag} must be a whole number of at least 1${got(issue)}` })
     .transform(Number)
-    .refine((value) => value >= 1, `${flag} must be at least 1`);
+    .refine((value) => value >= 1, { error: (issue) => `${flag} must be at least 1${got(issue)}` });
 
 const positiveNumber = (flag: string, max?: number) =>
   z
     .string()
-    .regex(/^\d+(\.\d+)?$/, `${flag} must be a positive number`)
+    .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a positive number${got(issue)}` })
     .transform(Number)
-    .refine((value) => value > 0, `${flag} must be greater than 0`)
-    .refine((value) => max === undefined || value <= max, `${flag} must be at most ${max}`);
+    .refine((value) => value > 0, { error: (issue) => `${flag} must be greater than 0${got(issue)}` })
+    .refine((value) => max === undefined || value <= max, { error: (issue) => `${flag} must be at most ${max}${got(issue)}` });
 
 /** Everything `analyze` accepts, validated once at the boundary. */
 export const analyzeOptionsSchema = z.object({

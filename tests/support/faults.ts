@@ -148,8 +148,8 @@ export interface Expected {
   exitCode: number;
   /** The AnalysisResult printed with --json; null when stdout must stay empty. */
   result: ExpectedResult | null;
-  /** Lines stderr must contain, each whole. */
-  stderrLines?: string[];
+  /** Lines stderr must contain, each whole (a pattern only for a random part such as the run id). */
+  stderrLines?: Array<string | RegExp>;
   /** The whole of stderr, when it is one line. */
   stderr?: string;
 }
@@ -291,7 +291,10 @@ export function checkOutcome(outcome: Outcome, expected: Expected): void {
 
   if (expected.stderr !== undefined) expect(stderr).toBe(`${expected.stderr}\n`);
   const lines = stderr.split('\n');
-  for (const line of expected.stderrLines ?? []) expect(lines, `stderr line: ${line}\n${summary}`).toContain(line);
+  for (const line of expected.stderrLines ?? []) {
+    if (typeof line === 'string') expect(lines, `stderr line: ${line}\n${summary}`).toContain(line);
+    else expect(lines.some((candidate) => new RegExp(`^(?:${line.source})$`).test(candidate)), `stderr line: ${line}\n${summary}`).toBe(true);
+  }
 
   // Whatever the fault: no stack trace, no key.
   expect(stderr).not.toMatch(/^\s+at .+\(.*:\d+:\d+\)$/m);

@@ -1,0 +1,160 @@
+// Fault matrix, CLI and environment: bad input ends with exit 2 and one line before
+// any request; trouble saving a finished analysis is a warning, never a lost analysis.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
+import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
+import { fakeMarket } from '../support/market.js';
+import { decision, deskText, faultMatrix, plan, type FaultContext, type FaultScenario } from '../support/faults.js';
+
+const search = { search: async () => [] };
+const fixtures = resolve(import.meta.dirname, '..', 'fixtures', 'record');
+
+/** A model no request may reach: bad input is refused before anything is spent. */
+function untouchedModel(context: FaultContext): ScriptedModel {
+  const model = new ScriptedModel([]);
+  context.defer(() => expect(model.requests).toEqual([]));
+  return model;
+}
+
+function refused(name: string, argv: string[], line: string | ((vars: Record<string, string>) => string), setup?: (context: FaultContext) => Record<string, string>): FaultScenario {
+  return {
+    name,
+    arrange(context) {
+      const vars = setup?.(context) ?? {};
+      const market = fakeMarket();
+      context.defer(() => expect(market.calls).toEqual([]));
+      return { argv: ['analyze', 'ACME', ...argv.map((argument) => argument.replace(/\{(\w+)\}/g, (_, key: string) => vars[key] ?? ''))], deps: { model: untouchedModel(context), market, search }, vars };
+    },
+    expect: (vars) => ({ exitCode: 2, result: null, stderr: typeof line === 'string' ? line : line(vars) }),
+  };
+}
+
+function goodScript(overrides: Record<string, ScriptedStep[]> = {}): Record<string, ScriptedStep[]> {
+  return {
+    director: [{ text: JSON.stringify(plan) }, { text: JSON.stringify(decision) }],
+    quant: [{ text: deskText.quant! }],
+    risk: [{ text: deskText.risk! }],
+    execution: [{ text: deskText.execution! }],
+    sentiment: [{ text: deskText.sentiment! }],
+    ...overrides,
+  };
+}
+
+/** $AUTOHEDGE_HOME under a regular file: nothing can be created there (even as root). */
+function unwritableHome(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'autohedge-faults-'));
+  writeFileSync(join(directory, 'file'), 'not a directory');
+  return join(directory, 'file', 'home');
+}
+
+const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
+
+const scenarios: FaultScenario[] = [
+  {
+    name: 'unknown flag: exit 2, commander’s line and the --help hint, nothing run',
+    arrange: (context) => ({ argv: ['analyze', 'ACME', '--frobnicate'], deps: { model: untouchedModel(context), market: fakeMarket(), search } }),
+    expect: { exitCode: 2, result: null, stderr: "autohedge: error: unknown option '--frobnicate'\n(run with --help for usage)" },
+  },
+  refused('unknown agent id', ['--agent', 'oracle'], "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)"),
+  refused('negative --concurrency', ['--concurrency', '-1'], "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got '-1')"),
+  refused('non-numeric --concurrency', ['--concurrency', 'two'], "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got 'two')"),
+  refused('zero --concurrency', ['--concurrency', '0'], "autohedge: UsageError: --concurrency must be at least 1 (got '0')"),
+  refused('negative --max-position', ['--max-position=-5'], "autohedge: UsageError: --max-position must be a positive number (got '-5')"),
+  refused('--max-position over 100', ['--max-position', '150'], "autohedge: UsageError: --max-position must be at most 100 (got '150')"),
+  refused('non-numeric --max-position', ['--max-position', 'ten'], "autohedge: UsageError: --max-position must be a positive number (got 'ten')"),
+  refused('negative --max-cost', ['--max-cost', '-1'], "autohedge: UsageError: --max-cost must be a positive number (got '-1')"),
+  refused('non-numeric --max-cost', ['--max-cost', 'abc'], "autohedge: UsageError: --max-cost must be a positive number (got 'abc')"),
+  refused('malformed ticker', ['QQQ,'], "autohedge: UsageError: invalid ticker 'QQQ,': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)"),
+  refused(
+    'unreadable .env (a directory): exit 2 naming the file',
+    [],
+    ({ cwd }) => `autohedge: ConfigError: cannot read ${cwd}/.env: EISDIR: illegal operation on a directory, read`,
+    (context) => {
+      mkdirSync(join(context.io.cwd, '.env'));
+      return { cwd: context.io.cwd };
+    },
+  ),
+  refused(
+    'a truncated cassette: exit 2 naming the path',
+    ['--replay', '{path}'],
+    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': not valid JSON (truncated or corrupt?)`,
+    () => ({ path: join(fixtures, 'truncated.json') }),
+  ),
+  refused(
+    'a JSON file that is not a cassette: exit 2 naming the path',
+    ['--replay', '{path}'],
+    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': not an autohedge cassette`,
+    () => ({ path: join(fixtures, 'foreign.json') }),
+  ),
+  refused(
+    'a cassette from a newer autohedge: exit 2 naming the version',
+    ['--replay', '{path}'],
+    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
+    () => ({ path: join(fixtures, 'future-version.json') }),
+  ),
+  refused(
+    'a cassette path that does not exist: exit 2',
+    ['--replay', '{path}'],
+    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': file not found`,
+    () => ({ path: join(tmpdir(), 'autohedge-no-such-cassette.json') }),
+  ),
+  {
+    name: 'no OPENAI_API_KEY and no base URL: exit 2 with a pointer to --demo',
+    arrange: () => ({ argv: ['analyze', 'ACME'], deps: { market: fakeMarket(), search } }),
+    expect: {
+      exitCode: 2,
+      result: null,
+      stderr:
+        'autohedge: ConfigError: OPENAI_API_KEY is not set: export it (or put it in .env), or point --base-url / OPENAI_BASE_URL at an OpenAI-compatible server; to try autohedge with no key, run `autohedge analyze ACME --demo`',
+    },
+  },
+  {
+    name: 'unwritable $AUTOHEDGE_HOME: the analysis still prints, a warning says the run was not saved, exit 0',
+    arrange(context) {
+      const home = unwritableHome();
+      return { argv: ['analyze', 'ACME', '--json', '--quiet'], deps: { model: new ScriptedModel(goodScript()), market: fakeMarket(), search }, io: { env: { ...context.io.env, AUTOHEDGE_HOME: home } }, vars: { home } };
+    },
+    expect: ({ home }) => ({
+      exitCode: 0,
+      result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] },
+      stderrLines: [new RegExp(`autohedge: warning: run 20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6} not saved: cannot write ${home}/runs/20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6}: ENOTDIR: not a directory`)],
+    }),
+    verify(outcome) {
+      // The warning names this run, and it is the only thing on stderr.
+      expect(outcome.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(outcome.stderr).toContain(`run ${outcome.result?.runId} not saved`);
+    },
+  },
+  {
+    name: 'unwritable $AUTOHEDGE_HOME on a degraded run: printed, the warning, and the run’s own exit 3',
+    arrange(context) {
+      const home = unwritableHome();
+      const model = new ScriptedModel(goodScript({ quant: [{ error: new Error('upstream said no') }] }));
+      return { argv: ['analyze', 'ACME', '--json', '--quiet'], deps: { model, market: fakeMarket(), search }, io: { env: { ...context.io.env, AUTOHEDGE_HOME: home } }, vars: { home } };
+    },
+    expect: ({ home }) => ({
+      exitCode: 3,
+      result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, quant: 'upstream said no' }, warnings: ['quant failed: upstream said no'] },
+      stderrLines: [new RegExp(`autohedge: warning: run \\S+ not saved: cannot write ${home}/runs/\\S+: ENOTDIR: not a directory`)],
+    }),
+  },
+  {
+    name: 'unwritable --out directory: printed, saved under $AUTOHEDGE_HOME, a warning names --out, exit 0',
+    arrange() {
+      const out = join(unwritableHome(), 'out');
+      return { argv: ['analyze', 'ACME', '--json', '--quiet', '--out', out], deps: { model: new ScriptedModel(goodScript()), market: fakeMarket(), search }, vars: { out } };
+    },
+    expect: ({ out }) => ({
+      exitCode: 0,
+      result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] },
+      stderr: `autohedge: warning: could not write --out ${out}: cannot write ${out}: ENOTDIR: not a directory`,
+    }),
+    verify(outcome) {
+      expect(Object.keys(outcome.saved ?? {}).sort()).toEqual(['report.md', 'result.json', 'transcript.jsonl']);
+    },
+  },
+];
+
+faultMatrix('fault matrix: CLI and environment', scenarios);
