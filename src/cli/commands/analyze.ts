@@ -13,6 +13,7 @@ import { colorEnabled, reportOptions, type CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
 import { createProgress } from '../progress.js';
+import { redactDeep, redactingIo } from '../redact.js';
 import { buildServices, secretsOf, type Session } from '../services.js';
 
 export const demoCassettePath = () => join(packageRoot(), 'demo', 'demo.cassette.json');
@@ -35,13 +36,14 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
       refresh: options.refresh,
       argv: ['analyze', ...rawTickers],
       needsModel: true,
+      warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
     },
     deps,
   );
   try {
     if (options.demo) session.checkDemoTickers(tickers);
     if (options.maxCost !== undefined) checkPricesKnown(options, session);
-    return await runAnalyses(tickers, options, session, io);
+    return await runAnalyses(tickers, options, session, redactingIo(io, secretsOf(session.env)));
   } finally {
     await session.close();
   }
@@ -97,7 +99,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
     progress.stop();
   }
 
-  const results = outcomes.flatMap((outcome) => (outcome.result ? [outcome.result] : []));
+  const results = outcomes.flatMap((outcome) => (outcome.result ? [redactDeep(outcome.result, secrets)] : []));
   for (const outcome of outcomes) {
     if (outcome.error !== undefined) io.stderr(`${formatError(outcome.error, options.verbose)}${tickers.length > 1 ? ` (${outcome.ticker})` : ''}\n`);
   }
