@@ -23,6 +23,8 @@ export interface ServiceConfig {
   argv: string[];
   /** analyze needs a model; market does not. */
   needsModel: boolean;
+  /** Warnings from the clients (an unwritable cache), for stderr. */
+  warn: (message: string) => void;
 }
 
 /** The clients of one CLI invocation, and the record/replay around them. */
@@ -99,6 +101,9 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     createYahooMarketData({
       // A cassette must hold every exchange, so recording and replay never use the cache.
       cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache'),
+      // A replay miss is final; retrying it only delays the error.
+      retries: replay ? 0 : undefined,
+      logger: { debug: () => {}, warn: (message) => config.warn(message) },
     });
   const search =
     deps.search ??

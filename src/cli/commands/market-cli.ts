@@ -11,7 +11,7 @@ export async function marketCliCommand(rawTicker: string, options: Record<string
   const replay = typeof options.replay === 'string' ? options.replay : undefined;
   if (record && replay) throw new UsageError('--record and --replay cannot be combined');
   const session = await buildServices(
-    { env: io.env, cwd: io.cwd, record, replay, refresh: Boolean(options.refresh), argv: ['market', rawTicker], needsModel: false },
+    { env: io.env, cwd: io.cwd, record, replay, refresh: Boolean(options.refresh), argv: ['market', rawTicker], needsModel: false, warn: (message) => io.stderr(`autohedge: warning: ${message}\n`) },
     deps,
   );
   try {
