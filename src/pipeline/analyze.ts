@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import { agentDefinitions } from '../../agents/index.js';
 import { runAgent } from '../agent/run-agent.js';
 import type { AgentReport, AgentSpec } from '../agent/types.js';
@@ -149,26 +150,31 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     signal: sentimentSignal,
   });
 
-  events({ type: 'agent-start', agent: 'director', model: models.director, at: Date.now() });
-  const directorStarted = Date.now();
-  let plan: Plan;
-  try {
-    const planned = await completeStructured({
+  // Both Director calls: its system prompt, one task, a strict schema.
+  const askDirector = async <Schema extends z.ZodObject>(schemaName: string, schema: Schema, task: string): Promise<z.infer<Schema>> => {
+    const answered = await completeStructured({
       model: budgeted,
       modelName: models.director,
       agent: 'director',
-      schemaName: 'plan',
-      schema: planSchema,
+      schemaName,
+      schema,
       messages: [
         { role: 'system', content: directorSystem },
-        { role: 'user', content: fillTemplate(loadPrompt('director-plan.md'), { ticker: symbol, market: marketBlock }) },
+        { role: 'user', content: task },
       ],
       temperature: director.temperature,
       maxTokens: director.maxTokens,
       signal,
       events,
     });
-    plan = planned.value;
+    return answered.value;
+  };
+
+  events({ type: 'agent-start', agent: 'director', model: models.director, at: Date.now() });
+  const directorStarted = Date.now();
+  let plan: Plan;
+  try {
+    plan = await askDirector('plan', planSchema, fillTemplate(loadPrompt('director-plan.md'), { ticker: symbol, market: marketBlock }));
     result.plan = plan;
   } catch (error) {
     sentimentController.abort(new Error('the Director could not plan'));
@@ -201,34 +207,20 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   const missing = result.reports.filter((report) => report.status === 'failed').map((report) => report.agent);
   let decision: Decision;
   try {
-    const decided = await completeStructured({
-      model: budgeted,
-      modelName: models.director,
-      agent: 'director',
-      schemaName: 'decision',
-      schema: decisionSchema,
-      messages: [
-        { role: 'system', content: directorSystem },
-        {
-          role: 'user',
-          content: fillTemplate(loadPrompt('director-decide.md'), {
-            ticker: symbol,
-            market: marketBlock,
-            thesis: plan.thesis,
-            reports: formatReports(result.reports),
-            missing:
-              missing.length > 0
-                ? `- These desks failed and sent no report: ${missing.join(', ')}. Decide without them and say in the rationale that their view is missing.\n`
-                : '',
-          }),
-        },
-      ],
-      temperature: director.temperature,
-      maxTokens: director.maxTokens,
-      signal,
-      events,
-    });
-    decision = decided.value;
+    decision = await askDirector(
+      'decision',
+      decisionSchema,
+      fillTemplate(loadPrompt('director-decide.md'), {
+        ticker: symbol,
+        market: marketBlock,
+        thesis: plan.thesis,
+        reports: formatReports(result.reports),
+        missing:
+          missing.length > 0
+            ? `- These desks failed and sent no report: ${missing.join(', ')}. Decide without them and say in the rationale that their view is missing.\n`
+            : '',
+      }),
+    );
   } catch (error) {
     const message = `Director decision failed: ${errorMessage(error)}`;
     events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: message });
