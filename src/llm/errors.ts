@@ -118,7 +118,7 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
     if (secret.length >= 8) scrubbed = scrubbed.split(secret).join('***');
   }
   return scrubbed
-    .replace(/\bsk-[A-Za-z0-9_*.\-]+/g, 'sk-***')
+    .replace(/\bsk-[A-Za-z0-9_*.-]+/g, 'sk-***')
     .replace(/\bBearer\s+[^\s"',]+/gi, 'Bearer ***')
     .replace(/\borg-[A-Za-z0-9]{6,}/g, 'org-***');
 }
