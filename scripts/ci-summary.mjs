@@ -34,7 +34,7 @@ files.sort((left, right) => Number(reportPattern.exec(left)[1]) - Number(reportP
 const problems = [];
 const expectedMajors = values.expect.split(',').filter(Boolean);
 for (const major of expectedMajors) {
-  if (!files.some((name) => reportPattern.exec(name)[1] === major)) problems.push(`node ${major}: no vitest report (the run did not finish)`);
+  if (!files.some((name) => reportPattern.exec(name)[1] === major)) problems.push(`node ${major}: no vitest report (it did not run, or did not finish)`);
 }
 
 let passed = 0;
