@@ -1,0 +1,95 @@
+// Interruption, on the built CLI as a user runs it: SIGINT while three desks wait on
+// the model aborts every in-flight request (the server sees each socket close), saves
+// what finished with status "interrupted", and exits 130 within a second.
+//
+// The child gets its market data from a snapshot already in its $AUTOHEDGE_HOME cache
+// (no network), and its model from the loopback OpenAI server through OPENAI_BASE_URL.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isoDay } from '../../src/clock.js';
+import type { AnalysisResult } from '../../src/pipeline/types.js';
+import { makeSnapshot } from '../support/market.js';
+import { agentOf, byAgent, expectNoCanary, openaiCanary, requestsOf, settle } from '../support/faults.js';
+import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.js';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
+if (!built) console.warn('tests/faults/interrupt.test.ts: skipped — dist/ is missing; run `npm run build` first (npm test does)');
+
+let server: OpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A fresh cache entry for today, in the format src/market/cache.ts reads. */
+function seedMarketCache(home: string, now: Date): void {
+  const directory = join(home, 'cache', 'market', 'ACME');
+  mkdirSync(directory, { recursive: true });
+  const snapshot = makeSnapshot('ACME', { asOf: now.toISOString(), source: 'yahoo' });
+  writeFileSync(join(directory, `${isoDay(now)}.json`), JSON.stringify({ version: 1, savedAt: now.toISOString(), snapshot }));
+}
+
+describe.skipIf(!built)('SIGINT on the built CLI', () => {
+  it('during the fan-out: every in-flight request aborted, what finished saved as interrupted, exit 130 within a second', async () => {
+    // The Director plans and Sentiment answers at once; the three other desks wait forever.
+    server = await startOpenAIServer(byAgent({ quant: [{ hang: true }], risk: [{ hang: true }], execution: [{ hang: true }] }));
+    const home = mkdtempSync(join(tmpdir(), 'autohedge-sigint-'));
+    seedMarketCache(home, new Date());
+
+    const child = spawn(process.execPath, [join(root, 'bin', 'autohedge.js'), 'analyze', 'ACME', '--json'], {
+      cwd: mkdtempSync(join(tmpdir(), 'autohedge-cwd-')),
+      env: { PATH: process.env.PATH, NO_COLOR: '1', AUTOHEDGE_HOME: home, OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((done) =>
+      child.on('exit', (code, signal) => done({ code, signal, at: Date.now() })),
+    );
+
+    try {
+      const hanging = ['quant', 'risk', 'execution'];
+      await settle(() => hanging.every((agent) => requestsOf(server!, agent).length === 1) && requestsOf(server!, 'sentiment').every((request) => request.answeredAt !== undefined), 10_000);
+      expect(hanging.map((agent) => requestsOf(server!, agent).length), stderr).toEqual([1, 1, 1]);
+      const interruptedAt = Date.now();
+      child.kill('SIGINT');
+      const { code, signal, at } = await exited;
+
+      expect({ code, signal }).toEqual({ code: 130, signal: null });
+      expect(at - interruptedAt).toBeLessThan(1_000);
+      // Each waiting request's socket was closed by the client, not left to time out.
+      await settle(() => server!.requests.every((request) => request.answeredAt !== undefined));
+      for (const request of server.requests) expect(request.answeredAt, agentOf(request)).toBeDefined();
+      for (const agent of hanging) expect(requestsOf(server, agent)[0]!.answeredAt! - interruptedAt).toBeLessThan(1_000);
+
+      const result = JSON.parse(stdout) as AnalysisResult;
+      expect({ status: result.status, error: result.error, decision: result.decision }).toEqual({ status: 'interrupted', error: 'interrupted', decision: null });
+      expect(result.reports.map((report) => [report.agent, report.status === 'ok' ? 'ok' : report.error])).toEqual([
+        ['quant', 'interrupted'],
+        ['risk', 'interrupted'],
+        ['execution', 'interrupted'],
+        ['sentiment', 'ok'],
+      ]);
+      expect(result.plan).not.toBeNull();
+      expect(result.market?.source).toBe('cache');
+
+      const runs = readdirSync(join(home, 'runs'));
+      expect(runs).toEqual([result.runId]);
+      const saved = JSON.parse(readFileSync(join(home, 'runs', result.runId, 'result.json'), 'utf8')) as AnalysisResult;
+      expect(saved.status).toBe('interrupted');
+      expect(saved.reports.find((report) => report.agent === 'sentiment')?.text).toBe(result.reports[3]?.text);
+
+      expect(stderr).not.toMatch(/^\s+at /m);
+      expectNoCanary(stdout, 'stdout');
+      expectNoCanary(stderr, 'stderr');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});
