@@ -35,6 +35,8 @@ export interface Session {
   market: MarketData;
   search: SearchProvider;
   prices: PriceTable;
+  /** Synthetic data: --demo, or a replayed cassette labelled `demo` (so its results carry the DEMO banner however it is replayed). */
+  demo: boolean;
   checkDemoTickers(tickers: string[]): void;
   /** One line per request a replay had no recording for. */
   replayMisses(): string[];
@@ -116,6 +118,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     market,
     search,
     prices,
+    demo: config.demo === true || replay?.meta.demo === true,
     checkDemoTickers(tickers) {
       const covered = (replay?.meta.argv ?? []).slice(1).filter((argument) => !argument.startsWith('-'));
       const uncovered = tickers.filter((ticker) => !covered.includes(ticker));

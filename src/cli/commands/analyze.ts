@@ -77,7 +77,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
         maxCostUsd: options.maxCost ?? null,
         signal: io.signal,
         refresh: options.refresh,
-        demo: options.demo,
+        demo: session.demo,
       }),
       (ticker) => {
         const transcript = createTranscript({ secrets });
@@ -103,7 +103,8 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   for (const outcome of outcomes) {
     if (outcome.error !== undefined) io.stderr(`${formatError(outcome.error, options.verbose)}${tickers.length > 1 ? ` (${outcome.ticker})` : ''}\n`);
   }
-  for (const miss of session.replayMisses()) io.stderr(`autohedge: ${miss}\n`);
+  const misses = session.replayMisses();
+  for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
 
   if (results.length > 0) {
     if (options.json) {
@@ -116,7 +117,10 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   }
   await saveResults(results, transcripts, options, session, io);
   await session.finish(io);
-  return worstExitCode(outcomes);
+  const code = worstExitCode(outcomes);
+  // A replay that asked for something its cassette does not hold is a stale or wrong
+  // cassette (re-record it), not a failed analysis: exit like a usage error.
+  return misses.length > 0 && code !== ExitCode.interrupted ? ExitCode.usage : code;
 }
 
 async function saveResults(
