@@ -1,0 +1,163 @@
+/**
+ * Record → replay through the BUILT CLI, each in its own child process:
+ *
+ * 1. record `analyze ACME --record` against live stand-ins on loopback — a scripted
+ *    OpenAI-compatible server that really streams SSE, an Exa stub, and Yahoo's real
+ *    hosts answered by the synthetic market (a test-only `--import` preload wraps
+ *    fetch; the product has no hook for it) — with canary keys in the environment;
+ * 2. stop every server;
+ * 3. replay the cassette in a fresh process with no keys and no base URLs.
+ *
+ * The two AnalysisResults must be equal apart from the run's identity and timings,
+ * and nothing the recording wrote may hold a canary or anything shaped like a secret.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { analysisResultSchema, type CheckedResult } from '../smoke/analysis-result.js';
+import { findSecrets } from '../smoke/secrets.js';
+import { ensureBuilt, repoRoot, runBuilt } from '../smoke/support.js';
+import { startExaStub, type ExaStub } from '../support/exa-server.js';
+import { startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer } from '../support/openai-server.js';
+
+const preload = pathToFileURL(path.join(repoRoot, 'tests', 'smoke', 'synthetic-yahoo.preload.mjs')).href;
+
+const canaries = {
+  openai: `sk-canary-${randomBytes(16).toString('hex')}`,
+  exa: `exa-canary-${randomUUID()}`,
+  yahooCookie: `d=AQABBcanary${randomBytes(8).toString('hex')}&S=AQAAAcanary`,
+  yahooCrumb: `cRuMb${randomBytes(4).toString('hex')}`,
+};
+
+const plan = {
+  thesis: 'Round-trip thesis: ACME trends up from its autumn low.',
+  briefs: { quant: 'Read the trend.', risk: 'Size it.', execution: 'Plan the order.', sentiment: 'Search the news.' },
+};
+const decision = {
+  action: 'BUY',
+  conviction: 60,
+  timeHorizon: '1–3 months',
+  positionSizePct: 3,
+  orderType: 'limit',
+  entry: 140,
+  stopLoss: 132,
+  takeProfit: 156,
+  rationale: 'Round trip: trend up, risk contained.',
+  keyRisks: ['volatility', 'margins'],
+  dissent: null,
+};
+const searchResponse = {
+  requestId: 'round-trip',
+  resolvedSearchType: 'neural',
+  results: [
+    {
+      id: 'https://news.example.com/round-trip',
+      url: 'https://news.example.com/round-trip',
+      title: 'Acme Robotics wins an order (round-trip fixture)',
+      publishedDate: '2026-11-20T10:00:00.000Z',
+      author: null,
+      highlights: ['A fictional order for a fictional company.'],
+    },
+  ],
+};
+
+let openai: OpenAIServer;
+let exa: ExaStub;
+let scratch: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  scratch = mkdtempSync(path.join(tmpdir(), 'autohedge-round-trip-'));
+  openai = await startOpenAIServer((body, _index, request) => {
+    const agent = request.headers['x-autohedge-agent'];
+    const streamed = { chunkDelayMs: 2, usage: { prompt_tokens: 600, completion_tokens: 45, cached_tokens: 128 } };
+    if (agent === 'director') return textAnswer(JSON.stringify(body.response_format?.json_schema?.name === 'plan' ? plan : decision), streamed);
+    if (agent === 'sentiment' && !body.messages.some((message: { role: string }) => message.role === 'tool')) {
+      return toolCallAnswer([{ id: 'call_round_trip', name: 'exa_search', arguments: { query: 'Acme Robotics news', numResults: 3, daysBack: 30 } }], streamed);
+    }
+    return textAnswer(`${agent} report for the round trip; source https://news.example.com/round-trip`, streamed);
+  });
+  exa = await startExaStub({ body: searchResponse });
+}, 180_000);
+
+afterAll(async () => {
+  await openai?.close();
+  await exa?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The run's identity and timings differ between two runs of the same cassette; nothing else may. */
+function comparable(result: CheckedResult) {
+  const { runId: _runId, startedAt: _startedAt, durationMs: _durationMs, ...rest } = result;
+  return {
+    ...rest,
+    reports: rest.reports.map(({ durationMs: _report, ...report }) => ({
+      ...report,
+      toolCalls: report.toolCalls.map(({ durationMs: _call, ...call }) => call),
+    })),
+  };
+}
+
+function filesUnder(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+it('a run recorded against loopback services replays, with those services stopped, into the same AnalysisResult — and writes no secret', async () => {
+  const cassette = path.join(scratch, 'acme.cassette.json');
+  const recordingHome = path.join(scratch, 'recording-home');
+  const recording = await runBuilt(['analyze', 'ACME', '--record', cassette, '--json'], {
+    home: recordingHome,
+    nodeArguments: ['--import', preload],
+    env: {
+      OPENAI_API_KEY: canaries.openai,
+      EXA_API_KEY: canaries.exa,
+      OPENAI_BASE_URL: openai.url,
+      EXA_BASE_URL: exa.baseURL,
+      YAHOO_STUB_COOKIE: canaries.yahooCookie,
+      YAHOO_STUB_CRUMB: canaries.yahooCrumb,
+    },
+  });
+  expect(recording.stderr).toContain(`autohedge: recorded the run's HTTP exchanges to ${cassette}\n`);
+  expect(recording.code, recording.stderr).toBe(0);
+  const recorded = analysisResultSchema.parse(JSON.parse(recording.stdout));
+  expect(recorded).toMatchObject({ ticker: 'ACME', status: 'ok', demo: false, warnings: [], guardrails: [], decision });
+  expect(recorded.market?.identity.name).toBe('Acme Robotics Corp');
+  expect(recorded.reports[3]?.toolCalls[0]?.result).toContain('Acme Robotics wins an order (round-trip fixture)');
+
+  // The canaries really went out, so they were really at risk of being written.
+  expect(openai.requests).toHaveLength(7);
+  expect(new Set(openai.requests.map((request) => request.headers.authorization))).toEqual(new Set([`Bearer ${canaries.openai}`]));
+  expect(exa.requests.map((request) => request.headers['x-api-key'])).toEqual([canaries.exa]);
+  const hosts = new Set((JSON.parse(readFileSync(cassette, 'utf8')) as { interactions: Array<{ url: string }> }).interactions.map((item) => new URL(item.url).host));
+  expect(hosts).toEqual(new Set(['finance.yahoo.com', 'query1.finance.yahoo.com', 'query2.finance.yahoo.com', new URL(openai.url).host, new URL(exa.baseURL).host]));
+
+  await openai.close();
+  await exa.close();
+
+  const replaying = await runBuilt(['analyze', 'ACME', '--replay', cassette, '--json']);
+  expect(replaying.stderr.includes('autohedge:'), replaying.stderr).toBe(false);
+  expect(replaying.code).toBe(0);
+  const replayed = analysisResultSchema.parse(JSON.parse(replaying.stdout));
+  expect(replayed.runId).not.toBe(recorded.runId);
+  expect(comparable(replayed)).toEqual(comparable(recorded));
+
+  // Hygiene: the cassette, the saved run (result.json, report.md, transcript.jsonl) and the output.
+  const runFiles = filesUnder(path.join(recordingHome, 'runs'));
+  expect(runFiles.map((file) => path.basename(file)).sort()).toEqual(['report.md', 'result.json', 'transcript.jsonl']);
+  const written = [cassette, ...runFiles].map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+  written.push({ file: 'stdout', text: recording.stdout }, { file: 'stderr', text: recording.stderr });
+  const leaks = written.flatMap(({ file, text }) => findSecrets(text, Object.values(canaries)).map((finding) => `${path.basename(file)}: ${finding}`));
+  expect(leaks).toEqual([]);
+}, 60_000);
+
+it('the secret scan finds what it is meant to find', () => {
+  const text = `{"authorization":"Bearer ${canaries.openai}","cookie":"A3=${canaries.yahooCookie}","url":"https://q/v7?crumb=${canaries.yahooCrumb}"}`;
+  expect(findSecrets(text, [canaries.exa]).length).toBe(5);
+  expect(findSecrets(`x ${encodeURIComponent(canaries.exa)} y`, [canaries.exa])).toEqual([`the canary ${canaries.exa.slice(0, 6)}…`]);
+  expect(findSecrets('{"authorization":"REDACTED","cookie":"A3=REDACTED","url":"https://q/v7?crumb=REDACTED","note":"Bearer REDACTED"}', [canaries.exa])).toEqual([]);
+});

@@ -1,0 +1,146 @@
+/**
+ * The documented AnalysisResult (src/pipeline/types.ts, README "--json"), written
+ * out independently of the product's own loose store schema and checked strictly: a
+ * field added, renamed or retyped in the JSON users parse fails the smoke test.
+ */
+import { z } from 'zod';
+
+const usage = { promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0), cachedPromptTokens: z.number().int().min(0) };
+const price = z.number().positive().nullable();
+const fraction = z.number().nullable();
+
+const toolCall = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.string(),
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().min(0),
+});
+
+export const agentReportSchema = z.strictObject({
+  agent: z.enum(['quant', 'risk', 'execution', 'sentiment']),
+  status: z.enum(['ok', 'failed']),
+  text: z.string(),
+  toolCalls: z.array(toolCall),
+  usage: z.strictObject(usage),
+  model: z.string().min(1),
+  durationMs: z.number().min(0),
+  error: z.string().nullable(),
+});
+
+const bar = z.strictObject({
+  date: z.iso.date(),
+  open: price,
+  high: price,
+  low: price,
+  close: price,
+  adjClose: price,
+  volume: z.number().int().min(0).nullable(),
+});
+
+export const marketSnapshotSchema = z.strictObject({
+  symbol: z.string(),
+  asOf: z.iso.datetime(),
+  identity: z.strictObject({
+    symbol: z.string(),
+    name: z.string().nullable(),
+    exchange: z.string().nullable(),
+    currency: z.string().nullable(),
+    quoteType: z.string().nullable(),
+    sector: z.string().nullable(),
+    industry: z.string().nullable(),
+  }),
+  quote: z.strictObject({
+    price,
+    priceTime: z.iso.datetime().nullable(),
+    change: fraction,
+    changePercent: fraction,
+    marketCap: fraction,
+    trailingPE: fraction,
+    forwardPE: fraction,
+    beta: fraction,
+    fiftyTwoWeekHigh: price,
+    fiftyTwoWeekLow: price,
+    averageVolume: fraction,
+    dividendYield: fraction,
+    targetMeanPrice: price,
+    recommendation: z.string().nullable(),
+    profitMargin: fraction,
+    revenueGrowth: fraction,
+    debtToEquity: fraction,
+  }),
+  bars: z.array(bar),
+  indicators: z.strictObject({
+    asOfBar: z.iso.date().nullable(),
+    lastClose: price,
+    returns: z.strictObject({ d1: fraction, w1: fraction, m1: fraction, m3: fraction, m6: fraction, y1: fraction }),
+    sma20: price,
+    sma50: price,
+    sma200: price,
+    distanceFromSma20: fraction,
+    distanceFromSma50: fraction,
+    distanceFromSma200: fraction,
+    rsi14: fraction,
+    atr14: fraction,
+    volatility20d: fraction,
+    volatility1y: fraction,
+    maxDrawdown1y: fraction,
+    high52w: price,
+    low52w: price,
+    distanceFromHigh52w: fraction,
+    distanceFromLow52w: fraction,
+    averageVolume20d: fraction,
+    averageVolume1y: fraction,
+    volumeRatio: fraction,
+    support: price,
+    resistance: price,
+  }),
+  text: z.string().startsWith('MARKET DATA — '),
+  warnings: z.array(z.string()),
+  source: z.string(),
+});
+
+export const analysisResultSchema = z.strictObject({
+  runId: z.string().regex(/^\d{8}T\d{6}Z-[A-Z0-9_]+-[0-9a-f]{6}$/),
+  ticker: z.string(),
+  asOf: z.iso.datetime(),
+  status: z.enum(['ok', 'degraded', 'failed', 'interrupted']),
+  mode: z.enum(['full', 'agents']),
+  market: marketSnapshotSchema.nullable(),
+  plan: z
+    .strictObject({
+      thesis: z.string().min(1),
+      briefs: z.strictObject({ quant: z.string(), risk: z.string(), execution: z.string(), sentiment: z.string() }),
+    })
+    .nullable(),
+  reports: z.array(agentReportSchema),
+  decision: z
+    .strictObject({
+      action: z.enum(['BUY', 'SELL', 'HOLD']),
+      conviction: z.number().min(0).max(100),
+      timeHorizon: z.string(),
+      positionSizePct: z.number().min(0).max(100),
+      orderType: z.enum(['market', 'limit']),
+      entry: price,
+      stopLoss: price,
+      takeProfit: price,
+      rationale: z.string(),
+      keyRisks: z.array(z.string()),
+      dissent: z.string().nullable(),
+    })
+    .nullable(),
+  guardrails: z.array(z.strictObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() })),
+  usage: z.strictObject({
+    ...usage,
+    costUsd: z.number().min(0).nullable(),
+    byAgent: z.record(z.string(), z.strictObject({ model: z.string(), ...usage, costUsd: z.number().min(0).nullable() })),
+  }),
+  warnings: z.array(z.string()),
+  demo: z.boolean(),
+  startedAt: z.iso.datetime(),
+  durationMs: z.number().min(0),
+  error: z.string().nullable(),
+});
+
+export type CheckedResult = z.infer<typeof analysisResultSchema>;
