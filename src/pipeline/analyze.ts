@@ -274,13 +274,27 @@ async function runWorkerWithTimeout(
 ): Promise<AgentReport> {
   const timeout = AbortSignal.timeout(spec.timeoutMs);
   const signal = AbortSignal.any([context.signal, timeout]);
-  const report = await runAgent(spec, task, { ...context, signal });
-  if (report.status === 'failed' && timeout.aborted && !context.signal.aborted) {
+  // The agent's end event is held back until its error is final, so progress and the
+  // transcript say what the report says (not "interrupted" for a time limit).
+  let ended: Extract<RunEvent, { type: 'agent-end' }> | undefined;
+  const events: EventSink = (event) => {
+    if (event.type === 'agent-end' && event.agent === spec.id) ended = event;
+    else context.events(event);
+  };
+  const report = await runAgent(spec, task, { ...context, signal, events });
+  const final = finalReport(report, spec.timeoutMs, timeout, context.signal);
+  if (ended) context.events({ ...ended, error: final.error });
+  return final;
+}
+
+/** Why a stopped agent stopped: its own time limit, or the reason its caller gave. */
+function finalReport(report: AgentReport, timeoutMs: number, timeout: AbortSignal, caller: AbortSignal): AgentReport {
+  if (report.status === 'failed' && timeout.aborted && !caller.aborted) {
     // Three decimals at most, so a sub-second limit never reads "0 s".
-    return { ...report, error: `timed out after ${Number((spec.timeoutMs / 1000).toFixed(3))} s` };
+    return { ...report, error: `timed out after ${Number((timeoutMs / 1000).toFixed(3))} s` };
   }
-  if (report.status === 'failed' && context.signal.aborted) {
-    const reason: unknown = context.signal.reason;
+  if (report.status === 'failed' && caller.aborted) {
+    const reason: unknown = caller.reason;
     return { ...report, error: reason instanceof Error ? reason.message : 'interrupted' };
   }
   return report;

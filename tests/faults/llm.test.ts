@@ -156,13 +156,13 @@ const scenarios: FaultScenario[] = [
     name: "timeout before the Director's answer starts: failed, exit 1",
     async arrange(context) {
       const server = await context.openai(byAgent({ director: [{ hang: true }] }));
-      return { deps: deps(context.model(server, { timeoutMs: 400, maxRetries: 0 })) };
+      return { deps: deps(context.model(server, { timeoutMs: 800, maxRetries: 0 })) };
     },
     expect: ({ host }) => ({
       exitCode: 1,
       result: {
         status: 'failed',
-        error: `Director plan failed: model call timed out after 0.4 s (model 'gpt-4.1' at ${host})`,
+        error: `Director plan failed: model call timed out after 0.8 s (model 'gpt-4.1' at ${host})`,
         decision: false,
         reports: { sentiment: 'ok' },
         warnings: [],
@@ -174,10 +174,10 @@ const scenarios: FaultScenario[] = [
     async arrange(context) {
       const stalled: Reply = { chunks: answerChunks({ text: deskText.risk!, model: 'gpt-4.1' }), stallAfterChunks: 2 };
       const server = await context.openai(byAgent({ risk: [stalled] }));
-      return { deps: deps(context.model(server, { timeoutMs: 500 })) };
+      return { deps: deps(context.model(server, { timeoutMs: 800 })) };
     },
     expect: ({ host }) => {
-      const error = `model call timed out after 0.5 s of silence mid-stream (model 'gpt-4.1' at ${host})`;
+      const error = `model call timed out after 0.8 s of silence mid-stream (model 'gpt-4.1' at ${host})`;
       return { exitCode: 3, result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, risk: error }, warnings: [`risk failed: ${error}`] } };
     },
   },

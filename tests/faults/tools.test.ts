@@ -2,6 +2,7 @@
 // can make them go wrong; each becomes a role:"tool" message the model reads, and
 // the run completes.
 import { expect, it } from 'vitest';
+import type { RunEvent } from '../../src/events.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import type { SearchProvider, SearchResult } from '../../src/tools/exa-search.js';
 import { untrustedContentEnd } from '../../src/tools/exa-search.js';
@@ -207,7 +208,11 @@ it("an agent past its own time limit: that desk fails with the limit in its erro
   const server = await startOpenAIServer(byAgent({ quant: [{ hang: true }] }));
   try {
     const model = createOpenAIModel({ baseURL: server.url, apiKey: openaiCanary, maxRetries: 0 });
-    const result = await analyze('ACME', { asOf: fixedNow(), agentTimeoutMs: 300 }, { model, market: fakeMarket(), search: provider(async () => []) });
+    const ends: Array<[string, string | null]> = [];
+    const events = (event: RunEvent) => {
+      if (event.type === 'agent-end') ends.push([event.agent, event.error]);
+    };
+    const result = await analyze('ACME', { asOf: fixedNow(), agentTimeoutMs: 300 }, { model, market: fakeMarket(), search: provider(async () => []), events });
     expect(result.status).toBe('degraded');
     expect(result.reports.map((report) => [report.agent, report.status === 'ok' ? 'ok' : report.error])).toEqual([
       ['quant', 'timed out after 0.3 s'],
@@ -216,6 +221,8 @@ it("an agent past its own time limit: that desk fails with the limit in its erro
       ['sentiment', 'ok'],
     ]);
     expect(result.warnings).toEqual(['quant failed: timed out after 0.3 s']);
+    // Progress and the transcript hear the same reason as the report, not "interrupted".
+    expect(ends).toContainEqual(['quant', 'timed out after 0.3 s']);
   } finally {
     await server.close();
   }

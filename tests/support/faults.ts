@@ -162,7 +162,6 @@ export interface Outcome {
   /** The saved run's files by name, when the run was saved. */
   saved: Record<string, string> | null;
   io: CapturedIo;
-  durationMs: number;
 }
 
 export interface FaultScenario {
@@ -178,7 +177,16 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
   describe(title, () => {
     const cleanups: Array<() => unknown> = [];
     afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+      // Every cleanup runs, even after a deferred check fails; the first failure is reported.
+      const failures: unknown[] = [];
+      for (const cleanup of cleanups.splice(0).reverse()) {
+        try {
+          await cleanup();
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+      if (failures.length > 0) throw failures[0];
     });
     for (const scenario of scenarios) {
       it(scenario.name, async () => {
@@ -217,6 +225,7 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
         const outcome = await runAnalyze(arranged, io);
         const expected = typeof scenario.expect === 'function' ? scenario.expect(vars) : scenario.expect;
         checkOutcome(outcome, expected);
+        if (!(arranged.argv ?? []).includes('--quiet')) checkProgressLines(outcome);
         // An aborted request's socket closes a moment after the client lets go.
         await settle(() => servers.every((server) => server.requests.every((request) => request.answeredAt !== undefined)));
         for (const server of servers) {
@@ -238,14 +247,12 @@ export async function settle(condition: () => boolean, timeoutMs = 1_000): Promi
 
 export async function runAnalyze(arranged: Arranged, io: CapturedIo): Promise<Outcome> {
   const runIo: CapturedIo = { ...io, ...arranged.io, out: io.out, err: io.err };
-  const started = Date.now();
   const exitCode = await runCli(arranged.argv ?? ['analyze', 'ACME', '--json'], runIo, { now: fixedNow, ...arranged.deps });
-  const durationMs = Date.now() - started;
   const stdout = io.out();
   const stderr = io.err();
   let result: AnalysisResult | null = null;
   if (stdout.trim().startsWith('{')) result = JSON.parse(stdout) as AnalysisResult;
-  return { exitCode, stdout, stderr, result, saved: savedRun(runIo.env.AUTOHEDGE_HOME), io, durationMs };
+  return { exitCode, stdout, stderr, result, saved: savedRun(runIo.env.AUTOHEDGE_HOME), io };
 }
 
 /** The one saved run's files, or null when nothing was saved. */
@@ -258,6 +265,21 @@ export function savedRun(home: string | undefined): Record<string, string> | nul
   expect(more, 'one run saved').toEqual([]);
   const directory = join(runs, runId);
   return Object.fromEntries(readdirSync(directory).map((name) => [name, readFileSync(join(directory, name), 'utf8')]));
+}
+
+/**
+ * Without --quiet, every failure the result holds was also said on stderr as it
+ * happened, one line each: a failed desk, the Director, every warning.
+ */
+export function checkProgressLines(outcome: Outcome): void {
+  const result = outcome.result;
+  if (!result) return;
+  const lines = outcome.stderr.split('\n');
+  const wanted: string[] = [];
+  for (const report of result.reports) if (report.status === 'failed') wanted.push(`[${result.ticker}] ${report.agent}: failed — ${report.error}`);
+  if (result.error?.startsWith('Director ')) wanted.push(`[${result.ticker}] director: failed — ${result.error}`);
+  for (const warning of result.warnings) wanted.push(`[${result.ticker}] warning: ${warning}`);
+  for (const line of wanted) expect(lines, `stderr line: ${line}`).toContain(line);
 }
 
 export function checkOutcome(outcome: Outcome, expected: Expected): void {
