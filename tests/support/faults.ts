@@ -9,7 +9,7 @@
  * no canary key in stdout, stderr or any file the run saved, every server request
  * finished (answered, cut or abandoned) by the time the CLI returned.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliDeps } from '../../src/cli/deps.js';
@@ -34,6 +34,27 @@ export function expectNoCanary(text: string, where: string): void {
   for (const fragment of canaryFragments) {
     expect(text.includes(fragment), `${where} contains the key fragment '${fragment}'`).toBe(false);
   }
+}
+
+/** Which artifacts hold which key fragments: empty when nothing leaked. */
+export function expectNoFragments(artifacts: Record<string, string>): void {
+  const leaks = Object.entries(artifacts).flatMap(([where, text]) => canaryFragments.filter((fragment) => text.includes(fragment)).map((fragment) => `${where}: '${fragment}'`));
+  expect(leaks).toEqual([]);
+}
+
+/** Every file under a directory, by path relative to it. */
+export function filesUnder(root: string): Record<string, string> {
+  if (!existsSync(root)) return {};
+  const files: Record<string, string> = {};
+  const walk = (directory: string) => {
+    for (const name of readdirSync(directory)) {
+      const path = join(directory, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files[path.slice(root.length + 1)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(root);
+  return files;
 }
 
 // ---- the Director's and desks' good answers ----------------------------------------------
