@@ -124,6 +124,54 @@ const scenarios: FaultScenario[] = [
     },
   },
   {
+    name: 'every desk gets 503: no decision from nothing, failed, exit 1',
+    async arrange(context) {
+      const down = [overloaded, overloaded];
+      const server = await context.openai(byAgent({ quant: down, risk: [...down], execution: [...down], sentiment: [...down] }));
+      return { deps: deps(context.model(server)) };
+    },
+    expect: ({ host }) => {
+      const error = `${host} server error (503) for model 'gpt-4.1' after 1 retry: The server is overloaded. Please retry.`;
+      const sentiment = error.replace("'gpt-4.1'", "'gpt-4o-mini'");
+      return {
+        exitCode: 1,
+        result: {
+          status: 'failed',
+          error: 'every desk failed; no decision was made',
+          decision: false,
+          reports: { quant: error, risk: error, execution: error, sentiment },
+          warnings: [`quant failed: ${error}`, `risk failed: ${error}`, `execution failed: ${error}`, `sentiment failed: ${sentiment}`],
+        },
+        stderrLines: ['[ACME] director: failed — every desk failed'],
+      };
+    },
+    verify(outcome, { servers }) {
+      // The Director was never asked to decide on nothing.
+      expect(requestsOf(servers[0]!, 'director').map((request) => schemaOf(request.body))).toEqual(['plan']);
+    },
+  },
+  {
+    name: 'quota exhausted (429 insufficient_quota): not retried, failed, exit 1',
+    async arrange(context) {
+      const quota = errorReply(429, { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' }, { 'retry-after-ms': '5' });
+      const server = await context.openai(byAgent({ director: [quota], sentiment: [delayed(quota, 1_500)] }));
+      return { deps: deps(context.model(server, { maxRetries: 2 })) };
+    },
+    expect: ({ host }) => ({
+      exitCode: 1,
+      result: {
+        status: 'failed',
+        error: `Director plan failed: ${host} quota exceeded (429 insufficient_quota): check your plan and billing`,
+        decision: false,
+        reports: { sentiment: 'the Director could not plan' },
+        warnings: [],
+      },
+    }),
+    verify(outcome, { servers }) {
+      expect(requestsOf(servers[0]!, 'director')).toHaveLength(1);
+    },
+  },
+  {
     name: "500 on the Director's decision: failed, exit 1, the desks' reports kept, no decision invented",
     async arrange(context) {
       const server = await context.openai(byAgent({ director: [planAnswer, internal, internal] }));
