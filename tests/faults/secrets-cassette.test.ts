@@ -12,7 +12,7 @@ import { byAgent, deskText, exaCanary, expectNoFragments, fixedNow, openaiCanary
 import { fakeMarket } from '../support/market.js';
 import { errorReply, startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer } from '../support/openai-server.js';
 
-let servers: Array<OpenAIServer | ExaStub> = [];
+const servers: Array<OpenAIServer | ExaStub> = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
