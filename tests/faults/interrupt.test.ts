@@ -55,7 +55,9 @@ describe.skipIf(!built)('SIGINT on the built CLI', () => {
 
     try {
       const hanging = ['quant', 'risk', 'execution'];
-      await settle(() => hanging.every((agent) => requestsOf(server!, agent).length === 1) && requestsOf(server!, 'sentiment').every((request) => request.answeredAt !== undefined), 10_000);
+      // Sentiment's own progress line says it finished; the three desks are waiting on the server.
+      await settle(() => hanging.every((agent) => requestsOf(server!, agent).length === 1) && /^\[ACME\] sentiment: done/m.test(stderr), 10_000);
+      expect(stderr).toMatch(/^\[ACME\] sentiment: done/m);
       expect(hanging.map((agent) => requestsOf(server!, agent).length), stderr).toEqual([1, 1, 1]);
       const interruptedAt = Date.now();
       child.kill('SIGINT');
