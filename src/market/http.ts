@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CassetteError } from '../errors.js';
 
 /**
  * The fetch yahoo-finance2 is given. It adds what the library lacks: a timeout per
@@ -121,6 +122,8 @@ export function createResilientFetch(options: ResilientFetchOptions): FetchFunct
         }
       } catch (error) {
         if (error instanceof YahooUnreachableError) throw error;
+        // A replay with no recorded answer is final, and must keep its own message.
+        if (error instanceof CassetteError) throw error;
         if (callerSignal?.aborted) throw error;
         failure = timeout.aborted
           ? new YahooUnreachableError(`timed out after ${formatDuration(options.timeoutMs)}`, { cause: error })

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { daysBefore, isoDay } from '../clock.js';
-import { DataError, InterruptedError } from '../errors.js';
+import { CassetteError, DataError, InterruptedError } from '../errors.js';
 import { createSnapshotCache, defaultCacheTtlMs, type SnapshotCache } from './cache.js';
 import {
   createResilientFetch,
@@ -213,6 +213,12 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
       ),
     ]);
     if (signal?.aborted) throw new InterruptedError();
+    // A cassette that has no answer for a request is the caller's problem to report as such,
+    // not "Yahoo unreachable".
+    const cassetteProblem = [quoteResult, summaryResult, chartResult].find(
+      (settled): settled is PromiseRejectedResult => settled.status === 'rejected' && findCassetteError(settled.reason) !== undefined,
+    );
+    if (cassetteProblem) throw findCassetteError(cassetteProblem.reason);
 
     const quoteFailure = quoteResult.status === 'rejected' ? classifyYahooError(quoteResult.reason) : null;
     const summaryFailure = summaryResult.status === 'rejected' ? classifyYahooError(summaryResult.reason) : null;
@@ -353,4 +359,11 @@ function historyNotes(bars: MarketSnapshot['bars'], asOf: Date): string[] {
   const skipped = bars.length - window.sessions;
   if (skipped > 0) notes.push(`${skipped} session(s) without a price were skipped`);
   return notes;
+}
+
+function findCassetteError(error: unknown): CassetteError | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+    if (current instanceof CassetteError) return current;
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { validateTicker } from '../../market/ticker.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { colorEnabled, type CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import { buildServices } from '../services.js';
@@ -30,8 +30,13 @@ export async function marketCliCommand(rawTicker: string, options: Record<string
       },
     );
     await session.finish(io);
-    for (const miss of session.replayMisses()) io.stderr(`autohedge: ${miss}\n`);
     return 0;
+  } catch (error) {
+    // Every request the cassette could not answer, one line each, rather than the first symptom.
+    const misses = session.replayMisses();
+    if (misses.length === 0) throw error;
+    for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
+    return ExitCode.usage;
   } finally {
     await session.close();
   }
