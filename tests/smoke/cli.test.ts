@@ -186,4 +186,15 @@ describe('autohedge market ACME --replay (built CLI)', () => {
     expect(snapshot.text).toContain('\nLast close: 141.85 USD (2026-11-27)\n');
     expect(snapshot.text.endsWith('\nDATA NOTES\n- none')).toBe(true);
   });
+
+  it('a ticker the cassette does not hold names every missed request, exit 2, nothing on stdout', async () => {
+    const run = await runBuilt(['market', 'GLBX', '--replay', demoCassette]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    const misses = run.stderr.trim().split('\n');
+    expect(misses).toHaveLength(3);
+    for (const line of misses) {
+      expect(line).toMatch(new RegExp(`^autohedge: no recorded response for GET https://query2\\.finance\\.yahoo\\.com/v\\d+/finance/\\S+GLBX\\S* in cassette '${demoCassette.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`));
+    }
+  });
 });
