@@ -8,7 +8,7 @@ import { BudgetExceededError, DataError, errorMessage } from '../errors.js';
 import type { EventSink, RunEvent } from '../events.js';
 import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
-import type { MarketData, MarketSnapshot } from '../market/types.js';
+import type { MarketData } from '../market/types.js';
 import { createExaSearchTool, type SearchProvider } from '../tools/exa-search.js';
 import type { Tool } from '../tools/types.js';
 import { withBudget } from './budget.js';

@@ -5,7 +5,7 @@ import type { RunEvent } from '../../src/events.js';
 import type { ChatRequest } from '../../src/llm/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import type { SearchProvider } from '../../src/tools/exa-search.js';
-import { fakeMarket, makeSnapshot } from '../support/market.js';
+import { fakeMarket } from '../support/market.js';
 
 const asOf = new Date('2026-11-28T12:00:00Z');
 
