@@ -1,6 +1,7 @@
 /**
- * Secret scrubbing for anything autohedge writes: cassettes now, transcripts and
- * saved runs later. Pure functions, no I/O.
+ * Secret scrubbing for everything autohedge prints or writes: error messages,
+ * cassettes, transcripts, saved runs. One set of rules, so what one path would
+ * catch no other path lets through. Pure functions, no I/O.
  *
  * Scrubbing must be deterministic: replay matches a live request against the
  * scrubbed recording by scrubbing the live request the same way (a Yahoo crumb
@@ -29,8 +30,12 @@ const SECRET_HEADER_PATTERN = /(?:api[-_]?key|secret|(?:^|-)(?:access-|auth-)?to
 export const MINIMUM_SECRET_LENGTH = 8;
 
 const KEY_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
-  // OpenAI keys (sk-…, sk-proj-…); \b keeps "…at-risk-2470" in a URL slug intact.
+  // OpenAI keys (sk-…, sk-proj-…), also as OpenAI masks them in a 401 (`sk-proj-****abcd`,
+  // `sk-canar****…tN3c`, which keep the key's ends); \b keeps "…at-risk-2470" in a URL slug intact.
+  [/\bsk-(?=[A-Za-z0-9_*…-]*[*…])[A-Za-z0-9_*…-]+/g, REDACTED],
   [/\bsk-[A-Za-z0-9_-]{8,}/g, REDACTED],
+  // Organisation ids quoted in rate-limit messages; a digit tells one from "org-wide".
+  [/\borg-(?=[A-Za-z]*\d)[A-Za-z0-9]{8,}/g, REDACTED],
   [/\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`],
   // Key-named fields: "apiKey":"<uuid>" in JSON (also JSON nested in a JSON string, hence \\*),
   // and api_key=… in query strings and form bodies.
@@ -70,6 +75,18 @@ export function scrubText(text: string, secrets: readonly string[] = []): string
     scrubbed = scrubbed.replace(pattern, replacement);
   }
   return scrubbed;
+}
+
+/** A copy of any JSON-like value with every string scrubbed. */
+export function scrubDeep<T>(value: T, secrets: readonly string[] = []): T {
+  if (typeof value === 'string') return scrubText(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => scrubDeep(item, secrets)) as T;
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[key] = scrubDeep(item, secrets);
+    return copy as T;
+  }
+  return value;
 }
 
 /** `a=1; b=2` -> `a=REDACTED; b=REDACTED`: names stay so a reader sees which cookies were sent. */

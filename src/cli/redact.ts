@@ -1,4 +1,4 @@
-import { scrubSecrets } from '../record/scrub.js';
+import { scrubSecrets } from '../scrub.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -16,15 +16,3 @@ export function redactingIo(io: CliIo, secrets: readonly string[]): CliIo {
   };
 }
 
-/** A copy with every string scrubbed of the secrets. */
-export function redactDeep<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
-  if (typeof value === 'string') return scrubSecrets(value, secrets) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, secrets)) as T;
-  if (value !== null && typeof value === 'object') {
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = redactDeep(item, secrets);
-    return copy as T;
-  }
-  return value;
-}

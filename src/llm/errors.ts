@@ -6,6 +6,7 @@
  * Every message is scrubbed: OpenAI's 401 quotes a masked key (`sk-proj-****abcd`) and
  * its 429 names the organisation; neither, nor the configured key, may reach a log.
  */
+import { scrubText } from '../scrub.js';
 import { AutohedgeError, ModelError, type ModelErrorKind } from '../errors.js';
 
 type ErrorClass<Shape> = abstract new (...args: never[]) => Shape;
@@ -49,7 +50,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   const host = hostOf(context.baseURL);
   const provider = host === 'api.openai.com' ? 'OpenAI' : host;
   const make = (message: string, kind: ModelErrorKind, status: number | null = null, cause?: unknown) =>
-    new ModelError(scrubSecrets(message, context.secrets), kind, status, cause === undefined ? undefined : { cause });
+    new ModelError(scrubText(message, context.secrets), kind, status, cause === undefined ? undefined : { cause });
   const attempts = context.maxRetries + 1;
 
   if (error instanceof sdk.APIUserAbortError || isAbortError(error)) {
@@ -67,7 +68,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
     const status = error.status ?? null;
     const detail = serverDetail(error);
     // The raw SDK error is not kept as the cause: its message is the server's, unscrubbed.
-    const cause = new Error(scrubSecrets(error.message, context.secrets));
+    const cause = new Error(scrubText(error.message, context.secrets));
     const suffix = detail ? `: ${detail}` : '';
     const afterRetries = context.maxRetries > 0 ? ` after ${context.maxRetries} ${context.maxRetries === 1 ? 'retry' : 'retries'}` : '';
     if (status === null) {
@@ -110,18 +111,6 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   return make(`the model call failed: ${String(error)}`, 'invalid-response');
 }
 
-/** Removes API keys (`sk-…`, `Bearer …`, the configured key) and organisation ids. */
-export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
-  let scrubbed = text;
-  for (const secret of secrets) {
-    // Short values (placeholders such as 'x') would mangle the text and are no secret.
-    if (secret.length >= 8) scrubbed = scrubbed.split(secret).join('***');
-  }
-  return scrubbed
-    .replace(/\bsk-[A-Za-z0-9_*.-]+/g, 'sk-***')
-    .replace(/\bBearer\s+[^\s"',]+/gi, 'Bearer ***')
-    .replace(/\borg-[A-Za-z0-9]{6,}/g, 'org-***');
-}
 
 /** True when a socket closed under a response that was still arriving (undici: "terminated"). */
 export function isConnectionDrop(error: unknown): boolean {

@@ -36,5 +36,5 @@ export { startReplay, AGENT_HEADER } from './replay.js';
 export type { Replay, ReplayOptions } from './replay.js';
 export { ReplayMissError, findReplayMiss, isReplayMiss } from './replay-miss.js';
 export type { ReplayMiss } from './replay-miss.js';
-export { REDACTED, requestCredentials, scrubHeaders, scrubSecrets, scrubText } from './scrub.js';
-export type { HeaderValues, ScrubbedHeaders } from './scrub.js';
+export { REDACTED, requestCredentials, scrubHeaders, scrubSecrets, scrubText } from '../scrub.js';
+export type { HeaderValues, ScrubbedHeaders } from '../scrub.js';

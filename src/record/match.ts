@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Interaction } from './cassette.js';
-import { scrubText } from './scrub.js';
+import { scrubText } from '../scrub.js';
 
 export type RequestBody = Interaction['requestBody'];
 

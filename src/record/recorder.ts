@@ -8,7 +8,7 @@ import { CASSETTE_FORMAT, CASSETTE_VERSION, writeCassette } from './cassette.js'
 import type { Cassette, CassetteMeta, Interaction } from './cassette.js';
 import { interceptFetch } from './intercept.js';
 import { parseBody } from './match.js';
-import { MINIMUM_SECRET_LENGTH, REDACTED, requestCredentials, scrubHeaders, scrubText } from './scrub.js';
+import { MINIMUM_SECRET_LENGTH, REDACTED, requestCredentials, scrubHeaders, scrubText } from '../scrub.js';
 
 export type RecordingMeta = Omit<CassetteMeta, 'format' | 'version' | 'recordedAt'>;
 

@@ -12,7 +12,7 @@ import { interactionKey, requestKey, sameRequest } from './match.js';
 import type { RequestKey } from './match.js';
 import { ReplayMissError } from './replay-miss.js';
 import type { ReplayMiss } from './replay-miss.js';
-import { requestCredentials, scrubText } from './scrub.js';
+import { requestCredentials, scrubText } from '../scrub.js';
 
 export type Replay = {
   /** The recorded run's identity; the caller sets the run clock from `meta.asOf`. */

@@ -1,6 +1,6 @@
 import type { EventSink, RunEvent } from '../events.js';
 import type { ChatMessage } from '../llm/types.js';
-import { scrubText } from '../record/scrub.js';
+import { scrubDeep } from '../scrub.js';
 
 /**
  * transcript.jsonl: every model request and response and every tool call and
@@ -86,16 +86,6 @@ function toLine(event: RunEvent, now: () => number): TranscriptLine | null {
   }
 }
 
-function scrubDeep<T>(value: T, secrets: readonly string[]): T {
-  if (typeof value === 'string') return scrubText(value, secrets) as T;
-  if (Array.isArray(value)) return value.map((item) => scrubDeep(item, secrets)) as T;
-  if (typeof value === 'object' && value !== null) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = scrubDeep(item, secrets);
-    return copy as T;
-  }
-  return value;
-}
 
 interface ModelCallLine {
   type: 'model-call';

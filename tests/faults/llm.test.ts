@@ -100,7 +100,7 @@ const scenarios: FaultScenario[] = [
       return { deps: deps(context.model(server)) };
     },
     expect: ({ host }) => {
-      const error = `${host} rate limit hit (429) for model 'gpt-4.1' after 1 retry: Rate limit reached for gpt-4.1 in organization org-*** on requests per min (RPM): Limit 500, Used 500, Requested 1.`;
+      const error = `${host} rate limit hit (429) for model 'gpt-4.1' after 1 retry: Rate limit reached for gpt-4.1 in organization REDACTED on requests per min (RPM): Limit 500, Used 500, Requested 1.`;
       return {
         exitCode: 3,
         result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, quant: error }, warnings: [`quant failed: ${error}`] },

@@ -45,11 +45,9 @@ describe('canary keys never reach a cassette', () => {
     expectNoFragments({ stdout: io.out(), stderr: io.err(), cassette: text });
   });
 
-  // Known bug in src/record (reported, owner still at work): the recorder's key pattern
-  // needs 8 key characters after `sk-`, so OpenAI's own masking (`sk-canar****…tN3c`,
-  // the first 8 and last 4 characters of the key) in a recorded error body is written
-  // to the cassette as is. `.fails` flips to a failure once the scrubber catches it.
-  it.fails('a --record cassette of a run whose 401 body quotes the masked key holds no fragment of it', async () => {
+  // OpenAI's own masking (`sk-canar****…tN3c`) keeps the key's first 8 and last 4
+  // characters; a recorded 401 body must not carry even those.
+  it('a --record cassette of a run whose 401 body quotes the masked key holds no fragment of it', async () => {
     const masked = errorReply(401, { message: 'Incorrect API key provided: sk-canar**********************tN3c. You can find your API key at https://platform.openai.com/account/api-keys.', code: 'invalid_api_key' });
     const openai = await startOpenAIServer(byAgent({ director: [masked], sentiment: [{ ...masked, delayMs: 1_000 }] }));
     servers.push(openai);

@@ -50,8 +50,8 @@ describe('canary keys never leave the process', () => {
     expect(result.status).toBe('degraded');
     expect(result.reports.map((report) => [report.agent, report.status])).toEqual([['quant', 'failed'], ['risk', 'failed'], ['execution', 'ok'], ['sentiment', 'ok']]);
     const host = new URL(openai.url).host;
-    expect(result.reports[0]?.error).toBe(`${host} rejected the request for model 'gpt-4.1' (400): Invalid request from Bearer *** (key ***)`);
-    expect(result.reports[1]?.error).toBe(`${host} denied access (403) for model 'gpt-4.1': Project key sk-*** does not have access to model gpt-4.1`);
+    expect(result.reports[0]?.error).toBe(`${host} rejected the request for model 'gpt-4.1' (400): Invalid request from Bearer REDACTED (key REDACTED)`);
+    expect(result.reports[1]?.error).toBe(`${host} denied access (403) for model 'gpt-4.1': Project key REDACTED does not have access to model gpt-4.1`);
     expect(result.reports[3]?.toolCalls[0]?.error).toBe('Exa rejected the API key (401)');
     expect(io.err()).toContain('[sentiment] ');
 

@@ -74,7 +74,7 @@ describe('retries and rate limits', () => {
     expect(error.kind).toBe('rate-limited');
     expect(error.status).toBe(429);
     expect(error.message).toBe(
-      `${host} rate limit hit (429) for model 'gpt-4.1-mini' after 2 retries: Rate limit reached for gpt-4.1-mini in organization org-*** on tokens per min (TPM): Limit 30000.`,
+      `${host} rate limit hit (429) for model 'gpt-4.1-mini' after 2 retries: Rate limit reached for gpt-4.1-mini in organization REDACTED on tokens per min (TPM): Limit 30000.`,
     );
   });
 
@@ -352,7 +352,7 @@ describe('configuration and secrets', () => {
 
     const error = await failure(model.complete(ask()));
 
-    expect(error.message).toContain('key *** is not valid for this model');
+    expect(error.message).toContain('key REDACTED is not valid for this model');
     expect(error.message).not.toContain(key);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, scrubHeaders, scrubSecrets, scrubText } from '../../src/record/index.js';
+import { REDACTED, scrubDeep, scrubHeaders, scrubSecrets, scrubText } from '../../src/scrub.js';
 
 describe('scrubText', () => {
   it('replaces OpenAI-style keys and bearer tokens', () => {
@@ -85,5 +85,25 @@ describe('scrubHeaders', () => {
     const headers = { Cookie: 'a=b' };
     scrubHeaders(headers);
     expect(headers).toEqual({ Cookie: 'a=b' });
+  });
+});
+
+describe('the shared rules', () => {
+  it('catches keys as OpenAI masks them in a 401, keeping neither end', () => {
+    expect(scrubText('Incorrect API key provided: sk-canar**********************tN3c. You can find…')).toBe(
+      'Incorrect API key provided: REDACTED. You can find…',
+    );
+    expect(scrubText('key sk-proj-****abcd.')).toBe('key REDACTED.');
+  });
+
+  it('catches organisation ids but not words such as org-wide', () => {
+    expect(scrubText('in organization org-Zx81Kq02Lm on requests')).toBe('in organization REDACTED on requests');
+    expect(scrubText('an org-wide push and an org-restructuring')).toBe('an org-wide push and an org-restructuring');
+  });
+
+  it('scrubs every string of a nested value, leaving other values alone', () => {
+    const value = { text: 'Bearer sk-live-1234567890abcdef', list: ['plain', 'my-own-secret-value'], count: 3, flag: null };
+    expect(scrubDeep(value, ['my-own-secret-value'])).toEqual({ text: 'Bearer REDACTED', list: ['plain', 'REDACTED'], count: 3, flag: null });
+    expect(value.list[1]).toBe('my-own-secret-value');
   });
 });

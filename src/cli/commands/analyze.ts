@@ -13,7 +13,8 @@ import { colorEnabled, reportOptions, type CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
 import { createProgress } from '../progress.js';
-import { redactDeep, redactingIo } from '../redact.js';
+import { scrubDeep } from '../../scrub.js';
+import { redactingIo } from '../redact.js';
 import { buildServices, secretsOf, type Session } from '../services.js';
 
 export const demoCassettePath = () => join(packageRoot(), 'demo', 'demo.cassette.json');
@@ -99,7 +100,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
     progress.stop();
   }
 
-  const results = outcomes.flatMap((outcome) => (outcome.result ? [redactDeep(outcome.result, secrets)] : []));
+  const results = outcomes.flatMap((outcome) => (outcome.result ? [scrubDeep(outcome.result, secrets)] : []));
   for (const outcome of outcomes) {
     if (outcome.error !== undefined) io.stderr(`${formatError(outcome.error, options.verbose)}${tickers.length > 1 ? ` (${outcome.ticker})` : ''}\n`);
   }
