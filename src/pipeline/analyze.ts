@@ -134,7 +134,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     const selected = options.agents ?? [];
     const settled = await Promise.all(selected.map((id) => runWorker(id, standingBriefs[id](symbol))));
     result.reports = settled;
-    for (const report of settled) if (report.status === 'failed') warn(`${report.agent} failed: ${report.error ?? 'unknown error'}`);
+    for (const warning of reportWarnings(settled)) warn(warning);
     const status = statusOf(settled, signal, result.market === null);
     return finish(status, status === 'failed' ? failureSummary(settled) : status === 'interrupted' ? 'interrupted' : null);
   }
@@ -196,7 +196,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: 'interrupted' });
     return finish('interrupted', 'interrupted');
   }
-  for (const report of result.reports) if (report.status === 'failed') warn(`${report.agent} failed: ${report.error ?? 'unknown error'}`);
+  for (const warning of reportWarnings(result.reports)) warn(warning);
   const available = result.reports.filter((report) => report.status === 'ok');
   if (available.length === 0) {
     events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: 'every desk failed' });
@@ -298,6 +298,26 @@ function finalReport(report: AgentReport, timeoutMs: number, timeout: AbortSigna
     return { ...report, error: reason instanceof Error ? reason.message : 'interrupted' };
   }
   return report;
+}
+
+/**
+ * What the reports mean for trusting the run: a failed desk, or a desk whose every
+ * tool call failed (Sentiment without a working search speaks without news).
+ */
+function reportWarnings(reports: AgentReport[]): string[] {
+  const warnings: string[] = [];
+  for (const report of reports) {
+    if (report.status === 'failed') {
+      warnings.push(`${report.agent} failed: ${report.error ?? 'unknown error'}`);
+      continue;
+    }
+    const failedCalls = report.toolCalls.filter((call) => call.error !== null);
+    if (report.toolCalls.length > 0 && failedCalls.length === report.toolCalls.length) {
+      const reason = (failedCalls[0]?.error ?? '').replace(/^Error:\s*/, '');
+      warnings.push(`${report.agent}: every tool call failed (${reason}); its report rests on no tool results`);
+    }
+  }
+  return warnings;
 }
 
 function orderReports(reports: AgentReport[]): AgentReport[] {

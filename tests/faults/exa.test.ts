@@ -10,7 +10,7 @@ import { textAnswer, toolCallAnswer } from '../support/openai-server.js';
 
 const okRun = {
   exitCode: 0,
-  result: { status: 'ok' as const, error: null, decision: true, reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' }, warnings: [] },
+  result: { status: 'ok' as const, error: null, decision: true, reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' }, warnings: [] as string[] },
 };
 
 /** Sentiment searches once, then answers. */
@@ -37,7 +37,8 @@ function exaRow(name: string, toolMessage: string, arrangeExa: (context: FaultCo
         },
       };
     },
-    expect: okRun,
+    // Sentiment answers without news; the run stays ok and says so.
+    expect: { ...okRun, result: { ...okRun.result, warnings: [`sentiment: every tool call failed (${toolMessage}); its report rests on no tool results`] } },
     verify(outcome, { servers, stubs }) {
       const messages = requestsOf(servers[0]!, 'sentiment').at(-1)?.body.messages;
       expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_exa', content: `Error: ${toolMessage}` });
