@@ -1,0 +1,101 @@
+/**
+ * The analysing process, spawned by run.ts so the servers and the pipeline do not
+ * share one event loop: runs real analyses against the loopback services and prints
+ * one JSON line of what it measured.
+ *
+ *   node dist/bench/bench/driver.js '<DriverConfig JSON>'
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyze } from '../src/pipeline/analyze.js';
+import { analyzeMany } from '../src/pipeline/analyze-many.js';
+import { benchDeps, type ServiceAddresses, type ServiceWait } from './services.js';
+
+export interface DriverConfig extends ServiceAddresses {
+  /** `sequential`: one analysis after another, each timed; `many`: all at once under a limit, timed together. */
+  mode: 'sequential' | 'many';
+  tickers: string[];
+  concurrency: number;
+  asOf: string;
+}
+
+export interface TickerRun {
+  ticker: string;
+  status: string;
+  error: string | null;
+  /** analyze() wall time. */
+  wallMs: number;
+  /** Date.now() when analyze() was called, when the snapshot was in (sequential mode), and when analyze() returned. */
+  startedAt: number;
+  snapshotAt: number;
+  endedAt: number;
+  /** This analysis's waits on Yahoo and Exa (sequential mode). */
+  waits: ServiceWait[];
+  promptTokens: number;
+}
+
+export interface DriverOutput {
+  runs: TickerRun[];
+  /** Every analysis together, start to end; in many mode, after one warm-up analysis. */
+  wallMs: number;
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** One analysis after another, each with the fresh clients a CLI invocation builds, each timed. */
+async function sequential(config: DriverConfig, asOf: Date): Promise<DriverOutput> {
+  const started = performance.now();
+  const runs: TickerRun[] = [];
+  for (const ticker of config.tickers) {
+    const waits: ServiceWait[] = [];
+    const deps = benchDeps(config, repoRoot, (wait) => waits.push(wait));
+    let snapshotAt = 0;
+    const market = deps.market;
+    deps.market = { snapshot: (symbol, options) => market.snapshot(symbol, options).finally(() => (snapshotAt = Date.now())) };
+    const startedAt = Date.now();
+    const before = performance.now();
+    const result = await analyze(ticker, { asOf }, deps);
+    runs.push({
+      ticker,
+      status: result.status,
+      error: result.error,
+      wallMs: performance.now() - before,
+      startedAt,
+      snapshotAt,
+      endedAt: Date.now(),
+      waits,
+      promptTokens: result.usage.promptTokens,
+    });
+  }
+  return { runs, wallMs: performance.now() - started };
+}
+
+/** Every ticker through analyzeMany with one set of clients, as `autohedge analyze A B C …` runs them. */
+async function many(config: DriverConfig, asOf: Date): Promise<DriverOutput> {
+  const deps = benchDeps(config, repoRoot);
+  // The first analysis in a process loads the SDKs: P1's cold figure, not a matter of concurrency.
+  await analyze('WARM', { asOf }, deps);
+  const started = performance.now();
+  const outcomes = await analyzeMany(config.tickers, config.concurrency, () => ({ asOf }), () => deps);
+  const wallMs = performance.now() - started;
+  const runs = outcomes.map((outcome): TickerRun => {
+    const startedAt = outcome.result ? Date.parse(outcome.result.startedAt) : 0;
+    const durationMs = outcome.result?.durationMs ?? 0;
+    return {
+      ticker: outcome.ticker,
+      status: outcome.result?.status ?? 'threw',
+      error: outcome.result?.error ?? (outcome.error === undefined ? null : String(outcome.error)),
+      wallMs: durationMs,
+      startedAt,
+      snapshotAt: 0,
+      endedAt: startedAt + durationMs,
+      waits: [],
+      promptTokens: outcome.result?.usage.promptTokens ?? 0,
+    };
+  });
+  return { runs, wallMs };
+}
+
+const config = JSON.parse(process.argv[2] ?? '{}') as DriverConfig;
+const output = await (config.mode === 'sequential' ? sequential : many)(config, new Date(config.asOf));
+process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -1,0 +1,199 @@
+/**
+ * The benchmark's model: the scripted OpenAI-compatible test server, answering every
+ * call after a fixed latency with answers the size real ones have, reporting
+ * `usage.prompt_tokens` as ceil(characters / 4) of what it was sent, and refusing an
+ * even share of calls with a fast 429 + `retry-after-ms` when asked to.
+ */
+import {
+  errorReply,
+  startOpenAIServer,
+  textAnswer,
+  toolCallAnswer,
+  type OpenAIServer,
+  type RecordedRequest,
+  type Reply,
+} from '../tests/support/openai-server.js';
+import type { CallKind, CallRecord } from './critical-path.js';
+
+export interface ModelServerOptions {
+  latencyMs: number;
+  /** Share of calls refused with a 429, 0–1, spread evenly over the arrivals. */
+  rateLimitShare?: number;
+  retryAfterMs?: number;
+}
+
+export interface ModelServer {
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** Arrival indexes answered with a 429. */
+  readonly rateLimited: ReadonlySet<number>;
+  close(): Promise<void>;
+}
+
+/** Characters a model reads from a request: message text, tool-call arguments, tool and schema definitions. */
+export function requestCharacters(body: unknown): number {
+  const request = (body ?? {}) as { messages?: unknown[]; tools?: unknown[]; response_format?: unknown };
+  let characters = 0;
+  for (const raw of request.messages ?? []) {
+    const message = raw as { content?: unknown; tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> };
+    if (typeof message.content === 'string') characters += message.content.length;
+    else if (Array.isArray(message.content)) {
+      for (const part of message.content as Array<{ text?: unknown }>) if (typeof part.text === 'string') characters += part.text.length;
+    }
+    for (const call of message.tool_calls ?? []) characters += (call.function?.name ?? '').length + (call.function?.arguments ?? '').length;
+  }
+  if (request.tools && request.tools.length > 0) characters += JSON.stringify(request.tools).length;
+  if (request.response_format) characters += JSON.stringify(request.response_format).length;
+  return characters;
+}
+
+export const tokensOf = (characters: number) => Math.ceil(characters / 4);
+
+export function agentOf(request: RecordedRequest): string {
+  const header = request.headers['x-autohedge-agent'];
+  return typeof header === 'string' ? header : 'unknown';
+}
+
+export function kindOf(request: RecordedRequest): CallKind {
+  if (agentOf(request) !== 'director') return 'desk';
+  return schemaOf(request.body) === 'plan' ? 'plan' : 'decision';
+}
+
+function schemaOf(body: unknown): string | undefined {
+  return (body as { response_format?: { json_schema?: { name?: string } } } | null)?.response_format?.json_schema?.name;
+}
+
+/** The analysed symbol, from the market block every prompt carries. */
+export function tickerOf(request: RecordedRequest): string | null {
+  const messages = ((request.body as { messages?: Array<{ content?: unknown }> } | null)?.messages ?? []).map((message) =>
+    typeof message.content === 'string' ? message.content : '',
+  );
+  for (const text of messages) {
+    const match = /MARKET DATA — ([A-Z0-9.\-=^]+)/.exec(text);
+    if (match) return match[1]!;
+  }
+  return null;
+}
+
+/** The answered model calls of one server, grouped by ticker. */
+export function callsByTicker(server: ModelServer): Map<string, Array<CallRecord & { tokens: number }>> {
+  const grouped = new Map<string, Array<CallRecord & { tokens: number }>>();
+  for (const request of server.requests) {
+    if (server.rateLimited.has(request.index) || request.answeredAt === undefined) continue;
+    const ticker = tickerOf(request) ?? 'unknown';
+    const call = {
+      kind: kindOf(request),
+      agent: agentOf(request),
+      receivedAt: request.receivedAt,
+      answeredAt: request.answeredAt,
+      tokens: tokensOf(requestCharacters(request.body)),
+    };
+    grouped.set(ticker, [...(grouped.get(ticker) ?? []), call]);
+  }
+  return grouped;
+}
+
+/** floor((i + 1) · share) steps up on exactly `share` of the arrivals, evenly spaced: with 0.1, the 10th, 20th, … */
+export function isRefused(index: number, share: number): boolean {
+  return share > 0 && Math.floor((index + 1) * share) > Math.floor(index * share);
+}
+
+export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
+  const share = Math.min(1, Math.max(0, options.rateLimitShare ?? 0));
+  const rateLimited = new Set<number>();
+  const server: OpenAIServer = await startOpenAIServer((body: unknown, index: number, request: RecordedRequest): Reply => {
+    if (isRefused(index, share)) {
+      rateLimited.add(index);
+      return errorReply(
+        429,
+        { message: 'Rate limit reached for requests per min. Please try again shortly.', type: 'requests', code: 'rate_limit_exceeded' },
+        { 'retry-after-ms': String(options.retryAfterMs ?? 20) },
+      );
+    }
+    return answerFor(request, body, options.latencyMs);
+  });
+  return { url: server.url, requests: server.requests, rateLimited, close: () => server.close() };
+}
+
+function answerFor(request: RecordedRequest, body: unknown, latencyMs: number): Reply {
+  const ticker = tickerOf(request) ?? 'ACME';
+  const usage = (completion: string) => ({ prompt_tokens: tokensOf(requestCharacters(body)), completion_tokens: tokensOf(completion.length) });
+  const text = (content: string) => textAnswer(content, { usage: usage(content), ...paced(latencyMs, content.length) });
+
+  const agent = agentOf(request);
+  if (agent === 'director') return text(JSON.stringify(schemaOf(body) === 'plan' ? planFor(ticker) : decisionFor(ticker)));
+  if (agent === 'sentiment') {
+    const messages = (body as { messages?: Array<{ role?: string }> }).messages ?? [];
+    if (!messages.some((message) => message.role === 'tool')) {
+      const calls = [
+        { id: 'call_news', name: 'exa_search', arguments: { query: `${ticker} stock news analyst reaction`, numResults: 5, daysBack: 30 } },
+        { id: 'call_earnings', name: 'exa_search', arguments: { query: `${ticker} earnings guidance`, numResults: 5, daysBack: 30 } },
+      ];
+      return toolCallAnswer(calls, { usage: usage(JSON.stringify(calls)), ...paced(latencyMs, JSON.stringify(calls).length, calls.length) });
+    }
+  }
+  return text(deskReport(agent, ticker));
+}
+
+/**
+ * Streamed the way a model answers: the first token after about half the latency, the
+ * rest in pieces of a few tokens 5 ms apart (finer pacing than timers keep would stretch
+ * the answer past its latency), the last byte at the latency. The server splits a text,
+ * or each tool call's arguments, into `pieces`.
+ */
+export function paced(latencyMs: number, characters: number, toolCalls = 0): { delayMs: number; chunkDelayMs: number; pieces: number } {
+  const chunkDelayMs = 5;
+  const streams = Math.max(1, toolCalls);
+  // Gaps besides the pieces': before the finish and the usage chunks, and each tool call's header chunk.
+  const extra = 2 + toolCalls;
+  const budget = Math.floor(latencyMs / 2 / chunkDelayMs);
+  const pieces = Math.max(1, Math.min(Math.ceil(characters / 4 / streams), Math.floor((budget - extra) / streams)));
+  const streamMs = (pieces * streams + extra) * chunkDelayMs;
+  return { delayMs: Math.max(0, latencyMs - streamMs), chunkDelayMs, pieces };
+}
+
+function planFor(ticker: string) {
+  return {
+    thesis:
+      `${ticker} trades above its 50- and 200-day averages after a strong quarter, with momentum intact but valuation stretched against peers. ` +
+      'A continued beat on data-centre demand and stable margins would justify adding; a failed retest of support near the 50-day average would argue for trimming. ' +
+      'The open question is whether the recent volume surge marks accumulation or distribution ahead of the next earnings date.',
+    briefs: {
+      quant: 'Score the trend and momentum from the averages, RSI and returns. Is the move extended relative to ATR and the 52-week range? Name support and resistance and the level that would invalidate the trend.',
+      risk: 'Size a position for a 1 % portfolio risk budget using the ATR and 1-year volatility. What is the maximum drawdown we should expect, and what concentration or event risk would change the size?',
+      execution: 'Propose the order: market or limit, entry level, stop below support, take-profit near resistance, time in force. Account for average volume and the spread at this price.',
+      sentiment: 'What has the news flow said over the last 30 days: earnings reaction, guidance, analyst revisions, any regulatory or legal events? Score the sentiment and cite sources.',
+    },
+  };
+}
+
+function decisionFor(ticker: string) {
+  return {
+    action: 'BUY',
+    conviction: 64,
+    timeHorizon: '1–3 months',
+    positionSizePct: 4,
+    orderType: 'limit',
+    entry: 105.5,
+    stopLoss: 99.8,
+    takeProfit: 117.2,
+    rationale:
+      `The desks agree the trend in ${ticker} is intact and the news flow constructive; the risk desk's ATR-based size keeps the loss at the stop within budget. ` +
+      'Entry on a pullback towards the 20-day average improves the reward-to-risk ratio to about 2:1.',
+    keyRisks: ['valuation stretched against peers', 'earnings in four weeks', 'volume surge could mark distribution'],
+    dissent: 'Quant sees the move as extended in the short term and would wait for a deeper pullback.',
+  };
+}
+
+/** About 300 words, the length a desk's prompt asks for at most. */
+function deskReport(agent: string, ticker: string): string {
+  const paragraph =
+    `${ticker}: the last close sits 3.1 % above the 20-day average and 11 % above the 200-day, with RSI(14) at 61 — firm but not overbought. ` +
+    'ATR(14) of 2.5 USD puts a one-ATR stop about 2.4 % below the close; the 52-week range leaves 13 % to the high. ' +
+    'Volume ran 10 % above its 20-day average on up days, which reads as accumulation rather than distribution. ';
+  const sentimentLines =
+    'Sources: "Acme beats estimates as robotics orders climb" (https://news.example.com/acme-earnings); "Analysts lift targets after guidance" (https://markets.example.com/acme-targets). ';
+  const body = [paragraph, paragraph.replace('firm but not overbought', 'constructive'), paragraph.replace('accumulation', 'steady demand')];
+  const closing = `Overall score for ${ticker}: 0.64 (${agent} desk). Invalidation: a daily close below 99.8 USD.`;
+  return `${body.join('\n\n')}\n\n${agent === 'sentiment' ? sentimentLines : ''}${closing}`;
+}

@@ -1,0 +1,476 @@
+/**
+ * `npm run bench`: autohedge measured against its physical limit.
+ *
+ * A loopback OpenAI-compatible server answers every model call after a fixed latency;
+ * Exa and Yahoo answer locally after their own small latencies. Real analyses run in a
+ * child process (the real openai, exa-js and yahoo-finance2 clients over loopback), the
+ * CLI runs as a child process, and one table compares each figure with its target.
+ * A report, not a test: it always exits 0, and says plainly when a target is missed.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startExaStub, type ExaStub } from '../tests/support/exa-server.js';
+import { criticalPath, describeChain, labelOf, modelCalls, observedSerialChain, type CallRecord, type CriticalPath } from './critical-path.js';
+import type { DriverConfig, DriverOutput } from './driver.js';
+import { median, run } from './measure.js';
+import { callsByTicker, startModelServer, tickerOf, type ModelServer } from './model-server.js';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(benchDir, '..', '..', '..');
+const cliBin = path.join(repoRoot, 'bin', 'autohedge.js');
+const demoCassette = path.join(repoRoot, 'demo', 'demo.cassette.json');
+/** The date our Yahoo fixtures end on (tests/fixtures/market/generate.mjs). */
+const fixturesAsOf = '2025-10-10T21:00:00.000Z';
+
+interface Settings {
+  latencyMs: number;
+  runs: number;
+  yahooLatencyMs: number;
+  exaLatencyMs: number;
+  tickers: number;
+  concurrency: number;
+  rateLimitShare: number;
+  retryAfterMs: number;
+  only: Set<string>;
+  timeline: boolean;
+  /** Write a V8 CPU profile of every analysis process here. */
+  profileDir: string | null;
+}
+
+const usage = `npm run bench -- [options]
+
+  --latency-ms <ms>        every model call's answer time (default 300)
+  --runs <n>               runs per figure; medians are reported (default 5)
+  --exa-latency-ms <ms>    each Exa search (default 20)
+  --yahoo-latency-ms <ms>  each Yahoo exchange (default 5)
+  --tickers <n>            P4: tickers analysed together (default 10)
+  --concurrency <n>        P4: tickers at once (default 4)
+  --rate-limit <share>     P4: share of model calls refused with 429 (default 0.1)
+  --retry-after-ms <ms>    P4: the 429's retry-after-ms (default 20)
+  --only <P1,P2,...>       measure only these figures
+  --timeline               print when each call of a P1 analysis was made and answered, and P4's tickers
+  --profile <dir>          write a CPU profile (.cpuprofile) of each analysis process to <dir>
+`;
+
+function settingsFrom(argv: string[]): Settings | null {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'latency-ms': { type: 'string', default: '300' },
+      runs: { type: 'string', default: '5' },
+      'exa-latency-ms': { type: 'string', default: '20' },
+      'yahoo-latency-ms': { type: 'string', default: '5' },
+      tickers: { type: 'string', default: '10' },
+      concurrency: { type: 'string', default: '4' },
+      'rate-limit': { type: 'string', default: '0.1' },
+      'retry-after-ms': { type: 'string', default: '20' },
+      only: { type: 'string', default: 'P1,P2,P3,P4,P5' },
+      timeline: { type: 'boolean', default: false },
+      profile: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return null;
+  const number = (name: keyof typeof values, minimum: number) => {
+    const value = Number(values[name]);
+    if (!Number.isFinite(value) || value < minimum) throw new Error(`--${name} must be a number ≥ ${minimum}`);
+    return value;
+  };
+  return {
+    latencyMs: number('latency-ms', 1),
+    runs: Math.round(number('runs', 1)),
+    exaLatencyMs: number('exa-latency-ms', 0),
+    yahooLatencyMs: number('yahoo-latency-ms', 0),
+    tickers: Math.round(number('tickers', 1)),
+    concurrency: Math.round(number('concurrency', 1)),
+    rateLimitShare: Math.min(0.5, number('rate-limit', 0)),
+    retryAfterMs: number('retry-after-ms', 0),
+    only: new Set(String(values.only).toUpperCase().split(',').map((figure) => figure.trim())),
+    timeline: values.timeline === true,
+    profileDir: typeof values.profile === 'string' ? path.resolve(values.profile) : null,
+  };
+}
+
+// ---- the analyses (P1, P4, P5) ------------------------------------------------------------
+
+/** Five results with highlights as long as the tool keeps them. */
+const exaResults = {
+  requestId: 'bench',
+  resolvedSearchType: 'neural',
+  results: Array.from({ length: 5 }, (_, index) => ({
+    id: `https://news.example.com/acme-${index + 1}`,
+    title: `Acme Robotics: coverage item ${index + 1}`,
+    url: `https://news.example.com/acme-${index + 1}`,
+    publishedDate: `2025-10-0${index + 1}T13:30:00.000Z`,
+    author: 'Bench Writer',
+    highlights: [
+      'Acme Robotics reported quarterly revenue above analyst expectations, helped by industrial automation orders. '.repeat(4),
+      'Management raised full-year guidance but flagged component costs and a longer sales cycle in Europe. '.repeat(4),
+    ],
+  })),
+};
+
+async function driver(settings: Settings, config: Omit<DriverConfig, 'asOf'>): Promise<DriverOutput> {
+  const full: DriverConfig = { ...config, asOf: fixturesAsOf };
+  const profile = settings.profileDir ? ['--cpu-prof', '--cpu-prof-dir', settings.profileDir] : [];
+  const child = await run(process.execPath, [...profile, path.join(benchDir, 'driver.js'), JSON.stringify(full)]);
+  if (child.code !== 0) throw new Error(`the analysis process exited with ${child.code}:\n${child.stderr.trim()}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as DriverOutput;
+}
+
+async function withServers<T>(settings: Settings, rateLimitShare: number, work: (model: ModelServer, exa: ExaStub) => Promise<T>): Promise<T> {
+  const model = await startModelServer({ latencyMs: settings.latencyMs, rateLimitShare, retryAfterMs: settings.retryAfterMs });
+  const exa = await startExaStub({ body: exaResults });
+  try {
+    return await work(model, exa);
+  } finally {
+    await Promise.all([model.close(), exa.close()]);
+  }
+}
+
+const addresses = (settings: Settings, model: ModelServer, exa: ExaStub) => ({
+  openaiURL: model.url,
+  exaURL: exa.baseURL,
+  yahooLatencyMs: settings.yahooLatencyMs,
+  exaLatencyMs: settings.exaLatencyMs,
+});
+
+interface SingleRun {
+  ticker: string;
+  status: string;
+  wallMs: number;
+  /** Model calls with the Yahoo and Exa waits they depend on. */
+  path: CriticalPath;
+  /** Model calls alone. */
+  modelPath: CriticalPath;
+  /** Without Sentiment: market → plan → desk → decision. */
+  directorPath: CriticalPath;
+  /** A design that starts Sentiment only once the plan exists. */
+  naive: CriticalPath;
+  observed: string[];
+  sentimentCalls: number;
+  tokensServer: number;
+  tokensReported: number;
+  /** One line per moment of the analysis, in ms from its start. */
+  timeline: string[];
+}
+
+interface SingleFigures {
+  cold: SingleRun;
+  runs: SingleRun[];
+}
+
+async function measureSingle(settings: Settings): Promise<SingleFigures> {
+  const tickers = ['WARM', ...Array.from({ length: settings.runs }, (_, index) => `RUN${index + 1}`)];
+  return withServers(settings, 0, async (model, exa) => {
+    const output = await driver(settings, { mode: 'sequential', tickers, concurrency: 1, ...addresses(settings, model, exa) });
+    const calls = callsByTicker(model);
+    const runs = output.runs.map((measured): SingleRun => {
+      const own = calls.get(measured.ticker) ?? [];
+      const waits = {
+        market: measured.waits.filter((wait) => wait.service === 'yahoo'),
+        tools: measured.waits.filter((wait) => wait.service === 'exa'),
+      };
+      return {
+        ticker: measured.ticker,
+        status: measured.error ? `${measured.status} (${measured.error})` : measured.status,
+        wallMs: measured.wallMs,
+        path: criticalPath(own, waits),
+        modelPath: criticalPath(own),
+        directorPath: criticalPath(own.filter((call) => call.agent !== 'sentiment'), { market: waits.market }),
+        naive: criticalPath(own, { ...waits, independentDesks: [] }),
+        observed: observedSerialChain(own),
+        sentimentCalls: own.filter((call) => call.agent === 'sentiment').length,
+        tokensServer: own.reduce((total, call) => total + call.tokens, 0),
+        tokensReported: measured.promptTokens,
+        timeline: timelineOf(measured, own),
+      };
+    });
+    return { cold: runs[0]!, runs: runs.slice(1) };
+  });
+}
+
+function timelineOf(measured: DriverOutput['runs'][number], calls: CallRecord[]): string[] {
+  const at = (time: number) => String(time - measured.startedAt).padStart(6);
+  const events: Array<{ at: number; line: string }> = [
+    { at: measured.startedAt, line: 'analyze() called' },
+    { at: measured.snapshotAt, line: 'market snapshot in' },
+    { at: measured.endedAt, line: 'analyze() returned' },
+  ];
+  for (const wait of measured.waits) events.push({ at: wait.startedAt, line: `${wait.service.padEnd(10)} asked, answered at ${at(wait.endedAt).trim()} (${wait.endedAt - wait.startedAt} ms)` });
+  for (const call of calls) {
+    events.push({ at: call.receivedAt, line: `${labelOf(call).padEnd(10)} arrived, answered at ${at(call.answeredAt).trim()} (${call.answeredAt - call.receivedAt} ms)` });
+  }
+  return events.sort((a, b) => a.at - b.at).map((event) => `${at(event.at)}  ${event.line}`);
+}
+
+interface ManyRun {
+  wallMs: number;
+  ratio: number;
+  completed: number;
+  rateLimited: number;
+  failures: string[];
+  /** One line per ticker: when it ran, in ms from the first start, and its 429s. */
+  timeline: string[];
+}
+
+/** `tickerPathMs`: one ticker's critical path, alone (P1's median). */
+async function measureMany(settings: Settings, tickerPathMs: number): Promise<ManyRun[]> {
+  const results: ManyRun[] = [];
+  const waves = Math.ceil(settings.tickers / settings.concurrency);
+  for (let index = 0; index < settings.runs; index += 1) {
+    const tickers = Array.from({ length: settings.tickers }, (_, position) => `MANY${String(position + 1).padStart(2, '0')}`);
+    results.push(
+      await withServers(settings, settings.rateLimitShare, async (model, exa) => {
+        const output = await driver(settings, { mode: 'many', tickers, concurrency: settings.concurrency, ...addresses(settings, model, exa) });
+        const failures = output.runs.filter((outcome) => outcome.status !== 'ok').map((outcome) => `${outcome.ticker}: ${outcome.status} ${outcome.error ?? ''}`.trim());
+        const refused = model.requests.filter((request) => model.rateLimited.has(request.index)).map((request) => tickerOf(request));
+        const first = Math.min(...output.runs.map((outcome) => outcome.startedAt));
+        const calls = callsByTicker(model);
+        const timeline = output.runs.map((outcome) => {
+          const count = refused.filter((ticker) => ticker === outcome.ticker).length;
+          const modelMs = criticalPath(calls.get(outcome.ticker) ?? []).ms;
+          return `${outcome.ticker}  ${String(outcome.startedAt - first).padStart(5)} → ${String(outcome.endedAt - first).padStart(5)} ms  (${Math.round(outcome.wallMs)} ms; its model calls' path ${modelMs} ms; ${count} × 429)`;
+        });
+        return {
+          wallMs: output.wallMs,
+          ratio: output.wallMs / (waves * tickerPathMs),
+          completed: output.runs.length - failures.length,
+          rateLimited: model.rateLimited.size,
+          failures,
+          timeline,
+        };
+      }),
+    );
+  }
+  return results;
+}
+
+// ---- the CLI (P2, P3) -----------------------------------------------------------------------
+
+interface HelpFigures {
+  helpMs: number;
+  nodeMs: number;
+  /** The median of each pair's ratio: a pair shares whatever load the machine had at that moment. */
+  ratio: number;
+  spawns: number;
+}
+
+async function measureHelp(settings: Settings): Promise<HelpFigures> {
+  const spawns = Math.max(30, settings.runs * 6);
+  const help: number[] = [];
+  const bare: number[] = [];
+  const ratios: number[] = [];
+  // Interleaved, so a burst of load elsewhere on the machine hits both alike.
+  for (let index = 0; index < spawns; index += 1) {
+    const shown = await run(process.execPath, [cliBin, '--help']);
+    if (shown.code !== 0 || !shown.stdout.includes('Usage: autohedge')) throw new Error(`autohedge --help failed (exit ${shown.code}): ${shown.stderr.trim()}`);
+    const bareMs = (await run(process.execPath, ['-e', '0'])).wallMs;
+    help.push(shown.wallMs);
+    bare.push(bareMs);
+    ratios.push(shown.wallMs / bareMs);
+  }
+  return { helpMs: median(help), nodeMs: median(bare), ratio: median(ratios), spawns };
+}
+
+type DemoFigures = { available: false } | { available: true; wallMs: number; rssMb: number; failures: string[] };
+
+async function measureDemo(settings: Settings): Promise<DemoFigures> {
+  if (!existsSync(demoCassette)) return { available: false };
+  const timeTool = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+  const walls: number[] = [];
+  const peaks: number[] = [];
+  const failures: string[] = [];
+  for (let index = 0; index < settings.runs; index += 1) {
+    const home = mkdtempSync(path.join(tmpdir(), 'autohedge-bench-home-'));
+    const rssFile = path.join(home, 'max-rss');
+    // A user's --demo run, saving the run as it does by default, into a throwaway home.
+    const env: NodeJS.ProcessEnv = { ...process.env, AUTOHEDGE_HOME: home, NO_COLOR: '1', AUTOHEDGE_BENCH_RSS_FILE: rssFile };
+    delete env['OPENAI_API_KEY'];
+    delete env['EXA_API_KEY'];
+    const cli = [cliBin, 'analyze', 'ACME', '--demo'];
+    try {
+      const child = timeTool
+        ? await run(timeTool, ['-v', process.execPath, ...cli], { env, cwd: home })
+        : await run(process.execPath, ['--import', pathToFileURL(path.join(benchDir, 'max-rss.js')).href, ...cli], { env, cwd: home });
+      if (child.code !== 0) failures.push(`exit ${child.code}: ${lastLines(child.stderr)}`);
+      walls.push(child.wallMs);
+      const kilobytes = timeTool ? Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(child.stderr)?.[1]) : Number(readFileSync(rssFile, 'utf8'));
+      peaks.push(kilobytes / 1024);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+  return { available: true, wallMs: median(walls), rssMb: median(peaks), failures };
+}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').filter((line) => !/^\s+\S.*: /.test(line) && !line.includes('Command being timed')).slice(-2).join(' / ');
+}
+
+// ---- the report -------------------------------------------------------------------------------
+
+interface Row {
+  id: string;
+  measure: string;
+  value: string;
+  target: string;
+  /** null: not measured. */
+  pass: boolean | null;
+}
+
+const milliseconds = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
+const ratio = (value: number) => value.toFixed(2);
+
+function printTable(rows: Row[]): void {
+  const header: Row = { id: '', measure: 'measure', value: 'value', target: 'target', pass: null };
+  const cells = (row: Row) => [row.id, row.measure, row.value, row.target, row === header ? 'result' : row.pass === null ? 'n/a' : row.pass ? 'PASS' : 'FAIL'];
+  const table = [header, ...rows].map(cells);
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((line) => line[column]!.length)));
+  for (const [index, line] of table.entries()) {
+    console.log(line.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+    if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  }
+}
+
+async function main(): Promise<void> {
+  const settings = settingsFrom(process.argv.slice(2));
+  if (!settings) {
+    process.stdout.write(usage);
+    return;
+  }
+  const wants = (figure: string) => settings.only.has(figure);
+  const processor = cpus();
+  console.log(
+    `autohedge bench — ${processor.length} cores (${processor[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, load average ${loadavg()[0]!.toFixed(2)}`,
+  );
+  console.log(
+    `model latency ${settings.latencyMs} ms per call, Exa ${settings.exaLatencyMs} ms per search, Yahoo ${settings.yahooLatencyMs} ms per exchange; medians of ${settings.runs} runs\n`,
+  );
+
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const progress = (text: string) => process.stderr.write(`bench: ${text}\n`);
+
+  /** A figure that could not be measured is a missed target, and the others still run. */
+  const attempt = async (figures: string[], measure: () => Promise<void>) => {
+    try {
+      await measure();
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+      for (const id of figures.filter(wants)) rows.push({ id, measure: 'could not be measured', value: message, target: '', pass: false });
+      notes.push(`${figures.join('/')}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  let single: SingleFigures | null = null;
+  await attempt(['P1', 'P5'], async () => {
+    if (!wants('P1') && !wants('P4') && !wants('P5')) return;
+    progress(`P1/P5: ${settings.runs + 1} analyses one after another (the first warms up)…`);
+    single = await measureSingle(settings);
+    const runs = single.runs;
+    const typical = [...runs].sort((a, b) => a.wallMs / a.path.ms - b.wallMs / b.path.ms)[Math.floor(runs.length / 2)]!;
+    const failed = runs.filter((entry) => entry.status !== 'ok');
+    if (wants('P1')) {
+      const value = median(runs.map((entry) => entry.wallMs / entry.path.ms));
+      rows.push({
+        id: 'P1',
+        measure: 'one analysis ÷ critical path',
+        value: `${ratio(value)}  (${milliseconds(median(runs.map((entry) => entry.wallMs)))} / ${milliseconds(median(runs.map((entry) => entry.path.ms)))})`,
+        target: '≤ 1.05',
+        pass: value <= 1.05 && failed.length === 0,
+      });
+      const calls = modelCalls(typical.path.chain);
+      const naiveCalls = modelCalls(typical.naive.chain);
+      notes.push(
+        `critical path: ${calls.length} model calls — ${describeChain(typical.path.chain)}, ${milliseconds(typical.path.ms)} (model calls ${milliseconds(typical.path.modelMs)}, Yahoo and Exa ${milliseconds(typical.path.ms - typical.path.modelMs)})`,
+        `  the Director's chain: ${describeChain(typical.directorPath.chain)}, ${milliseconds(typical.directorPath.ms)}; Sentiment's ${typical.sentimentCalls} calls run alongside the plan`,
+        `  ÷ model calls alone (${milliseconds(median(runs.map((entry) => entry.modelPath.ms)))}): ${ratio(median(runs.map((entry) => entry.wallMs / entry.modelPath.ms)))}`,
+        `  observed: the longest run of model calls made one after another was ${typical.observed.length} (${describeChain(typical.observed)})`,
+        `  before (Sentiment waiting for the plan): ${naiveCalls.length} model calls (${describeChain(naiveCalls)}), ${milliseconds(typical.naive.ms)}; after: ${calls.length}, ${milliseconds(typical.path.ms)}`,
+        `  first analysis in a fresh process (loads the SDKs): ${milliseconds(single.cold.wallMs)}, ratio ${ratio(single.cold.wallMs / single.cold.path.ms)} (not in the median)`,
+      );
+      if (settings.timeline) notes.push(`timeline of ${typical.ticker} (ms from the call to analyze()):`, ...typical.timeline.map((line) => `  ${line}`), `timeline of the first analysis:`, ...single.cold.timeline.map((line) => `  ${line}`));
+      if (typical.observed.length > calls.length) notes.push('MISSED: the run made more model calls one after another than the pipeline needs to');
+    }
+    if (wants('P5')) {
+      const tokens = median(runs.map((entry) => entry.tokensServer));
+      const reported = median(runs.map((entry) => entry.tokensReported));
+      rows.push({ id: 'P5', measure: 'input tokens per ticker', value: tokens.toLocaleString('en-US'), target: '≤ 30,000', pass: tokens <= 30_000 });
+      notes.push(
+        `P5: ceil(characters / 4) per request — message text, tool-call arguments, tool and response-format definitions — from the bodies the model server received; the run's own usage (the server reports that count) totals ${reported.toLocaleString('en-US')}`,
+      );
+    }
+    for (const entry of failed) notes.push(`MISSED: analysis ${entry.ticker} ended ${entry.status}`);
+  });
+
+  await attempt(['P2'], async () => {
+    if (!wants('P2')) return;
+    progress('P2: autohedge --help and node -e 0, interleaved…');
+    const help = await measureHelp(settings);
+    const value = help.ratio;
+    rows.push({
+      id: 'P2',
+      measure: 'autohedge --help ÷ node -e 0',
+      value: `${ratio(value)}  (${milliseconds(help.helpMs)} / ${milliseconds(help.nodeMs)}, ${help.spawns} spawns each)`,
+      target: '≤ 1.5',
+      pass: value <= 1.5,
+    });
+  });
+
+  await attempt(['P3'], async () => {
+    if (!wants('P3')) return;
+    progress('P3: analyze ACME --demo through the built CLI…');
+    const demo = await measureDemo(settings);
+    if (!demo.available) {
+      rows.push({ id: 'P3', measure: '--demo replay: wall time', value: 'n/a (no demo cassette)', target: '≤ 1 s', pass: null });
+      rows.push({ id: 'P3', measure: '--demo replay: peak RSS', value: 'n/a (no demo cassette)', target: '≤ 150 MB', pass: null });
+    } else {
+      const ok = demo.failures.length === 0;
+      rows.push({ id: 'P3', measure: '--demo replay: wall time', value: `${(demo.wallMs / 1000).toFixed(2)} s`, target: '≤ 1 s', pass: ok && demo.wallMs <= 1000 });
+      rows.push({ id: 'P3', measure: '--demo replay: peak RSS', value: `${Math.round(demo.rssMb)} MB`, target: '≤ 150 MB', pass: ok && demo.rssMb <= 150 });
+      for (const failure of [...new Set(demo.failures)]) notes.push(`MISSED: the --demo run failed: ${failure}`);
+    }
+  });
+
+  await attempt(['P4'], async () => {
+    if (!wants('P4')) return;
+    if (!single) throw new Error('needs one ticker\'s critical path from P1, which could not be measured');
+    const tickerPathMs = median(single.runs.map((entry) => entry.path.ms));
+    progress(`P4: ${settings.tickers} tickers at concurrency ${settings.concurrency}, ${Math.round(settings.rateLimitShare * 100)} % of model calls refused with 429…`);
+    const many = await measureMany(settings, tickerPathMs);
+    const value = median(many.map((entry) => entry.ratio));
+    const completed = Math.min(...many.map((entry) => entry.completed));
+    const waves = Math.ceil(settings.tickers / settings.concurrency);
+    rows.push({
+      id: 'P4',
+      measure: `${settings.tickers} tickers @ ${settings.concurrency}, ${Math.round(settings.rateLimitShare * 100)} % 429 ÷ ${waves} × path`,
+      value: `${ratio(value)}  (${milliseconds(median(many.map((entry) => entry.wallMs)))} / ${waves} × ${milliseconds(tickerPathMs)}), ${completed}/${settings.tickers} ok`,
+      target: '≤ 1.15, all ok',
+      pass: value <= 1.15 && completed === settings.tickers,
+    });
+    notes.push(
+      `P4: ${median(many.map((entry) => entry.rateLimited))} model calls per run answered 429 (retry-after-ms ${settings.retryAfterMs}); one ticker's path is P1's, measured alone`,
+    );
+    if (settings.timeline) {
+      const typical = [...many].sort((a, b) => a.ratio - b.ratio)[Math.floor(many.length / 2)]!;
+      notes.push('P4 timeline of the median run:', ...typical.timeline.map((line) => `  ${line}`));
+    }
+    for (const failure of [...new Set(many.flatMap((entry) => entry.failures))]) notes.push(`MISSED: P4 ticker ${failure}`);
+  });
+
+  printTable(rows.sort((a, b) => a.id.localeCompare(b.id)));
+  console.log('');
+  for (const note of notes) console.log(note);
+  const missed = rows.filter((row) => row.pass === false);
+  console.log('');
+  console.log(missed.length === 0 ? 'All measured targets met.' : `MISSED ${missed.length} target(s): ${missed.map((row) => `${row.id} ${row.measure}`).join('; ')}`);
+}
+
+main().catch((error: unknown) => {
+  // A report, not a gate: say what broke and still exit 0.
+  console.error(`bench: could not finish: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+});
