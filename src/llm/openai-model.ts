@@ -60,6 +60,12 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   };
 
   return {
+    prepare() {
+      if (!options.apiKey && !options.baseURL) return;
+      connection ??= connect();
+      // A failure to load surfaces on the first call, which awaits the same promise.
+      connection.catch(() => undefined);
+    },
     async complete(request: ChatRequest): Promise<ChatResponse> {
       if (!options.apiKey && !options.baseURL) throw new ConfigError('OPENAI_API_KEY is not set');
       connection ??= connect();

@@ -74,6 +74,8 @@ export interface ChatResponse {
 /** The one interface the agent runtime and pipeline talk to. */
 export interface ChatModel {
   complete(request: ChatRequest): Promise<ChatResponse>;
+  /** Start loading the client in the background, so the first call does not wait for it. */
+  prepare?(): void;
 }
 
 export const zeroUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 });

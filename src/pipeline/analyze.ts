@@ -114,6 +114,10 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     return result;
   };
 
+  // The SDKs load while the market data is fetched, not after it.
+  deps.model.prepare?.();
+  deps.search.prepare?.();
+
   // 1. Market data. An unknown ticker is the user's error and ends here; an
   // unreachable Yahoo leaves the desks working without numbers, and says so.
   try {

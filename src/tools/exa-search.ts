@@ -30,6 +30,8 @@ export interface SearchResult {
 
 export interface SearchProvider {
   search(request: SearchRequest, signal: AbortSignal): Promise<SearchResult[]>;
+  /** Start loading the client in the background, so the first search does not wait for it. */
+  prepare?(): void;
 }
 
 export type SearchErrorKind =
@@ -71,6 +73,12 @@ export function createExaProvider(options: ExaProviderOptions): SearchProvider {
   let connection: Promise<ExaConnection> | undefined;
 
   return {
+    prepare() {
+      if (!options.apiKey) return;
+      connection ??= connect(options.apiKey, options.baseURL);
+      // A failure to load surfaces on the first search, which awaits the same promise.
+      connection.catch(() => undefined);
+    },
     async search(request, signal) {
       // Checked here rather than left to exa-js, which would fall back to process.env.
       const apiKey = options.apiKey;

@@ -276,3 +276,21 @@ describe('createOpenAIModel, non-streaming (stream: false)', () => {
     expect(response.message).toEqual({ role: 'assistant', content: 'Sell.', reasoning_content: 'Overbought.' });
   });
 });
+
+describe('createOpenAIModel.prepare', () => {
+  it('loads the client ahead of the first call, which then reuses it', async () => {
+    const { url } = await serve([textAnswer('ready')]);
+    const model = createOpenAIModel({ apiKey: 'sk-test-key-0000', baseURL: url, maxRetries: 0 });
+    model.prepare?.();
+    model.prepare?.();
+    const response = await model.complete(ask());
+    expect(response.message.content).toBe('ready');
+    expect(server?.requests).toHaveLength(1);
+  });
+
+  it('does nothing without a key or base URL; the call still names what to set', async () => {
+    const model = createOpenAIModel({});
+    expect(() => model.prepare?.()).not.toThrow();
+    await expect(model.complete(ask())).rejects.toThrow('OPENAI_API_KEY is not set');
+  });
+});

@@ -5,7 +5,7 @@ import type { RunEvent } from '../../src/events.js';
 import type { ChatRequest } from '../../src/llm/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import type { SearchProvider } from '../../src/tools/exa-search.js';
-import { fakeMarket } from '../support/market.js';
+import { fakeMarket, makeSnapshot } from '../support/market.js';
 
 const asOf = new Date('2026-11-28T12:00:00Z');
 
@@ -253,5 +253,15 @@ describe('analyze (scripted model)', () => {
     expect(model.requestsOf('director')).toHaveLength(0);
     expect(outcome.status).toBe('degraded');
     expect(outcome.warnings.join('\n')).toMatch(/--max-cost \$0\.0001 reached: the next director call could cost up to \$/);
+  });
+
+  it('asks the model and search clients to load while the market data is fetched', async () => {
+    const order: string[] = [];
+    const model = new ScriptedModel(script());
+    const prepared = Object.assign(model, { prepare: () => void order.push('model.prepare') });
+    const search = Object.assign(searchProvider(), { prepare: () => void order.push('search.prepare') });
+    const market = { snapshot: async () => (order.push('market.snapshot'), makeSnapshot()) };
+    await analyze('ACME', { asOf }, { model: prepared, market, search });
+    expect(order).toEqual(['model.prepare', 'search.prepare', 'market.snapshot']);
   });
 });
