@@ -56,7 +56,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
     .option('--verbose', 'show stack traces on errors')
     .action(async (tickers: string[], options: Record<string, unknown>) => {
       const { analyzeCommand } = await import('./commands/analyze.js');
-      setExit(await analyzeCommand(tickers, options, io, deps));
+      setExit(await analyzeCommand(tickers, options, io, deps, argv));
     });
 
   program
@@ -70,7 +70,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
     .option('--verbose', 'show stack traces on errors')
     .action(async (ticker: string, options: Record<string, unknown>) => {
       const { marketCliCommand } = await import('./commands/market-cli.js');
-      setExit(await marketCliCommand(ticker, options, io, deps));
+      setExit(await marketCliCommand(ticker, options, io, deps, argv));
     });
 
   program

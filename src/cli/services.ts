@@ -19,7 +19,7 @@ export interface ServiceConfig {
   replay?: string;
   demo?: boolean;
   refresh?: boolean;
-  /** The command's arguments, stored in a recorded cassette. */
+  /** The command line, stored in a recorded cassette. */
   argv: string[];
   /** analyze needs a model; market does not. */
   needsModel: boolean;
@@ -120,7 +120,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     prices,
     demo: config.demo === true || replay?.meta.demo === true,
     checkDemoTickers(tickers) {
-      const covered = (replay?.meta.argv ?? []).slice(1).filter((argument) => !argument.startsWith('-'));
+      const covered = recordedSymbols(recordedUrls);
       const uncovered = tickers.filter((ticker) => !covered.includes(ticker));
       if (uncovered.length > 0) {
         throw new UsageError(
@@ -141,6 +141,15 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       recorder?.discard();
     },
   };
+}
+
+/** The symbols a cassette holds market data for: those whose chart it recorded. */
+function recordedSymbols(urls: string[]): string[] {
+  const symbols = urls.flatMap((url) => {
+    const match = /\/finance\/chart\/([^/?]+)/.exec(new URL(url).pathname);
+    return match?.[1] ? [decodeURIComponent(match[1]).toUpperCase()] : [];
+  });
+  return [...new Set(symbols)];
 }
 
 /** The key values to scrub from everything written. */

@@ -133,7 +133,12 @@ it('a run recorded against loopback services replays, with those services stoppe
   expect(openai.requests).toHaveLength(7);
   expect(new Set(openai.requests.map((request) => request.headers.authorization))).toEqual(new Set([`Bearer ${canaries.openai}`]));
   expect(exa.requests.map((request) => request.headers['x-api-key'])).toEqual([canaries.exa]);
-  const hosts = new Set((JSON.parse(readFileSync(cassette, 'utf8')) as { interactions: Array<{ url: string }> }).interactions.map((item) => new URL(item.url).host));
+  const recordedCassette = JSON.parse(readFileSync(cassette, 'utf8')) as { argv: string[]; asOf: string; autohedgeVersion: string; interactions: Array<{ url: string }> };
+  // The cassette names the run it holds: the whole command line, its clock, the version.
+  expect(recordedCassette.argv).toEqual(['analyze', 'ACME', '--record', cassette, '--json']);
+  expect(recordedCassette.asOf).toBe(recorded.asOf);
+  expect(recordedCassette.autohedgeVersion).toBe((JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version);
+  const hosts = new Set(recordedCassette.interactions.map((item) => new URL(item.url).host));
   expect(hosts).toEqual(new Set(['finance.yahoo.com', 'query1.finance.yahoo.com', 'query2.finance.yahoo.com', new URL(openai.url).host, new URL(exa.baseURL).host]));
 
   await openai.close();

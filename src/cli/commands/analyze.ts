@@ -20,7 +20,8 @@ import { buildServices, secretsOf, type Session } from '../services.js';
 export const demoCassettePath = () => join(packageRoot(), 'demo', 'demo.cassette.json');
 
 /** `autohedge analyze <tickers...>`: a thin shell over the library's analyze(). */
-export async function analyzeCommand(rawTickers: string[], rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps): Promise<number> {
+/** `argv` is the whole command line, kept in a recorded cassette. */
+export async function analyzeCommand(rawTickers: string[], rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
   const options = parseOptions(analyzeOptionsSchema, rawOptions);
   const tickers = [...new Set(rawTickers.map((ticker) => validateTicker(ticker)))];
   if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
@@ -35,7 +36,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
       replay: options.demo ? demoCassettePath() : options.replay,
       demo: options.demo,
       refresh: options.refresh,
-      argv: ['analyze', ...rawTickers],
+      argv,
       needsModel: true,
       warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
     },

@@ -5,13 +5,13 @@ import type { CliDeps } from '../deps.js';
 import { buildServices } from '../services.js';
 
 /** `autohedge market <ticker>`: wires options and services to the market command. */
-export async function marketCliCommand(rawTicker: string, options: Record<string, unknown>, io: CliIo, deps: CliDeps): Promise<number> {
+export async function marketCliCommand(rawTicker: string, options: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
   const ticker = validateTicker(rawTicker);
   const record = typeof options.record === 'string' ? options.record : undefined;
   const replay = typeof options.replay === 'string' ? options.replay : undefined;
   if (record && replay) throw new UsageError('--record and --replay cannot be combined');
   const session = await buildServices(
-    { env: io.env, cwd: io.cwd, record, replay, refresh: Boolean(options.refresh), argv: ['market', rawTicker], needsModel: false, warn: (message) => io.stderr(`autohedge: warning: ${message}\n`) },
+    { env: io.env, cwd: io.cwd, record, replay, refresh: Boolean(options.refresh), argv, needsModel: false, warn: (message) => io.stderr(`autohedge: warning: ${message}\n`) },
     deps,
   );
   try {
