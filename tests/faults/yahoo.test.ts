@@ -6,25 +6,15 @@ import { expect } from 'vitest';
 import { createYahooMarketData } from '../../src/market/index.js';
 import type { FaultContext, FaultScenario } from '../support/faults.js';
 import { byAgent, faultMatrix, requestsOf } from '../support/faults.js';
-import { bodyOf, createYahooRouter, json, own, quoteSummaryFrom, type RouterRoutes } from '../market/support/yahoo-router.js';
+import { acmeRoutes, bodyOf, createYahooRouter, json, own, type RouterRoutes } from '../market/support/yahoo-router.js';
 
 /** The fixtures' own day: their last bar is 2025-10-10. */
 const now = () => new Date('2025-10-10T21:00:00Z');
-const crumb = { status: 200, statusText: 'OK', contentType: 'text/plain;charset=utf-8', body: 'fixture-crumb' };
 const search = { search: async () => [] };
 const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
 /** The fixture chart has one session without a price. */
 const fixtureGap = 'market data: 1 session(s) without a price were skipped';
 
-function acme(overrides: Partial<RouterRoutes> = {}): RouterRoutes {
-  return {
-    getCrumb: () => crumb,
-    quote: () => own('quote-ACME.json'),
-    quoteSummary: (_symbol, modules) => quoteSummaryFrom([own('quoteSummary-ACME.json')], modules),
-    chart: () => own('chart-ACME.json'),
-    ...overrides,
-  };
-}
 
 /** The model and Yahoo for one row; the router is returned for assertions on what was asked. */
 async function yahooRun(context: FaultContext, routes: RouterRoutes, argv?: string[]) {
@@ -59,7 +49,7 @@ const scenarios: FaultScenario[] = [
   {
     name: 'a malformed symbol: exit 2 before any request to Yahoo or the model',
     async arrange(context) {
-      const { arranged, router, server } = await yahooRun(context, acme(), ['analyze', 'AC/ME', '--json']);
+      const { arranged, router, server } = await yahooRun(context, acmeRoutes(), ['analyze', 'AC/ME', '--json']);
       context.defer(() => expect([router.requests.length, server.requests.length]).toEqual([0, 0]));
       return arranged;
     },
@@ -74,7 +64,7 @@ const scenarios: FaultScenario[] = [
     async arrange(context) {
       const { arranged, server } = await yahooRun(
         context,
-        acme({
+        acmeRoutes({
           quote: () => json({ quoteResponse: { result: [], error: null } }),
           quoteSummary: () => json({ quoteSummary: { result: null, error: { code: 'Not Found', description: 'Quote not found for symbol: NOPE' } } }, 404, 'Not Found'),
           chart: () => json({ chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } }, 404, 'Not Found'),
@@ -90,7 +80,7 @@ const scenarios: FaultScenario[] = [
     name: 'Yahoo answers 404 pages (not its JSON error): degraded, exit 3, the desks told there are no numbers',
     async arrange(context) {
       const notFound = { status: 404, statusText: 'Not Found', contentType: 'text/html', body: '<html>Not Found</html>' };
-      return (await yahooRun(context, acme({ quote: () => notFound, quoteSummary: () => notFound, chart: () => notFound }))).arranged;
+      return (await yahooRun(context, acmeRoutes({ quote: () => notFound, quoteSummary: () => notFound, chart: () => notFound }))).arranged;
     },
     expect: unreachable('HTTP 404 Not Found'),
     verify: verifyNoNumbers,
@@ -108,7 +98,7 @@ const scenarios: FaultScenario[] = [
     name: 'Yahoo 503 on every attempt: degraded, exit 3',
     async arrange(context) {
       const busy = { status: 503, statusText: 'Service Unavailable', contentType: 'text/html', body: '<html>busy</html>' };
-      const { arranged, router } = await yahooRun(context, acme({ quote: () => busy, quoteSummary: () => busy, chart: () => busy }));
+      const { arranged, router } = await yahooRun(context, acmeRoutes({ quote: () => busy, quoteSummary: () => busy, chart: () => busy }));
       context.defer(() => expect(router.dataRequests().filter((request) => request.url.includes('/v8/finance/chart/ACME'))).toHaveLength(2));
       return arranged;
     },
@@ -121,7 +111,7 @@ const scenarios: FaultScenario[] = [
       const body = bodyOf(own('quote-ACME.json')) as { quoteResponse: { result: Array<Record<string, unknown>> } };
       delete body.quoteResponse.result[0]!.language;
       delete body.quoteResponse.result[0]!.exchangeTimezoneName;
-      return (await yahooRun(context, acme({ quote: () => json(body) }))).arranged;
+      return (await yahooRun(context, acmeRoutes({ quote: () => json(body) }))).arranged;
     },
     expect: {
       exitCode: 0,
@@ -148,7 +138,7 @@ const scenarios: FaultScenario[] = [
         for (const field of ['open', 'high', 'low', 'close', 'volume']) quote[0]![field]![index] = null;
         adjclose[0]!.adjclose![index] = null;
       }
-      return (await yahooRun(context, acme({ chart: () => json(body) }))).arranged;
+      return (await yahooRun(context, acmeRoutes({ chart: () => json(body) }))).arranged;
     },
     expect: {
       exitCode: 0,

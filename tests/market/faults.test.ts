@@ -2,22 +2,12 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DataError, ExitCode, UsageError } from '../../src/errors.js';
 import { createYahooMarketData, validateTicker } from '../../src/market/index.js';
-import { createYahooRouter, hasRecordedYahoo, json, own, quoteSummaryFrom, recorded, recordedYahooDir, type RouterRoutes } from './support/yahoo-router.js';
+import { acmeRoutes, createYahooRouter, hasRecordedYahoo, json, own, recorded, recordedYahooDir } from './support/yahoo-router.js';
 
 /** Every bad input and fault is one defined outcome with one exact message. */
 
 const asOf = new Date('2025-10-10T21:00:00Z');
-const crumb = { status: 200, statusText: 'OK', contentType: 'text/plain', body: 'fixture-crumb' };
 
-function acmeRoutes(overrides: Partial<RouterRoutes> = {}): RouterRoutes {
-  return {
-    getCrumb: () => crumb,
-    quote: () => own('quote-ACME.json'),
-    quoteSummary: (_symbol, modules) => quoteSummaryFrom([own('quoteSummary-ACME.json')], modules),
-    chart: () => own('chart-ACME.json'),
-    ...overrides,
-  };
-}
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   try {

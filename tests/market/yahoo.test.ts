@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataError, InterruptedError } from '../../src/errors.js';
 import { createYahooMarketData, type MarketLogger } from '../../src/market/index.js';
 import type { Bar } from '../../src/market/types.js';
-import { bodyOf, createYahooRouter, json, own, quoteSummaryFrom, type RouterRoutes } from './support/yahoo-router.js';
+import { acmeRoutes, bodyOf, createYahooRouter, fixtureCrumb, json, own, quoteSummaryFrom, type RouterRoutes } from './support/yahoo-router.js';
 
 /**
  * The whole path on our own fixtures (tests/fixtures/market, see generate.mjs): the
@@ -11,17 +11,7 @@ import { bodyOf, createYahooRouter, json, own, quoteSummaryFrom, type RouterRout
  */
 
 const asOf = new Date('2025-10-10T21:00:00Z');
-const crumb = { status: 200, statusText: 'OK', contentType: 'text/plain;charset=utf-8', body: 'fixture-crumb' };
 
-function acmeRoutes(overrides: Partial<RouterRoutes> = {}): RouterRoutes {
-  return {
-    getCrumb: () => crumb,
-    quote: () => own('quote-ACME.json'),
-    quoteSummary: (_symbol, modules) => quoteSummaryFrom([own('quoteSummary-ACME.json')], modules),
-    chart: () => own('chart-ACME.json'),
-    ...overrides,
-  };
-}
 
 function recordingLogger() {
   const lines = { debug: [] as string[], warn: [] as string[] };
@@ -70,7 +60,7 @@ describe('snapshot from our own fixtures', () => {
   });
 
   it('keeps one session per MarketData: reused by its next snapshot, never borrowed by another instance', async () => {
-    const first = market(acmeRoutes({ getCrumb: () => ({ ...crumb, body: 'crumb-one' }) }));
+    const first = market(acmeRoutes({ getCrumb: () => ({ ...fixtureCrumb, body: 'crumb-one' }) }));
     await first.market.snapshot('ACME', { asOf });
     await first.market.snapshot('ACME', { asOf });
     const crumbRequests = (router: typeof first.router) => router.requests.filter((request) => request.url.endsWith('/v1/test/getcrumb'));
@@ -78,7 +68,7 @@ describe('snapshot from our own fixtures', () => {
     expect(first.router.dataRequests().filter((request) => request.url.includes('crumb=crumb-one'))).toHaveLength(4);
 
     // yahoo-finance2 memoises the crumb process-wide; a second instance must still negotiate its own.
-    const second = market(acmeRoutes({ getCrumb: () => ({ ...crumb, body: 'crumb-two' }) }));
+    const second = market(acmeRoutes({ getCrumb: () => ({ ...fixtureCrumb, body: 'crumb-two' }) }));
     await second.market.snapshot('ACME', { asOf });
     expect(crumbRequests(second.router)).toHaveLength(1);
     const quote = second.router.dataRequests().find((request) => request.url.includes('/v7/finance/quote'));
@@ -238,7 +228,7 @@ describe('partial data', () => {
   it('falls back to the chart when the session cannot be had, and recovers on the next snapshot', async () => {
     let crumbFails = true;
     const { market: data } = market(
-      acmeRoutes({ getCrumb: () => (crumbFails ? { status: 500, statusText: 'Internal Server Error', body: 'oops' } : crumb) }),
+      acmeRoutes({ getCrumb: () => (crumbFails ? { status: 500, statusText: 'Internal Server Error', body: 'oops' } : fixtureCrumb) }),
     );
     const degraded = await data.snapshot('ACME', { asOf });
     expect(degraded.quote.price).toBe(106.25); // chart meta

@@ -154,3 +154,17 @@ export function quoteSummaryFrom(sources: FixtureResponse[], modules: string[]):
   }
   return json({ quoteSummary: { result: [picked], error: null } });
 }
+
+/** The crumb the fixtures' handshake hands out. */
+export const fixtureCrumb: FixtureResponse = { status: 200, statusText: 'OK', contentType: 'text/plain;charset=utf-8', body: 'fixture-crumb' };
+
+/** Yahoo answering for the fictional ACME from the project's own fixtures; override any route. */
+export function acmeRoutes(overrides: Partial<RouterRoutes> = {}): RouterRoutes {
+  return {
+    getCrumb: () => fixtureCrumb,
+    quote: () => own('quote-ACME.json'),
+    quoteSummary: (_symbol, modules) => quoteSummaryFrom([own('quoteSummary-ACME.json')], modules),
+    chart: () => own('chart-ACME.json'),
+    ...overrides,
+  };
+}
