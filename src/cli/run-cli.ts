@@ -28,6 +28,20 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
       writeErr: (text) => io.stderr(text),
       outputError: (text, write) => write(text.startsWith('error:') ? `autohedge: ${text}` : text),
     })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  autohedge analyze ACME --demo          a full analysis offline, no keys (synthetic demo data)
+  autohedge analyze NVDA                 needs OPENAI_API_KEY (and EXA_API_KEY for news search)
+  autohedge analyze NVDA --agent sentiment --trace
+  autohedge market NVDA --json
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME;
+a .env file in the working directory is read.
+Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 130 interrupted.
+Not investment advice: autohedge never places an order.`,
+    )
     .exitOverride();
 
   const setExit = (code: number) => {
