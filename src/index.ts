@@ -2,6 +2,7 @@
 export { analyze, type AnalyzeDeps, type AnalyzeOptions } from './pipeline/analyze.js';
 export { analyzeMany, type TickerOutcome } from './pipeline/analyze-many.js';
 export { checkDecision, defaultLimits, type GuardrailLimits } from './pipeline/guardrails.js';
+export { withBudget } from './pipeline/budget.js';
 export type { AnalysisResult, Decision, GuardrailFinding, Plan, RunStatus, RunUsage, AgentId, WorkerId } from './pipeline/types.js';
 export { runAgent } from './agent/run-agent.js';
 export type { AgentContext, AgentReport, AgentSpec, ToolCallRecord } from './agent/types.js';

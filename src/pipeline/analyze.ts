@@ -30,7 +30,10 @@ export interface AnalyzeOptions {
   /** Read for AUTOHEDGE_MODEL and AUTOHEDGE_MODEL_<ID>. Default: none. */
   env?: NodeJS.ProcessEnv;
   maxPositionPct?: number;
-  /** Stop making model calls before the spend would pass this many USD. */
+  /**
+   * Stop making model calls before this analysis's spend would pass this many USD.
+   * To cap several analyses together, wrap the model once with withBudget() instead.
+   */
   maxCostUsd?: number | null;
   signal?: AbortSignal;
   runId?: string;
@@ -83,7 +86,19 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   };
   const warn = (message: string) => events({ type: 'warning', message });
   const signal = options.signal ?? new AbortController().signal;
-  const budgeted = options.maxCostUsd != null ? withBudget(deps.model, options.maxCostUsd, prices).model : deps.model;
+  const capped = options.maxCostUsd != null ? withBudget(deps.model, options.maxCostUsd, prices) : deps.model;
+  // A desk stopped by the cap did not fail on its own: the run is degraded, not failed.
+  let budgetStopped = false;
+  const budgeted: ChatModel = {
+    async complete(request) {
+      try {
+        return await capped.complete(request);
+      } catch (error) {
+        if (error instanceof BudgetExceededError) budgetStopped = true;
+        throw error;
+      }
+    },
+  };
   const models = resolveModels(options.model, options.env ?? {});
   const exaSearch = createExaSearchTool(deps.search);
   const mode: AnalysisResult['mode'] = options.agents && options.agents.length > 0 ? 'agents' : 'full';
@@ -139,7 +154,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     const settled = await Promise.all(selected.map((id) => runWorker(id, standingBriefs[id](symbol))));
     result.reports = settled;
     for (const warning of reportWarnings(settled)) warn(warning);
-    const status = statusOf(settled, signal, result.market === null);
+    const status = statusOf(settled, signal, result.market === null, budgetStopped);
     return finish(status, status === 'failed' ? failureSummary(settled) : status === 'interrupted' ? 'interrupted' : null);
   }
 
@@ -204,7 +219,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   const available = result.reports.filter((report) => report.status === 'ok');
   if (available.length === 0) {
     events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: 'every desk failed' });
-    return finish('failed', 'every desk failed; no decision was made');
+    return finish(budgetStopped ? 'degraded' : 'failed', 'every desk failed; no decision was made');
   }
 
   // 4. The decision, from the reports that exist, naming the missing ones.
@@ -338,10 +353,10 @@ function formatReports(reports: AgentReport[]): string {
     .join('\n\n');
 }
 
-function statusOf(reports: AgentReport[], signal: AbortSignal, marketMissing: boolean): RunStatus {
+function statusOf(reports: AgentReport[], signal: AbortSignal, marketMissing: boolean, budgetStopped: boolean): RunStatus {
   if (signal.aborted) return 'interrupted';
   const failed = reports.filter((report) => report.status === 'failed').length;
-  if (failed === reports.length) return 'failed';
+  if (failed === reports.length) return budgetStopped ? 'degraded' : 'failed';
   return failed > 0 || marketMissing ? 'degraded' : 'ok';
 }
 

@@ -5,20 +5,16 @@ import { costOf, priceFor, worstCaseCost, type PriceTable } from '../llm/prices.
 /** Completion cap assumed for a call that sets none. */
 const defaultMaxTokens = 4_096;
 
-export interface Budget {
-  readonly capUsd: number;
-  spentUsd(): number;
-}
-
 /**
  * A ChatModel that refuses a call when the spend so far, plus what calls already
  * in flight could cost, plus this call's worst case would pass the cap. The
  * prompt's size is estimated at 4 characters a token, rounded up.
  */
-export function withBudget(model: ChatModel, capUsd: number, prices: PriceTable): { model: ChatModel; budget: Budget } {
+export function withBudget(model: ChatModel, capUsd: number, prices: PriceTable): ChatModel {
   let spent = 0;
   let reserved = 0;
-  const guarded: ChatModel = {
+  return {
+    prepare: () => model.prepare?.(),
     async complete(request: ChatRequest): Promise<ChatResponse> {
       const price = priceFor(request.model, prices);
       if (!price) throw new BudgetExceededError(`no price is known for model '${request.model}', so --max-cost cannot be enforced`);
@@ -39,7 +35,6 @@ export function withBudget(model: ChatModel, capUsd: number, prices: PriceTable)
       }
     },
   };
-  return { model: guarded, budget: { capUsd, spentUsd: () => spent } };
 }
 
 export function estimatePromptTokens(request: Pick<ChatRequest, 'messages' | 'tools' | 'responseFormat'>): number {

@@ -265,3 +265,61 @@ describe('analyze (scripted model)', () => {
     expect(order).toEqual(['model.prepare', 'search.prepare', 'market.snapshot']);
   });
 });
+
+describe('analyzeMany', () => {
+  it('starts no ticker once the signal aborts; those begun come back in order', async () => {
+    const { analyzeMany } = await import('../../src/pipeline/analyze-many.js');
+    const controller = new AbortController();
+    const started: string[] = [];
+    const market = {
+      snapshot: async (ticker: string) => {
+        started.push(ticker);
+        if (ticker === 'AAA') controller.abort(new Error('interrupted'));
+        return makeSnapshot(ticker);
+      },
+    };
+    const outcomes = await analyzeMany(
+      ['AAA', 'BBB', 'CCC'],
+      1,
+      () => ({ asOf, agents: ['quant'], signal: controller.signal }),
+      () => ({ model: new ScriptedModel({ quant: [{ text: 'q' }] }), market, search: searchProvider() }),
+      controller.signal,
+    );
+    expect(started).toEqual(['AAA']);
+    expect(outcomes.map((outcome) => [outcome.ticker, outcome.result?.status])).toEqual([['AAA', 'interrupted']]);
+  });
+});
+
+describe('the --max-cost budget', () => {
+  it('a desk stopped by the cap degrades the run instead of failing it, even when it is the only desk', async () => {
+    const model = new ScriptedModel({ quant: [{ text: 'never sent' }] });
+    const outcome = await analyze('ACME', { asOf, agents: ['quant'], model: 'gpt-4.1', maxCostUsd: 0.0001 }, { model, market: fakeMarket(), search: searchProvider() });
+    expect(model.requests).toHaveLength(0);
+    expect(outcome.status).toBe('degraded');
+    expect(outcome.warnings[0]).toMatch(/^quant failed: --max-cost \$0\.0001 reached: the next quant call could cost up to \$/);
+  });
+
+  it('one withBudget() model caps several analyses together, counting what was really spent', async () => {
+    const { estimatePromptTokens, withBudget } = await import('../../src/pipeline/budget.js');
+    const { defaultPriceTable, priceFor, worstCaseCost } = await import('../../src/llm/prices.js');
+    const run = (model: ScriptedModel | ReturnType<typeof withBudget>) =>
+      analyze('ACME', { asOf, agents: ['quant'], model: 'gpt-4.1' }, { model, market: fakeMarket(), search: searchProvider() });
+    // One unbudgeted run shows the request a quant call sends, so its worst case is known exactly.
+    const probe = new ScriptedModel({ quant: [{ text: 'probe' }] });
+    await run(probe);
+    const request = probe.requests[0]!;
+    const price = priceFor('gpt-4.1', defaultPriceTable)!;
+    const worstCase = worstCaseCost(estimatePromptTokens(request), request.maxTokens!, price);
+    // A scripted call really spends 100 prompt + 20 completion tokens.
+    const spentByOneCall = (100 * price.input + 20 * price.output) / 1_000_000;
+
+    // Room for one call's worst case, but not for a second one on top of what the first spent.
+    const inner = new ScriptedModel({ quant: [{ text: 'q1' }, { text: 'q2' }] });
+    const shared = withBudget(inner, worstCase + spentByOneCall / 2, defaultPriceTable);
+    const first = await run(shared);
+    const second = await run(shared);
+    expect(first.status).toBe('ok');
+    expect(second.status).toBe('degraded');
+    expect(inner.requests).toHaveLength(1);
+  });
+});

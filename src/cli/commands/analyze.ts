@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
+import { withBudget } from '../../pipeline/budget.js';
 import { resolveModels } from '../../pipeline/models.js';
 import { agentIds } from '../../pipeline/types.js';
 import type { EventSink } from '../../events.js';
@@ -65,6 +66,9 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
   const secrets = secretsOf(session.env);
 
+  // One cap for the whole command, however many tickers share it.
+  const model = options.maxCost !== undefined ? withBudget(session.model, options.maxCost, session.prices) : session.model;
+
   let outcomes: TickerOutcome[];
   try {
     outcomes = await analyzeMany(
@@ -76,7 +80,6 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
         model: options.model,
         env: session.env,
         maxPositionPct: options.maxPosition,
-        maxCostUsd: options.maxCost ?? null,
         signal: io.signal,
         refresh: options.refresh,
         demo: session.demo,
@@ -87,7 +90,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
         const sinks: EventSink[] = [progress.sink(ticker), transcript.sink];
         if (createTraceSink) sinks.push(createTraceSink({ write: io.stderr, color: stderrColor, label: tickers.length > 1 ? ticker : undefined }));
         return {
-          model: session.model,
+          model,
           market: session.market,
           search: session.search,
           prices: session.prices,
@@ -96,6 +99,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
           },
         };
       },
+      io.signal,
     );
   } finally {
     progress.stop();
