@@ -9,3 +9,8 @@ export function isoDay(date: Date): string {
 export function daysBefore(date: Date, days: number): Date {
   return new Date(date.getTime() - days * 86_400_000);
 }
+
+/** `30 s`, `0.25 s`: a duration as people read it in a message, milliseconds kept. */
+export function formatSeconds(milliseconds: number): string {
+  return `${Number((milliseconds / 1000).toFixed(3))} s`;
+}

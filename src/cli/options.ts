@@ -34,7 +34,7 @@ export const analyzeOptionsSchema = z.object({
     })
     .transform((ids) => [...new Set(ids)] as WorkerId[]),
   model: z.string().min(1).optional(),
-  baseUrl: z.url({ message: '--base-url must be a URL' }).optional(),
+  baseUrl: z.url({ protocol: /^https?$/, message: '--base-url must be an http(s) URL' }).optional(),
   json: z.boolean().default(false),
   concurrency: positiveInteger('--concurrency'),
   maxPosition: positiveNumber('--max-position', 100),

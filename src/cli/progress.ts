@@ -41,6 +41,7 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
     };
   }
 
+  const warnings: Array<{ ticker: string; message: string }> = [];
   const { default: ora } = await import('ora');
   const spinner = ora({ stream: options.stream, color: options.color ? 'cyan' : false, discardStdin: false, hideCursor: true });
   const render = () => {
@@ -63,11 +64,26 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
           status: event.status === 'ok' ? 'done' : 'failed',
           detail: event.status === 'ok' ? `${(event.durationMs / 1000).toFixed(1)} s` : `— ${event.error ?? 'failed'}`,
         });
+      } else if (event.type === 'warning') {
+        warnings.push({ ticker, message: event.message });
+        return;
       } else return;
       render();
     },
     stop: () => {
       if (spinner.isSpinning) spinner.stop();
+      // The spinner's lines are gone; what went wrong must stay on the screen.
+      for (const [ticker, agents] of states) {
+        for (const [agent, state] of agents) {
+          if (state.status === 'failed') options.write(`[${ticker}] ${agent}: failed ${state.detail}\n`);
+        }
+      }
+      for (const { ticker, message } of warnings) {
+        // "<agent> failed: …" repeats a line just written.
+        if (![...(states.get(ticker)?.keys() ?? [])].some((agent) => message.startsWith(`${agent} failed: `))) {
+          options.write(`[${ticker}] warning: ${message}\n`);
+        }
+      }
     },
   };
 }

@@ -22,7 +22,6 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
   const program = new Command('autohedge')
     .description('A team of LLM agents that analyses a stock on real market data.')
     .version(packageVersion(), '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),

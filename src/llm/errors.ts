@@ -6,6 +6,7 @@
  * Every message is scrubbed: OpenAI's 401 quotes a masked key (`sk-proj-****abcd`) and
  * its 429 names the organisation; neither, nor the configured key, may reach a log.
  */
+import { formatSeconds } from '../clock.js';
 import { scrubText } from '../scrub.js';
 import { AutohedgeError, ModelError, type ModelErrorKind } from '../errors.js';
 
@@ -58,7 +59,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   }
   if (error instanceof sdk.APIConnectionTimeoutError) {
     const tries = attempts > 1 ? `, ${attempts} attempts` : '';
-    return make(`model call timed out after ${seconds(context.timeoutMs)} s (model '${context.model}' at ${host}${tries})`, 'timeout');
+    return make(`model call timed out after ${formatSeconds(context.timeoutMs)} (model '${context.model}' at ${host}${tries})`, 'timeout');
   }
   if (error instanceof sdk.APIConnectionError) {
     const code = errorCode(error);
@@ -154,6 +155,3 @@ function errorCode(error: unknown): string | undefined {
   return (found as { code?: string } | undefined)?.code;
 }
 
-function seconds(milliseconds: number): string {
-  return String(Number((milliseconds / 1000).toFixed(3)));
-}

@@ -13,6 +13,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsBase,
 } from 'openai/resources/chat/completions';
+import { formatSeconds } from '../clock.js';
 import { ConfigError, ModelError } from '../errors.js';
 import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
 import type { AssistantMessage, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
@@ -99,6 +100,14 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   };
 }
 
+/**
+ * OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5 family) answer 400
+ * "unsupported_value" to any temperature but the default; the chat variants accept one.
+ */
+export function acceptsTemperature(model: string): boolean {
+  return !/^(o\d|gpt-5)/.test(model) || /chat/.test(model);
+}
+
 /** The wire body, verbatim from the request; optional fields only when set. */
 function requestBody(request: ChatRequest): ChatCompletionCreateParamsBase {
   const hasTools = request.tools !== undefined && request.tools.length > 0;
@@ -110,7 +119,7 @@ function requestBody(request: ChatRequest): ChatCompletionCreateParamsBase {
     // OpenAI rejects tool_choice without tools.
     ...(hasTools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
     ...(request.responseFormat ? { response_format: request.responseFormat } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.temperature !== undefined && acceptsTemperature(request.model) ? { temperature: request.temperature } : {}),
     ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
   };
 }
@@ -246,8 +255,7 @@ function noChoices(context: ModelErrorContext): ModelError {
 }
 
 function problemTimeout(context: ModelErrorContext): ModelError {
-  const seconds = Number((context.timeoutMs / 1000).toFixed(3));
-  return new ModelError(`model call timed out after ${seconds} s of silence mid-stream (model '${context.model}' at ${hostOf(context.baseURL)})`, 'timeout');
+  return new ModelError(`model call timed out after ${formatSeconds(context.timeoutMs)} of silence mid-stream (model '${context.model}' at ${hostOf(context.baseURL)})`, 'timeout');
 }
 
 /**

@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import { agentDefinitions } from '../../agents/index.js';
 import { runAgent } from '../agent/run-agent.js';
 import type { AgentReport, AgentSpec } from '../agent/types.js';
-import { isoDay } from '../clock.js';
-import { BudgetExceededError, DataError, errorMessage } from '../errors.js';
+import { formatSeconds, isoDay } from '../clock.js';
+import { BudgetExceededError, DataError, ModelError, errorMessage } from '../errors.js';
 import type { EventSink, RunEvent } from '../events.js';
 import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
@@ -170,7 +170,18 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   });
 
   // Both Director calls: its system prompt, one task, a strict schema.
+  let directorCalls = 0;
   const askDirector = async <Schema extends z.ZodObject>(schemaName: string, schema: Schema, task: string): Promise<z.infer<Schema>> => {
+    const timeoutMs = options.agentTimeoutMs ?? director.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    try {
+      return await askDirectorOnce(schemaName, schema, task, AbortSignal.any([signal, timeout]));
+    } catch (error) {
+      if (timeout.aborted && !signal.aborted) throw new ModelError(`the Director timed out after ${formatSeconds(timeoutMs)}`, 'timeout');
+      throw error;
+    }
+  };
+  const askDirectorOnce = async <Schema extends z.ZodObject>(schemaName: string, schema: Schema, task: string, callSignal: AbortSignal): Promise<z.infer<Schema>> => {
     const answered = await completeStructured({
       model: budgeted,
       modelName: models.director,
@@ -183,8 +194,9 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
       ],
       temperature: director.temperature,
       maxTokens: director.maxTokens,
-      signal,
+      signal: callSignal,
       events,
+      nextCallNumber: () => (directorCalls += 1),
     });
     return answered.value;
   };
@@ -310,7 +322,7 @@ async function runWorkerWithTimeout(
 function finalReport(report: AgentReport, timeoutMs: number, timeout: AbortSignal, caller: AbortSignal): AgentReport {
   if (report.status === 'failed' && timeout.aborted && !caller.aborted) {
     // Three decimals at most, so a sub-second limit never reads "0 s".
-    return { ...report, error: `timed out after ${Number((timeoutMs / 1000).toFixed(3))} s` };
+    return { ...report, error: `timed out after ${formatSeconds(timeoutMs)}` };
   }
   if (report.status === 'failed' && caller.aborted) {
     const reason: unknown = caller.reason;

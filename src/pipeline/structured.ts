@@ -15,6 +15,8 @@ export interface StructuredCall<Schema extends z.ZodObject> {
   maxTokens?: number;
   signal?: AbortSignal;
   events?: EventSink;
+  /** Numbers this agent's calls across several structured calls (plan, then decision). */
+  nextCallNumber?: () => number;
 }
 
 export interface StructuredResult<Value> {
@@ -38,6 +40,8 @@ export async function completeStructured<Schema extends z.ZodObject>(call: Struc
   const responseFormat = responseFormatFor(call.schemaName, call.schema);
   const messages = [...call.messages];
   const responses: ChatResponse[] = [];
+  let localCalls = 0;
+  const nextCallNumber = call.nextCallNumber ?? (() => (localCalls += 1));
   for (let attempt = 1; attempt <= 2; attempt += 1) {
     const request = {
       model: call.modelName,
@@ -50,10 +54,17 @@ export async function completeStructured<Schema extends z.ZodObject>(call: Struc
     const started = performance.now();
     const response = await call.model.complete({ ...request, signal: call.signal });
     responses.push(response);
-    call.events?.({ type: 'model-call', agent: call.agent, call: responses.length, request, response, durationMs: performance.now() - started });
+    call.events?.({ type: 'model-call', agent: call.agent, call: nextCallNumber(), request, response, durationMs: performance.now() - started });
     call.events?.({ type: 'usage', agent: call.agent, model: response.model || call.modelName, usage: response.usage });
     const refusal = response.message.refusal;
     if (refusal) throw new ModelError(`the model refused: ${oneLine(refusal)}`, 'refusal');
+    if (response.finishReason === 'length') {
+      // Asking again under the same limit would be cut off again.
+      throw new ModelError(
+        `${call.agent}: the model's ${call.schemaName} was cut off at the ${call.maxTokens ?? 'server'}-token limit before the JSON was complete`,
+        'invalid-response',
+      );
+    }
     const problem = validate(call.schema, response.message.content);
     if (problem.ok) return { value: problem.value, responses };
     if (attempt === 2) {

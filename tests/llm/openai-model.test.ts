@@ -294,3 +294,17 @@ describe('createOpenAIModel.prepare', () => {
     await expect(model.complete(ask())).rejects.toThrow('OPENAI_API_KEY is not set');
   });
 });
+
+describe('temperature', () => {
+  it('is left out for reasoning models, which reject it, and sent to the others', async () => {
+    const { url } = await serve([textAnswer('a'), textAnswer('b'), textAnswer('c'), textAnswer('d')]);
+    const model = createOpenAIModel({ apiKey: 'sk-test-key-0000', baseURL: url, maxRetries: 0 });
+    for (const name of ['gpt-4.1', 'o4-mini', 'gpt-5-mini', 'gpt-5-chat-latest']) await model.complete(ask({ model: name, temperature: 0.2 }));
+    expect(server?.requests.map((request) => [request.body.model, request.body.temperature])).toEqual([
+      ['gpt-4.1', 0.2],
+      ['o4-mini', undefined],
+      ['gpt-5-mini', undefined],
+      ['gpt-5-chat-latest', 0.2],
+    ]);
+  });
+});

@@ -323,3 +323,28 @@ describe('the --max-cost budget', () => {
     expect(inner.requests).toHaveLength(1);
   });
 });
+
+describe('the Director', () => {
+  it('has its own time limit', async () => {
+    const model = new ScriptedModel(script({ director: [{ text: JSON.stringify(plan), delayMs: 2_000 }], sentiment: [{ text: 'never', delayMs: 2_000 }] }));
+    const outcome = await analyze('ACME', { asOf, agentTimeoutMs: 100 }, { model, market: fakeMarket(), search: searchProvider() });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.error).toBe('Director plan failed: the Director timed out after 0.1 s');
+  });
+
+  it('numbers its calls across the plan and the decision', async () => {
+    const model = new ScriptedModel(script());
+    const { result, events } = run(model);
+    await result;
+    const calls = events.flatMap((event) => (event.type === 'model-call' && event.agent === 'director' ? [event.call] : []));
+    expect(calls).toEqual([1, 2]);
+  });
+
+  it('a decision cut off at the token limit is reported as such, not retried', async () => {
+    const model = new ScriptedModel(script({ director: [{ text: JSON.stringify(plan) }, { text: '{"action":"BUY","conv', finishReason: 'length' }] }));
+    const outcome = await run(model).result;
+    model.assertComplete();
+    expect(outcome.status).toBe('failed');
+    expect(outcome.error).toBe("Director decision failed: director: the model's decision was cut off at the 1500-token limit before the JSON was complete");
+  });
+});

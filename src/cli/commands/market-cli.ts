@@ -27,6 +27,7 @@ export async function marketCliCommand(rawTicker: string, options: Record<string
         color: colorEnabled(io.env, io.stdoutIsTTY),
         isTTY: io.stdoutIsTTY,
         columns: io.columns,
+        signal: io.signal,
       },
     );
     await session.finish(io);

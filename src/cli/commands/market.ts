@@ -15,6 +15,8 @@ export interface MarketCommandContext {
   color: boolean;
   isTTY: boolean;
   columns: number;
+  /** Ctrl-C: abandons the fetch. */
+  signal?: AbortSignal;
 }
 
 /** Charts wider than this stop being easier to read. */
@@ -27,7 +29,7 @@ const maximumChartWidth = 100;
  */
 export async function marketCommand(ticker: string, options: MarketCommandOptions, context: MarketCommandContext): Promise<MarketSnapshot> {
   const symbol = validateTicker(ticker);
-  const snapshot = await context.market.snapshot(symbol, { asOf: context.asOf, refresh: options.refresh });
+  const snapshot = await context.market.snapshot(symbol, { asOf: context.asOf, refresh: options.refresh, signal: context.signal });
   if (options.json) {
     context.stdout(`${JSON.stringify(snapshot, null, 2)}\n`);
     return snapshot;
