@@ -147,24 +147,25 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   const context = { model: budgeted, asOf, events };
   const workerSpec = (id: WorkerId) =>
     buildSpec(id, models[id], id === 'sentiment' ? [exaSearch] : [], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
-  const runWorker = (id: WorkerId, brief: string) => runWorkerWithTimeout(workerSpec(id), workerTask(symbol, brief, marketBlock), { ...context, signal });
+  const runWorker = (id: WorkerId, brief: Brief) => runWorkerWithTimeout(workerSpec(id), workerTask(symbol, brief, marketBlock), { ...context, signal });
 
   if (mode === 'agents') {
     const selected = options.agents ?? [];
-    const settled = await Promise.all(selected.map((id) => runWorker(id, standingBriefs[id](symbol))));
+    const settled = await Promise.all(selected.map((id) => runWorker(id, { text: standingBriefs[id](symbol), from: 'standing' })));
     result.reports = settled;
     for (const warning of reportWarnings(settled)) warn(warning);
     const status = statusOf(settled, signal, result.market === null, budgetStopped);
     return finish(status, status === 'failed' ? failureSummary(settled) : status === 'interrupted' ? 'interrupted' : null);
   }
 
-  // 2–3. Sentiment needs nothing from the plan, so it starts with the snapshot and
-  // runs alongside the Director; the other desks start when the plan exists.
+  // 2–3. Sentiment needs nothing from the plan, so it starts with the snapshot, on its
+  // standing brief, and runs alongside the Director; the other desks start when the
+  // plan exists. The plan's sentiment brief is kept in the result for the reader.
   const director = agentDefinition('director');
   const directorSystem = fillTemplate(loadPrompt(director.promptFile), { date: isoDay(asOf) });
   const sentimentController = new AbortController();
   const sentimentSignal = AbortSignal.any([signal, sentimentController.signal]);
-  const sentiment = runWorkerWithTimeout(workerSpec('sentiment'), workerTask(symbol, standingBriefs.sentiment(symbol), marketBlock), {
+  const sentiment = runWorkerWithTimeout(workerSpec('sentiment'), workerTask(symbol, { text: standingBriefs.sentiment(symbol), from: 'standing' }, marketBlock), {
     ...context,
     signal: sentimentSignal,
   });
@@ -220,7 +221,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     return finish('failed', message);
   }
 
-  const others = (['quant', 'risk', 'execution'] as const).map((id) => runWorker(id, plan.briefs[id]));
+  const others = (['quant', 'risk', 'execution'] as const).map((id) => runWorker(id, { text: plan.briefs[id], from: 'director' }));
   const reports = await Promise.all([...others, sentiment]);
   result.reports = orderReports(reports);
   if (signal.aborted) {
@@ -293,8 +294,15 @@ function buildSpec(
   };
 }
 
-function workerTask(ticker: string, brief: string, marketBlock: string): string {
-  return `Ticker: ${ticker}\n\nThe Director's brief for you:\n${brief}\n\n${marketBlock}`;
+/** A desk's brief: the Director's, from the plan, or the desk's own standing one. */
+interface Brief {
+  text: string;
+  from: 'director' | 'standing';
+}
+
+function workerTask(ticker: string, brief: Brief, marketBlock: string): string {
+  const label = brief.from === 'director' ? "The Director's brief for you:" : 'Your brief:';
+  return `Ticker: ${ticker}\n\n${label}\n${brief.text}\n\n${marketBlock}`;
 }
 
 /** runAgent never throws for model or tool failures; the time limit is the agent's own. */

@@ -117,6 +117,15 @@ describe('analyze (scripted model)', () => {
     expect(model.requestsOf('quant')[0]!.messages[0]!.content).toContain('Today is 2026-11-28');
   });
 
+  it('labels each brief by who wrote it: the Director for three desks, Sentiment its own standing brief', async () => {
+    const model = new ScriptedModel(script());
+    await run(model).result;
+    for (const agent of ['quant', 'risk', 'execution']) expect(userText(model.requestsOf(agent)[0]!)).toMatch(/The Director's brief for you:\n[A-Z]+-BRIEF/);
+    const sentiment = userText(model.requestsOf('sentiment')[0]!);
+    expect(sentiment).toContain('Your brief:\nResearch the news and sentiment on ACME over the last 30 days.');
+    expect(sentiment).not.toContain("The Director's brief");
+  });
+
   it('gives the decision every desk report', async () => {
     const model = new ScriptedModel(script());
     await run(model).result;
