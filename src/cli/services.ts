@@ -96,15 +96,16 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   const { createYahooMarketData } = await import('../market/yahoo.js');
   const { createExaProvider } = await import('../tools/exa-search.js');
   const intercepted = Boolean(replay || recorder);
-  // Under replay a miss must fail at once, not after the SDK's connection retries.
-  const model = deps.model ?? createOpenAIModel({ apiKey, baseURL, maxRetries: replay ? 0 : undefined });
+  // Retries stay on under replay: the cassette holds every exchange, a 429 or 5xx that was
+  // retried included, so the replay has to retry the way the recording did.
+  const model = deps.model ?? createOpenAIModel({ apiKey, baseURL });
   const market =
     deps.market ??
     createYahooMarketData({
       // A cassette must hold every exchange, so recording and replay never use the cache.
       cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache'),
-      // A replay miss is final; retrying it only delays the error.
-      retries: replay ? 0 : undefined,
+      // A replay retries what the recording retried, without waiting; a miss is final anyway.
+      retryDelayMs: replay ? 0 : undefined,
       logger: { debug: () => {}, warn: (message) => config.warn(message) },
     });
   const search =

@@ -21,10 +21,12 @@
  *   exa-js seeing the second session).
  *
  * A miss rejects the fetch with ReplayMissError (a CassetteError, exit 2). openai
- * wraps it in APIConnectionError (`cause`) after its connection retries, so under
- * replay the chat client should pass maxRetries: 0 to fail at once; yahoo-finance2
- * and exa-js pass it through unwrapped. findReplayMiss() digs it out of any cause chain;
- * a caller that retries failed fetches should treat isReplayMiss(error) as final.
+ * wraps it in APIConnectionError (`cause`) after its connection retries (short: a
+ * second or two); yahoo-finance2 and exa-js pass it through unwrapped. findReplayMiss()
+ * digs it out of any cause chain; a caller that retries failed fetches should treat
+ * isReplayMiss(error) as final. Clients keep their retries on under replay: a recorded
+ * 429 or 5xx that was retried is followed in the cassette by the retry's exchange, and
+ * replay serves it without the recorded retry-after wait.
  *
  * Only one recording or replay may be active at a time (CassetteError otherwise).
  */

@@ -31,8 +31,12 @@ export const AGENT_HEADER = 'x-autohedge-agent';
 
 type Slot = { interaction: Interaction; key: RequestKey; used: boolean };
 
-/** Only the body and status decide what the SDKs see; these would contradict the stored text. */
-const DROPPED_REPLAY_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
+/**
+ * Only the body and status decide what the SDKs see: the encoding and length headers
+ * would contradict the stored text, and a recorded 429's wait (retry-after) was already
+ * waited out when it was recorded, so a replayed retry must not wait for it again.
+ */
+const DROPPED_REPLAY_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'retry-after', 'retry-after-ms']);
 const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 export type ReplayOptions = {
