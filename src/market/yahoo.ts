@@ -199,7 +199,11 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     return client;
   };
 
-  async function fetchSnapshot(symbol: string, asOf: Date, signal: AbortSignal | undefined): Promise<MarketSnapshot> {
+  /**
+   * `complete` is false when a part could not be had because Yahoo was out of reach: such
+   * a snapshot is served once but never cached, so the next run asks again.
+   */
+  async function fetchSnapshot(symbol: string, asOf: Date, signal: AbortSignal | undefined): Promise<{ snapshot: MarketSnapshot; complete: boolean }> {
     const { yahooFinance, resetSession } = await getClient();
     const moduleOptions = signal ? { fetchOptions: { signal } } : {};
     const warnings: string[] = [];
@@ -251,12 +255,15 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     }
 
     let summary: RawSummary | null = null;
+    let summaryUnreachable = summaryFailure?.kind === 'unreachable';
     if (summaryResult.status === 'fulfilled') {
       summary = parseSummary(summaryResult.value.value);
       if (summaryResult.value.warning) warnings.push(summaryResult.value.warning);
     } else if (summaryFailure!.kind !== 'unreachable') {
       // One missing module (assetProfile for an ETF) can fail the combined request; ask module by module.
-      summary = await summaryModuleByModule(summaryFor, warnings, summaryFailure!);
+      const byModule = await summaryModuleByModule(summaryFor, warnings, summaryFailure!);
+      summary = byModule.summary;
+      summaryUnreachable = byModule.unreachable;
     } else {
       warnings.push(`key statistics and company profile unavailable (${summaryFailure!.reason})`);
     }
@@ -275,7 +282,10 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     warnings.push(...quoteTimingNotes(stats.priceTime, indicators.asOfBar, asOf));
 
     const data = { symbol, asOf: asOf.toISOString(), identity, quote: stats, bars, indicators, warnings, source: 'yahoo' };
-    return { symbol, asOf: data.asOf, identity, quote: stats, bars, indicators, text: renderSnapshotText(data), warnings, source: 'yahoo' };
+    return {
+      snapshot: { symbol, asOf: data.asOf, identity, quote: stats, bars, indicators, text: renderSnapshotText(data), warnings, source: 'yahoo' },
+      complete: quoteFailure?.kind !== 'unreachable' && !summaryUnreachable,
+    };
   }
 
   return {
@@ -291,20 +301,21 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
           return { ...data, text: renderSnapshotText(data) };
         }
       }
-      let snapshot: MarketSnapshot;
+      let fetched: { snapshot: MarketSnapshot; complete: boolean };
       const { forgetSharedCrumb } = await getClient();
       if (inFlight === 0) await forgetSharedCrumb();
       inFlight += 1;
       try {
-        snapshot = await fetchSnapshot(symbol, asOf, signal);
+        fetched = await fetchSnapshot(symbol, asOf, signal);
       } catch (error) {
         if (signal?.aborted) throw new InterruptedError();
         throw error;
       } finally {
         inFlight -= 1;
       }
-      if (cache) await cache.write(snapshot, asOf);
-      return snapshot;
+      if (cache && fetched.complete) await cache.write(fetched.snapshot, asOf);
+      else if (cache) logger.debug(`market cache: ${symbol} ${isoDay(asOf)} not cached (part of Yahoo's answer was unreachable)`);
+      return fetched.snapshot;
     },
   };
 }
@@ -313,22 +324,25 @@ async function summaryModuleByModule(
   summaryFor: (modules: SummaryModule[]) => Promise<Outcome<unknown>>,
   warnings: string[],
   combinedFailure: Failure,
-): Promise<RawSummary | null> {
+): Promise<{ summary: RawSummary | null; unreachable: boolean }> {
   const results = await Promise.allSettled(quoteSummaryModules.map((name) => summaryFor([name])));
   const merged: Record<string, unknown> = {};
+  let unreachable = false;
   results.forEach((result, index) => {
     const name = quoteSummaryModules[index]!;
     if (result.status === 'fulfilled') {
       if (result.value.warning) warnings.push(result.value.warning);
       const body = result.value.value as Record<string, unknown> | null;
       if (body && typeof body === 'object' && body[name] !== undefined) merged[name] = body[name];
+    } else if (classifyYahooError(result.reason).kind === 'unreachable') {
+      unreachable = true;
     }
   });
   if (Object.keys(merged).length === 0) {
     warnings.push(`key statistics and company profile unavailable (${combinedFailure.reason})`);
-    return null;
+    return { summary: null, unreachable };
   }
-  return parseSummary(merged);
+  return { summary: parseSummary(merged), unreachable };
 }
 
 /**

@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSnapshotCache, createYahooMarketData } from '../../src/market/index.js';
-import { createYahooRouter, own, quoteSummaryFrom } from './support/yahoo-router.js';
+import { acmeRoutes, createYahooRouter, own, quoteSummaryFrom } from './support/yahoo-router.js';
 
 /**
  * The disk cache, through the real client: what is fetched and what is served. The
@@ -125,6 +126,32 @@ describe('market-data cache', () => {
     await writeFile(entryPath(), JSON.stringify({ version: 1, savedAt: '2025-10-10T21:00:00.000Z', snapshot: { symbol: 'ACME', bars: 'none' } }), 'utf8');
     await market.snapshot('ACME', { asOf });
     expect(charts()).toBe(2);
+  });
+
+  it('does not cache a snapshot degraded by an unreachable part: the next one, within the TTL, is fetched afresh', async () => {
+    const clock = { now: new Date('2025-10-10T21:00:00Z') };
+    let summaryDown = true;
+    const router = createYahooRouter(
+      acmeRoutes({
+        quoteSummary: (_symbol, modules) =>
+          summaryDown ? { status: 503, statusText: 'Service Unavailable', body: 'busy' } : quoteSummaryFrom([own('quoteSummary-ACME.json')], modules),
+      }),
+    );
+    const market = createYahooMarketData({ fetch: router.fetch, cacheDir, now: () => clock.now, retryDelayMs: 0 });
+    const degraded = await market.snapshot('ACME', { asOf });
+    expect(degraded.warnings).toContain('key statistics and company profile unavailable (HTTP 503 Service Unavailable)');
+    expect(existsSync(entryPath())).toBe(false);
+
+    summaryDown = false;
+    clock.now = new Date(clock.now.getTime() + minutes(1));
+    const healthy = await market.snapshot('ACME', { asOf });
+    expect(healthy.source).toBe('yahoo');
+    expect(healthy.quote.beta).toBe(1.15);
+    expect(healthy.warnings).not.toContain('key statistics and company profile unavailable (HTTP 503 Service Unavailable)');
+    expect(JSON.parse(await readFile(entryPath(), 'utf8')).savedAt).toBe('2025-10-10T21:01:00.000Z');
+
+    clock.now = new Date(clock.now.getTime() + minutes(1));
+    expect((await market.snapshot('ACME', { asOf })).source).toBe('cache');
   });
 
   it('an unwritable cache directory is a warning, not a failure', async () => {
