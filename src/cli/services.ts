@@ -108,9 +108,11 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       retryDelayMs: replay ? 0 : undefined,
       logger: { debug: () => {}, warn: (message) => config.warn(message) },
     });
-  const search =
-    deps.search ??
-    createExaProvider({ apiKey: replay ? replayKey : env.EXA_API_KEY?.trim() || undefined, baseURL: replay ? replayedBase('/search') : env.EXA_BASE_URL?.trim() || undefined });
+  // A replay searches only if the recording did: a run recorded without EXA_API_KEY told the
+  // sentiment desk that exa_search is not configured, and its replay must say the same.
+  const exaBase = replay ? replayedBase('/search') : env.EXA_BASE_URL?.trim() || undefined;
+  const exaKey = replay ? (exaBase ? replayKey : undefined) : env.EXA_API_KEY?.trim() || undefined;
+  const search = deps.search ?? createExaProvider({ apiKey: exaKey, baseURL: exaBase });
 
   return {
     env,
