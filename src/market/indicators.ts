@@ -11,7 +11,8 @@ import type { Bar, Indicators } from './types.js';
  *   close (adjClose, falling back to close), so splits and dividends are not read as
  *   price moves. Adjusted closes are anchored to the latest session (scaled so its
  *   adjusted close equals its traded close), so the SMAs read in today's prices even
- *   when Yahoo adjusted them for dividends paid after the as-of date. Levels a trader
+ *   when Yahoo adjusted them for dividends paid after the as-of date; a bar without an
+ *   adjusted close keeps its traded close, unscaled. Levels a trader
  *   acts on (last close, 52-week high/low, ATR, support and resistance) use the traded
  *   prices Yahoo reports.
  * - Year-window figures (1-year volatility, drawdown, 52-week high/low, 1-year average
@@ -47,11 +48,17 @@ function mean(values: readonly number[]): number {
   return sum / values.length;
 }
 
-/** Adjusted closes (adjClose, else close), skipping bars without a usable price. */
+/**
+ * Adjusted closes in the latest session's prices (adjClose × the adjustment anchor),
+ * skipping bars without a usable price. A bar with no adjusted close keeps its traded
+ * close as is: the anchor converts adjusted prices to traded ones, and scaling a price
+ * that is already traded would read as a move that never happened.
+ */
 export function adjustedCloses(bars: readonly Bar[]): Point[] {
+  const anchor = adjustmentAnchor(bars);
   const points: Point[] = [];
   for (const bar of bars) {
-    const value = isPrice(bar.adjClose) ? bar.adjClose : bar.close;
+    const value = isPrice(bar.adjClose) ? bar.adjClose * anchor : bar.close;
     if (isPrice(value)) points.push({ date: bar.date, value });
   }
   return points;
@@ -257,8 +264,7 @@ export function trailingMean(values: readonly number[], window: number, minimum 
 
 /** Every indicator the snapshot carries, from bars in date order. */
 export function computeIndicators(bars: readonly Bar[]): Indicators {
-  const anchor = adjustmentAnchor(bars);
-  const closes = adjustedCloses(bars).map((point) => ({ date: point.date, value: point.value * anchor }));
+  const closes = adjustedCloses(bars);
   const values = closes.map((point) => point.value);
   const yearValues = values.slice(-(tradingDaysPerYear + 1));
   const yearBars = bars.slice(-tradingDaysPerYear);

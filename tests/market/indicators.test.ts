@@ -71,6 +71,23 @@ describe('returns', () => {
     expect(indicators.returns.d1).toBeCloseTo(119 / 118 - 1, 12);
   });
 
+  it('a bar with a traded close but no adjusted close keeps its close, not the anchor-scaled one', () => {
+    // A flat 100 that Yahoo adjusted to 97 everywhere except one session, which has only its close.
+    const adjusted = [97, 97, 97, null, 97];
+    const bars = adjusted.map((adjClose, index) => bar(`2025-01-0${index + 1}`, { close: 100, adjClose }));
+    const closes = adjustedCloses(bars);
+    for (const point of closes) expect(point.value).toBeCloseTo(100, 10);
+    const indicators = computeIndicators(bars);
+    // the price never moved: no 1-day return, no swing in the path
+    expect(indicators.returns.d1).toBeCloseTo(0, 12);
+    expect(indicators.maxDrawdown1y).toBeCloseTo(0, 12);
+    expect(indicators.lastClose).toBe(100);
+
+    // the same series with the bare bar just before the last: the 1-day return was −3 %
+    const beforeLast = [97, 97, 97, 97, null, 97].map((adjClose, index) => bar(`2025-01-0${index + 1}`, { close: 100, adjClose }));
+    expect(computeIndicators(beforeLast).returns.d1).toBeCloseTo(0, 12);
+  });
+
   it('the 1-year return needs a bar a year back: 252 sessions, or a first close ≥ 350 days earlier', () => {
     const nearlyYear = [
       { date: '2024-10-14', value: 100 },
