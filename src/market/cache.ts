@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../atomic-write.js';
 import { isoDay } from '../clock.js';
 import type { MarketSnapshot } from './types.js';
 
@@ -130,15 +131,11 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
     async write(snapshot, asOf) {
       const file = pathFor(snapshot.symbol, asOf);
       const entry = { version: cacheVersion, savedAt: now().toISOString(), snapshot };
-      // Write then rename, so a reader never sees half a file from a concurrent run.
-      const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
       try {
-        await mkdir(path.dirname(file), { recursive: true });
-        await writeFile(temporary, JSON.stringify(entry), 'utf8');
-        await rename(temporary, file);
+        // Atomically, so a reader never sees half a file from a concurrent run.
+        await writeFileAtomic(file, JSON.stringify(entry), { createParents: true });
         return true;
       } catch (error) {
-        await rm(temporary, { force: true }).catch(() => undefined);
         logger.warn(`could not write the market-data cache in ${root} (${errorCode(error)}); continuing without it`);
         return false;
       }

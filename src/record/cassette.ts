@@ -3,10 +3,9 @@
  * argv) and every HTTP exchange, already scrubbed. Reading validates with zod so a
  * hand-edited or foreign file fails with one line naming it, never a stack.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { writeFileAtomic } from '../atomic-write.js';
 import { CassetteError, errorMessage } from '../errors.js';
 
 export const CASSETTE_FORMAT = 'autohedge-cassette';
@@ -103,17 +102,13 @@ export async function readCassette(path: string): Promise<Cassette> {
   return result.data;
 }
 
-/** Temp file + rename, so a crash mid-write never leaves a truncated cassette behind. */
+/** Atomically, so a crash mid-write never leaves a truncated cassette behind. */
 export async function writeCassette(path: string, cassette: Cassette): Promise<void> {
   const checked = cassetteSchema.parse(cassette);
   const text = `${JSON.stringify(checked, null, 2)}\n`;
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(temporary, text, { encoding: 'utf8', mode: 0o644 });
-    await rename(temporary, path);
+    await writeFileAtomic(path, text, { createParents: true, mode: 0o644 });
   } catch (error) {
-    await rm(temporary, { force: true });
     throw new CassetteError(`cannot write cassette '${path}': ${errorMessage(error)}`, { cause: error });
   }
 }

@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import { UsageError } from '../errors.js';
 import type { AnalysisResult, Decision, RunStatus } from '../pipeline/types.js';
-import { writeFileAtomic } from './atomic-write.js';
 import { RunStoreError } from './errors.js';
 import { parseSavedResult } from './result-schema.js';
 
