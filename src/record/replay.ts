@@ -26,7 +26,7 @@ export type Replay = {
   stop(): void;
 };
 
-/** OpenAI requests carry the sending agent's id so a miss can name it. */
+/** OpenAI and Exa requests carry the sending agent's id so a miss can name it. */
 export const AGENT_HEADER = 'x-autohedge-agent';
 
 type Slot = { interaction: Interaction; key: RequestKey; used: boolean };

@@ -29,7 +29,8 @@ export interface SearchResult {
 }
 
 export interface SearchProvider {
-  search(request: SearchRequest, signal: AbortSignal): Promise<SearchResult[]>;
+  /** `agent`, the calling agent's id, goes out as a request header so a replay miss can name it. */
+  search(request: SearchRequest, signal: AbortSignal, agent?: string): Promise<SearchResult[]>;
   /** Start loading the client in the background, so the first search does not wait for it. */
   prepare?(): void;
 }
@@ -68,6 +69,9 @@ export const snippetMaxCharacters = 1_000;
 
 export const notConfiguredMessage = 'exa_search is not configured: set EXA_API_KEY';
 
+/** The header the chat client also sends: the cassette layer reads it to name the agent of a miss. */
+const agentHeader = 'x-autohedge-agent';
+
 export function createExaProvider(options: ExaProviderOptions): SearchProvider {
   const timeoutMs = options.timeoutMs ?? defaultSearchTimeoutMs;
   let connection: Promise<ExaConnection> | undefined;
@@ -79,7 +83,7 @@ export function createExaProvider(options: ExaProviderOptions): SearchProvider {
       // A failure to load surfaces on the first search, which awaits the same promise.
       connection.catch(() => undefined);
     },
-    async search(request, signal) {
+    async search(request, signal, agent) {
       // Checked here rather than left to exa-js, which would fall back to process.env.
       const apiKey = options.apiKey;
       if (!apiKey) throw new ConfigError(notConfiguredMessage);
@@ -88,14 +92,18 @@ export function createExaProvider(options: ExaProviderOptions): SearchProvider {
       const { client, isExaError } = await connection;
       if (signal.aborted) throw cancelled();
 
+      // search() takes no per-request headers; request() does, and search() with `contents`
+      // given sends exactly this body to exactly this endpoint.
+      const body = {
+        query: request.query,
+        type: 'auto',
+        numResults: request.numResults,
+        startPublishedDate: request.startPublishedDate,
+        endPublishedDate: request.endPublishedDate,
+        contents: { highlights: { maxCharacters: snippetMaxCharacters } },
+      };
       const response = client
-        .search(request.query, {
-          type: 'auto',
-          numResults: request.numResults,
-          startPublishedDate: request.startPublishedDate,
-          endPublishedDate: request.endPublishedDate,
-          contents: { highlights: { maxCharacters: snippetMaxCharacters } },
-        })
+        .request('/search', 'POST', body, undefined, agent ? { [agentHeader]: agent } : undefined)
         .then(
           (body: unknown) => toResults(body, request.numResults),
           (error: unknown) => {
@@ -248,7 +256,7 @@ export function createExaSearchTool(provider: SearchProvider): Tool<ExaSearchPar
         endPublishedDate: context.asOf.toISOString(),
       };
       try {
-        const results = await provider.search(request, context.signal);
+        const results = await provider.search(request, context.signal, context.agent);
         return formatSearchResults(request, results);
       } catch (error) {
         return `Error: ${errorMessage(error)}`;

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import type { ToolDefinition } from '../llm/types.js';
 
-/** What a running tool may use: the run's clock and cancellation. */
+/** What a running tool may use: the run's clock and cancellation, and who is calling. */
 export interface ToolContext {
   /** The run's clock: every "now" a tool needs comes from here. */
   asOf: Date;
   signal: AbortSignal;
+  /** The calling agent's id, when the runtime knows it: a tool's requests carry it so a replay miss can name the agent. */
+  agent?: string;
 }
 
 export interface ToolSpec<Parameters extends z.ZodObject> {
