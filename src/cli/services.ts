@@ -61,12 +61,12 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   let asOf = deps.now ?? (() => new Date());
   let replay: Replay | null = null;
   let recorder: Recorder | null = null;
-  let recordedUrls: string[] = [];
+  let recordedUrls: readonly string[] = [];
 
   if (record && config.replay) {
-    // Read first: a bad file is a usage error before any interception starts.
-    recordedUrls = (await record.readCassette(config.replay)).interactions.map((interaction) => interaction.url);
+    // A bad file is a usage error before any interception starts.
     replay = await record.startReplay(config.replay, { secrets: secretsOf(env) });
+    recordedUrls = replay.urls;
     const fixed = new Date(replay.meta.asOf);
     asOf = () => fixed;
   } else if (record && config.record) {
@@ -147,7 +147,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
 }
 
 /** The symbols a cassette holds market data for: those whose chart it recorded. */
-function recordedSymbols(urls: string[]): string[] {
+function recordedSymbols(urls: readonly string[]): string[] {
   const symbols = urls.flatMap((url) => {
     const match = /\/finance\/chart\/([^/?]+)/.exec(new URL(url).pathname);
     return match?.[1] ? [decodeURIComponent(match[1]).toUpperCase()] : [];

@@ -18,6 +18,8 @@ export type Replay = {
   /** The recorded run's identity; the caller sets the run clock from `meta.asOf`. */
   readonly meta: CassetteMeta;
   readonly path: string;
+  /** The recorded requests' URLs, in recorded order: which servers and symbols the cassette holds. */
+  readonly urls: readonly string[];
   /** Requests that found no recorded response, each once, in the order they were first made. */
   readonly unmatched: readonly ReplayMiss[];
   /** How many recorded exchanges were never asked for. */
@@ -87,9 +89,11 @@ export async function startReplay(path: string, options: ReplayOptions = {}): Pr
   });
 
   let stopped = false;
+  const urls = interactions.map((interaction) => interaction.url);
   return {
     meta,
     path,
+    urls,
     get unmatched() {
       return [...unmatched];
     },
