@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { runAgent } from '../../src/agent/run-agent.js';
 import type { RunEvent } from '../../src/events.js';
 import type { ChatMessage } from '../../src/llm/types.js';
-import { createTranscript, replayMessages } from '../../src/report/transcript.js';
+import { createTranscript } from '../../src/report/transcript.js';
+import { replayMessages } from '../support/transcript.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { finalMessages, twoRoundEvents } from './two-round-events.js';
@@ -57,6 +58,10 @@ describe('createTranscript', () => {
       request: call.request,
       response: call.response,
     });
+  });
+
+  test('the product module carries no test-only helper: rebuilding messages lives in tests/support', async () => {
+    expect(Object.keys(await import('../../src/report/transcript.js')).sort()).toEqual(['createTranscript']);
   });
 
   test('replayMessages rebuilds the final message list of the two-round run', () => {
