@@ -37,13 +37,29 @@ for (const major of expectedMajors) {
   if (!files.some((name) => reportPattern.exec(name)[1] === major)) problems.push(`node ${major}: no vitest report (it did not run, or did not finish)`);
 }
 
+const counts = ['numTotalTests', 'numPassedTests', 'numFailedTests', 'numPendingTests', 'numTodoTests'];
+
+/** The fields read below, checked: valid JSON that is not a vitest report must not crash the summary. */
+function checkReport(report) {
+  const fail = (reason) => {
+    throw new Error(`not a vitest JSON report: ${reason}`);
+  };
+  if (typeof report !== 'object' || report === null || Array.isArray(report)) fail('not an object');
+  for (const count of counts) if (typeof report[count] !== 'number') fail(`${count} is not a number`);
+  if (!Array.isArray(report.testResults)) fail('testResults is not an array');
+  report.testResults.forEach((result, index) => {
+    if (typeof result !== 'object' || result === null || !Array.isArray(result.assertionResults)) fail(`testResults[${index}].assertionResults is not an array`);
+  });
+  return report;
+}
+
 let passed = 0;
 let failed = 0;
 for (const name of files) {
   const label = `node ${name.replace(/^node-/, '').replace(/\.json$/, '')}`;
   let report;
   try {
-    report = JSON.parse(readFileSync(path.join(values.dir, name), 'utf8'));
+    report = checkReport(JSON.parse(readFileSync(path.join(values.dir, name), 'utf8')));
   } catch (error) {
     problems.push(`${label}: unreadable vitest report (${error.message})`);
     continue;
