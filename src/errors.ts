@@ -108,3 +108,45 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/**
+ * The first of `error` and its causes that satisfies `predicate`: SDKs wrap the failure
+ * that matters (a replay miss, a socket's ECONNRESET) a level or two deep. Follows
+ * `.cause`, and the members of an AggregateError (how Node reports a connection tried
+ * on several addresses). Only objects are tested; `maxDepth` levels and a visited set
+ * keep a long or cyclic chain from looping.
+ */
+export function findCause<T>(error: unknown, predicate: (cause: unknown) => cause is T, maxDepth?: number): T | undefined;
+export function findCause(error: unknown, predicate: (cause: unknown) => boolean, maxDepth?: number): unknown;
+export function findCause(error: unknown, predicate: (cause: unknown) => boolean, maxDepth = 8): unknown {
+  const seen = new Set<object>();
+  const visit = (current: unknown, depth: number): unknown => {
+    if (depth >= maxDepth || typeof current !== 'object' || current === null || seen.has(current)) return undefined;
+    seen.add(current);
+    if (predicate(current)) return current;
+    if (current instanceof AggregateError) {
+      for (const member of current.errors as unknown[]) {
+        const found = visit(member, depth + 1);
+        if (found !== undefined) return found;
+      }
+    }
+    return visit((current as { cause?: unknown }).cause, depth + 1);
+  };
+  return visit(error, 0);
+}
+
+/** Node's style of code (ENOENT, ECONNRESET, UND_ERR_SOCKET); an API's own codes are lowercase. */
+const nodeStyleCode = /^[A-Z_]+$/;
+
+/**
+ * The Node-style `.code` of the error or of its nearest cause that has one, e.g.
+ * ECONNRESET under the SDK's "Connection error.". An API's own codes (OpenAI's
+ * `model_not_found`) are not this kind and are skipped.
+ */
+export function errorCode(error: unknown): string | undefined {
+  const found = findCause(error, (cause): cause is { code: string } => {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === 'string' && nodeStyleCode.test(code);
+  });
+  return found?.code;
+}

@@ -8,7 +8,7 @@
  */
 import { formatSeconds } from '../clock.js';
 import { scrubText } from '../scrub.js';
-import { AutohedgeError, ModelError, type ModelErrorKind } from '../errors.js';
+import { AutohedgeError, errorCode, findCause, ModelError, type ModelErrorKind } from '../errors.js';
 
 type ErrorClass<Shape> = abstract new (...args: never[]) => Shape;
 
@@ -44,8 +44,8 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   if (error instanceof AutohedgeError) return error;
   // An injected fetch (replay, tests) may throw a typed error; the SDK wraps it as a
   // connection error, but the typed one is what the user needs to see.
-  const typed = findCause(error, (cause) => cause instanceof AutohedgeError);
-  if (typed) return typed as AutohedgeError;
+  const typed = findCause(error, (cause): cause is AutohedgeError => cause instanceof AutohedgeError);
+  if (typed) return typed;
 
   const { sdk } = context;
   const host = hostOf(context.baseURL);
@@ -140,18 +140,3 @@ function serverDetail(error: ApiErrorShape): string {
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
-
-function findCause(error: unknown, test: (cause: unknown) => boolean): unknown {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current instanceof Error; depth += 1) {
-    if (test(current)) return current;
-    current = current.cause;
-  }
-  return undefined;
-}
-
-function errorCode(error: unknown): string | undefined {
-  const found = findCause(error, (cause) => typeof (cause as { code?: unknown }).code === 'string' && /^[A-Z_]+$/.test((cause as { code: string }).code));
-  return (found as { code?: string } | undefined)?.code;
-}
-

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../atomic-write.js';
 import { isoDay } from '../clock.js';
+import { errorCode, errorMessage } from '../errors.js';
 import type { MarketSnapshot } from './types.js';
 
 /**
@@ -86,9 +87,9 @@ export interface SnapshotCache {
   pathFor(symbol: string, asOf: Date): string;
 }
 
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+/** ENOENT, EACCES…: the code says it all; the message would repeat the path. */
+function describeFsError(error: unknown): string {
+  return errorCode(error) ?? errorMessage(error);
 }
 
 export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCache {
@@ -109,7 +110,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       try {
         content = await readFile(file, 'utf8');
       } catch (error) {
-        if (errorCode(error) !== 'ENOENT') logger.debug(`market cache: cannot read ${file} (${errorCode(error)})`);
+        if (errorCode(error) !== 'ENOENT') logger.debug(`market cache: cannot read ${file} (${describeFsError(error)})`);
         return null;
       }
       let entry: z.infer<typeof entrySchema>;
@@ -136,7 +137,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
         await writeFileAtomic(file, JSON.stringify(entry), { createParents: true });
         return true;
       } catch (error) {
-        logger.warn(`could not write the market-data cache in ${root} (${errorCode(error)}); continuing without it`);
+        logger.warn(`could not write the market-data cache in ${root} (${describeFsError(error)}); continuing without it`);
         return false;
       }
     },

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CassetteError } from '../errors.js';
+import { CassetteError, findCause } from '../errors.js';
 
 /**
  * The fetch yahoo-finance2 is given. It adds what the library lacks: a timeout per
@@ -49,23 +49,14 @@ const reasonsByCode: Record<string, string> = {
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate error',
 };
 
-function errorCode(error: unknown, depth = 0): string | null {
-  if (typeof error !== 'object' || error === null || depth > 3) return null;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && code in reasonsByCode) return code;
-  if (error instanceof AggregateError) {
-    for (const inner of error.errors) {
-      const found = errorCode(inner, depth + 1);
-      if (found) return found;
-    }
-  }
-  return errorCode((error as { cause?: unknown }).cause, depth + 1);
-}
-
 /** A short, secret-free reason for a fetch that threw. */
 export function networkReason(error: unknown): string {
-  const code = errorCode(error);
-  if (code) return reasonsByCode[code]!;
+  // The nearest code we have words for: undici nests the socket's error under "fetch failed".
+  const known = findCause(error, (cause): cause is { code: string } => {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === 'string' && code in reasonsByCode;
+  });
+  if (known) return reasonsByCode[known.code]!;
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0]!.slice(0, 120) || 'network error';
 }

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { daysBefore, isoDay } from '../clock.js';
-import { CassetteError, DataError, InterruptedError } from '../errors.js';
+import { CassetteError, DataError, findCause, InterruptedError } from '../errors.js';
 import { createSnapshotCache, defaultCacheTtlMs, type SnapshotCache } from './cache.js';
 import {
   createResilientFetch,
@@ -376,8 +376,5 @@ function historyNotes(bars: MarketSnapshot['bars'], asOf: Date): string[] {
 }
 
 function findCassetteError(error: unknown): CassetteError | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
-    if (current instanceof CassetteError) return current;
-  }
-  return undefined;
+  return findCause(error, (cause): cause is CassetteError => cause instanceof CassetteError);
 }

@@ -4,7 +4,7 @@
  * `cause`; yahoo-finance2 and exa-js let it through as is), so callers look for it
  * along the cause chain with findReplayMiss().
  */
-import { CassetteError } from '../errors.js';
+import { CassetteError, findCause } from '../errors.js';
 
 export type ReplayMiss = { method: string; url: string; agent: string | null };
 
@@ -24,16 +24,8 @@ export class ReplayMissError extends CassetteError {
   }
 }
 
-/** SDKs nest the fetch failure a level or two deep; a bound keeps a cyclic chain from looping. */
-const MAXIMUM_CAUSE_DEPTH = 8;
-
 export function findReplayMiss(error: unknown): ReplayMissError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < MAXIMUM_CAUSE_DEPTH && current !== null && current !== undefined; depth += 1) {
-    if (current instanceof ReplayMissError) return current;
-    current = typeof current === 'object' ? (current as { cause?: unknown }).cause : undefined;
-  }
-  return undefined;
+  return findCause(error, (cause): cause is ReplayMissError => cause instanceof ReplayMissError);
 }
 
 export function isReplayMiss(error: unknown): boolean {

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
-import { UsageError } from '../errors.js';
+import { errorCode, UsageError } from '../errors.js';
 import type { AnalysisResult, Decision, RunStatus } from '../pipeline/types.js';
 import { RunStoreError } from './errors.js';
 import { parseSavedResult } from './result-schema.js';
@@ -159,10 +159,6 @@ async function modifiedAt(path: string): Promise<string> {
   } catch {
     return new Date(0).toISOString();
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
 
 /** "ENOTDIR: not a directory" without the syscall and path Node appends. */
