@@ -23,9 +23,13 @@ import { installSyntheticNetwork } from './network.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * Each cassette: the runs recorded into it (one child process each), merged. The demo
+ * also holds every desk run alone, so `--demo --agent quant` replays too.
+ */
 const cassettes = {
-  demo: { tickers: ['ACME'], file: 'demo/demo.cassette.json' },
-  smoke: { tickers: ['ACME', 'GLBX'], file: 'tests/fixtures/smoke/acme-glbx.cassette.json' },
+  demo: { tickers: ['ACME'], file: 'demo/demo.cassette.json', runs: [[], ['--agent', 'quant', '--agent', 'risk', '--agent', 'execution']] },
+  smoke: { tickers: ['ACME', 'GLBX'], file: 'tests/fixtures/smoke/acme-glbx.cassette.json', runs: [[]] },
 };
 
 /** Loud enough for the recorder to scrub; the values are made up and reach no service. */
@@ -35,12 +39,12 @@ const yahooSession = { cookie: 'd=AQABBDemoSyntheticSessionCookie&S=AQAAAdemo', 
 /** What each recorded run must look like; anything else means the script and the product drifted. */
 const expectedGuardrails = { ACME: [], GLBX: ['hold-levels'] };
 
-async function recordOne(name) {
+async function recordOne(name, runIndex, recorded) {
   const spec = cassettes[name];
   if (!spec) throw new Error(`unknown cassette '${name}' (have ${Object.keys(cassettes).join(', ')})`);
-  const target = path.join(root, spec.file);
+  const options = spec.runs[runIndex];
+  if (!options) throw new Error(`cassette '${name}' has no run ${runIndex}`);
   const scratch = mkdtempSync(path.join(tmpdir(), 'autohedge-demo-'));
-  const recorded = path.join(scratch, 'recorded.cassette.json');
 
   // The SDKs would otherwise pick these up from the process and record other URLs.
   for (const variable of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'EXA_API_KEY', 'EXA_BASE_URL', 'OPENAI_ORG_ID', 'OPENAI_PROJECT_ID']) delete process.env[variable];
@@ -67,7 +71,7 @@ async function recordOne(name) {
       stdoutIsTTY: false,
       columns: 0,
     };
-    const code = await runCli(['analyze', ...spec.tickers, '--record', recorded, '--json', '--no-save', '--quiet'], io, { now: () => new Date(demoAsOf) });
+    const code = await runCli(['analyze', ...spec.tickers, ...options, '--record', recorded, '--json', '--no-save', '--quiet'], io, { now: () => new Date(demoAsOf) });
     if (code !== 0) throw new Error(`the recording run exited ${code}:\n${stderr}`);
   } finally {
     network.restore();
@@ -80,39 +84,66 @@ async function recordOne(name) {
     if (result.status !== 'ok') problems.push(`status ${result.status}`);
     if (result.warnings.length > 0) problems.push(`warnings: ${result.warnings.join('; ')}`);
     const rules = result.guardrails.map((finding) => finding.rule);
-    if (JSON.stringify(rules) !== JSON.stringify(expectedGuardrails[result.ticker])) problems.push(`guardrails: ${rules.join(', ') || 'none'}`);
+    const expectedRules = result.mode === 'full' ? expectedGuardrails[result.ticker] : [];
+    if (JSON.stringify(rules) !== JSON.stringify(expectedRules)) problems.push(`guardrails: ${rules.join(', ') || 'none'}`);
     if (problems.length > 0) throw new Error(`the recorded ${result.ticker} analysis is not the demo it should be: ${problems.join(' | ')}`);
   }
 
-  const { readCassette, writeCassette } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'record', 'cassette.js')).href);
-  const cassette = await readCassette(recorded);
-  await writeCassette(target, { ...cassette, recordedAt: cassette.asOf, demo: true, note: demoNote });
   rmSync(scratch, { recursive: true, force: true });
+  const summary = results.map((result) => (result.decision ? `${result.ticker} ${result.decision.action} ${result.decision.conviction}` : `${result.ticker} ${result.reports.map((report) => report.agent).join('+')}`));
+  console.log(`  run ${runIndex + 1}: ${summary.join(', ')}`);
+}
+
+/**
+ * One cassette from its runs' recordings. An exchange several runs made alike (the
+ * market data) is kept once; replay answers each run's requests from the whole set.
+ */
+async function merge(name, recordings) {
+  const spec = cassettes[name];
+  const target = path.join(root, spec.file);
+  const { readCassette, writeCassette } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'record', 'cassette.js')).href);
+  const parts = [];
+  for (const file of recordings) parts.push(await readCassette(file));
+  const [first] = parts;
+  const seen = new Set();
+  const interactions = parts.flatMap((part) => part.interactions).filter((interaction) => {
+    const key = JSON.stringify([interaction.method, interaction.url, interaction.requestBody ?? null]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const cassette = { ...first, argv: ['analyze', ...spec.tickers], interactions };
+  await writeCassette(target, { ...cassette, recordedAt: cassette.asOf, demo: true, note: demoNote });
 
   const text = readFileSync(target, 'utf8');
   for (const secret of [...Object.values(generatorKeys), yahooSession.cookie, yahooSession.crumb]) {
     if (text.includes(secret)) throw new Error(`${spec.file} holds a generator secret; the recorder's scrubbing regressed`);
   }
-  const summary = results.map((result) => `${result.ticker} ${result.decision.action} ${result.decision.conviction}`).join(', ');
-  console.log(`${spec.file}: ${cassette.interactions.length} exchanges, ${(statSync(target).size / 1024).toFixed(0)} KiB (${summary})`);
+  console.log(`${spec.file}: ${cassette.interactions.length} exchanges, ${(statSync(target).size / 1024).toFixed(0)} KiB`);
 }
 
-function recordAll() {
+async function recordAll() {
   const build = path.join(root, 'dist', 'src', 'cli', 'run-cli.js');
   try {
     statSync(build);
   } catch {
     throw new Error('dist/ is missing: run `npm run build` first (npm run demo:generate does)');
   }
-  for (const name of Object.keys(cassettes)) {
-    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--record', name], { stdio: 'inherit' });
-    if (child.status !== 0) throw new Error(`recording '${name}' failed (exit ${child.status})`);
+  for (const [name, spec] of Object.entries(cassettes)) {
+    const scratch = mkdtempSync(path.join(tmpdir(), 'autohedge-demo-runs-'));
+    const recordings = spec.runs.map((_, index) => path.join(scratch, `run-${index}.cassette.json`));
+    recordings.forEach((file, index) => {
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--record', name, String(index), file], { stdio: 'inherit' });
+      if (child.status !== 0) throw new Error(`recording '${name}' run ${index + 1} failed (exit ${child.status})`);
+    });
+    await merge(name, recordings);
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
 try {
-  if (process.argv[2] === '--record') await recordOne(process.argv[3]);
-  else recordAll();
+  if (process.argv[2] === '--record') await recordOne(process.argv[3], Number(process.argv[4]), process.argv[5]);
+  else await recordAll();
 } catch (error) {
   console.error(`scripts/demo: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
