@@ -7,59 +7,26 @@
  * - the built CLI replays `market ACME` from a cassette whose first chart request got a 503;
  * - a replayed 429 comes without its recorded retry-after, which was already waited out.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
 import { startReplay, type Cassette, type Interaction } from '../../src/record/index.js';
-import { analysisResultSchema, type CheckedResult } from '../smoke/analysis-result.js';
-import { ensureBuilt, repoRoot, runBuilt, smokeCassette } from '../smoke/support.js';
-import { startExaStub } from '../support/exa-server.js';
+import { analysisResultSchema } from '../smoke/analysis-result.js';
+import { runBuilt, smokeCassette } from '../smoke/support.js';
 import { byAgent } from '../support/faults.js';
-import { errorReply, startOpenAIServer } from '../support/openai-server.js';
+import { errorReply } from '../support/openai-server.js';
+import { comparable, recordAnalyze, useScratch } from './support.js';
 
-const preload = pathToFileURL(path.join(repoRoot, 'tests', 'smoke', 'synthetic-yahoo.preload.mjs')).href;
 const rateLimited = errorReply(429, { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after-ms': '5' });
 
-let scratch: string;
-
-beforeAll(async () => {
-  await ensureBuilt();
-  scratch = mkdtempSync(path.join(tmpdir(), 'autohedge-replay-retry-'));
-}, 180_000);
-
-afterAll(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
-
-/** Two runs of the same cassette differ in their identity and timings only. */
-function comparable(result: CheckedResult) {
-  const { runId: _runId, startedAt: _startedAt, durationMs: _durationMs, ...rest } = result;
-  return { ...rest, reports: rest.reports.map(({ durationMs: _report, ...report }) => report) };
-}
+const inScratch = useScratch('autohedge-replay-retry-');
 
 it('a run whose quant desk was rate-limited once, then answered, replays into the same result, exit 0', async () => {
-  const openai = await startOpenAIServer(byAgent({ quant: [rateLimited] }));
-  const exa = await startExaStub();
-  const cassette = path.join(scratch, 'retried.cassette.json');
-  let recording;
-  try {
-    recording = await runBuilt(['analyze', 'ACME', '--record', cassette, '--json', '--no-save'], {
-      nodeArguments: ['--import', preload],
-      env: {
-        OPENAI_API_KEY: 'sk-test-retry0123456789abcdef',
-        EXA_API_KEY: 'exa-test-retry0123456789',
-        OPENAI_BASE_URL: openai.url,
-        EXA_BASE_URL: exa.baseURL,
-        YAHOO_STUB_COOKIE: 'A3=d=retrytest',
-        YAHOO_STUB_CRUMB: 'retrycrumb1',
-      },
-    });
-  } finally {
-    await openai.close();
-    await exa.close();
-  }
+  const { run: recording, cassette } = await recordAnalyze({
+    cassette: inScratch('retried.cassette.json'),
+    openai: byAgent({ quant: [rateLimited] }),
+    keys: { openai: 'sk-test-retry0123456789abcdef', exa: 'exa-test-retry0123456789', yahooCookie: 'A3=d=retrytest', yahooCrumb: 'retrycrumb1' },
+    args: ['--no-save'],
+  });
   expect(recording.code, recording.stderr).toBe(0);
   const recorded = analysisResultSchema.parse(JSON.parse(recording.stdout));
   expect(recorded.status).toBe('ok');
@@ -80,7 +47,7 @@ it('market data whose first chart request got a 503 replays like the retry that 
   const chart = original.interactions[chartAt] as Interaction;
   const unavailable: Interaction = { ...chart, status: 503, statusText: 'Service Unavailable', responseHeaders: { 'retry-after': '3600' }, responseBody: '' };
   const retried = { ...original, interactions: original.interactions.toSpliced(chartAt, 0, unavailable) };
-  const cassette = path.join(scratch, 'yahoo-503.cassette.json');
+  const cassette = inScratch('yahoo-503.cassette.json');
   writeFileSync(cassette, JSON.stringify(retried));
 
   const [plain, replayed] = await Promise.all([
@@ -93,7 +60,7 @@ it('market data whose first chart request got a 503 replays like the retry that 
 }, 60_000);
 
 it('serves a recorded 429 without its retry-after headers, and every other header as recorded', async () => {
-  const file = path.join(scratch, 'rate-limited.cassette.json');
+  const file = inScratch('rate-limited.cassette.json');
   const request = { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', requestHeaders: {}, requestBody: { model: 'gpt-4.1' } };
   const cassette: Cassette = {
     format: 'autohedge-cassette',

@@ -12,18 +12,14 @@
  * and nothing the recording wrote may hold a canary or anything shaped like a secret.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { analysisResultSchema, type CheckedResult } from '../smoke/analysis-result.js';
+import { expect, it } from 'vitest';
+import { analysisResultSchema } from '../smoke/analysis-result.js';
 import { findSecrets } from '../smoke/secrets.js';
-import { ensureBuilt, repoRoot, runBuilt } from '../smoke/support.js';
-import { startExaStub, type ExaStub } from '../support/exa-server.js';
-import { startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer } from '../support/openai-server.js';
-
-const preload = pathToFileURL(path.join(repoRoot, 'tests', 'smoke', 'synthetic-yahoo.preload.mjs')).href;
+import { repoRoot, runBuilt } from '../smoke/support.js';
+import { textAnswer, toolCallAnswer, type ReplyHandler } from '../support/openai-server.js';
+import { comparable, recordAnalyze, useScratch } from './support.js';
 
 const canaries = {
   openai: `sk-canary-${randomBytes(16).toString('hex')}`,
@@ -64,42 +60,17 @@ const searchResponse = {
   ],
 };
 
-let openai: OpenAIServer;
-let exa: ExaStub;
-let scratch: string;
+const inScratch = useScratch('autohedge-round-trip-');
 
-beforeAll(async () => {
-  await ensureBuilt();
-  scratch = mkdtempSync(path.join(tmpdir(), 'autohedge-round-trip-'));
-  openai = await startOpenAIServer((body, _index, request) => {
-    const agent = request.headers['x-autohedge-agent'];
-    const streamed = { chunkDelayMs: 2, usage: { prompt_tokens: 600, completion_tokens: 45, cached_tokens: 128 } };
-    if (agent === 'director') return textAnswer(JSON.stringify(body.response_format?.json_schema?.name === 'plan' ? plan : decision), streamed);
-    if (agent === 'sentiment' && !body.messages.some((message: { role: string }) => message.role === 'tool')) {
-      return toolCallAnswer([{ id: 'call_round_trip', name: 'exa_search', arguments: { query: 'Acme Robotics news', numResults: 3, daysBack: 30 } }], streamed);
-    }
-    return textAnswer(`${agent} report for the round trip; source https://news.example.com/round-trip`, streamed);
-  });
-  exa = await startExaStub({ body: searchResponse });
-}, 180_000);
-
-afterAll(async () => {
-  await openai?.close();
-  await exa?.close();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
-
-/** The run's identity and timings differ between two runs of the same cassette; nothing else may. */
-function comparable(result: CheckedResult) {
-  const { runId: _runId, startedAt: _startedAt, durationMs: _durationMs, ...rest } = result;
-  return {
-    ...rest,
-    reports: rest.reports.map(({ durationMs: _report, ...report }) => ({
-      ...report,
-      toolCalls: report.toolCalls.map(({ durationMs: _call, ...call }) => call),
-    })),
-  };
-}
+const answer: ReplyHandler = (body, _index, request) => {
+  const agent = request.headers['x-autohedge-agent'];
+  const streamed = { chunkDelayMs: 2, usage: { prompt_tokens: 600, completion_tokens: 45, cached_tokens: 128 } };
+  if (agent === 'director') return textAnswer(JSON.stringify(body.response_format?.json_schema?.name === 'plan' ? plan : decision), streamed);
+  if (agent === 'sentiment' && !body.messages.some((message: { role: string }) => message.role === 'tool')) {
+    return toolCallAnswer([{ id: 'call_round_trip', name: 'exa_search', arguments: { query: 'Acme Robotics news', numResults: 3, daysBack: 30 } }], streamed);
+  }
+  return textAnswer(`${agent} report for the round trip; source https://news.example.com/round-trip`, streamed);
+};
 
 function filesUnder(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true, recursive: true })
@@ -108,19 +79,14 @@ function filesUnder(directory: string): string[] {
 }
 
 it('a run recorded against loopback services replays, with those services stopped, into the same AnalysisResult — and writes no secret', async () => {
-  const cassette = path.join(scratch, 'acme.cassette.json');
-  const recordingHome = path.join(scratch, 'recording-home');
-  const recording = await runBuilt(['analyze', 'ACME', '--record', cassette, '--json'], {
+  const recordingHome = inScratch('recording-home');
+  // Every server is stopped once the recording ends, before the replay.
+  const { run: recording, cassette, openai, exa } = await recordAnalyze({
+    cassette: inScratch('acme.cassette.json'),
+    openai: answer,
+    exa: { body: searchResponse },
+    keys: canaries,
     home: recordingHome,
-    nodeArguments: ['--import', preload],
-    env: {
-      OPENAI_API_KEY: canaries.openai,
-      EXA_API_KEY: canaries.exa,
-      OPENAI_BASE_URL: openai.url,
-      EXA_BASE_URL: exa.baseURL,
-      YAHOO_STUB_COOKIE: canaries.yahooCookie,
-      YAHOO_STUB_CRUMB: canaries.yahooCrumb,
-    },
   });
   expect(recording.stderr).toContain(`autohedge: recorded the run's HTTP exchanges to ${cassette}\n`);
   expect(recording.code, recording.stderr).toBe(0);
@@ -140,9 +106,6 @@ it('a run recorded against loopback services replays, with those services stoppe
   expect(recordedCassette.autohedgeVersion).toBe((JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version);
   const hosts = new Set(recordedCassette.interactions.map((item) => new URL(item.url).host));
   expect(hosts).toEqual(new Set(['finance.yahoo.com', 'query1.finance.yahoo.com', 'query2.finance.yahoo.com', new URL(openai.url).host, new URL(exa.baseURL).host]));
-
-  await openai.close();
-  await exa.close();
 
   const replaying = await runBuilt(['analyze', 'ACME', '--replay', cassette, '--json']);
   expect(replaying.stderr.includes('autohedge:'), replaying.stderr).toBe(false);
