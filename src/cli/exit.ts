@@ -1,10 +1,31 @@
 import { AutohedgeError, ExitCode } from '../errors.js';
+import type { RunStatus } from '../pipeline/types.js';
 
 /** The one place errors become exit codes. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof AutohedgeError) return error.exitCode;
   if (isCommanderError(error)) return ExitCode.usage;
   return ExitCode.failed;
+}
+
+/** A finished run's status as an exit code. */
+export function exitCodeForStatus(status: RunStatus): ExitCode {
+  switch (status) {
+    case 'ok':
+      return ExitCode.ok;
+    case 'degraded':
+      return ExitCode.degraded;
+    case 'failed':
+      return ExitCode.failed;
+    case 'interrupted':
+      return ExitCode.interrupted;
+  }
+}
+
+/** Several tickers, one exit code: interrupted beats usage beats failed beats degraded beats ok. */
+export function worstExitCode(codes: readonly ExitCode[]): ExitCode {
+  const precedence: ExitCode[] = [ExitCode.interrupted, ExitCode.usage, ExitCode.failed, ExitCode.degraded, ExitCode.ok];
+  return precedence.find((code) => codes.includes(code)) ?? ExitCode.ok;
 }
 
 /** One clear line for the user; the stack only with --verbose. */

@@ -9,7 +9,7 @@ import type { AnalysisResult } from '../../pipeline/types.js';
 import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js';
 import { autohedgeHome, packageRoot } from '../../paths.js';
 import { validateTicker } from '../../market/ticker.js';
-import { exitCodeFor, formatError } from '../exit.js';
+import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
 import { colorEnabled, reportOptions, type CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
@@ -123,7 +123,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   }
   await saveResults(results, transcripts, options, session, io);
   await session.finish(io);
-  const code = worstExitCode(outcomes);
+  const code = worstExitCode(outcomes.map((outcome) => (outcome.result === undefined ? exitCodeFor(outcome.error) : exitCodeForStatus(outcome.result.status))));
   // A replay that asked for something its cassette does not hold is a stale or wrong
   // cassette (re-record it), not a failed analysis: exit like a usage error.
   return misses.length > 0 && code !== ExitCode.interrupted ? ExitCode.usage : code;
@@ -171,22 +171,4 @@ function checkPricesKnown(options: AnalyzeCliOptions, session: Session): void {
   }
 }
 
-/** Interrupted beats usage beats failed beats degraded beats ok. */
-function worstExitCode(outcomes: TickerOutcome[]): number {
-  const codes = outcomes.map((outcome) => {
-    if (outcome.result === undefined) return exitCodeFor(outcome.error);
-    switch (outcome.result.status) {
-      case 'ok':
-        return ExitCode.ok;
-      case 'degraded':
-        return ExitCode.degraded;
-      case 'failed':
-        return ExitCode.failed;
-      case 'interrupted':
-        return ExitCode.interrupted;
-    }
-  });
-  const precedence: number[] = [ExitCode.interrupted, ExitCode.usage, ExitCode.failed, ExitCode.degraded, ExitCode.ok];
-  return precedence.find((code) => codes.includes(code as never)) ?? ExitCode.ok;
-}
 
