@@ -6,6 +6,7 @@ import type { ChatRequest } from '../../src/llm/types.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { agentSpec, asOf, assistantToolCall, deferred, eventLog, systemPrompt, weatherTool } from './support.js';
+import { jsonErrorOf } from '../support/json.js';
 
 const task = "What's the weather in Beijing, and if it rains also Tianjin?";
 
@@ -220,7 +221,7 @@ describe('runAgent: tool failures reach the model as tool messages', () => {
     const toolMessages = model.requests[1]?.messages.filter((message) => message.role === 'tool');
     expect(toolMessages).toEqual([
       { role: 'tool', tool_call_id: 'c1', content: "Error: unknown tool 'place_order'. Available tools: get_weather, flaky, hang" },
-      { role: 'tool', tool_call_id: 'c2', content: `Error: Invalid arguments for get_weather: not valid JSON (${jsonError('{"city":')})` },
+      { role: 'tool', tool_call_id: 'c2', content: `Error: Invalid arguments for get_weather: not valid JSON (${jsonErrorOf('{"city":')})` },
       { role: 'tool', tool_call_id: 'c3', content: 'Error: Invalid arguments for get_weather: city: Invalid input: expected string, received number' },
       { role: 'tool', tool_call_id: 'c4', content: 'Error: tool flaky failed: upstream answered 503' },
       { role: 'tool', tool_call_id: 'c5', content: 'Error: tool hang timed out after 50 ms' },
@@ -229,7 +230,7 @@ describe('runAgent: tool failures reach the model as tool messages', () => {
     expect(report.text).toBe('I could not get the data.');
     expect(report.toolCalls.map((call) => [call.id, call.result, call.error])).toEqual([
       ['c1', null, "unknown tool 'place_order'. Available tools: get_weather, flaky, hang"],
-      ['c2', null, `Invalid arguments for get_weather: not valid JSON (${jsonError('{"city":')})`],
+      ['c2', null, `Invalid arguments for get_weather: not valid JSON (${jsonErrorOf('{"city":')})`],
       ['c3', null, 'Invalid arguments for get_weather: city: Invalid input: expected string, received number'],
       ['c4', null, 'tool flaky failed: upstream answered 503'],
       ['c5', null, 'tool hang timed out after 50 ms'],
@@ -508,11 +509,3 @@ describe('runAgent: a broken spec is a programmer error', () => {
   });
 });
 
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-    return '';
-  } catch (error) {
-    return (error as Error).message;
-  }
-}

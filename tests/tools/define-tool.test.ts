@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from '../../src/errors.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import type { ToolContext } from '../../src/tools/types.js';
+import { jsonErrorOf } from '../support/json.js';
 
 const context: ToolContext = { asOf: new Date('2025-10-10T20:00:00Z'), signal: new AbortController().signal };
 
@@ -291,7 +292,7 @@ describe('defineTool: parse', () => {
   it('reports arguments that are not JSON, and arguments that are not an object', () => {
     expect(searchTool().parse('{"query": "NVDA"')).toEqual({
       ok: false,
-      error: `Invalid arguments for exa_search: not valid JSON (${jsonError('{"query": "NVDA"')})`,
+      error: `Invalid arguments for exa_search: not valid JSON (${jsonErrorOf('{"query": "NVDA"')})`,
     });
     expect(searchTool().parse('["NVDA"]')).toEqual({
       ok: false,
@@ -312,11 +313,3 @@ describe('defineTool: parse', () => {
   });
 });
 
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-    return '';
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
