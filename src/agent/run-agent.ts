@@ -104,6 +104,7 @@ export async function runAgent(spec: AgentSpec, task: string, context: AgentCont
               agent: spec.id,
               registry,
               asOf: context.asOf,
+              historical: context.historical === true,
               ...(signal ? { signal } : {}),
               timeoutMs: limits.toolTimeoutMs,
               maxResultChars: limits.maxToolResultChars,

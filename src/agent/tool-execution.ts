@@ -9,6 +9,7 @@ export interface ToolExecutionOptions {
   agent: string;
   registry: ToolRegistry;
   asOf: Date;
+  historical?: boolean;
   signal?: AbortSignal;
   timeoutMs: number;
   maxResultChars: number;
@@ -81,7 +82,7 @@ async function runWithTimeout(tool: Tool, args: Parameters<Tool['run']>[0], opti
     else options.signal?.addEventListener('abort', onAbort, { once: true });
   });
   const running = (async (): Promise<Attempt> => {
-    const value: unknown = await tool.run(args, { asOf: options.asOf, signal, agent: options.agent });
+    const value: unknown = await tool.run(args, { asOf: options.asOf, historical: options.historical === true, signal, agent: options.agent });
     if (typeof value !== 'string') return { ok: false, error: `tool ${tool.name} failed: it returned ${typeof value}, not text` };
     // A failure the tool handled itself comes back as an `Error: …` line (exa_search does
     // this): the model reads the same text, and the record says the call failed.

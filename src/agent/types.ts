@@ -25,6 +25,8 @@ export interface AgentSpec {
 export interface AgentContext {
   model: ChatModel;
   asOf: Date;
+  /** A run as of a past close (`--as-of`): handed to every tool as ToolContext.historical. */
+  historical?: boolean;
   signal?: AbortSignal;
   events?: EventSink;
 }

@@ -46,6 +46,8 @@ export const analyzeOptionsSchema = z.object({
   out: z.string().min(1).optional(),
   trace: z.boolean().default(false),
   refresh: z.boolean().default(false),
+  /** `--as-of YYYY-MM-DD`: checked against the calendar by resolveAsOf(). */
+  asOf: z.string().min(1).optional(),
   quiet: z.boolean().default(false),
   verbose: z.boolean().default(false),
 });

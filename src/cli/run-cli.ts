@@ -65,6 +65,7 @@ Not investment advice: autohedge never places an order.`,
     .option('--out <dir>', 'also write result.json, report.md and transcript.jsonl here')
     .option('--trace', 'print the tool-calling protocol on stderr as it happens')
     .option('--refresh', 'bypass the market-data cache')
+    .option('--as-of <date>', "analyse as of a past US session's close (YYYY-MM-DD): nothing from after it")
     .option('-q, --quiet', 'no progress output')
     .option('--verbose', 'show stack traces on errors')
     .action(async (tickers: string[], options: Record<string, unknown>) => {
@@ -78,6 +79,7 @@ Not investment advice: autohedge never places an order.`,
     .argument('<ticker>', 'ticker symbol')
     .option('--json', 'print the snapshot JSON only')
     .option('--refresh', 'bypass the market-data cache')
+    .option('--as-of <date>', "the snapshot as of a past US session's close (YYYY-MM-DD)")
     .option('--record <file>', 'record every HTTP exchange to a cassette')
     .option('--replay <file>', 'replay a cassette: no network at all')
     .option('--verbose', 'show stack traces on errors')

@@ -80,12 +80,15 @@ export interface SnapshotCacheOptions {
 
 export interface SnapshotCache {
   /** The cached snapshot for this symbol and as-of day, when fresh; otherwise null. */
-  read(symbol: string, asOf: Date): Promise<MarketSnapshot | null>;
+  read(symbol: string, asOf: Date, kind?: SnapshotKind): Promise<MarketSnapshot | null>;
   /** Store a snapshot; false (and a warning) when it could not be written. */
-  write(snapshot: MarketSnapshot, asOf: Date): Promise<boolean>;
+  write(snapshot: MarketSnapshot, asOf: Date, kind?: SnapshotKind): Promise<boolean>;
   /** Where the entry for this symbol and day lives. */
-  pathFor(symbol: string, asOf: Date): string;
+  pathFor(symbol: string, asOf: Date, kind?: SnapshotKind): string;
 }
+
+/** A live snapshot and a historical one of the same day differ (today's statistics), so they never share a file. */
+export type SnapshotKind = 'live' | 'historical';
 
 /** ENOENT, EACCES…: the code says it all; the message would repeat the path. */
 function describeFsError(error: unknown): string {
@@ -99,13 +102,14 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
   const root = path.join(options.dir, 'market');
 
   // encodeURIComponent keeps symbols like ^GSPC or EURUSD=X safe as folder names everywhere.
-  const pathFor = (symbol: string, asOf: Date) => path.join(root, encodeURIComponent(symbol), `${isoDay(asOf)}.json`);
+  const pathFor = (symbol: string, asOf: Date, kind: SnapshotKind = 'live') =>
+    path.join(root, encodeURIComponent(symbol), `${isoDay(asOf)}${kind === 'historical' ? '.historical' : ''}.json`);
 
   return {
     pathFor,
 
-    async read(symbol, asOf) {
-      const file = pathFor(symbol, asOf);
+    async read(symbol, asOf, kind) {
+      const file = pathFor(symbol, asOf, kind);
       let content: string;
       try {
         content = await readFile(file, 'utf8');
@@ -129,8 +133,8 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       return snapshot;
     },
 
-    async write(snapshot, asOf) {
-      const file = pathFor(snapshot.symbol, asOf);
+    async write(snapshot, asOf, kind) {
+      const file = pathFor(snapshot.symbol, asOf, kind);
       const entry = { version: cacheVersion, savedAt: now().toISOString(), snapshot };
       try {
         // Atomically, so a reader never sees half a file from a concurrent run.

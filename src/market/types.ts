@@ -102,9 +102,28 @@ export interface SnapshotOptions {
   signal?: AbortSignal;
   /** Bypass the disk cache. */
   refresh?: boolean;
+  /**
+   * A run as of a past session's close (`--as-of`): no statistic that exists only as of
+   * today, the price from the bars. Default false: a live run.
+   */
+  historical?: boolean;
+}
+
+export interface BarsOptions {
+  /** First day wanted, YYYY-MM-DD. */
+  from: string;
+  /** Last day wanted, YYYY-MM-DD (inclusive). */
+  to: string;
+  signal?: AbortSignal;
 }
 
 /** The one interface the pipeline uses for market data. */
 export interface MarketData {
   snapshot(ticker: string, options: SnapshotOptions): Promise<MarketSnapshot>;
+  /**
+   * Daily bars between two days in one request, never cached (`autohedge evaluate`
+   * needs the reference and the outcome on one adjustment basis). Optional so a test
+   * double of snapshot() alone stays a MarketData.
+   */
+  bars?(ticker: string, options: BarsOptions): Promise<Bar[]>;
 }

@@ -12,9 +12,10 @@ import {
 } from './http.js';
 import { computeIndicators } from './indicators.js';
 import { barsFromChart, identityFrom, parseChart, parseQuote, parseSummary, quoteStatsFrom, type RawSummary } from './normalize.js';
+import { historicalNotes, pointInTimeQuote } from './historical.js';
 import { historyWindow, renderSnapshotText } from './snapshot-text.js';
 import { validateTicker } from './ticker.js';
-import type { MarketData, MarketSnapshot, SnapshotOptions } from './types.js';
+import type { Bar, BarsOptions, MarketData, MarketSnapshot, SnapshotOptions } from './types.js';
 
 /**
  * The only module that touches yahoo-finance2, imported lazily so `autohedge --help`
@@ -203,7 +204,12 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
    * `complete` is false when a part could not be had because Yahoo was out of reach: such
    * a snapshot is served once but never cached, so the next run asks again.
    */
-  async function fetchSnapshot(symbol: string, asOf: Date, signal: AbortSignal | undefined): Promise<{ snapshot: MarketSnapshot; complete: boolean }> {
+  async function fetchSnapshot(
+    symbol: string,
+    asOf: Date,
+    signal: AbortSignal | undefined,
+    historical: boolean,
+  ): Promise<{ snapshot: MarketSnapshot; complete: boolean }> {
     const { yahooFinance, resetSession } = await getClient();
     const moduleOptions = signal ? { fetchOptions: { signal } } : {};
     const warnings: string[] = [];
@@ -277,9 +283,9 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     const indicators = computeIndicators(bars);
     const sources = { quote, summary, meta: chart.meta };
     const identity = identityFrom(symbol, sources);
-    const stats = quoteStatsFrom(sources);
+    const stats = historical ? pointInTimeQuote(bars, asOf) : quoteStatsFrom(sources);
     warnings.push(...historyNotes(bars, asOf));
-    warnings.push(...quoteTimingNotes(stats.priceTime, indicators.asOfBar, asOf));
+    warnings.push(...(historical ? historicalNotes(bars, asOf) : quoteTimingNotes(stats.priceTime, indicators.asOfBar, asOf)));
 
     const data = { symbol, asOf: asOf.toISOString(), identity, quote: stats, bars, indicators, warnings, source: 'yahoo' };
     return {
@@ -292,11 +298,13 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     async snapshot(ticker: string, snapshotOptions: SnapshotOptions): Promise<MarketSnapshot> {
       const symbol = validateTicker(ticker);
       const { asOf, signal, refresh } = snapshotOptions;
+      const historical = snapshotOptions.historical === true;
+      const kind = historical ? 'historical' : 'live';
       if (signal?.aborted) throw new InterruptedError();
       if (cache && !refresh) {
-        const cached = await cache.read(symbol, asOf);
+        const cached = await cache.read(symbol, asOf, kind);
         if (cached) {
-          logger.debug(`market cache: ${symbol} ${isoDay(asOf)} served from ${cache.pathFor(symbol, asOf)}`);
+          logger.debug(`market cache: ${symbol} ${isoDay(asOf)} served from ${cache.pathFor(symbol, asOf, kind)}`);
           const data = { ...cached, asOf: asOf.toISOString(), source: 'cache' };
           return { ...data, text: renderSnapshotText(data) };
         }
@@ -306,18 +314,48 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
       if (inFlight === 0) await forgetSharedCrumb();
       inFlight += 1;
       try {
-        fetched = await fetchSnapshot(symbol, asOf, signal);
+        fetched = await fetchSnapshot(symbol, asOf, signal, historical);
       } catch (error) {
         if (signal?.aborted) throw new InterruptedError();
         throw error;
       } finally {
         inFlight -= 1;
       }
-      if (cache && fetched.complete) await cache.write(fetched.snapshot, asOf);
+      if (cache && fetched.complete) await cache.write(fetched.snapshot, asOf, kind);
       else if (cache) logger.debug(`market cache: ${symbol} ${isoDay(asOf)} not cached (part of Yahoo's answer was unreachable)`);
       return fetched.snapshot;
     },
+
+    async bars(ticker: string, barsOptions: BarsOptions): Promise<Bar[]> {
+      const symbol = validateTicker(ticker);
+      const { yahooFinance } = await getClient();
+      return fetchBars(yahooFinance, symbol, barsOptions);
+    },
   };
+}
+
+/**
+ * One chart request for a span of days (the chart needs no session). period2 is the
+ * day after `to`, so its session is included; bars after `to` are dropped.
+ */
+async function fetchBars(yahooFinance: YahooFinanceLike, symbol: string, { from, to, signal }: BarsOptions): Promise<Bar[]> {
+  const moduleOptions = signal ? { fetchOptions: { signal } } : {};
+  const query = { period1: new Date(`${from}T00:00:00Z`), period2: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000), interval: '1d' as const, return: 'object' as const };
+  let value: unknown;
+  try {
+    value = (await call('chart', () => yahooFinance.chart(symbol, query, moduleOptions))).value;
+  } catch (error) {
+    if (signal?.aborted) throw new InterruptedError();
+    const cassette = findCassetteError(error);
+    if (cassette) throw cassette;
+    const failure = classifyYahooError(error);
+    if (failure.kind === 'unknown-ticker') throw new DataError(`unknown ticker '${symbol}'`, 'unknown-ticker', { cause: error });
+    if (failure.kind === 'unreachable') throw new DataError(`could not reach Yahoo Finance (${failure.reason})`, 'unreachable', { cause: error });
+    throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (${failure.reason})`, 'invalid', { cause: error });
+  }
+  const chart = parseChart(value);
+  if (chart === null) throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (chart is not an object)`, 'invalid');
+  return barsFromChart(chart, to).filter((bar) => bar.date >= from);
 }
 
 async function summaryModuleByModule(

@@ -13,16 +13,23 @@ import { createExaSearchTool, type SearchProvider } from '../tools/exa-search.js
 import type { Tool } from '../tools/types.js';
 import { withBudget } from './budget.js';
 import { checkDecision, defaultLimits } from './guardrails.js';
+import { contaminationOf } from './contamination.js';
 import { agentDefinition, resolveModels } from './models.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
 import { decisionSchema, planSchema } from './schemas.js';
 import { completeStructured } from './structured.js';
-import { workerIds, type AgentId, type AnalysisResult, type Decision, type Plan, type RunStatus, type WorkerId } from './types.js';
+import { agentIds, workerIds, type AgentId, type AnalysisResult, type Decision, type Plan, type RunStatus, type WorkerId } from './types.js';
 import { UsageTracker } from './usage.js';
 
 export interface AnalyzeOptions {
   /** The run's clock. Default: now. */
   asOf?: Date;
+  /**
+   * A run as of a past session's close (`--as-of`; asOf is that close): the market data
+   * stops there and drops today-only statistics, tools are told (ToolContext.historical),
+   * and the result is marked `asOfMode: 'historical'` with a contamination label.
+   */
+  historical?: boolean;
   /** Run only these workers on the snapshot, with no Director (`--agent`). */
   agents?: WorkerId[];
   /** One model for every agent (`--model`). */
@@ -102,6 +109,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   const models = resolveModels(options.model, options.env ?? {});
   const exaSearch = createExaSearchTool(deps.search);
   const mode: AnalysisResult['mode'] = options.agents && options.agents.length > 0 ? 'agents' : 'full';
+  const historical = options.historical === true;
 
   const result: AnalysisResult = {
     runId,
@@ -120,6 +128,8 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     startedAt: new Date(started).toISOString(),
     durationMs: 0,
     error: null,
+    asOfMode: historical ? 'historical' : 'live',
+    contamination: contaminationOf(isoDay(asOf), (mode === 'agents' ? (options.agents ?? []) : agentIds).map((id) => models[id]), historical),
   };
   const finish = (status: RunStatus, error: string | null = null): AnalysisResult => {
     result.status = status;
@@ -129,6 +139,9 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     return result;
   };
 
+  if (result.contamination?.label === 'contaminated') warn(`contaminated: ${result.contamination.reason}`);
+  if (result.contamination?.label === 'unknown') warn(`contamination unknown: ${result.contamination.reason}`);
+
   // The SDKs load while the market data is fetched, not after it.
   deps.model.prepare?.();
   deps.search.prepare?.();
@@ -136,7 +149,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   // 1. Market data. An unknown ticker is the user's error and ends here; an
   // unreachable Yahoo leaves the desks working without numbers, and says so.
   try {
-    result.market = await deps.market.snapshot(symbol, { asOf, signal, refresh: options.refresh });
+    result.market = await deps.market.snapshot(symbol, { asOf, signal, refresh: options.refresh, historical });
     for (const warning of result.market.warnings) warn(`market data: ${warning}`);
   } catch (error) {
     if (signal.aborted) return finish('interrupted', 'interrupted');
@@ -144,7 +157,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     else throw error;
   }
   const marketBlock = result.market?.text ?? noMarketBlock(symbol);
-  const context = { model: budgeted, asOf, events };
+  const context = { model: budgeted, asOf, historical, events };
   const workerSpec = (id: WorkerId) =>
     buildSpec(id, models[id], id === 'sentiment' ? [exaSearch] : [], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
   const runWorker = (id: WorkerId, brief: Brief) => runWorkerWithTimeout(workerSpec(id), workerTask(symbol, brief, marketBlock), { ...context, signal });
@@ -309,7 +322,7 @@ function workerTask(ticker: string, brief: Brief, marketBlock: string): string {
 async function runWorkerWithTimeout(
   spec: AgentSpec & { timeoutMs: number },
   task: string,
-  context: { model: ChatModel; asOf: Date; events: EventSink; signal: AbortSignal },
+  context: { model: ChatModel; asOf: Date; historical: boolean; events: EventSink; signal: AbortSignal },
 ): Promise<AgentReport> {
   const timeout = AbortSignal.timeout(spec.timeoutMs);
   const signal = AbortSignal.any([context.signal, timeout]);

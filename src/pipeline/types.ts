@@ -1,5 +1,6 @@
 import type { AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
+import type { Contamination } from './contamination.js';
 
 export const workerIds = ['quant', 'risk', 'execution', 'sentiment'] as const;
 export type WorkerId = (typeof workerIds)[number];
@@ -74,4 +75,11 @@ export interface AnalysisResult {
   durationMs: number;
   /** Why the run failed, when it did. */
   error: string | null;
+  /**
+   * `historical`: a run as of a past session's close (`--as-of`), which saw nothing after
+   * it; `live`: as of the moment it ran. Absent in runs saved before it existed (live).
+   */
+  asOfMode?: 'live' | 'historical';
+  /** Whether the models may know what came after asOf. Absent in older runs. */
+  contamination?: Contamination;
 }

@@ -15,6 +15,7 @@ import {
   oneLine,
   truncate,
 } from './format.js';
+import { historicalBanner } from './historical.js';
 import { collectSources } from './sources.js';
 
 /**
@@ -25,6 +26,8 @@ import { collectSources } from './sources.js';
 export function renderMarkdown(result: AnalysisResult): string {
   const sections: string[] = [title(result)];
   if (result.demo) sections.push(`> **${demoBanner}**`);
+  const historical = historicalBanner(result);
+  if (historical !== null) sections.push(`> **${historical}**`);
   sections.push(summaryLine(result));
   sections.push(marketSection(result));
   if (result.mode !== 'agents') {

@@ -22,6 +22,7 @@ import {
   visibleText,
   wrap,
 } from './format.js';
+import { historicalBanner } from './historical.js';
 import { createPalette } from './palette.js';
 import { collectSources } from './sources.js';
 
@@ -49,6 +50,8 @@ export function renderTerminal(result: AnalysisResult, options: TerminalOptions)
     const banner = view.unicode ? demoBanner : demoBanner.replace(' — ', ' - ');
     blocks.push([view.paint.level > 0 ? view.paint.inverse.bold(` ${banner} `) : banner]);
   }
+  const historical = historicalBanner(result);
+  if (historical !== null) blocks.push([view.unicode ? historical : historical.replace(' — ', ' - ').replace(' · ', ' - ')]);
   blocks.push(header(result, view));
   const chart = chartBlock(result.market, view);
   if (chart.length > 0) blocks.push(chart);

@@ -83,6 +83,15 @@ export const savedResultSchema = z.looseObject({
   startedAt: z.string(),
   durationMs: z.number(),
   error: z.string().nullable().default(null),
+  // Added with --as-of; runs saved before then have neither (and were live).
+  asOfMode: z.enum(['live', 'historical']).optional(),
+  contamination: z
+    .looseObject({
+      label: z.enum(['clean', 'contaminated', 'unknown']),
+      models: z.array(z.looseObject({ model: z.string(), cutoff: z.string().nullable() })).default([]),
+      reason: z.string(),
+    })
+    .optional(),
 });
 
 export type ParsedResult = { ok: true; result: AnalysisResult } | { ok: false; problem: string };

@@ -8,6 +8,7 @@ import type { EventSink } from '../../events.js';
 import type { AnalysisResult } from '../../pipeline/types.js';
 import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js';
 import { autohedgeHome, packageRoot } from '../../paths.js';
+import { resolveAsOf, type HistoricalAsOf } from '../../market/as-of.js';
 import { validateTicker } from '../../market/ticker.js';
 import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
 import { colorEnabled, reportOptions, type CliIo } from '../io.js';
@@ -28,6 +29,8 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
     throw new UsageError('--record, --replay and --demo cannot be combined');
   }
+  // Before any client exists: a closed or future day is the user's to fix, with no request made.
+  const historical = options.asOf !== undefined ? resolveAsOf(options.asOf, deps.now?.() ?? new Date()) : null;
   const session: Session = await buildServices(
     {
       env: io.env,
@@ -46,13 +49,13 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   try {
     if (options.demo) session.checkDemoTickers(tickers);
     if (options.maxCost !== undefined) checkPricesKnown(options, session);
-    return await runAnalyses(tickers, options, session, redactingIo(io, secretsOf(session.env)));
+    return await runAnalyses(tickers, options, session, redactingIo(io, secretsOf(session.env)), historical);
   } finally {
     await session.close();
   }
 }
 
-async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, session: Session, io: CliIo): Promise<number> {
+async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, session: Session, io: CliIo, historical: HistoricalAsOf | null): Promise<number> {
   const stderrColor = colorEnabled(io.env, io.stderrIsTTY);
   const progress = await createProgress({
     write: io.stderr,
@@ -75,7 +78,8 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
       tickers,
       options.concurrency,
       () => ({
-        asOf: session.asOf(),
+        asOf: historical?.close ?? session.asOf(),
+        historical: historical !== null,
         agents: options.agent,
         model: options.model,
         env: session.env,

@@ -1,3 +1,4 @@
+import { resolveAsOf } from '../../market/as-of.js';
 import { validateTicker } from '../../market/ticker.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { colorEnabled, type CliIo } from '../io.js';
@@ -10,6 +11,9 @@ export async function marketCliCommand(rawTicker: string, options: Record<string
   const record = typeof options.record === 'string' ? options.record : undefined;
   const replay = typeof options.replay === 'string' ? options.replay : undefined;
   if (record && replay) throw new UsageError('--record and --replay cannot be combined');
+  const asOfOption = options.asOf;
+  if (asOfOption !== undefined && typeof asOfOption !== 'string') throw new UsageError('--as-of needs a date as YYYY-MM-DD');
+  const historical = asOfOption !== undefined ? resolveAsOf(asOfOption, deps.now?.() ?? new Date()) : null;
   const session = await buildServices(
     { env: io.env, cwd: io.cwd, record, replay, refresh: Boolean(options.refresh), argv, needsModel: false, warn: (message) => io.stderr(`autohedge: warning: ${message}\n`) },
     deps,
@@ -18,10 +22,10 @@ export async function marketCliCommand(rawTicker: string, options: Record<string
     const { marketCommand } = await import('./market.js');
     await marketCommand(
       ticker,
-      { json: Boolean(options.json), refresh: Boolean(options.refresh) },
+      { json: Boolean(options.json), refresh: Boolean(options.refresh), historical: historical !== null },
       {
         market: session.market,
-        asOf: session.asOf(),
+        asOf: historical?.close ?? session.asOf(),
         stdout: io.stdout,
         stderr: io.stderr,
         color: colorEnabled(io.env, io.stdoutIsTTY),

@@ -5,6 +5,8 @@ import { renderPriceChart } from '../../report/chart.js';
 export interface MarketCommandOptions {
   json: boolean;
   refresh: boolean;
+  /** `--as-of`: the snapshot as of a past close (context.asOf), nothing after it. */
+  historical?: boolean;
 }
 
 export interface MarketCommandContext {
@@ -29,7 +31,7 @@ const maximumChartWidth = 100;
  */
 export async function marketCommand(ticker: string, options: MarketCommandOptions, context: MarketCommandContext): Promise<MarketSnapshot> {
   const symbol = validateTicker(ticker);
-  const snapshot = await context.market.snapshot(symbol, { asOf: context.asOf, refresh: options.refresh, signal: context.signal });
+  const snapshot = await context.market.snapshot(symbol, { asOf: context.asOf, refresh: options.refresh, signal: context.signal, historical: options.historical === true });
   if (options.json) {
     context.stdout(`${JSON.stringify(snapshot, null, 2)}\n`);
     return snapshot;
