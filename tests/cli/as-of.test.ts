@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { createYahooMarketData } from '../../src/market/index.js';
+import type { AnalysisResult } from '../../src/pipeline/types.js';
+import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
+import type { SearchProvider, SearchRequest } from '../../src/tools/exa-search.js';
+import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';
+import { captureIo } from '../support/cli.js';
+
+/** `analyze --as-of` and `market --as-of` in-process: the real Yahoo client on the loopback stand-in, a scripted model. */
+
+const plan = { thesis: 'Thesis.', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } };
+const decision = {
+  action: 'BUY', conviction: 64, timeHorizon: '1–3 months', positionSizePct: 4, orderType: 'limit',
+  entry: 99, stopLoss: 94, takeProfit: 110, rationale: 'Because.', keyRisks: ['earnings'], dissent: null,
+};
+const now = () => new Date('2025-10-11T12:00:00Z');
+
+function script(): Record<string, ScriptedStep[]> {
+  return {
+    director: [{ text: JSON.stringify(plan) }, { text: JSON.stringify(decision) }],
+    quant: [{ text: 'Quant report.' }],
+    risk: [{ text: 'Risk report.' }],
+    execution: [{ text: 'Execution report.' }],
+    sentiment: [{ toolCalls: [{ name: 'exa_search', arguments: { query: 'ACME news', daysBack: 30 } }] }, { text: 'Sentiment report.' }],
+  };
+}
+
+function setup() {
+  const router = createYahooRouter(acmeRoutes());
+  const market = createYahooMarketData({ fetch: router.fetch });
+  const searches: SearchRequest[] = [];
+  const search: SearchProvider = {
+    search: async (request) => {
+      searches.push(request);
+      return [];
+    },
+  };
+  return { router, market, search, searches, io: captureIo() };
+}
+
+describe('analyze --as-of', () => {
+  it("runs as of the session's close: clock, data notes, search window, result marked historical and clean", async () => {
+    const { market, search, searches, io, router } = setup();
+    const model = new ScriptedModel(script());
+    const code = await runCli(['analyze', 'ACME', '--as-of', '2025-06-02', '--json'], io, { model, market, search, now });
+    expect(io.err()).not.toContain('Error');
+    expect(code).toBe(0);
+    const result = JSON.parse(io.out()) as AnalysisResult;
+    expect(result.asOf).toBe('2025-06-02T20:00:00.000Z');
+    expect(result.asOfMode).toBe('historical');
+    expect(result.contamination).toMatchObject({ label: 'clean', models: [{ model: 'gpt-4.1', cutoff: '2024-06-30' }, { model: 'gpt-4o-mini', cutoff: '2023-10-31' }] });
+    expect(result.market?.bars.at(-1)?.date).toBe('2025-06-02');
+    expect(result.market?.quote.marketCap).toBeNull();
+    // The agents see the day and the historical note; the prompts' date is the as-of day.
+    const quantRequest = model.requests.find((request) => request.agent === 'quant')!;
+    expect(JSON.stringify(quantRequest.messages)).toContain('as of 2025-06-02');
+    expect(JSON.stringify(quantRequest.messages)).toContain('historical run as of the 2025-06-02 close');
+    // The news window ends at the close, not today.
+    expect(searches).toHaveLength(1);
+    expect(searches[0]!.endPublishedDate).toBe('2025-06-02T20:00:00.000Z');
+    // No chart request reaches past the as-of close.
+    for (const request of router.dataRequests().filter((seen) => seen.url.includes('/v8/finance/chart/'))) {
+      expect(Number(new URL(request.url).searchParams.get('period2')) * 1000).toBeLessThanOrEqual(Date.parse(result.asOf));
+    }
+    model.assertComplete();
+  });
+
+  it('before the training cutoff: labelled contaminated, warned on stderr, and the report says so', async () => {
+    const { market, search, io } = setup();
+    const code = await runCli(['analyze', 'ACME', '--as-of', '2024-09-27', '--model', 'gpt-5'], io, { model: new ScriptedModel(script()), market, search, now });
+    expect(code).toBe(0);
+    expect(io.out()).toContain('HISTORICAL - as of the 2024-09-27 US market close; no market data from after it - CONTAMINATED');
+    expect(io.out()).toContain('CONTAMINATED');
+    expect(io.err()).toContain('contaminated: as of 2024-09-27, before the training cutoff of gpt-5 (trained to 2024-09-30)');
+  });
+
+  it('a model with no known cutoff: contamination unknown', async () => {
+    const { market, search, io } = setup();
+    await runCli(['analyze', 'ACME', '--as-of', '2025-06-02', '--model', 'llama3.1:8b', '--json'], io, { model: new ScriptedModel(script()), market, search, now });
+    const result = JSON.parse(io.out()) as AnalysisResult;
+    expect(result.contamination?.label).toBe('unknown');
+  });
+
+  it('a live run is marked live and clean', async () => {
+    const { market, search, io } = setup();
+    await runCli(['analyze', 'ACME', '--json'], io, { model: new ScriptedModel(script()), market, search, now });
+    const result = JSON.parse(io.out()) as AnalysisResult;
+    expect(result.asOfMode).toBe('live');
+    expect(result.contamination?.label).toBe('clean');
+    expect(io.out()).not.toContain('HISTORICAL');
+  });
+
+  it('a future day or a closed market: exit 2 naming the nearest session, no request made', async () => {
+    for (const [day, message] of [
+      ['2025-10-13', 'autohedge: UsageError: --as-of 2025-10-13 is in the future or its session has not closed yet; the latest closed US session is 2025-10-10'],
+      ['2025-07-04', 'autohedge: UsageError: --as-of 2025-07-04: the US market was closed (a US market holiday (Independence Day)); the nearest sessions are 2025-07-03 and 2025-07-07'],
+    ] as const) {
+      const { market, search, io, router } = setup();
+      const model = new ScriptedModel([]);
+      const code = await runCli(['analyze', 'ACME', '--as-of', day], io, { model, market, search, now });
+      expect(code).toBe(2);
+      expect(io.err().trim()).toBe(message);
+      expect(io.out()).toBe('');
+      expect(router.requests).toEqual([]);
+      expect(model.requests).toEqual([]);
+    }
+  });
+});
+
+describe('market --as-of', () => {
+  it('prints the point-in-time block and its chart, ending at the session', async () => {
+    const { market, io } = setup();
+    const code = await runCli(['market', 'ACME', '--as-of', '2025-06-02', '--json'], io, { market, now });
+    expect(code).toBe(0);
+    const snapshot = JSON.parse(io.out()) as { asOf: string; bars: Array<{ date: string }>; quote: { trailingPE: number | null } };
+    expect(snapshot.asOf).toBe('2025-06-02T20:00:00.000Z');
+    expect(snapshot.bars.at(-1)?.date).toBe('2025-06-02');
+    expect(snapshot.quote.trailingPE).toBeNull();
+  });
+
+  it('a weekend: exit 2', async () => {
+    const { market, io } = setup();
+    expect(await runCli(['market', 'ACME', '--as-of', '2025-06-01'], io, { market, now })).toBe(2);
+    expect(io.err()).toContain('the US market was closed (a Sunday); the nearest sessions are 2025-05-30 and 2025-06-02');
+  });
+});
