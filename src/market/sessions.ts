@@ -153,6 +153,28 @@ export function sessionClose(day: string): Date {
   return new Date(Date.parse(`${day}T16:00:00Z`) - offset * 60_000);
 }
 
+/** The instant of 09:30 New York time on a day: a session's open. */
+export function sessionOpen(day: string): Date {
+  return new Date(sessionClose(day).getTime() - 6.5 * 3_600_000);
+}
+
+/**
+ * The first session whose open comes after an instant: a decision made during a session
+ * or after its close enters at the next one; one made before the bell, at that day's.
+ */
+export function nextSessionAfter(at: Date): string {
+  const day = newYorkDay(at);
+  if (isSession(day) && at.getTime() < sessionOpen(day).getTime()) return day;
+  return adjacentSession(day, 1);
+}
+
+/** The n-th session after a day (n ≥ 1). */
+export function sessionsAfter(day: string, count: number): string {
+  let current = day;
+  for (let step = 0; step < count; step += 1) current = adjacentSession(current, 1);
+  return current;
+}
+
 /** The New York calendar day of an instant. */
 export function newYorkDay(at: Date): string {
   return new Date(at.getTime() + newYorkOffsetMinutes(at) * 60_000).toISOString().slice(0, 10);

@@ -101,3 +101,14 @@ describe('resolveAsOf', () => {
     expect(() => resolveAsOf('2025-13-01', now)).toThrow(UsageError);
   });
 });
+
+describe('the session a decision enters at', () => {
+  it('after the close, or during a session: the next one; before the bell: that day', async () => {
+    const { nextSessionAfter, sessionsAfter } = await import('../../src/market/sessions.js');
+    expect(nextSessionAfter(new Date('2025-07-03T20:00:00Z'))).toBe('2025-07-07'); // after the close, then the 4th of July and a weekend
+    expect(nextSessionAfter(new Date('2025-06-02T15:00:00Z'))).toBe('2025-06-03'); // 11:00 New York, mid-session
+    expect(nextSessionAfter(new Date('2025-06-02T13:00:00Z'))).toBe('2025-06-02'); // 09:00 New York, before the open
+    expect(nextSessionAfter(new Date('2025-06-01T15:00:00Z'))).toBe('2025-06-02'); // a Sunday
+    expect(sessionsAfter('2025-06-27', 5)).toBe('2025-07-07');
+  });
+});

@@ -1,0 +1,260 @@
+import { DataError, errorMessage, InterruptedError } from '../errors.js';
+import { addDays, latestClosedSession, nextSessionAfter, sessionClose, sessionsAfter } from '../market/sessions.js';
+import type { Bar, BarsOptions } from '../market/types.js';
+import type { ContaminationLabel } from '../pipeline/contamination.js';
+import type { AnalysisResult } from '../pipeline/types.js';
+import { simulateTrade, type Action, type OutcomeKind, type PricedSession, type TradePlan } from './outcome.js';
+
+/**
+ * Scores saved decisions against the prices that came after them. Each ticker's bars,
+ * from a few days before its earliest run to its latest horizon, come in one request,
+ * so the reference close and the outcome share one adjustment basis; the benchmark's
+ * likewise. Statistics are left to summary.ts.
+ */
+
+export interface PriceSource {
+  bars(ticker: string, options: BarsOptions): Promise<Bar[]>;
+}
+
+export interface EvaluateOptions {
+  /** Horizons in trading sessions, e.g. [5, 21, 63]. */
+  horizons: number[];
+  benchmark: string;
+  /** The evaluation's clock: horizons ending after it are pending. */
+  now: Date;
+  signal?: AbortSignal;
+}
+
+/** The saved levels were rescaled: the refetched as-of close differs from the saved one (a split, or a revision). */
+export interface Rescaling {
+  date: string;
+  savedClose: number;
+  refetchedClose: number;
+  ratio: number;
+}
+
+export interface HorizonResult {
+  horizon: number;
+  outcome: OutcomeKind;
+  entryDate: string | null;
+  entryPrice: number | null;
+  exitDate: string | null;
+  exitPrice: number | null;
+  stockReturn: number | null;
+  signedReturn: number | null;
+  /** The benchmark from the entry session's open to the exit session's close. */
+  benchmarkReturn: number | null;
+  /** signed (stock − benchmark): BUY beats the benchmark when the stock does, SELL when it lags. */
+  excess: number | null;
+  /**
+   * Open of the entry session → close of the horizon's last session, for the stock and the
+   * benchmark: what the baselines are scored on. Null when the horizon is pending.
+   */
+  hold: { stockReturn: number; benchmarkReturn: number | null } | null;
+}
+
+export interface DecisionRow {
+  runId: string;
+  ticker: string;
+  asOf: string;
+  asOfMode: 'live' | 'historical';
+  contamination: ContaminationLabel;
+  action: Action;
+  conviction: number;
+  orderType: 'market' | 'limit';
+  /** The levels scored (rescaled when `rescaled` is set). */
+  entry: number | null;
+  stopLoss: number | null;
+  takeProfit: number | null;
+  rescaled: Rescaling | null;
+  /** The sign of the 12-1 momentum at the run (from its own saved bars), the momentum baseline's call. */
+  momentum: 'BUY' | 'SELL' | null;
+  /** The session the decision enters at. */
+  entrySession: string;
+  horizons: HorizonResult[];
+  /** Why this decision could not be scored, when it could not. */
+  problem: string | null;
+}
+
+export interface Evaluation {
+  evaluatedAt: string;
+  horizons: number[];
+  benchmark: string;
+  decisions: DecisionRow[];
+  warnings: string[];
+}
+
+/** Beyond this, the refetched as-of close is not the saved one (a split, a revision), not rounding. */
+export const rescaleTolerance = 0.005;
+
+/** Calendar days fetched before the reference close, for a holiday or a missing bar. */
+const leadDays = 7;
+
+function priced(bars: readonly Bar[]): PricedSession[] {
+  const sessions: PricedSession[] = [];
+  for (const { date, open, high, low, close } of bars) {
+    if ([open, high, low, close].every((value) => typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+      sessions.push({ date, open: open!, high: high!, low: low!, close: close! });
+    }
+  }
+  return sessions;
+}
+
+function contaminationOf(result: AnalysisResult): ContaminationLabel {
+  if (result.contamination) return result.contamination.label;
+  return result.asOfMode === 'historical' ? 'unknown' : 'clean';
+}
+
+/** The run's last completed session in its own saved bars: the close its levels were set against. */
+function referenceBar(result: AnalysisResult): Bar | null {
+  const asOf = Date.parse(result.asOf);
+  const bars = (result.market?.bars ?? []).filter((bar) => typeof bar.close === 'number' && bar.close > 0 && sessionClose(bar.date).getTime() <= asOf);
+  return bars[bars.length - 1] ?? null;
+}
+
+/** 12-1 momentum: the return from 252 to 21 sessions before the run, in the run's own (adjusted) closes. */
+export function momentumSign(result: AnalysisResult): 'BUY' | 'SELL' | null {
+  const closes = (result.market?.bars ?? []).map((bar) => bar.adjClose ?? bar.close).filter((value): value is number => typeof value === 'number' && value > 0);
+  if (closes.length < 253) return null;
+  const recent = closes[closes.length - 1 - 21]!;
+  const yearAgo = closes[closes.length - 1 - 252]!;
+  const momentum = recent / yearAgo - 1;
+  return momentum > 0 ? 'BUY' : momentum < 0 ? 'SELL' : null;
+}
+
+interface Prepared {
+  result: AnalysisResult;
+  entrySession: string;
+  reference: Bar | null;
+}
+
+function prepare(result: AnalysisResult): Prepared {
+  return { result, entrySession: nextSessionAfter(new Date(result.asOf)), reference: referenceBar(result) };
+}
+
+/** The span one request must cover for these runs: a few days before the first reference to the last horizon (never past today's last close). */
+function spanOf(prepared: readonly Prepared[], horizons: readonly number[], now: Date): BarsOptions {
+  const longest = Math.max(...horizons);
+  const starts = prepared.map((item) => item.reference?.date ?? item.result.asOf.slice(0, 10));
+  const ends = prepared.map((item) => sessionsAfter(addDays(item.entrySession, -1), longest));
+  const latest = latestClosedSession(now);
+  const to = ends.reduce((max, day) => (day > max ? day : max));
+  return { from: addDays(starts.reduce((min, day) => (day < min ? day : min)), -leadDays), to: to < latest ? to : latest };
+}
+
+function rescalingOf(reference: Bar | null, sessions: readonly PricedSession[]): Rescaling | null {
+  if (!reference?.close) return null;
+  const refetched = sessions.find((session) => session.date === reference.date);
+  if (!refetched) return null;
+  const ratio = refetched.close / reference.close;
+  if (Math.abs(ratio - 1) <= rescaleTolerance) return null;
+  return { date: reference.date, savedClose: reference.close, refetchedClose: refetched.close, ratio };
+}
+
+function scale(value: number | null, rescaled: Rescaling | null): number | null {
+  return value === null || rescaled === null ? value : value * rescaled.ratio;
+}
+
+function benchmarkReturn(benchmark: ReadonlyMap<string, PricedSession> | null, from: string | null, to: string | null): number | null {
+  if (!benchmark || !from || !to) return null;
+  const start = benchmark.get(from);
+  const end = benchmark.get(to);
+  return start && end ? end.close / start.open - 1 : null;
+}
+
+function scoreRow(item: Prepared, sessions: readonly PricedSession[], benchmark: ReadonlyMap<string, PricedSession> | null, horizons: readonly number[]): DecisionRow {
+  const { result } = item;
+  const decision = result.decision!;
+  const rescaled = rescalingOf(item.reference, sessions);
+  const plan: TradePlan = {
+    action: decision.action,
+    orderType: decision.orderType,
+    entry: scale(decision.entry, rescaled),
+    stopLoss: scale(decision.stopLoss, rescaled),
+    takeProfit: scale(decision.takeProfit, rescaled),
+  };
+  const found = sessions.findIndex((session) => session.date >= item.entrySession);
+  const entryIndex = found === -1 ? sessions.length : found;
+  const sign = decision.action === 'BUY' ? 1 : decision.action === 'SELL' ? -1 : 0;
+  const scored = horizons.map((horizon): HorizonResult => {
+    const trade = simulateTrade(plan, sessions, entryIndex, horizon);
+    const bench = benchmarkReturn(benchmark, trade.entryDate, trade.exitDate);
+    const exitIndex = entryIndex + horizon - 1;
+    const hold =
+      exitIndex < sessions.length
+        ? { stockReturn: sessions[exitIndex]!.close / sessions[entryIndex]!.open - 1, benchmarkReturn: benchmarkReturn(benchmark, sessions[entryIndex]!.date, sessions[exitIndex]!.date) }
+        : null;
+    const excess = trade.signedReturn !== null && trade.stockReturn !== null && bench !== null ? sign * (trade.stockReturn - bench) : null;
+    return { horizon, ...trade, benchmarkReturn: bench, excess, hold };
+  });
+  return { ...baseRow(item), ...plan, rescaled, horizons: scored };
+}
+
+function baseRow(item: Prepared): Omit<DecisionRow, 'entry' | 'stopLoss' | 'takeProfit' | 'rescaled' | 'horizons' | 'action' | 'orderType'> & Pick<DecisionRow, 'action' | 'orderType'> {
+  const { result } = item;
+  const decision = result.decision!;
+  return {
+    runId: result.runId,
+    ticker: result.ticker,
+    asOf: result.asOf,
+    asOfMode: result.asOfMode ?? 'live',
+    contamination: contaminationOf(result),
+    action: decision.action,
+    conviction: decision.conviction,
+    orderType: decision.orderType,
+    momentum: momentumSign(result),
+    entrySession: item.entrySession,
+    problem: null,
+  };
+}
+
+function unscoredRow(item: Prepared, problem: string): DecisionRow {
+  const decision = item.result.decision!;
+  return { ...baseRow(item), entry: decision.entry, stopLoss: decision.stopLoss, takeProfit: decision.takeProfit, rescaled: null, horizons: [], problem };
+}
+
+async function fetchSessions(prices: PriceSource, ticker: string, span: BarsOptions, signal: AbortSignal | undefined): Promise<PricedSession[] | string> {
+  try {
+    return priced(await prices.bars(ticker, { ...span, ...(signal ? { signal } : {}) }));
+  } catch (error) {
+    if (signal?.aborted) throw new InterruptedError();
+    // A cassette miss or a programmer error is not "no prices for this ticker".
+    if (!(error instanceof DataError)) throw error;
+    return errorMessage(error);
+  }
+}
+
+/** Score every run (each must have a decision) over every horizon. */
+export async function evaluateRuns(results: readonly AnalysisResult[], options: EvaluateOptions, prices: PriceSource): Promise<Evaluation> {
+  const prepared = results.filter((result) => result.decision !== null).map(prepare);
+  const warnings: string[] = [];
+  const evaluation: Evaluation = { evaluatedAt: options.now.toISOString(), horizons: options.horizons, benchmark: options.benchmark, decisions: [], warnings };
+  if (prepared.length === 0) return evaluation;
+
+  const byTicker = new Map<string, Prepared[]>();
+  for (const item of prepared) byTicker.set(item.result.ticker, [...(byTicker.get(item.result.ticker) ?? []), item]);
+  const benchmarkSessions = await fetchSessions(prices, options.benchmark, spanOf(prepared, options.horizons, options.now), options.signal);
+  let benchmark: Map<string, PricedSession> | null = null;
+  if (typeof benchmarkSessions === 'string') warnings.push(`benchmark ${options.benchmark}: ${benchmarkSessions}; excess returns are not available`);
+  else benchmark = new Map(benchmarkSessions.map((session) => [session.date, session]));
+
+  const rows = await Promise.all(
+    [...byTicker].map(async ([ticker, items]) => {
+      const sessions = await fetchSessions(prices, ticker, spanOf(items, options.horizons, options.now), options.signal);
+      if (typeof sessions === 'string') {
+        warnings.push(`${ticker}: ${sessions}; its ${items.length} decision(s) are not scored`);
+        return items.map((item) => unscoredRow(item, sessions));
+      }
+      return items.map((item) => scoreRow(item, sessions, benchmark, options.horizons));
+    }),
+  );
+  evaluation.decisions = rows.flat().sort((left, right) => (left.asOf === right.asOf ? left.ticker.localeCompare(right.ticker) : left.asOf < right.asOf ? -1 : 1));
+  for (const row of evaluation.decisions) {
+    if (row.rescaled) {
+      warnings.push(
+        `${row.ticker} ${row.runId}: the ${row.rescaled.date} close is ${row.rescaled.refetchedClose} now but was ${row.rescaled.savedClose} at the run (a split or a revision); its levels were rescaled by ${row.rescaled.ratio.toFixed(4)}`,
+      );
+    }
+  }
+  return evaluation;
+}
