@@ -35,6 +35,7 @@ Examples:
   autohedge analyze NVDA                 needs OPENAI_API_KEY (and EXA_API_KEY for news search)
   autohedge analyze NVDA --agent sentiment --trace
   autohedge market NVDA --json
+  autohedge analyze NVDA --as-of 2025-06-02 && autohedge evaluate --horizon 5,21
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME;
 a .env file in the working directory is read.
@@ -86,6 +87,27 @@ Not investment advice: autohedge never places an order.`,
     .action(async (ticker: string, options: Record<string, unknown>) => {
       const { marketCliCommand } = await import('./commands/market-cli.js');
       setExit(await marketCliCommand(ticker, options, io, deps, argv));
+    });
+
+  program
+    .command('evaluate')
+    .description('score saved decisions against the prices that came after them, with baselines')
+    .argument('[runIds...]', 'runs to score (ids or unique prefixes); default: every saved run with a decision')
+    .option('--since <date>', 'only runs as of this day (YYYY-MM-DD) or later')
+    .option('--horizon <sessions>', 'horizons in trading sessions, comma-separated', '5,21,63')
+    .option('--benchmark <ticker>', 'excess returns against this ticker', 'SPY')
+    .option('--seed <n>', 'seed of the random baseline', '1')
+    .option('--include-demo', 'also score demo runs (synthetic data)')
+    .option('--json', 'print { decisions, summary } as JSON only')
+    .option('--record <file>', 'record every HTTP exchange to a cassette')
+    .option('--replay <file>', 'replay a cassette: no network at all')
+    .option('--no-save', 'do not save the evaluation under $AUTOHEDGE_HOME/evaluations')
+    .option('--out <dir>', 'also write evaluation.md and evaluation.json here')
+    .option('-q, --quiet', 'no warnings on stderr')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (runIds: string[], options: Record<string, unknown>) => {
+      const { evaluateCommand } = await import('./commands/evaluate.js');
+      setExit(await evaluateCommand(runIds, options, io, deps, argv));
     });
 
   program

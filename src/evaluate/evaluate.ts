@@ -50,7 +50,7 @@ export interface HorizonResult {
    * Open of the entry session → close of the horizon's last session, for the stock and the
    * benchmark: what the baselines are scored on. Null when the horizon is pending.
    */
-  hold: { stockReturn: number; benchmarkReturn: number | null } | null;
+  buyAndHold: { stockReturn: number; benchmarkReturn: number | null } | null;
 }
 
 export interface DecisionRow {
@@ -180,12 +180,12 @@ function scoreRow(item: Prepared, sessions: readonly PricedSession[], benchmark:
     const trade = simulateTrade(plan, sessions, entryIndex, horizon);
     const bench = benchmarkReturn(benchmark, trade.entryDate, trade.exitDate);
     const exitIndex = entryIndex + horizon - 1;
-    const hold =
+    const buyAndHold =
       exitIndex < sessions.length
         ? { stockReturn: sessions[exitIndex]!.close / sessions[entryIndex]!.open - 1, benchmarkReturn: benchmarkReturn(benchmark, sessions[entryIndex]!.date, sessions[exitIndex]!.date) }
         : null;
     const excess = trade.signedReturn !== null && trade.stockReturn !== null && bench !== null ? sign * (trade.stockReturn - bench) : null;
-    return { horizon, ...trade, benchmarkReturn: bench, excess, hold };
+    return { horizon, ...trade, benchmarkReturn: bench, excess, buyAndHold };
   });
   return { ...baseRow(item), ...plan, rescaled, horizons: scored };
 }

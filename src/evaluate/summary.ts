@@ -36,6 +36,7 @@ export interface GroupSummary {
   holds: number;
   /** HOLD is an abstention: what the stock did meanwhile, on average. */
   holdMeanReturn: number | null;
+  /** Decisions whose horizon has not elapsed (not scored yet, even when a level already closed them). */
   pending: number;
   ambiguous: number;
   unfilled: number;
@@ -73,9 +74,9 @@ function statsOf(strategy: Strategy, scored: readonly Scored[]): StrategyStats {
 
 /** A baseline's position on one decision's dates: entry at the same open, exit at the horizon's close. */
 function baselineScore(direction: 'BUY' | 'SELL', outcome: HorizonResult): Scored | null {
-  if (!outcome.hold) return null;
+  if (!outcome.buyAndHold) return null;
   const sign = direction === 'BUY' ? 1 : -1;
-  const { stockReturn, benchmarkReturn } = outcome.hold;
+  const { stockReturn, benchmarkReturn } = outcome.buyAndHold;
   return { conviction: null, signedReturn: sign * stockReturn, excess: benchmarkReturn === null ? null : sign * (stockReturn - benchmarkReturn) };
 }
 
@@ -86,8 +87,11 @@ function groupSummary(contamination: ContaminationLabel, horizon: number, rows: 
     const outcome = row.horizons.find((item) => item.horizon === horizon);
     return outcome ? [{ row, outcome }] : [];
   });
-  const count = (kind: string) => at.filter((item) => item.outcome.outcome === kind).length;
-  const positions = at.filter((item) => item.row.action !== 'HOLD' && positionOutcomes.has(item.outcome.outcome));
+  // Only decisions whose horizon has elapsed are scored, even those a level closed earlier:
+  // the baselines need the horizon's close, and every strategy must stand on the same rows.
+  const elapsed = at.filter((item) => item.outcome.buyAndHold !== null);
+  const count = (kind: string) => elapsed.filter((item) => item.outcome.outcome === kind).length;
+  const positions = elapsed.filter((item) => item.row.action !== 'HOLD' && positionOutcomes.has(item.outcome.outcome));
   const desks = positions.map(({ row, outcome }) => ({ conviction: row.conviction, signedReturn: outcome.signedReturn!, excess: outcome.excess }));
   const always = positions.flatMap(({ outcome }) => baselineScore('BUY', outcome) ?? []);
   const momentum = positions.flatMap(({ row, outcome }) => (row.momentum ? (baselineScore(row.momentum, outcome) ?? []) : []));
@@ -103,7 +107,7 @@ function groupSummary(contamination: ContaminationLabel, horizon: number, rows: 
     decisions: at.length,
     holds: at.filter((item) => item.row.action === 'HOLD').length,
     holdMeanReturn: mean(holds.map((item) => item.outcome.stockReturn!)),
-    pending: count('pending'),
+    pending: at.length - elapsed.length,
     ambiguous: count('ambiguous'),
     unfilled: count('unfilled'),
     rescaled: at.filter((item) => item.row.rescaled !== null).length,

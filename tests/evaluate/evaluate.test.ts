@@ -158,6 +158,11 @@ describe('summarize', () => {
     const expectedHits = mix.filter((action) => action === 'SELL').length;
     expect(stats('random')).toMatchObject({ count: 3, hits: expectedHits });
 
+    // 10 sessions have not elapsed for any decision: all pending, none scored — not even those a level closed early.
+    const later = summary.groups.find((group) => group.contamination === 'clean' && group.horizon === 10)!;
+    expect(later).toMatchObject({ decisions: 5, pending: 5, unfilled: 0 });
+    expect(later.strategies.map((item) => item.count)).toEqual([0, 0, 0, 0]);
+
     const contaminated = summary.groups.find((group) => group.contamination === 'contaminated' && group.horizon === 5)!;
     expect(contaminated.decisions).toBe(1);
     expect(contaminated.strategies[0]).toMatchObject({ strategy: 'desks', count: 1, hits: 1 });

@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../atomic-write.js';
+import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
+import { evaluateRuns, type Evaluation, type PriceSource } from '../../evaluate/evaluate.js';
+import { selectRuns } from '../../evaluate/select.js';
+import { summarize } from '../../evaluate/summary.js';
+import { parseDay } from '../../market/sessions.js';
+import { validateTicker } from '../../market/ticker.js';
+import { autohedgeHome } from '../../paths.js';
+import type { EvaluationView } from '../../report/evaluation.js';
+import type { CliDeps } from '../deps.js';
+import { reportOptions, type CliIo } from '../io.js';
+import { parseOptions } from '../options.js';
+import { buildServices } from '../services.js';
+
+/** `autohedge evaluate [runIds...]`: saved decisions scored against the prices that came after them. */
+
+const longestHorizon = 756;
+
+const evaluateOptionsSchema = z.object({
+  since: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return undefined;
+      const day = parseDay(value);
+      if (day === null) context.addIssue({ code: 'custom', message: `--since must be a date as YYYY-MM-DD (got '${value}')` });
+      return day ?? undefined;
+    }),
+  horizon: z
+    .string()
+    .default('5,21,63')
+    .transform((value, context) => {
+      const parts = value.split(',').map((part) => part.trim());
+      const horizons = parts.map(Number);
+      if (parts.some((part) => !/^\d+$/.test(part)) || horizons.some((horizon) => horizon < 1 || horizon > longestHorizon)) {
+        context.addIssue({ code: 'custom', message: `--horizon must be whole numbers of sessions from 1 to ${longestHorizon}, separated by commas (got '${value}')` });
+      }
+      return [...new Set(horizons)].sort((left, right) => left - right);
+    }),
+  benchmark: z.string().default('SPY'),
+  seed: z
+    .string()
+    .default('1')
+    .refine((value) => /^\d{1,9}$/.test(value), { error: (issue) => `--seed must be a whole number (got '${String(issue.input)}')` })
+    .transform(Number),
+  json: z.boolean().default(false),
+  includeDemo: z.boolean().default(false),
+  record: z.string().min(1).optional(),
+  replay: z.string().min(1).optional(),
+  save: z.boolean().default(true),
+  out: z.string().min(1).optional(),
+  quiet: z.boolean().default(false),
+  verbose: z.boolean().default(false),
+});
+
+type EvaluateCliOptions = z.infer<typeof evaluateOptionsSchema>;
+
+function evaluationId(at: Date): string {
+  return `${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-evaluation`;
+}
+
+export async function evaluateCommand(runIds: string[], rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+  const options = parseOptions(evaluateOptionsSchema, rawOptions);
+  const benchmark = validateTicker(options.benchmark);
+  if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
+  const home = autohedgeHome(io.env);
+  const selection = await selectRuns(home, { runIds, since: options.since, includeDemo: options.includeDemo });
+  if (selection.results.length === 0) {
+    const why = selection.skipped.length > 0 ? `: ${selection.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}` : '';
+    throw new UsageError(`no saved run with a decision to evaluate${why} (make some with \`autohedge analyze <ticker> --as-of YYYY-MM-DD\`)`);
+  }
+  const session = await buildServices(
+    { env: io.env, cwd: io.cwd, record: options.record, replay: options.replay, argv, needsModel: false, warn: (message) => warn(io, options, message) },
+    deps,
+  );
+  try {
+    const market = session.market;
+    if (!market.bars) throw new ConfigError('this market-data client cannot fetch price history');
+    const prices: PriceSource = { bars: (ticker, span) => market.bars!(ticker, span) };
+    const now = session.asOf();
+    let evaluation: Evaluation;
+    try {
+      evaluation = await evaluateRuns(selection.results, { horizons: options.horizon, benchmark, now, signal: io.signal }, prices);
+    } catch (error) {
+      const misses = session.replayMisses();
+      if (misses.length === 0) throw error;
+      for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
+      return ExitCode.usage;
+    }
+    const view: EvaluationView = { evaluation, summary: summarize(evaluation, options.seed), skipped: selection.skipped };
+    await printEvaluation(view, options, io);
+    for (const warning of evaluation.warnings) warn(io, options, warning);
+    await saveEvaluation(view, options, home, io, now);
+    await session.finish(io);
+    const unscored = evaluation.decisions.some((row) => row.problem !== null) || evaluation.warnings.some((warning) => warning.startsWith(`benchmark ${benchmark}:`));
+    return unscored ? ExitCode.degraded : ExitCode.ok;
+  } finally {
+    await session.close();
+  }
+}
+
+function warn(io: CliIo, options: EvaluateCliOptions, message: string): void {
+  if (!options.quiet) io.stderr(`autohedge: warning: ${message}\n`);
+}
+
+function jsonOf(view: EvaluationView): string {
+  const { evaluation, summary, skipped } = view;
+  return `${JSON.stringify({ decisions: evaluation.decisions, summary, evaluatedAt: evaluation.evaluatedAt, horizons: evaluation.horizons, benchmark: evaluation.benchmark, skipped, warnings: evaluation.warnings }, null, 2)}\n`;
+}
+
+async function printEvaluation(view: EvaluationView, options: EvaluateCliOptions, io: CliIo): Promise<void> {
+  if (options.json) {
+    io.stdout(jsonOf(view));
+    return;
+  }
+  const { renderEvaluationTerminal } = await import('../../report/evaluation.js');
+  io.stdout(renderEvaluationTerminal(view, { unicode: reportOptions(io).unicode }));
+}
+
+/** evaluation.json and evaluation.md under $AUTOHEDGE_HOME/evaluations/<id>/ (unless --no-save), and in --out. */
+async function saveEvaluation(view: EvaluationView, options: EvaluateCliOptions, home: string, io: CliIo, now: Date): Promise<void> {
+  const directories = [...(options.save ? [join(home, 'evaluations', evaluationId(now))] : []), ...(options.out ? [options.out] : [])];
+  if (directories.length === 0) return;
+  const { renderEvaluationMarkdown } = await import('../../report/evaluation.js');
+  const markdown = renderEvaluationMarkdown(view);
+  for (const directory of directories) {
+    try {
+      await writeFileAtomic(join(directory, 'evaluation.md'), markdown, { createParents: true });
+      await writeFileAtomic(join(directory, 'evaluation.json'), jsonOf(view), { createParents: true });
+      if (!options.quiet) io.stderr(`autohedge: evaluation written to ${directory}\n`);
+    } catch (error) {
+      io.stderr(`autohedge: warning: evaluation not written to ${directory}: ${errorMessage(error)}\n`);
+    }
+  }
+}
