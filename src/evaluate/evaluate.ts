@@ -233,21 +233,24 @@ export async function evaluateRuns(results: readonly AnalysisResult[], options: 
 
   const byTicker = new Map<string, Prepared[]>();
   for (const item of prepared) byTicker.set(item.result.ticker, [...(byTicker.get(item.result.ticker) ?? []), item]);
-  const benchmarkSessions = await fetchSessions(prices, options.benchmark, spanOf(prepared, options.horizons, options.now), options.signal);
+  // Every request at once: the benchmark's and one per ticker.
+  const tickers = [...byTicker];
+  const [benchmarkSessions, ...tickerSessions] = await Promise.all([
+    fetchSessions(prices, options.benchmark, spanOf(prepared, options.horizons, options.now), options.signal),
+    ...tickers.map(([ticker, items]) => fetchSessions(prices, ticker, spanOf(items, options.horizons, options.now), options.signal)),
+  ]);
   let benchmark: Map<string, PricedSession> | null = null;
   if (typeof benchmarkSessions === 'string') warnings.push(`benchmark ${options.benchmark}: ${benchmarkSessions}; excess returns are not available`);
-  else benchmark = new Map(benchmarkSessions.map((session) => [session.date, session]));
+  else benchmark = new Map(benchmarkSessions!.map((session) => [session.date, session]));
 
-  const rows = await Promise.all(
-    [...byTicker].map(async ([ticker, items]) => {
-      const sessions = await fetchSessions(prices, ticker, spanOf(items, options.horizons, options.now), options.signal);
-      if (typeof sessions === 'string') {
-        warnings.push(`${ticker}: ${sessions}; its ${items.length} decision(s) are not scored`);
-        return items.map((item) => unscoredRow(item, sessions));
-      }
-      return items.map((item) => scoreRow(item, sessions, benchmark, options.horizons));
-    }),
-  );
+  const rows = tickers.map(([ticker, items], index) => {
+    const sessions = tickerSessions[index]!;
+    if (typeof sessions === 'string') {
+      warnings.push(`${ticker}: ${sessions}; its ${items.length} decision(s) are not scored`);
+      return items.map((item) => unscoredRow(item, sessions));
+    }
+    return items.map((item) => scoreRow(item, sessions, benchmark, options.horizons));
+  });
   evaluation.decisions = rows.flat().sort((left, right) => (left.asOf === right.asOf ? left.ticker.localeCompare(right.ticker) : left.asOf < right.asOf ? -1 : 1));
   for (const row of evaluation.decisions) {
     if (row.rescaled) {

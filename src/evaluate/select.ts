@@ -29,8 +29,14 @@ function exclusion(result: AnalysisResult, options: SelectOptions): string | nul
 
 export async function selectRuns(home: string, options: SelectOptions): Promise<Selection> {
   const named = options.runIds.length > 0;
-  const ids = named ? [...options.runIds] : (await listRuns(home)).filter((run) => run.state === 'ok').map((run) => run.runId);
   const selection: Selection = { results: [], skipped: [] };
+  let ids = [...options.runIds];
+  if (!named) {
+    const runs = await listRuns(home);
+    ids = runs.filter((run) => run.state === 'ok').map((run) => run.runId);
+    // A run that cannot be read is said, not silently left out of the record.
+    for (const run of runs) if (run.state !== 'ok') selection.skipped.push({ runId: run.runId, reason: `${run.state}: ${run.problem ?? 'unreadable'}` });
+  }
   const seen = new Set<string>();
   for (const id of ids) {
     // A named id that matches nothing, or matches several, is the user's to fix: loadRun says which.
