@@ -106,6 +106,12 @@ describe('analyze --as-of', () => {
       expect(model.requests).toEqual([]);
     }
   });
+
+  it('--demo replays a live run: refused with --as-of', async () => {
+    const { io } = setup();
+    expect(await runCli(['analyze', 'ACME', '--demo', '--as-of', '2025-06-02'], io, { now })).toBe(2);
+    expect(io.err().trim()).toBe('autohedge: UsageError: --demo replays a live run of its own day; it cannot be combined with --as-of');
+  });
 });
 
 describe('market --as-of', () => {

@@ -29,6 +29,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
     throw new UsageError('--record, --replay and --demo cannot be combined');
   }
+  if (options.demo && options.asOf !== undefined) throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
   // Before any client exists: a closed or future day is the user's to fix, with no request made.
   const historical = options.asOf !== undefined ? resolveAsOf(options.asOf, deps.now?.() ?? new Date()) : null;
   const session: Session = await buildServices(
