@@ -141,6 +141,12 @@ export const analysisResultSchema = z.strictObject({
   startedAt: z.iso.datetime(),
   durationMs: z.number().min(0),
   error: z.string().nullable(),
+  asOfMode: z.enum(['live', 'historical']),
+  contamination: z.strictObject({
+    label: z.enum(['clean', 'contaminated', 'unknown']),
+    models: z.array(z.strictObject({ model: z.string(), cutoff: z.iso.date().nullable() })),
+    reason: z.string().min(1),
+  }),
 });
 
 export type CheckedResult = z.infer<typeof analysisResultSchema>;
