@@ -9,6 +9,7 @@ import { parseDay } from '../../market/sessions.js';
 import { validateTicker } from '../../market/ticker.js';
 import { autohedgeHome } from '../../paths.js';
 import type { EvaluationView } from '../../report/evaluation.js';
+import { sanitizeText } from '../../sanitize.js';
 import type { CliDeps } from '../deps.js';
 import { reportOptions, type CliIo } from '../io.js';
 import { parseOptions } from '../options.js';
@@ -102,7 +103,8 @@ export async function evaluateCommand(runIds: string[], rawOptions: Record<strin
 }
 
 function warn(io: CliIo, options: EvaluateCliOptions, message: string): void {
-  if (!options.quiet) io.stderr(`autohedge: warning: ${message}\n`);
+  // Warnings name tickers and run ids read from saved files: untrusted text.
+  if (!options.quiet) io.stderr(`autohedge: warning: ${sanitizeText(message)}\n`);
 }
 
 function jsonOf(view: EvaluationView): string {
