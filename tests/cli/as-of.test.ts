@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { createYahooMarketData } from '../../src/market/index.js';
@@ -73,6 +75,10 @@ describe('analyze --as-of', () => {
     expect(io.out()).toContain('HISTORICAL - as of the 2024-09-27 US market close; no market data from after it - CONTAMINATED');
     expect(io.out()).toContain('CONTAMINATED');
     expect(io.err()).toContain('contaminated: as of 2024-09-27, before the training cutoff of gpt-5 (trained to 2024-09-30)');
+    // The saved report.md opens with the same line.
+    const runsDirectory = join(io.env.AUTOHEDGE_HOME as string, 'runs');
+    const markdown = readFileSync(join(runsDirectory, readdirSync(runsDirectory)[0]!, 'report.md'), 'utf8');
+    expect(markdown).toContain('> **HISTORICAL — as of the 2024-09-27 US market close; no market data from after it · CONTAMINATED');
   });
 
   it('a model with no known cutoff: contamination unknown', async () => {
