@@ -38,6 +38,8 @@ const report = z.looseObject({
   model: z.string(),
   durationMs: z.number(),
   error: z.string().nullable().default(null),
+  // Runs saved before typed failures have none: readers fall back to `error`.
+  failure: z.looseObject({ kind: z.string(), message: z.string() }).nullable().default(null),
 });
 
 const decision = z.looseObject({
@@ -54,6 +56,8 @@ const decision = z.looseObject({
   dissent: z.string().nullable(),
 });
 
+const finding = z.looseObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() });
+
 const market = z.looseObject({
   symbol: z.string(),
   identity: z.looseObject({}),
@@ -66,13 +70,14 @@ export const savedResultSchema = z.looseObject({
   runId: z.string(),
   ticker: z.string(),
   asOf: z.string(),
-  status: z.enum(['ok', 'degraded', 'failed', 'interrupted']),
+  status: z.enum(['ok', 'degraded', 'flagged', 'failed', 'interrupted']),
   mode: z.enum(['full', 'agents']).default('full'),
   market: market.nullable().default(null),
   plan: z.looseObject({ thesis: z.string() }).nullable().default(null),
   reports: z.array(report).default([]),
   decision: decision.nullable().default(null),
-  guardrails: z.array(z.looseObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() })).default([]),
+  guardrails: z.array(finding).default([]),
+  decisionHistory: z.array(z.looseObject({ decision, guardrails: z.array(finding).default([]) })).optional(),
   usage: z.looseObject({
     ...usageNumbers,
     costUsd: z.number().nullable(),

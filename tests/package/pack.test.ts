@@ -221,6 +221,6 @@ console.log(JSON.stringify({ status, text: report.text, results: report.toolCall
       { cwd: project, timeoutMs: 120_000 },
     );
     expect(compile.code).not.toBe(0);
-    expect(compile.stdout).toContain("misuse.ts(2,16): error TS2345: Argument of type 'string' is not assignable to parameter of type 'AgentSpec'.");
+    expect(compile.stdout).toContain("misuse.ts(2,16): error TS2345: Argument of type 'string' is not assignable to parameter of type 'AgentSpec<string>'.");
   }, packageTimeoutMs);
 });
