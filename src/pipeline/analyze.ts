@@ -27,6 +27,8 @@ export interface AnalyzeOptions {
   /** Read for AUTOHEDGE_MODEL and AUTOHEDGE_MODEL_<ID>. Default: none. */
   env?: NodeJS.ProcessEnv;
   maxPositionPct?: number;
+  /** Overrides of the guardrails' limits (see GuardrailLimits); maxPositionPct above wins for the size limit. */
+  guardrailLimits?: Partial<GuardrailLimits>;
   /**
    * Stop making model calls before this analysis's spend would pass this many USD.
    * To cap several analyses together, wrap the model once with withBudget() instead.
@@ -68,7 +70,7 @@ interface Run {
   roster: readonly AgentDefinition[];
   specs: SpecSource;
   context: AgentContext;
-  limits: GuardrailLimits;
+  limits: Partial<GuardrailLimits>;
   marketBlock: string;
   result: AnalysisResult;
   /** The failure that stopped the Director, for runStatus. */
@@ -147,7 +149,7 @@ function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usa
     roster: specs.roster,
     specs,
     context: { model, asOf, events, signal },
-    limits: { ...defaultLimits, maxPositionPct: options.maxPositionPct ?? defaultLimits.maxPositionPct },
+    limits: { ...options.guardrailLimits, maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct },
     marketBlock: noMarketBlock(symbol),
     result,
     directorFailure: null,
