@@ -1,7 +1,7 @@
-import { agentName } from '../../agents/index.js';
 import { runAgent } from '../agent/run-agent.js';
 import type { AgentContext, AgentReport, AgentSpec } from '../agent/types.js';
 import type { EventSink } from '../events.js';
+import { frameDeskReports } from './desk-reports.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
 import { decisionSchema, planSchema } from './schemas.js';
 import { specFor, type SpecSource } from './specs.js';
@@ -62,21 +62,12 @@ function decideTask(work: DirectorWork, plan: Plan, reports: AgentReport[]): str
     ticker: work.ticker,
     market: work.marketBlock,
     thesis: plan.thesis,
-    reports: formatReports(reports),
+    reports: frameDeskReports(reports),
     missing:
       missing.length > 0
         ? `- These desks failed and sent no report: ${missing.join(', ')}. Decide without them and say in the rationale that their view is missing.\n`
         : '',
   });
-}
-
-function formatReports(reports: AgentReport[]): string {
-  return reports
-    .map((report) => {
-      const name = agentName(report.agent);
-      return report.status === 'ok' ? `### ${name}\n${report.text.trim()}` : `### ${name}\nFAILED — no report (${report.error ?? 'unknown error'})`;
-    })
-    .join('\n\n');
 }
 
 /** The review pass's task: the rules the decision breaks, with their numbers. */
