@@ -265,7 +265,10 @@ async function decidePhase(run: Run, director: ReturnType<typeof createDirector>
   run.result.decision = standing.decision;
   run.result.guardrails = standing.guardrails;
   run.result.decisionHistory = history;
-  if (report.failure && !run.signal.aborted) run.warn(reviewFailureWarning(report.failure));
+  if (report.failure && !run.signal.aborted) {
+    run.result.reviewFailure = report.failure;
+    run.warn(reviewFailureWarning(report.failure));
+  }
 }
 
 function reviewFailureWarning(failure: NonNullable<AgentReport['failure']>): string {

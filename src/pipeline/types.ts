@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { agentIds, deskIds, type AgentId, type DeskId } from '../../agents/index.js';
-import type { AgentReport } from '../agent/types.js';
+import type { AgentFailure, AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { decisionSchema, planSchema } from './schemas.js';
 
@@ -64,6 +64,11 @@ export interface AnalysisResult {
    * saved before review passes existed.
    */
   decisionHistory?: DecisionRecord[];
+  /**
+   * Set when a review pass of the Director failed and the decision before it stands:
+   * `replay-miss` when the cassette holds no review exchange (a warning, not a replay miss).
+   */
+  reviewFailure?: AgentFailure;
   usage: RunUsage;
   warnings: string[];
   /** Set when the run replays the shipped demo cassette: synthetic data, not advice. */

@@ -18,6 +18,8 @@ const toolCall = z.strictObject({
   durationMs: z.number().min(0),
 });
 
+const failureSchema = z.strictObject({ kind: z.enum(['model', 'timeout', 'budget', 'interrupted', 'schema', 'replay-miss', 'limit']), message: z.string() });
+
 export const agentReportSchema = z.strictObject({
   agent: z.enum(['quant', 'risk', 'execution', 'sentiment']),
   status: z.enum(['ok', 'failed']),
@@ -27,7 +29,7 @@ export const agentReportSchema = z.strictObject({
   model: z.string().min(1),
   durationMs: z.number().min(0),
   error: z.string().nullable(),
-  failure: z.strictObject({ kind: z.enum(['model', 'timeout', 'budget', 'interrupted', 'schema', 'replay-miss', 'limit']), message: z.string() }).nullable(),
+  failure: failureSchema.nullable(),
 });
 
 const bar = z.strictObject({
@@ -135,6 +137,7 @@ export const analysisResultSchema = z.strictObject({
   decision: decisionSchema.nullable(),
   guardrails: z.array(findingSchema),
   decisionHistory: z.array(z.strictObject({ decision: decisionSchema, guardrails: z.array(findingSchema) })).min(1).optional(),
+  reviewFailure: failureSchema.optional(),
   usage: z.strictObject({
     ...usage,
     costUsd: z.number().min(0).nullable(),
