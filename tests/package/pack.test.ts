@@ -136,7 +136,8 @@ describe('the tarball installed globally into an empty prefix', () => {
 });
 
 describe('a TypeScript ESM project depending on the tarball', () => {
-  const consumerSource = `import { analyze, defineTool, runAgent, ScriptedModel, type AgentReport, type AnalysisResult } from 'autohedge';
+  const consumerSource = `import { analyze, defineTool, runAgent, type AgentReport, type AnalysisResult } from 'autohedge';
+import { ScriptedModel } from 'autohedge/testing';
 import { z } from 'zod';
 
 const lookup = defineTool({
