@@ -7,6 +7,7 @@ import {
   formatCompact,
   formatCost,
   formatDuration,
+  notAvailable,
   formatFraction,
   formatNumber,
   formatPrice,
@@ -72,8 +73,8 @@ function marketSection(result: AnalysisResult): string {
   const currency = market.identity?.currency ? ` ${market.identity.currency}` : '';
   const change =
     quote?.change === null || quote?.change === undefined
-      ? 'n/a'
-      : `${formatSigned(quote.change)} (${quote.changePercent === null || quote.changePercent === undefined ? 'n/a' : `${formatSigned(quote.changePercent, 2)}%`})`;
+      ? notAvailable
+      : `${formatSigned(quote.change)} (${quote.changePercent === null || quote.changePercent === undefined ? notAvailable : `${formatSigned(quote.changePercent, 2)}%`})`;
   const rows: Array<[string, string]> = [
     ['Price', `${formatPrice(price)}${price === null || price === undefined ? '' : currency}`],
     ['Change', change],

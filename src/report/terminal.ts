@@ -10,6 +10,7 @@ import {
   formatCompact,
   formatCost,
   formatDuration,
+  notAvailable,
   formatFraction,
   formatNumber,
   formatPrice,
@@ -140,7 +141,7 @@ function header(result: AnalysisResult, view: View): string[] {
 
 /** Yahoo's changePercent is already in percent (1.28 means 1.28 %). */
 function formatPercentChange(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  if (value === null || value === undefined || !Number.isFinite(value)) return notAvailable;
   return `${formatSigned(value, 2)}%`;
 }
 
