@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { AnalysisResult } from '../pipeline/types.js';
+import { formatZodIssues } from '../zod-issues.js';
+import { decisionSchema } from '../pipeline/schemas.js';
 
 /**
  * A saved result.json, checked loosely: the fields the listing and the renderers
@@ -42,19 +44,8 @@ const report = z.looseObject({
   failure: z.looseObject({ kind: z.string(), message: z.string() }).nullable().default(null),
 });
 
-const decision = z.looseObject({
-  action: z.enum(['BUY', 'SELL', 'HOLD']),
-  conviction: z.number(),
-  timeHorizon: z.string(),
-  positionSizePct: z.number(),
-  orderType: z.enum(['market', 'limit']),
-  entry: z.number().nullable(),
-  stopLoss: z.number().nullable(),
-  takeProfit: z.number().nullable(),
-  rationale: z.string(),
-  keyRisks: z.array(z.string()),
-  dissent: z.string().nullable(),
-});
+/** The Director's own schema, loosened: a saved decision is what the model was held to. */
+const decision = decisionSchema.loose();
 
 const finding = z.looseObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() });
 
@@ -102,9 +93,7 @@ export function parseSavedResult(text: string): ParsedResult {
   }
   const parsed = savedResultSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : 'result';
-    return { ok: false, problem: `result.json is not a saved run (${where}: ${issue?.message ?? 'invalid'})` };
+    return { ok: false, problem: `result.json is not a saved run (${formatZodIssues(parsed.error, { limit: 1, root: 'result' })})` };
   }
   // The shape the renderers read was checked above; the rest passes through as saved,
   // in the saved key order, so `runs show --json` prints what was written.
