@@ -3,9 +3,11 @@ export { analyze, type AnalyzeDeps, type AnalyzeOptions } from './pipeline/analy
 export { analyzeMany, type TickerOutcome } from './pipeline/analyze-many.js';
 export { checkDecision, defaultLimits, type GuardrailLimits } from './pipeline/guardrails.js';
 export { withBudget } from './pipeline/budget.js';
-export type { AnalysisResult, Decision, GuardrailFinding, Plan, RunStatus, RunUsage, AgentId, WorkerId } from './pipeline/types.js';
+export type { AnalysisResult, Decision, DecisionRecord, GuardrailFinding, Plan, RunStatus, RunUsage, AgentId, WorkerId } from './pipeline/types.js';
 export { runAgent } from './agent/run-agent.js';
-export type { AgentContext, AgentReport, AgentSpec, ToolCallRecord } from './agent/types.js';
+export type { AgentContext, AgentFailure, AgentOutput, AgentReport, AgentSpec, FailureKind, ReviewStep, ToolCallRecord } from './agent/types.js';
+export { runStatus, type RunFacts } from './pipeline/run-status.js';
+export { agentDefinitions, type AgentDefinition } from '../agents/index.js';
 export { defineTool } from './tools/define-tool.js';
 export { ToolRegistry } from './tools/registry.js';
 export type { Tool, ToolContext, ToolSpec } from './tools/types.js';
@@ -18,5 +20,4 @@ export { contaminationOf, cutoffFor, trainingCutoffs, type Contamination, type C
 export { evaluateRuns, type DecisionRow, type Evaluation, type EvaluateOptions, type HorizonResult, type PriceSource } from './evaluate/evaluate.js';
 export { summarize, type EvaluationSummary, type GroupSummary, type StrategyStats } from './evaluate/summary.js';
 export type { RunEvent, EventSink } from './events.js';
-export { ScriptedModel, type ScriptedTurn, type ScriptedStep } from './testing/scripted-model.js';
 export * from './errors.js';

@@ -23,5 +23,5 @@ export function checkHistoricalSearch(provider: string, asOfDay: string): void {
 export function historicalToolsWarning(toolNames: readonly string[], asOfDay: string): string | null {
   if (toolNames.length === 0) return null;
   const names = [...new Set(toolNames)].sort();
-  return `as of ${asOfDay}, but the MCP tool(s) ${names.join(', ')} are not point-in-time: what they return may come from after that day`;
+  return `as of ${asOfDay}, but the tool(s) ${names.join(', ')} from outside autohedge (MCP servers, a caller's own) are not point-in-time: what they return may come from after that day`;
 }
