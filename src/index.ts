@@ -9,7 +9,9 @@ export type { AgentContext, AgentReport, AgentSpec, ToolCallRecord } from './age
 export { defineTool } from './tools/define-tool.js';
 export { ToolRegistry } from './tools/registry.js';
 export type { Tool, ToolContext, ToolSpec } from './tools/types.js';
-export { createExaProvider, createExaSearchTool, type SearchProvider, type SearchRequest, type SearchResult } from './tools/exa-search.js';
+export { createExaSearchTool } from './tools/exa-search.js';
+export { createExaProvider } from './search/exa.js';
+export { SearchError, type SearchProvider, type SearchRequest, type SearchResult, type SearchOutcome } from './search/types.js';
 export { createOpenAIModel } from './llm/openai-model.js';
 export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall, ToolDefinition, Usage } from './llm/types.js';
 export type { MarketData, MarketSnapshot, Bar, Indicators } from './market/types.js';

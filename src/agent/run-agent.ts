@@ -6,11 +6,12 @@ import { ToolRegistry } from '../tools/registry.js';
 import { nextStep } from './next-step.js';
 import { executeToolCall } from './tool-execution.js';
 import type { AgentContext, AgentReport, AgentSpec, ToolCallRecord } from './types.js';
+import { toolResultMaxCharacters } from '../tools/limits.js';
 
 export const defaultMaxToolRounds = 5;
 export const defaultMaxLoops = 1;
 export const defaultToolTimeoutMs = 30_000;
-export const defaultMaxToolResultChars = 12_000;
+export const defaultMaxToolResultChars = toolResultMaxCharacters;
 
 /** The error of a report whose run was aborted through context.signal. */
 export const interruptedMessage = new InterruptedError().message;

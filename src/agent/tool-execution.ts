@@ -83,11 +83,10 @@ async function runWithTimeout(tool: Tool, args: Parameters<Tool['run']>[0], opti
   const running = (async (): Promise<Attempt> => {
     const value: unknown = await tool.run(args, { asOf: options.asOf, signal, agent: options.agent });
     if (typeof value !== 'string') return { ok: false, error: `tool ${tool.name} failed: it returned ${typeof value}, not text` };
-    // A failure the tool handled itself comes back as an `Error: …` line (exa_search does
-    // this): the model reads the same text, and the record says the call failed.
-    if (value.startsWith(errorPrefix)) return { ok: false, error: value.slice(errorPrefix.length) };
+    // A tool signals failure by throwing: a returned string is a success, even one
+    // that begins with "Error:" (a log line, a quoted message).
     return { ok: true, value };
-  })().catch((error: unknown): Attempt => ({ ok: false, error: `tool ${tool.name} failed: ${errorMessage(error)}` }));
+  })().catch((error: unknown): Attempt => ({ ok: false, error: errorMessage(error) }));
   try {
     const winner = await Promise.race([running, timedOut, aborted]);
     if (winner === 'timed-out') {

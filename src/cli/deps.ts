@@ -1,6 +1,6 @@
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
-import type { SearchProvider } from '../tools/exa-search.js';
+import type { SearchProvider } from '../search/types.js';
 
 /**
  * Seams for tests that run the CLI in-process: anything left out is built from

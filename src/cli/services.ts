@@ -4,7 +4,7 @@ import { loadPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
 import { autohedgeHome, packageVersion } from '../paths.js';
-import type { SearchProvider } from '../tools/exa-search.js';
+import type { SearchProvider } from '../search/types.js';
 import type { Recorder, Replay } from '../record/index.js';
 import type { CliDeps } from './deps.js';
 import { loadEnvFile } from './env-file.js';
@@ -94,7 +94,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
 
   const { createOpenAIModel } = await import('../llm/openai-model.js');
   const { createYahooMarketData } = await import('../market/yahoo.js');
-  const { createExaProvider } = await import('../tools/exa-search.js');
+  const { createExaProvider, exaBaseUrlOf } = await import('../search/exa.js');
   const intercepted = Boolean(replay || recorder);
   // Retries stay on under replay: the cassette holds every exchange, a 429 or 5xx that was
   // retried included, so the replay has to retry the way the recording did.
@@ -110,7 +110,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     });
   // A replay searches only if the recording did: a run recorded without EXA_API_KEY told the
   // sentiment desk that exa_search is not configured, and its replay must say the same.
-  const exaBase = replay ? replayedBase('/search') : env.EXA_BASE_URL?.trim() || undefined;
+  const exaBase = replay ? recordedUrls.map(exaBaseUrlOf).find((base) => base !== undefined) : env.EXA_BASE_URL?.trim() || undefined;
   const exaKey = replay ? (exaBase ? replayKey : undefined) : env.EXA_API_KEY?.trim() || undefined;
   const search = deps.search ?? createExaProvider({ apiKey: exaKey, baseURL: exaBase });
 

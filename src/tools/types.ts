@@ -8,6 +8,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The calling agent's id, when the runtime knows it: a tool's requests carry it so a replay miss can name the agent. */
   agent?: string;
+  /** The run's clock is in the past (`--as-of`): tools must not return anything from after it, nor undated content. */
+  historical?: boolean;
 }
 
 export interface ToolSpec<Parameters extends z.ZodObject> {
@@ -16,7 +18,7 @@ export interface ToolSpec<Parameters extends z.ZodObject> {
   parameters: Parameters;
   /** One line saying what the tool returns, for describe(). */
   outputs: string;
-  /** A result starting with `Error: ` is a failure the tool handled itself: recorded as a failed call. */
+  /** A tool signals failure by throwing; a returned string is a success, even one starting with "Error:". */
   run: (args: z.infer<Parameters>, context: ToolContext) => Promise<string>;
 }
 

@@ -223,7 +223,7 @@ describe('runAgent: tool failures reach the model as tool messages', () => {
       { role: 'tool', tool_call_id: 'c1', content: "Error: unknown tool 'place_order'. Available tools: get_weather, flaky, hang" },
       { role: 'tool', tool_call_id: 'c2', content: `Error: Invalid arguments for get_weather: not valid JSON (${jsonErrorOf('{"city":')})` },
       { role: 'tool', tool_call_id: 'c3', content: 'Error: Invalid arguments for get_weather: city: Invalid input: expected string, received number' },
-      { role: 'tool', tool_call_id: 'c4', content: 'Error: tool flaky failed: upstream answered 503' },
+      { role: 'tool', tool_call_id: 'c4', content: 'Error: upstream answered 503' },
       { role: 'tool', tool_call_id: 'c5', content: 'Error: tool hang timed out after 50 ms' },
     ]);
     expect(report.status).toBe('ok');
@@ -232,7 +232,7 @@ describe('runAgent: tool failures reach the model as tool messages', () => {
       ['c1', null, "unknown tool 'place_order'. Available tools: get_weather, flaky, hang"],
       ['c2', null, `Invalid arguments for get_weather: not valid JSON (${jsonErrorOf('{"city":')})`],
       ['c3', null, 'Invalid arguments for get_weather: city: Invalid input: expected string, received number'],
-      ['c4', null, 'tool flaky failed: upstream answered 503'],
+      ['c4', null, 'upstream answered 503'],
       ['c5', null, 'tool hang timed out after 50 ms'],
     ]);
     // The timed-out tool was told to stop.

@@ -2,7 +2,7 @@
 // loopback Exa stub. Whatever Exa does, Sentiment reads one line of error text as its
 // tool message, answers without the news, and the run completes.
 import { expect } from 'vitest';
-import { createExaProvider } from '../../src/tools/exa-search.js';
+import { createExaProvider } from '../../src/search/exa.js';
 import { closedPortURL, type ExaStubReply } from '../support/exa-server.js';
 import { fakeMarket } from '../support/market.js';
 import { byAgent, deskText, exaCanary, faultMatrix, requestsOf, toolMessages, type FaultContext, type FaultScenario } from '../support/faults.js';
@@ -46,7 +46,7 @@ function exaRow(name: string, toolMessage: string, arrangeExa: (context: FaultCo
       expect(outcome.result?.reports[3]?.toolCalls).toMatchObject([{ name: 'exa_search', result: null, error: toolMessage }]);
       const requests = stubs[0]?.requests ?? [];
       expect(requests).toHaveLength(sent);
-      for (const request of requests) expect(request.headers['x-api-key']).toBe(exaCanary);
+      for (const request of requests) expect(request.headers.authorization).toBe(`Bearer ${exaCanary}`);
     },
   };
 }
@@ -57,7 +57,7 @@ const answering = (reply: ExaStubReply) => async (context: FaultContext) => {
   return { baseURL: stub.baseURL };
 };
 const echoingKey = (status: number, error: string) => async (context: FaultContext) => {
-  const stub = await context.exa((request) => ({ status, body: { requestId: 'r1', error: `${error} (key ${String(request.headers['x-api-key'])})` } }));
+  const stub = await context.exa((request) => ({ status, body: { requestId: 'r1', error: `${error} (key ${String(request.headers.authorization)})` } }));
   return { baseURL: stub.baseURL };
 };
 

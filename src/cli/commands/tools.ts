@@ -1,4 +1,5 @@
-import { createExaProvider, createExaSearchTool } from '../../tools/exa-search.js';
+import { createExaProvider } from '../../search/exa.js';
+import { createExaSearchTool } from '../../tools/exa-search.js';
 import type { CliIo } from '../io.js';
 
 /** `autohedge tools`: each tool's describe() line, or with --json the exact definitions sent to the model. */
