@@ -9,7 +9,8 @@ import type { SearchProvider } from '../search/types.js';
 export interface CliDeps {
   model?: ChatModel;
   market?: MarketData;
-  search?: SearchProvider;
+  /** null: no search tool, as with `--search none`. */
+  search?: SearchProvider | null;
   /** The run's clock when not replaying a cassette. */
   now?: () => Date;
 }

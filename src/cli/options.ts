@@ -39,6 +39,8 @@ export const analyzeOptionsSchema = z.object({
   concurrency: positiveInteger('--concurrency'),
   maxPosition: positiveNumber('--max-position', 100),
   maxCost: positiveNumber('--max-cost').optional(),
+  /** Checked with AUTOHEDGE_SEARCH by resolveSearchChoice (src/search/choice.ts). */
+  search: z.string().optional(),
   record: z.string().min(1).optional(),
   replay: z.string().min(1).optional(),
   demo: z.boolean().default(false),

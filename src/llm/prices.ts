@@ -18,6 +18,8 @@ export interface Price {
   /** Prompt tokens served from OpenAI's prompt cache. */
   cachedInput: number;
   output: number;
+  /** USD per request on top of the tokens: a search's fee (Exa's per search, OpenAI's per web search call). */
+  perCall?: number;
 }
 
 export type PriceTable = Readonly<Record<string, Price>>;
@@ -33,6 +35,13 @@ export const defaultPriceTable: PriceTable = Object.freeze({
   'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
   o3: { input: 2, cachedInput: 0.5, output: 8 },
   'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4 },
+  // Search models: tokens plus the web search fee per call ($25 per 1k calls for the
+  // non-reasoning preview models, whose search content tokens are free; $10 per 1k for gpt-5-search-api).
+  'gpt-4o-mini-search-preview': { input: 0.15, cachedInput: 0.15, output: 0.6, perCall: 0.025 },
+  'gpt-4o-search-preview': { input: 2.5, cachedInput: 2.5, output: 10, perCall: 0.025 },
+  'gpt-5-search-api': { input: 1.25, cachedInput: 0.125, output: 10, perCall: 0.01 },
+  // Exa: $7 per 1k searches with up to 10 results, text and highlights included (March 2026 list price).
+  exa: { input: 0, cachedInput: 0, output: 0, perCall: 0.007 },
 });
 
 const perMillion = 1_000_000;
@@ -57,6 +66,11 @@ export function costOf(usage: Usage, price: Price): number {
   return (uncached * price.input + cached * price.cachedInput + usage.completionTokens * price.output) / perMillion;
 }
 
+/** USD for one search: its per-call fee, plus its tokens when a model answered it. */
+export function searchCostOf(usage: Usage | undefined, price: Price): number {
+  return (price.perCall ?? 0) + (usage ? costOf(usage, price) : 0);
+}
+
 /** The most a call can cost: the whole prompt uncached and every allowed output token used. */
 export function worstCaseCost(promptTokensEstimate: number, maxTokens: number, price: Price): number {
   return (promptTokensEstimate * price.input + maxTokens * price.output) / perMillion;
@@ -65,7 +79,11 @@ export function worstCaseCost(promptTokensEstimate: number, maxTokens: number, p
 const amount = z.number().finite().nonnegative();
 const priceFileSchema = z.record(
   z.string().min(1),
-  z.strictObject({ input: amount, cachedInput: amount.optional(), output: amount }),
+  z.union([
+    z.strictObject({ input: amount, cachedInput: amount.optional(), output: amount, perCall: amount.optional() }),
+    // A search service priced per call only (`"exa": { "perCall": 0.007 }`).
+    z.strictObject({ perCall: amount }),
+  ]),
 );
 
 /**
@@ -93,11 +111,15 @@ export async function loadPriceTable(env: Readonly<Record<string, string | undef
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : '(top level)';
     throw new ConfigError(
-      `the price file ${path} (AUTOHEDGE_PRICES) is invalid at ${where}: ${issue?.message ?? 'unknown problem'}; expected { "<model>": { "input": USD per 1M, "cachedInput"?: USD per 1M, "output": USD per 1M } }`,
+      `the price file ${path} (AUTOHEDGE_PRICES) is invalid at ${where}: ${issue?.message ?? 'unknown problem'}; expected { "<model>": { "input": USD per 1M, "cachedInput"?: USD per 1M, "output": USD per 1M, "perCall"?: USD per request } } (or { "exa": { "perCall": USD per search } })`,
     );
   }
   const overrides = Object.fromEntries(
-    Object.entries(parsed.data).map(([model, price]) => [model, { input: price.input, cachedInput: price.cachedInput ?? price.input, output: price.output }]),
+    Object.entries(parsed.data).map(([model, price]): [string, Price] =>
+      'input' in price
+        ? [model, { input: price.input, cachedInput: price.cachedInput ?? price.input, output: price.output, ...(price.perCall !== undefined ? { perCall: price.perCall } : {}) }]
+        : [model, { input: 0, cachedInput: 0, output: 0, perCall: price.perCall }],
+    ),
   );
   return Object.freeze({ ...defaultPriceTable, ...overrides });
 }

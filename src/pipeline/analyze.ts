@@ -12,14 +12,14 @@ import type { MarketData } from '../market/types.js';
 import type { SearchProvider } from '../search/types.js';
 import { createExaSearchTool } from '../tools/exa-search.js';
 import type { Tool } from '../tools/types.js';
-import { withBudget } from './budget.js';
+import { SpendingCap, withBudget, withSearchBudget } from './budget.js';
 import { checkDecision, defaultLimits } from './guardrails.js';
 import { agentDefinition, resolveModels } from './models.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
 import { decisionSchema, planSchema } from './schemas.js';
 import { completeStructured } from './structured.js';
 import { workerIds, type AgentId, type AnalysisResult, type Decision, type Plan, type RunStatus, type WorkerId } from './types.js';
-import { UsageTracker } from './usage.js';
+import { UsageTracker, meterSearch } from './usage.js';
 
 export interface AnalyzeOptions {
   /** The run's clock. Default: now. */
@@ -50,8 +50,11 @@ export interface AnalyzeOptions {
 export interface AnalyzeDeps {
   model: ChatModel;
   market: MarketData;
-  /** Backs exa_search; a provider without a key answers the model with a clear error. */
-  search: SearchProvider;
+  /**
+   * Backs the search tool (exa_search); a provider without a key answers the model with a
+   * clear error. `null` (`--search none`): Sentiment runs with no tool, and says so.
+   */
+  search: SearchProvider | null;
   events?: EventSink;
   prices?: PriceTable;
 }
@@ -62,6 +65,11 @@ const standingBriefs: Record<WorkerId, (ticker: string) => string> = {
   execution: (ticker) => `Propose an order plan for ${ticker}.`,
   sentiment: (ticker) => `Research the news and sentiment on ${ticker} over the last 30 days.`,
 };
+
+/** `--search none`: the desk is told, and so is the user. */
+const noSearchWarning = 'sentiment: no web search in this run (--search none); its report rests on no news search';
+const noSearchNote =
+  '\n\nNo web search is available in this run (--search none): you have no search tool. Say at the start of your report that it rests on no news search, and score only what the data above supports.';
 
 const noMarketBlock = (ticker: string) =>
   `MARKET DATA — ${ticker}\nMarket data is not available for this run — do not estimate any price, level or statistic.`;
@@ -87,7 +95,9 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   };
   const warn = (message: string) => events({ type: 'warning', message });
   const signal = options.signal ?? new AbortController().signal;
-  const capped = options.maxCostUsd != null ? withBudget(deps.model, options.maxCostUsd, prices) : deps.model;
+  // One cap for the model calls and the searches of this analysis.
+  const cap = options.maxCostUsd != null ? new SpendingCap(options.maxCostUsd) : null;
+  const capped = cap ? withBudget(deps.model, cap, prices) : deps.model;
   // A desk stopped by the cap did not fail on its own: the run is degraded, not failed.
   let budgetStopped = false;
   const budgeted: ChatModel = {
@@ -101,7 +111,8 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     },
   };
   const models = resolveModels(options.model, options.env ?? {});
-  const exaSearch = createExaSearchTool(deps.search);
+  const search = deps.search ? meterSearch(cap ? withSearchBudget(deps.search, cap, prices) : deps.search, events) : null;
+  const searchTool = search ? createExaSearchTool(search) : null;
   const mode: AnalysisResult['mode'] = options.agents && options.agents.length > 0 ? 'agents' : 'full';
 
   const result: AnalysisResult = {
@@ -121,6 +132,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     startedAt: new Date(started).toISOString(),
     durationMs: 0,
     error: null,
+    search: { provider: deps.search ? (deps.search.id ?? 'exa') : 'none', model: deps.search?.model ?? null },
   };
   const finish = (status: RunStatus, error: string | null = null): AnalysisResult => {
     result.status = status;
@@ -132,7 +144,8 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
 
   // The SDKs load while the market data is fetched, not after it.
   deps.model.prepare?.();
-  deps.search.prepare?.();
+  search?.prepare?.();
+  if (!search) warn(noSearchWarning);
 
   // 1. Market data. An unknown ticker is the user's error and ends here; an
   // unreachable Yahoo leaves the desks working without numbers, and says so.
@@ -147,8 +160,9 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   const marketBlock = result.market?.text ?? noMarketBlock(symbol);
   const context = { model: budgeted, asOf, events };
   const workerSpec = (id: WorkerId) =>
-    buildSpec(id, models[id], id === 'sentiment' ? [exaSearch] : [], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
-  const runWorker = (id: WorkerId, brief: Brief) => runWorkerWithTimeout(workerSpec(id), workerTask(symbol, brief, marketBlock), { ...context, signal });
+    buildSpec(id, models[id], id === 'sentiment' && searchTool ? [searchTool] : [], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
+  const task = (id: WorkerId, brief: Brief) => workerTask(symbol, brief, marketBlock) + (id === 'sentiment' && !search ? noSearchNote : '');
+  const runWorker = (id: WorkerId, brief: Brief) => runWorkerWithTimeout(workerSpec(id), task(id, brief), { ...context, signal });
 
   if (mode === 'agents') {
     const selected = options.agents ?? [];
@@ -166,7 +180,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   const directorSystem = fillTemplate(loadPrompt(director.promptFile), { date: isoDay(asOf) });
   const sentimentController = new AbortController();
   const sentimentSignal = AbortSignal.any([signal, sentimentController.signal]);
-  const sentiment = runWorkerWithTimeout(workerSpec('sentiment'), workerTask(symbol, { text: standingBriefs.sentiment(symbol), from: 'standing' }, marketBlock), {
+  const sentiment = runWorkerWithTimeout(workerSpec('sentiment'), task('sentiment', { text: standingBriefs.sentiment(symbol), from: 'standing' }), {
     ...context,
     signal: sentimentSignal,
   });

@@ -43,6 +43,8 @@ export interface SearchProvider {
   readonly id?: SearchProviderId;
   /** The model a model-backed provider asks, for pricing and `autohedge tools`. */
   readonly model?: string;
+  /** The answer cap of a model-backed search: the budget's worst case for its output tokens. */
+  readonly maxTokens?: number;
   /** `agent`, the calling agent's id, goes out as a request header so a replay miss can name it. */
   search(request: SearchRequest, signal: AbortSignal, agent?: string): Promise<SearchResult[] | SearchOutcome>;
   /** Start loading the client in the background, so the first search does not wait for it. */
@@ -71,6 +73,8 @@ export class SearchError extends AutohedgeError {
     message: string,
     readonly kind: SearchErrorKind,
     readonly status: number | null = null,
+    /** What a model-backed search spent before it failed (an answer without citations is billed too). */
+    readonly spent?: { usage: Usage; model: string },
   ) {
     super(message);
   }
