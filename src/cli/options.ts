@@ -38,6 +38,8 @@ export const analyzeOptionsSchema = z.object({
   json: z.boolean().default(false),
   concurrency: positiveInteger('--concurrency'),
   maxPosition: positiveNumber('--max-position', 100),
+  maxRisk: positiveNumber('--max-risk', 100),
+  minRewardRisk: positiveNumber('--min-reward-risk'),
   maxCost: positiveNumber('--max-cost').optional(),
   /** Checked with AUTOHEDGE_SEARCH by resolveSearchChoice (src/search/choice.ts). */
   search: z.string().optional(),

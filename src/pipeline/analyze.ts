@@ -13,7 +13,7 @@ import type { SearchProvider } from '../search/types.js';
 import { createExaSearchTool } from '../tools/exa-search.js';
 import type { Tool } from '../tools/types.js';
 import { SpendingCap, withBudget, withSearchBudget } from './budget.js';
-import { checkDecision, defaultLimits } from './guardrails.js';
+import { checkDecision, defaultLimits, type GuardrailLimits } from './guardrails.js';
 import { agentDefinition, resolveModels } from './models.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
 import { decisionSchema, planSchema } from './schemas.js';
@@ -31,6 +31,8 @@ export interface AnalyzeOptions {
   /** Read for AUTOHEDGE_MODEL and AUTOHEDGE_MODEL_<ID>. Default: none. */
   env?: NodeJS.ProcessEnv;
   maxPositionPct?: number;
+  /** Overrides of the guardrails' limits (see GuardrailLimits); maxPositionPct above wins for the size limit. */
+  guardrailLimits?: Partial<GuardrailLimits>;
   /**
    * Stop making model calls before this analysis's spend would pass this many USD.
    * To cap several analyses together, wrap the model once with withBudget() instead.
@@ -280,7 +282,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   result.decision = decision;
 
   // 5. Guardrails: findings, never corrections.
-  result.guardrails = checkDecision(decision, result.market, { ...defaultLimits, maxPositionPct: options.maxPositionPct ?? defaultLimits.maxPositionPct });
+  result.guardrails = checkDecision(decision, result.market, { ...options.guardrailLimits, maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct });
   return finish(missing.length > 0 || result.market === null ? 'degraded' : 'ok');
 }
 
