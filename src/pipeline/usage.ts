@@ -1,3 +1,4 @@
+import { BudgetExceededError } from '../errors.js';
 import type { EventSink, RunEvent } from '../events.js';
 import type { Usage } from '../llm/types.js';
 import { costOf, priceFor, searchCostOf, type PriceTable } from '../llm/prices.js';
@@ -65,6 +66,7 @@ export class UsageTracker {
  * The run's search provider, reporting every search it made as a `search-usage` event
  * (so the run's usage and cost count them): each answered search, and each that spent
  * tokens before it failed (an OpenAI answer without citations is billed all the same).
+ * A search the --max-cost cap refused is also a warning.
  */
 export function meterSearch(provider: SearchProvider, events: EventSink): SearchProvider {
   const report = (agent: string | undefined, model: string | null, usage: Usage | null) =>
@@ -79,6 +81,8 @@ export function meterSearch(provider: SearchProvider, events: EventSink): Search
         return outcome;
       } catch (error) {
         if (error instanceof SearchError && error.spent) report(agent, error.spent.model, error.spent.usage);
+        // The model reads the refusal as its tool result; the user is told as well.
+        if (error instanceof BudgetExceededError) events({ type: 'warning', message: error.message });
         throw error;
       }
     },

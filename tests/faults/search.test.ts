@@ -1,10 +1,14 @@
 // --search: which source backs Sentiment's search tool. OpenAI's built-in search runs
 // inside the tool (the search model takes no function tools), against the loopback
 // OpenAI-compatible server through the real openai SDK; `none` binds no tool at all.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { createExaProvider } from '../../src/search/exa.js';
 import type { SearchResult } from '../../src/search/types.js';
 import { untrustedContentEnd } from '../../src/tools/untrusted.js';
-import { byAgent, deskText, faultMatrix, requestsOf, toolMessages, type FaultScenario } from '../support/faults.js';
+import { byAgent, deskText, exaCanary, faultMatrix, requestsOf, toolMessages, type FaultScenario } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';
 import { textAnswer, toolCallAnswer, type OpenAIServer } from '../support/openai-server.js';
 import { isSearchRequest, searchAnswer, searchUsage, threeCitations, withSearchModel } from '../support/search-model.js';
@@ -142,6 +146,33 @@ const scenarios: FaultScenario[] = [
       return { deps: { model: context.model(server), market: fakeMarket() }, io: { env: { ...context.io.env, AUTOHEDGE_SEARCH: 'google' } } };
     },
     expect: { exitCode: 2, result: null, stderr: "autohedge: ConfigError: AUTOHEDGE_SEARCH must be one of exa, openai, none (got 'google')" },
+  },
+  {
+    name: '--max-cost leaves no room for a search (Exa priced at $1 by AUTOHEDGE_PRICES): the search is not made, the model and the user are told; ok',
+    async arrange(context) {
+      const server = await context.openai(sentimentSearches());
+      const exa = await context.exa();
+      context.defer(() => expect(exa.requests).toEqual([]));
+      const prices = join(mkdtempSync(join(tmpdir(), 'autohedge-search-prices-')), 'prices.json');
+      writeFileSync(prices, JSON.stringify({ exa: { perCall: 1 } }));
+      return {
+        argv: ['analyze', 'ACME', '--json', '--max-cost', '0.5'],
+        deps: { model: context.model(server), market: fakeMarket(), search: createExaProvider({ apiKey: exaCanary, baseURL: exa.baseURL }) },
+        io: { env: { ...context.io.env, AUTOHEDGE_PRICES: prices } },
+      };
+    },
+    expect: () => {
+      return {
+        exitCode: 0,
+        result: {
+          status: 'ok',
+          error: null,
+          decision: true,
+          reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' },
+          warnings: [expect.stringMatching(/^--max-cost \$0\.5000 reached: the next exa search could cost up to \$1\.0000 \(spent \$0\.\d{4}, in flight up to \$0\.\d{4}\); the call was not made$/) as unknown as string, expect.stringContaining(`sentiment: every tool call failed (--max-cost $0.5000 reached: the next exa search`) as unknown as string],
+        },
+      };
+    },
   },
 ];
 
