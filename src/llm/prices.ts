@@ -79,11 +79,12 @@ export function worstCaseCost(promptTokensEstimate: number, maxTokens: number, p
 const amount = z.number().finite().nonnegative();
 const priceFileSchema = z.record(
   z.string().min(1),
-  z.union([
-    z.strictObject({ input: amount, cachedInput: amount.optional(), output: amount, perCall: amount.optional() }),
-    // A search service priced per call only (`"exa": { "perCall": 0.007 }`).
-    z.strictObject({ perCall: amount }),
-  ]),
+  z
+    .strictObject({ input: amount.optional(), cachedInput: amount.optional(), output: amount.optional(), perCall: amount.optional() })
+    // Token prices, or (a search service such as `"exa"`) a per-call price alone.
+    .refine((price) => (price.input !== undefined && price.output !== undefined) || (price.perCall !== undefined && price.input === undefined && price.output === undefined), {
+      message: 'give input and output (USD per 1M tokens), or perCall alone (USD per search)',
+    }),
 );
 
 /**
@@ -115,11 +116,10 @@ export async function loadPriceTable(env: Readonly<Record<string, string | undef
     );
   }
   const overrides = Object.fromEntries(
-    Object.entries(parsed.data).map(([model, price]): [string, Price] =>
-      'input' in price
-        ? [model, { input: price.input, cachedInput: price.cachedInput ?? price.input, output: price.output, ...(price.perCall !== undefined ? { perCall: price.perCall } : {}) }]
-        : [model, { input: 0, cachedInput: 0, output: 0, perCall: price.perCall }],
-    ),
+    Object.entries(parsed.data).map(([model, price]): [string, Price] => {
+      const input = price.input ?? 0;
+      return [model, { input, cachedInput: price.cachedInput ?? input, output: price.output ?? 0, ...(price.perCall !== undefined ? { perCall: price.perCall } : {}) }];
+    }),
   );
   return Object.freeze({ ...defaultPriceTable, ...overrides });
 }

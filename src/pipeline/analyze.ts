@@ -113,7 +113,9 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     },
   };
   const models = resolveModels(options.model, options.env ?? {});
-  const search = deps.search ? meterSearch(cap ? withSearchBudget(deps.search, cap, prices) : deps.search, events) : null;
+  // autohedge's own providers (an id) are metered and priced; a provider of the caller's own is used as given.
+  const budgetedSearch = deps.search && cap ? withSearchBudget(deps.search, cap, prices) : deps.search;
+  const search = budgetedSearch?.id ? meterSearch(budgetedSearch, events) : budgetedSearch;
   const searchTool = search ? createExaSearchTool(search) : null;
   const mode: AnalysisResult['mode'] = options.agents && options.agents.length > 0 ? 'agents' : 'full';
 
@@ -134,7 +136,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     startedAt: new Date(started).toISOString(),
     durationMs: 0,
     error: null,
-    search: { provider: deps.search ? (deps.search.id ?? 'exa') : 'none', model: deps.search?.model ?? null },
+    search: { provider: deps.search ? (deps.search.id ?? 'custom') : 'none', model: deps.search?.model ?? null },
   };
   const finish = (status: RunStatus, error: string | null = null): AnalysisResult => {
     result.status = status;

@@ -68,16 +68,19 @@ export function withBudget(model: ChatModel, cap: number | SpendingCap, prices: 
 /**
  * A SearchProvider under the same cap: each search is priced by its entry in the price
  * table (the provider's id for Exa, the search model for OpenAI) — its per-call fee plus,
- * for a model-backed search, the tokens of a whole answer as the worst case.
+ * for a model-backed search, the tokens of a whole answer as the worst case. A provider
+ * with neither id nor model (the library user's own) is passed through unpriced.
  */
 export function withSearchBudget(provider: SearchProvider, cap: SpendingCap, prices: PriceTable): SearchProvider {
   const priced = provider.model ?? provider.id;
+  // A provider of the library user's own (no id, no model) has no price autohedge could know.
+  if (priced === undefined) return provider;
   return {
     ...provider,
     prepare: () => provider.prepare?.(),
     async search(request, signal, agent) {
-      const price = priced ? priceFor(priced, prices) : null;
-      if (!price) throw new BudgetExceededError(`no price is known for '${priced ?? 'this search provider'}' searches, so --max-cost cannot be enforced`);
+      const price = priceFor(priced, prices);
+      if (!price) throw new BudgetExceededError(`no price is known for '${priced}' searches, so --max-cost cannot be enforced`);
       const promptTokens = Math.ceil((request.query.length + 400) / 4);
       const worstCase = searchCostOf(provider.model ? { promptTokens, completionTokens: provider.maxTokens ?? defaultMaxTokens, cachedPromptTokens: 0 } : undefined, price);
       return cap.spend(

@@ -92,5 +92,5 @@ export interface AnalysisResult {
   /** Why the run failed, when it did. */
   error: string | null;
   /** Which source backed the search tool (`--search`); absent in runs saved before it existed. */
-  search?: { provider: 'exa' | 'openai' | 'none'; model: string | null };
+  search?: { provider: 'exa' | 'openai' | 'none' | 'custom'; model: string | null };
 }

@@ -90,7 +90,8 @@ export function searchBackingLine(result: Pick<AnalysisResult, 'search' | 'usage
   const search = result.search;
   if (!search) return null;
   if (search.provider === 'none') return 'Search: none (--search none): Sentiment had no web search';
-  const name = search.provider === 'openai' ? `OpenAI built-in web search (${search.model ?? 'unknown model'})` : 'Exa';
+  const names = { openai: `OpenAI built-in web search (${search.model ?? 'unknown model'})`, exa: 'Exa', custom: 'a custom search provider' };
+  const name = names[search.provider];
   const used = result.usage?.search;
   if (!used) return `Search: ${name}, no search made`;
   return `Search: ${name}, ${used.searches} search${used.searches === 1 ? '' : 'es'}, ${used.costUsd === null ? 'cost unknown' : formatCost(used.costUsd)}`;

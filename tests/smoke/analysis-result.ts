@@ -151,7 +151,7 @@ export const analysisResultSchema = z.strictObject({
   startedAt: z.iso.datetime(),
   durationMs: z.number().min(0),
   error: z.string().nullable(),
-  search: z.strictObject({ provider: z.enum(['exa', 'openai', 'none']), model: z.string().nullable() }).optional(),
+  search: z.strictObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() }).optional(),
 });
 
 export type CheckedResult = z.infer<typeof analysisResultSchema>;

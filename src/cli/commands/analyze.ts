@@ -171,7 +171,8 @@ function checkPricesKnown(options: AnalyzeCliOptions, session: Session, search: 
   const models = resolveModels(options.model, session.env);
   const involved = options.agent.length > 0 ? options.agent : agentIds;
   const searching = search !== 'none' && (involved as readonly string[]).includes('sentiment');
-  const searchPriced = searching && session.search ? [session.search.model ?? session.search.id ?? search] : [];
+  const searchModel = session.search?.model ?? session.search?.id;
+  const searchPriced = searching && searchModel ? [searchModel] : [];
   const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((model) => priceFor(model, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
