@@ -10,16 +10,16 @@ import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
 import type { SearchProvider } from '../search/types.js';
-import { createExaSearchTool } from '../tools/exa-search.js';
 import type { Tool } from '../tools/types.js';
-import { SpendingCap, withBudget, withSearchBudget } from './budget.js';
+import { SpendingCap, withBudget } from './budget.js';
 import { checkDecision, defaultLimits, type GuardrailLimits } from './guardrails.js';
 import { agentDefinition, resolveModels } from './models.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
 import { decisionSchema, planSchema } from './schemas.js';
 import { completeStructured } from './structured.js';
 import { workerIds, type AgentId, type AnalysisResult, type Decision, type Plan, type RunStatus, type WorkerId } from './types.js';
-import { UsageTracker, meterSearch } from './usage.js';
+import { setUpSearch } from './search-setup.js';
+import { UsageTracker } from './usage.js';
 
 export interface AnalyzeOptions {
   /** The run's clock. Default: now. */
@@ -68,11 +68,6 @@ const standingBriefs: Record<WorkerId, (ticker: string) => string> = {
   sentiment: (ticker) => `Research the news and sentiment on ${ticker} over the last 30 days.`,
 };
 
-/** `--search none`: the desk is told, and so is the user. */
-const noSearchWarning = 'sentiment: no web search in this run (--search none); its report rests on no news search';
-const noSearchNote =
-  '\n\nNo web search is available in this run (--search none): you have no search tool. Say at the start of your report that it rests on no news search, and score only what the data above supports.';
-
 const noMarketBlock = (ticker: string) =>
   `MARKET DATA — ${ticker}\nMarket data is not available for this run — do not estimate any price, level or statistic.`;
 
@@ -113,10 +108,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     },
   };
   const models = resolveModels(options.model, options.env ?? {});
-  // autohedge's own providers (an id) are metered and priced; a provider of the caller's own is used as given.
-  const budgetedSearch = deps.search && cap ? withSearchBudget(deps.search, cap, prices) : deps.search;
-  const search = budgetedSearch?.id ? meterSearch(budgetedSearch, events) : budgetedSearch;
-  const searchTool = search ? createExaSearchTool(search) : null;
+  const search = setUpSearch(deps.search, { cap, prices, events });
   const mode: AnalysisResult['mode'] = options.agents && options.agents.length > 0 ? 'agents' : 'full';
 
   const result: AnalysisResult = {
@@ -136,7 +128,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     startedAt: new Date(started).toISOString(),
     durationMs: 0,
     error: null,
-    search: { provider: deps.search ? (deps.search.id ?? 'custom') : 'none', model: deps.search?.model ?? null },
+    search: search.backing,
   };
   const finish = (status: RunStatus, error: string | null = null): AnalysisResult => {
     result.status = status;
@@ -148,8 +140,8 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
 
   // The SDKs load while the market data is fetched, not after it.
   deps.model.prepare?.();
-  search?.prepare?.();
-  if (!search) warn(noSearchWarning);
+  search.provider?.prepare?.();
+  if (search.warning) warn(search.warning);
 
   // 1. Market data. An unknown ticker is the user's error and ends here; an
   // unreachable Yahoo leaves the desks working without numbers, and says so.
@@ -164,8 +156,8 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   const marketBlock = result.market?.text ?? noMarketBlock(symbol);
   const context = { model: budgeted, asOf, events };
   const workerSpec = (id: WorkerId) =>
-    buildSpec(id, models[id], id === 'sentiment' && searchTool ? [searchTool] : [], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
-  const task = (id: WorkerId, brief: Brief) => workerTask(symbol, brief, marketBlock) + (id === 'sentiment' && !search ? noSearchNote : '');
+    buildSpec(id, models[id], id === 'sentiment' ? Object.values(search.toolsByName) : [], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
+  const task = (id: WorkerId, brief: Brief) => workerTask(symbol, brief, marketBlock) + (id === 'sentiment' ? search.taskNote : '');
   const runWorker = (id: WorkerId, brief: Brief) => runWorkerWithTimeout(workerSpec(id), task(id, brief), { ...context, signal });
 
   if (mode === 'agents') {

@@ -91,7 +91,7 @@ async function connect(apiKey: string, baseURL: string | undefined): Promise<Exa
   // exa-js binds the global fetch when this import first runs, not per request: a fetch
   // interceptor (src/record) has to be in place before the first search.
   const { Exa, ExaError } = await import('exa-js');
-  const client = new Exa(apiKey, baseURL);
+  const client = new Exa(apiKey, baseURL ?? exaDefaultBaseUrl);
   sendKeyAsBearer(client, apiKey);
   return {
     client,
