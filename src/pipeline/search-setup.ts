@@ -1,7 +1,7 @@
 import type { EventSink } from '../events.js';
 import type { PriceTable } from '../llm/prices.js';
 import type { SearchProvider } from '../search/types.js';
-import { createExaSearchTool } from '../tools/exa-search.js';
+import { createExaSearchTool, searchToolName } from '../tools/exa-search.js';
 import type { Tool } from '../tools/types.js';
 import { withSearchBudget, type SpendingCap } from './budget.js';
 import type { AnalysisResult } from './types.js';
@@ -19,8 +19,8 @@ export interface RunSearch {
   toolsByName: Record<string, Tool>;
   /** For AnalysisResult.search: which source backed the tool. */
   backing: NonNullable<AnalysisResult['search']>;
-  /** Appended to Sentiment's task when it has no search; empty otherwise. */
-  taskNote: string;
+  /** `--search none`: the search tool switched off, with what an agent that names it is told instead. */
+  disabledTools: Record<string, string>;
   /** Said once at the start of the run when there is no search. */
   warning: string | null;
 }
@@ -31,7 +31,7 @@ export interface RunSearch {
  * as a `search-usage` event; a provider of the caller's own is used as given.
  */
 export function setUpSearch(given: SearchProvider | null, context: { cap: SpendingCap | null; prices: PriceTable; events: EventSink; historical?: boolean }): RunSearch {
-  if (!given) return { provider: null, toolsByName: {}, backing: { provider: 'none', model: null }, taskNote: noSearchNote, warning: noSearchWarning };
+  if (!given) return { provider: null, toolsByName: {}, backing: { provider: 'none', model: null }, disabledTools: { [searchToolName]: noSearchNote }, warning: noSearchWarning };
   const budgeted = context.cap ? withSearchBudget(given, context.cap, context.prices) : given;
   const provider = budgeted.id ? meterSearch(budgeted, context.events) : budgeted;
   const tool = createExaSearchTool(provider, { historical: context.historical });
@@ -39,7 +39,7 @@ export function setUpSearch(given: SearchProvider | null, context: { cap: Spendi
     provider,
     toolsByName: { [tool.name]: tool },
     backing: { provider: given.id ?? 'custom', model: given.model ?? null },
-    taskNote: '',
+    disabledTools: {},
     warning: null,
   };
 }
