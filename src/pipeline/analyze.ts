@@ -97,7 +97,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   // The SDKs load while the market data is fetched, not after it.
   deps.model.prepare?.();
   run.search.provider?.prepare?.();
-  if (run.search.warning) run.warn(run.search.warning);
+  if (run.search.warning && runsSearchingAgent(run, options.agents)) run.warn(run.search.warning);
 
   run.result.market = await snapshotPhase(run, deps.market, options.refresh);
   run.marketBlock = run.result.market?.text ?? noMarketBlock(run.symbol);
@@ -106,6 +106,12 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     else await fullPhases(run);
   }
   return closeRun(run, usage, prices, started);
+}
+
+/** Whether an agent of this run names a tool `--search none` switched off (no warning for `--agent quant`). */
+function runsSearchingAgent(run: Run, selected: readonly string[] | undefined): boolean {
+  const ids = run.result.mode === 'agents' ? (selected ?? []) : run.roster.map((definition) => definition.id);
+  return run.roster.some((definition) => ids.includes(definition.id) && definition.tools.some((name) => Object.hasOwn(run.search.disabledTools, name)));
 }
 
 function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usage: UsageTracker, started: number): Run {

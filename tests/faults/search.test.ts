@@ -114,6 +114,14 @@ const scenarios: FaultScenario[] = [
     },
   },
   {
+    name: '--search none with --agent quant: no desk of the run searches, so no warning; ok',
+    async arrange(context) {
+      const server = await context.openai(byAgent());
+      return { argv: ['analyze', 'ACME', '--json', '--search', 'none', '--agent', 'quant'], deps: { model: context.model(server), market: fakeMarket() } };
+    },
+    expect: { exitCode: 0, result: { status: 'ok', error: null, decision: false, reports: { quant: 'ok' }, warnings: [] } },
+  },
+  {
     name: 'AUTOHEDGE_SEARCH=none does the same as --search none',
     async arrange(context) {
       const server = await context.openai(byAgent());
