@@ -32,10 +32,15 @@ function setup() {
   const router = createYahooRouter(acmeRoutes());
   const market = createYahooMarketData({ fetch: router.fetch });
   const searches: SearchRequest[] = [];
+  // One result before the as-of close, one after it, one undated: only the first may reach the desk.
   const search: SearchProvider = {
     search: async (request) => {
       searches.push(request);
-      return [];
+      return [
+        { title: 'Before the close', url: 'https://news.example.com/before', publishedDate: '2025-05-30T14:00:00.000Z', author: null, snippet: 'old news' },
+        { title: 'After the close', url: 'https://news.example.com/after', publishedDate: '2025-06-03T14:00:00.000Z', author: null, snippet: 'future news' },
+        { title: 'Undated', url: 'https://news.example.com/undated', publishedDate: null, author: null, snippet: 'undated news' },
+      ];
     },
   };
   return { router, market, search, searches, io: captureIo() };
@@ -61,6 +66,11 @@ describe('analyze --as-of', () => {
     // The news window ends at the close, not today.
     expect(searches).toHaveLength(1);
     expect(searches[0]!.endPublishedDate).toBe('2025-06-02T20:00:00.000Z');
+    // The tool result the desk read: the future-dated and the undated results dropped.
+    const toolResult = result.reports.find((report) => report.agent === 'sentiment')!.toolCalls[0]!.result!;
+    expect(toolResult).toContain('https://news.example.com/before');
+    expect(toolResult).not.toContain('https://news.example.com/after');
+    expect(toolResult).not.toContain('https://news.example.com/undated');
     // No chart request reaches past the as-of close.
     for (const request of router.dataRequests().filter((seen) => seen.url.includes('/v8/finance/chart/'))) {
       expect(Number(new URL(request.url).searchParams.get('period2')) * 1000).toBeLessThanOrEqual(Date.parse(result.asOf));
@@ -111,6 +121,13 @@ describe('analyze --as-of', () => {
       expect(router.requests).toEqual([]);
       expect(model.requests).toEqual([]);
     }
+  });
+
+  it('--search openai (no date filter) is refused with --as-of: exit 2, no request', async () => {
+    const { market, search, io, router } = setup();
+    expect(await runCli(['analyze', 'ACME', '--as-of', '2025-06-02', '--search', 'openai'], io, { model: new ScriptedModel([]), market, search, now })).toBe(2);
+    expect(io.err()).toContain('autohedge: UsageError: --search openai cannot be used with --as-of');
+    expect(router.requests).toEqual([]);
   });
 
   it('--demo replays a live run: refused with --as-of', async () => {
