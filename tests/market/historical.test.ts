@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createYahooMarketData } from '../../src/market/index.js';
 import { sessionClose } from '../../src/market/sessions.js';
@@ -59,6 +62,22 @@ describe('historical snapshot (--as-of)', () => {
     const [previous, last] = snapshot.bars.slice(-2);
     expect(snapshot.quote.change).toBeCloseTo(last!.close! - previous!.close!, 10);
     expect(snapshot.quote.changePercent).toBeCloseTo(((last!.close! - previous!.close!) / previous!.close!) * 100, 10);
+  });
+
+  it('cached apart from a live snapshot of the same day', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'autohedge-cache-'));
+    const router = createYahooRouter(acmeRoutes());
+    const market = createYahooMarketData({ fetch: router.fetch, cacheDir, now: () => new Date('2025-06-10T12:00:00Z') });
+    await market.snapshot('ACME', { asOf, historical: true });
+    expect(readdirSync(join(cacheDir, 'market', 'ACME'))).toEqual(['2025-06-02.historical.json']);
+    const live = await market.snapshot('ACME', { asOf });
+    expect(live.quote.marketCap).not.toBeNull();
+    expect(readdirSync(join(cacheDir, 'market', 'ACME')).sort()).toEqual(['2025-06-02.historical.json', '2025-06-02.json']);
+    const requestsBefore = router.dataRequests().length;
+    const again = await market.snapshot('ACME', { asOf, historical: true });
+    expect(again.source).toBe('cache');
+    expect(again.quote.marketCap).toBeNull();
+    expect(router.dataRequests()).toHaveLength(requestsBefore);
   });
 
   it('bars(): one chart request for a span of days, inclusive, no session handshake needed', async () => {
