@@ -41,7 +41,9 @@ a .env file in the working directory is read.
 Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 130 interrupted.
 Not investment advice: autohedge never places an order.`,
     )
-    .exitOverride();
+    .exitOverride()
+    // Options belong to the command they follow (`runs show <id> --json` is show's --json).
+    .enablePositionalOptions();
 
   const setExit = (code: number) => {
     exitCode = code;
@@ -105,7 +107,7 @@ Not investment advice: autohedge never places an order.`,
       setExit(await toolsCommand(options, io));
     });
 
-  const runs = program.command('runs').description('list saved runs (newest first)');
+  const runs = program.command('runs').description('list saved runs (newest first)').enablePositionalOptions();
   runs
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
@@ -117,7 +119,8 @@ Not investment advice: autohedge never places an order.`,
     .description('re-render a saved run like a live one')
     .argument('<runId>', 'run id (or a unique prefix)')
     .option('--json', 'print the saved AnalysisResult JSON')
-    .action(async (runId: string, options: { json?: boolean }) => {
+    .option('--html', 'print the self-contained HTML report (report.html)')
+    .action(async (runId: string, options: { json?: boolean; html?: boolean }) => {
       const { runsShowCommand } = await import('./commands/runs.js');
       setExit(await runsShowCommand(runId, options, io));
     });

@@ -138,9 +138,9 @@ async function saveResults(
 ): Promise<void> {
   if (results.length === 0 || (!options.save && !options.out)) return;
   const { saveRun, writeRunFiles } = await import('../../store/index.js');
-  const { renderMarkdown } = await import('../../report/markdown.js');
+  const { renderRunFiles } = await import('../../report/run-files.js');
   for (const result of results) {
-    const files = { transcript: transcripts.get(result.ticker)?.lines() ?? [], markdown: renderMarkdown(result) };
+    const files = { transcript: transcripts.get(result.ticker)?.lines() ?? [], ...renderRunFiles(result) };
     if (options.save) {
       try {
         await saveRun(autohedgeHome(session.env), result, files);

@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.js';
 import { autohedgeHome } from '../../paths.js';
 import { formatCost } from '../../report/format.js';
 import { createPalette } from '../../report/palette.js';
@@ -19,9 +20,15 @@ export async function runsListCommand(options: { json?: boolean }, io: CliIo): P
 }
 
 /** `autohedge runs show <runId>`: a saved run rendered exactly as the live run was. */
-export async function runsShowCommand(runId: string, options: { json?: boolean }, io: CliIo): Promise<number> {
+export async function runsShowCommand(runId: string, options: { json?: boolean; html?: boolean }, io: CliIo): Promise<number> {
+  if (options.json && options.html) throw new UsageError('--json and --html cannot be combined');
   const result = await loadRun(autohedgeHome(io.env), runId);
-  io.stdout(options.json ? renderJson(result) : renderTerminal(result, reportOptions(io)));
+  if (options.json) io.stdout(renderJson(result));
+  else if (options.html) {
+    // Rendered from the saved result, so a run saved before report.html existed gets one too.
+    const { renderHtml } = await import('../../report/html.js');
+    io.stdout(renderHtml(result));
+  } else io.stdout(renderTerminal(result, reportOptions(io)));
   return 0;
 }
 
