@@ -19,6 +19,7 @@ p, ul, ol { margin: .4rem 0; }
 .banner { background: #fef3c7; border: 1px solid #f59e0b; padding: .5rem .75rem; border-radius: .4rem; font-weight: 600; margin: .5rem 0 1rem; }
 .status { display: inline-block; padding: 0 .45rem; border-radius: .3rem; font-weight: 600; background: var(--card); border: 1px solid var(--line); }
 .status-ok { color: var(--buy); } .status-failed { color: var(--sell); } .status-degraded, .status-flagged, .status-interrupted { color: var(--hold); }
+.card h2 { margin-top: 0; }
 .card { border: 1px solid var(--line); background: var(--card); border-radius: .6rem; padding: 1rem; margin: 1rem 0; }
 .action { font-size: 2rem; font-weight: 800; letter-spacing: .02em; }
 .action-BUY { color: var(--buy); } .action-SELL { color: var(--sell); } .action-HOLD { color: var(--hold); }
