@@ -6,6 +6,7 @@ import { runsListCommand, runsShowCommand } from '../../src/cli/commands/runs.js
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { UsageError } from '../../src/errors.js';
+import { renderHtml } from '../../src/report/html.js';
 import { renderJson, renderTerminal } from '../../src/report/terminal.js';
 import { saveRun } from '../../src/store/index.js';
 import { makeDecision, makeResult } from '../support/results.js';
@@ -119,6 +120,25 @@ describe('autohedge runs show', () => {
     const { io, output } = captureIo();
     expect(await runsShowCommand('20261120T100000Z-ACME-aaaaaa', { json: true }, io)).toBe(0);
     expect(output.stdout).toBe(renderJson(first));
+  });
+
+  test('through the CLI, `runs show <id> --json` prints the saved JSON (the flag is show\'s, not the listing\'s)', async () => {
+    const { first } = await saveSamples();
+    const { io, output } = captureIo();
+    expect(await runCli(['runs', 'show', '20261120', '--json'], io)).toBe(0);
+    expect(output.stdout).toBe(renderJson(first));
+    expect(JSON.parse(output.stdout).runId).toBe(first.runId);
+  });
+
+  test('through the CLI, `runs show <id> --html` prints the self-contained HTML report; with --json too it is a usage error', async () => {
+    const { first } = await saveSamples();
+    const { io, output } = captureIo();
+    expect(await runCli(['runs', 'show', first.runId, '--html'], io)).toBe(0);
+    expect(output.stdout).toBe(renderHtml(first));
+    expect(output.stdout.startsWith('<!doctype html>')).toBe(true);
+    const both = captureIo();
+    expect(await runCli(['runs', 'show', first.runId, '--html', '--json'], both.io)).toBe(2);
+    expect(both.output.stderr).toBe('autohedge: UsageError: --json and --html cannot be combined\n');
   });
 
   test('an ambiguous prefix is a usage error', async () => {
