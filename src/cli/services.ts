@@ -31,6 +31,10 @@ export interface ServiceConfig {
 export interface Session {
   env: NodeJS.ProcessEnv;
   asOf(): Date;
+  /** The OpenAI-compatible base URL the model talks to (undefined: the SDK's default, api.openai.com). */
+  baseUrl: string | undefined;
+  /** Whether Sentiment's web search has a key (a replay: whether the recording searched). */
+  searchConfigured: boolean;
   model: ChatModel;
   market: MarketData;
   search: SearchProvider;
@@ -117,6 +121,8 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   return {
     env,
     asOf,
+    baseUrl: baseURL,
+    searchConfigured: Boolean(exaKey),
     model,
     market,
     search,

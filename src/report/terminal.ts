@@ -34,6 +34,8 @@ export interface TerminalOptions {
   unicode: boolean;
   /** Columns available; 0 or less means unknown (80 is used). */
   width: number;
+  /** False for a run not saved (--no-save): the footer then names no run id that `runs show` could not find. Default true. */
+  saved?: boolean;
 }
 
 /**
@@ -65,7 +67,9 @@ class View {
   readonly paint: ChalkInstance;
   readonly unicode: boolean;
   readonly width: number;
+  readonly saved: boolean;
   constructor(options: TerminalOptions) {
+    this.saved = options.saved ?? true;
     this.paint = createPalette(options.color);
     this.unicode = options.unicode;
     this.width = options.width > 0 ? Math.min(options.width, 120) : 80;
@@ -291,7 +295,8 @@ function footer(result: AnalysisResult, view: View): string[] {
     }
   }
   const status = statusPaint(result.status, paint)(result.status);
-  lines.push(...joinToWidth([`Run ${result.runId}`, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));
+  const run = view.saved ? `Run ${result.runId}` : 'Run not saved (--no-save)';
+  lines.push(...joinToWidth([run, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));
   if (result.error && result.status !== 'ok') lines.push(...view.wrap(`Error: ${result.error}`).map((line) => paint.red(line)));
   return lines;
 }

@@ -53,7 +53,7 @@ describe('autohedge analyze (in-process)', () => {
     await runCli(['analyze', 'ACME', '--json'], io, { model: new ScriptedModel(fullScript()), market: fakeMarket(), search, now });
     const runs = readdirSync(join(io.env.AUTOHEDGE_HOME as string, 'runs'));
     expect(runs).toHaveLength(1);
-    expect(readdirSync(join(io.env.AUTOHEDGE_HOME as string, 'runs', runs[0]!)).sort()).toEqual(['report.md', 'result.json', 'transcript.jsonl']);
+    expect(readdirSync(join(io.env.AUTOHEDGE_HOME as string, 'runs', runs[0]!)).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
 
     const quiet = captureIo();
     await runCli(['analyze', 'ACME', '--json', '--no-save', '--quiet'], quiet, { model: new ScriptedModel(fullScript()), market: fakeMarket(), search, now });

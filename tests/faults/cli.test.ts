@@ -153,7 +153,7 @@ const scenarios: FaultScenario[] = [
       stderr: `autohedge: warning: could not write --out ${out}: cannot write ${out}: ENOTDIR: not a directory`,
     }),
     verify(outcome) {
-      expect(Object.keys(outcome.saved ?? {}).sort()).toEqual(['report.md', 'result.json', 'transcript.jsonl']);
+      expect(Object.keys(outcome.saved ?? {}).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
     },
   },
 ];

@@ -60,6 +60,9 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(run.stdout).not.toMatch(/\u001b\[|[─•·]/);
 
     const progress = lines(run.stderr);
+    // Progress, then where the run went.
+    const savedLine = progress.pop();
+    expect(savedLine).toMatch(new RegExp(`^saved ${path.join(run.home, 'runs')}/\\d{8}T\\d{6}Z-ACME-[0-9a-f]{6}$`));
     expect([...progress].sort()).toEqual(fullRunProgress('ACME'));
     const at = (line: string) => progress.indexOf(line);
     expect(at('[ACME] sentiment: running (gpt-4o-mini)')).toBeLessThan(at('[ACME] sentiment: calling exa_search'));

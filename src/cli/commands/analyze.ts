@@ -16,6 +16,7 @@ import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../o
 import { createProgress } from '../progress.js';
 import { scrubDeep } from '../../scrub.js';
 import { redactingIo } from '../redact.js';
+import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { buildServices, secretsOf, type Session } from '../services.js';
 
 export const demoCassettePath = () => join(packageRoot(), 'demo', 'demo.cassette.json');
@@ -105,7 +106,8 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
     progress.stop();
   }
 
-  const results = outcomes.flatMap((outcome) => (outcome.result ? [scrubDeep(outcome.result, secrets)] : []));
+  const record = runOptionsRecord(options, session);
+  const results = outcomes.flatMap((outcome) => (outcome.result ? [scrubDeep(withRunRecord(outcome.result, record), secrets)] : []));
   for (const outcome of outcomes) {
     if (outcome.error !== undefined) io.stderr(`${formatError(outcome.error, options.verbose)}${tickers.length > 1 ? ` (${outcome.ticker})` : ''}\n`);
   }
@@ -118,7 +120,8 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
       io.stdout(renderJson(tickers.length === 1 ? (results[0] as AnalysisResult) : results));
     } else {
       const { renderTerminal } = await import('../../report/terminal.js');
-      io.stdout(results.map((result) => renderTerminal(result, reportOptions(io))).join('\n'));
+      // Without --no-save the footer names the run id `runs show` finds; with it, that id would lead nowhere.
+      io.stdout(results.map((result) => renderTerminal(result, { ...reportOptions(io), saved: options.save })).join('\n'));
     }
   }
   await saveResults(results, transcripts, options, session, io);
@@ -143,7 +146,8 @@ async function saveResults(
     const files = { transcript: transcripts.get(result.ticker)?.lines() ?? [], ...renderRunFiles(result) };
     if (options.save) {
       try {
-        await saveRun(autohedgeHome(session.env), result, files);
+        const { dir } = await saveRun(autohedgeHome(session.env), result, files);
+        if (!options.quiet) io.stderr(`saved ${dir}\n`);
       } catch (error) {
         io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
       }
@@ -152,6 +156,7 @@ async function saveResults(
       const directory = results.length > 1 ? join(options.out, result.ticker) : options.out;
       try {
         await writeRunFiles(directory, result, files);
+        if (!options.quiet) io.stderr(`wrote ${directory}\n`);
       } catch (error) {
         io.stderr(`autohedge: warning: could not write --out ${directory}: ${errorMessage(error)}\n`);
       }
