@@ -25,6 +25,8 @@ export function runOptionsRecord(options: AnalyzeCliOptions, session: Session): 
     models: Object.fromEntries(involved.map((id) => [id, models[id as AgentId]])),
     baseUrlHost: baseUrlHost(session.baseUrl),
     maxPositionPct: options.maxPosition,
+    maxRiskPct: options.maxRisk,
+    minRewardRisk: options.minRewardRisk,
     maxCostUsd: options.maxCost ?? null,
     search: session.searchConfigured ? 'exa' : 'none',
     agents: [...options.agent],

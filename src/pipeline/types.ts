@@ -63,6 +63,10 @@ export interface RunOptionsRecord {
   /** Host of the OpenAI-compatible server, e.g. "api.openai.com" or "127.0.0.1:11434". */
   baseUrlHost: string;
   maxPositionPct: number;
+  /** --max-risk: the most of the portfolio one trade may lose at its stop, percent. */
+  maxRiskPct: number;
+  /** --min-reward-risk. */
+  minRewardRisk: number;
   /** --max-cost; null when no cap was set. */
   maxCostUsd: number | null;
   /** The web-search provider Sentiment had ("exa", "none" when no key was configured). */

@@ -44,6 +44,8 @@ const report = z.looseObject({
       models: z.record(z.string(), z.string()),
       baseUrlHost: z.string(),
       maxPositionPct: z.number(),
+      maxRiskPct: z.number(),
+      minRewardRisk: z.number(),
       maxCostUsd: z.number().nullable(),
       search: z.string(),
       agents: z.array(z.string()),

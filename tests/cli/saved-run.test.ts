@@ -46,6 +46,8 @@ describe('a saved run explains itself and says where it went', () => {
       models: { quant: 'gpt-4.1' },
       baseUrlHost: 'api.openai.com',
       maxPositionPct: 7.5,
+      maxRiskPct: expect.any(Number),
+      minRewardRisk: expect.any(Number),
       maxCostUsd: 5,
       search: 'exa',
       agents: ['quant'],

@@ -147,6 +147,8 @@ export const analysisResultSchema = z.strictObject({
       models: z.record(z.string(), z.string().min(1)),
       baseUrlHost: z.string().min(1),
       maxPositionPct: z.number().positive(),
+      maxRiskPct: z.number().positive(),
+      minRewardRisk: z.number().positive(),
       maxCostUsd: z.number().positive().nullable(),
       search: z.string().min(1),
       agents: z.array(z.string()),
