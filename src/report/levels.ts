@@ -1,5 +1,5 @@
 import type { MarketSnapshot } from '../market/types.js';
-import type { Decision } from '../pipeline/types.js';
+import type { AnalysisResult, Decision } from '../pipeline/types.js';
 import { formatFraction, formatNumber, formatPercent, formatPrice, formatSigned, notAvailable, type Maybe } from './format.js';
 
 /**
@@ -99,4 +99,23 @@ export function keyIndicatorRows(market: MarketSnapshot): Array<[string, string]
     ],
     ['Volume 20d ÷ 1y average', formatNumber(indicators.volumeRatio, 2)],
   ];
+}
+
+/** The saved options of a run as one line ("autohedge 0.2.0 · models … · max position 10%"), or null for an older run. */
+export function runSettingsLine(result: AnalysisResult): string | null {
+  const options = result.options;
+  if (!options) return null;
+  const models = Object.entries(options.models)
+    .map(([agent, model]) => `${agent} ${model}`)
+    .join(', ');
+  return [
+    result.autohedgeVersion ? `autohedge ${result.autohedgeVersion}` : null,
+    `models: ${models}`,
+    `server ${options.baseUrlHost}`,
+    `search ${options.search}`,
+    `max position ${formatNumber(options.maxPositionPct, 1)}%`,
+    options.maxCostUsd === null ? 'no cost cap' : `max cost $${formatNumber(options.maxCostUsd, 2)}`,
+  ]
+    .filter((part): part is string => part !== null)
+    .join(' · ');
 }

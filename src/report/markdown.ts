@@ -18,7 +18,7 @@ import {
   truncate,
 } from './format.js';
 import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
-import { formatRewardToRisk, keyIndicatorRows, levelRows } from './levels.js';
+import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
 import { collectSources } from './sources.js';
 
 export interface MarkdownOptions {
@@ -249,6 +249,8 @@ function statusSection(result: AnalysisResult): string {
   if (result.error) lines.push('', `Error: ${oneLine(result.error)}`);
   const failed = (result.reports ?? []).filter((report) => report.status !== 'ok').map((report) => agentTitle(report.agent));
   if (failed.length > 0) lines.push('', `Failed desks: ${failed.join(', ')}.`);
+  const settings = runSettingsLine(result);
+  if (settings) lines.push('', `Run settings: ${inline(settings)}.`);
   lines.push('', '_Not investment advice._');
   return lines.join('\n');
 }
