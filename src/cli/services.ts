@@ -33,6 +33,8 @@ export interface Session {
   asOf(): Date;
   /** The OpenAI-compatible base URL the model talks to (undefined: the SDK's default, api.openai.com). */
   baseUrl: string | undefined;
+  /** Replaying a cassette (--replay or --demo): nothing leaves the machine. */
+  replaying: boolean;
   /** Whether Sentiment's web search has a key (a replay: whether the recording searched). */
   searchConfigured: boolean;
   model: ChatModel;
@@ -122,6 +124,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     env,
     asOf,
     baseUrl: baseURL,
+    replaying: replay !== null,
     searchConfigured: Boolean(exaKey),
     model,
     market,

@@ -68,7 +68,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   const secrets = secretsOf(session.env);
 
   // One cap for the whole command, however many tickers share it.
-  const model = options.maxCost !== undefined ? withBudget(session.model, options.maxCost, session.prices) : session.model;
+  const model = options.maxCost !== undefined ? withBudget(session.model, options.maxCost, session.prices, { stopAfterCap: session.replaying }) : session.model;
 
   let outcomes: TickerOutcome[];
   try {
