@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { ExitCode } from '../errors.js';
 import { packageVersion } from '../paths.js';
-import { exitCodeFor, formatError, isCommanderError } from './exit.js';
+import { exitCodeFor, formatCommanderError, formatError, isCommanderError } from './exit.js';
 import type { CliIo } from './io.js';
 import type { CliDeps } from './deps.js';
 import type { CommanderError as CommanderErrorType } from 'commander';
@@ -25,7 +25,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
     .configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),
-      outputError: (text, write) => write(text.startsWith('error:') ? `autohedge: ${text}` : text),
+      outputError: (text, write) => write(`${formatCommanderError(text)}\n`),
     })
     .addHelpText(
       'after',
@@ -84,10 +84,11 @@ Not investment advice: autohedge never places an order.`,
     .option('--refresh', 'bypass the market-data cache')
     .option('--record <file>', 'record every HTTP exchange to a cassette')
     .option('--replay <file>', 'replay a cassette: no network at all')
+    .option('--demo', 'the bundled demo data (synthetic, no network)')
     .option('--verbose', 'show stack traces on errors')
     .action(async (ticker: string, options: Record<string, unknown>) => {
-      const { marketCliCommand } = await import('./commands/market-cli.js');
-      setExit(await marketCliCommand(ticker, options, io, deps, argv));
+      const { marketCommand } = await import('./commands/market.js');
+      setExit(await marketCommand(ticker, options, io, deps, argv));
     });
 
   program

@@ -168,8 +168,8 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(run.code).toBe(2);
     const misses = run.stderr.split('\n').filter((line) => line.startsWith('autohedge:'));
     expect(misses.sort()).toEqual([
-      `autohedge: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: director) in cassette '${demoCassette}'`,
-      `autohedge: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: sentiment) in cassette '${demoCassette}'`,
+      `autohedge: CassetteError: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: director) in cassette '${demoCassette}'`,
+      `autohedge: CassetteError: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: sentiment) in cassette '${demoCassette}'`,
     ]);
     // No hang: a miss is final for Yahoo and exa-js, and the SDK's two connection retries take a second or two.
     expect(run.elapsedMs).toBeLessThan(5_000);
@@ -208,7 +208,7 @@ describe('autohedge market ACME --replay (built CLI)', () => {
     const misses = run.stderr.trim().split('\n');
     expect(misses).toHaveLength(3);
     for (const line of misses) {
-      expect(line).toMatch(new RegExp(`^autohedge: no recorded response for GET https://query2\\.finance\\.yahoo\\.com/v\\d+/finance/\\S+GLBX\\S* in cassette '${demoCassette.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`));
+      expect(line).toMatch(new RegExp(`^autohedge: CassetteError: no recorded response for GET https://query2\\.finance\\.yahoo\\.com/v\\d+/finance/\\S+GLBX\\S* in cassette '${demoCassette.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`));
     }
   });
 });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
+import { CassetteError, ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
 import { withBudget } from '../../pipeline/budget.js';
 import { resolveModels } from '../../pipeline/models.js';
@@ -7,7 +7,7 @@ import { agentIds } from '../../pipeline/types.js';
 import type { EventSink } from '../../events.js';
 import type { AnalysisResult } from '../../pipeline/types.js';
 import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js';
-import { autohedgeHome, packageRoot } from '../../paths.js';
+import { autohedgeHome, demoCassettePath } from '../../paths.js';
 import { validateTicker } from '../../market/ticker.js';
 import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
 import { colorEnabled, reportOptions, type CliIo } from '../io.js';
@@ -19,7 +19,7 @@ import { redactingIo } from '../redact.js';
 import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { buildServices, secretsOf, type Session } from '../services.js';
 
-export const demoCassettePath = () => join(packageRoot(), 'demo', 'demo.cassette.json');
+export { demoCassettePath };
 
 /** `autohedge analyze <tickers...>`: a thin shell over the library's analyze(). */
 /** `argv` is the whole command line, kept in a recorded cassette. */
@@ -113,7 +113,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
     if (outcome.error !== undefined) io.stderr(`${formatError(outcome.error, options.verbose)}${tickers.length > 1 ? ` (${outcome.ticker})` : ''}\n`);
   }
   const misses = session.replayMisses();
-  for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
+  for (const miss of misses) io.stderr(`${formatError(new CassetteError(miss), false)}\n`);
 
   if (results.length > 0) {
     if (options.json) {
