@@ -38,6 +38,8 @@ export interface RunSummary {
   action: Decision['action'] | null;
   conviction: number | null;
   status: RunStatus | null;
+  /** demo (synthetic data, nothing spent), desks (--agent, no Director) or full. */
+  mode: 'demo' | 'desks' | 'full' | null;
   costUsd: number | null;
   state: 'ok' | 'partial' | 'corrupt';
   problem?: string;
@@ -130,7 +132,7 @@ async function runDirectoryNames(home: string): Promise<string[]> {
 }
 
 async function summarize(dir: string, runId: string): Promise<RunSummary> {
-  const unknown = { ticker: null, action: null, conviction: null, status: null, costUsd: null };
+  const unknown = { ticker: null, action: null, conviction: null, status: null, mode: null, costUsd: null };
   let text: string;
   try {
     text = await readFile(join(dir, runFileNames.result), 'utf8');
@@ -151,6 +153,7 @@ async function summarize(dir: string, runId: string): Promise<RunSummary> {
     action: result.decision?.action ?? null,
     conviction: result.decision?.conviction ?? null,
     status: result.status,
+    mode: result.demo ? 'demo' : result.mode === 'agents' ? 'desks' : 'full',
     costUsd: result.usage.costUsd,
     state: 'ok',
   };

@@ -33,7 +33,7 @@ export async function runsShowCommand(runId: string, options: { json?: boolean; 
 }
 
 /** The view options `autohedge analyze` uses, so a re-render matches the live one. */
-const columns = ['WHEN', 'RUN ID', 'TICKER', 'ACTION', 'CONVICTION', 'STATUS', 'COST'] as const;
+const columns = ['WHEN', 'RUN ID', 'TICKER', 'MODE', 'ACTION', 'CONVICTION', 'STATUS', 'COST'] as const;
 
 export function renderRunTable(runs: RunSummary[], color: boolean): string {
   const paint = createPalette(color);
@@ -41,10 +41,11 @@ export function renderRunTable(runs: RunSummary[], color: boolean): string {
     formatWhen(run.when),
     run.runId,
     run.ticker ?? '-',
+    run.mode ?? '-',
     run.action ?? '-',
     run.conviction === null ? '-' : String(Math.round(run.conviction)),
     run.state === 'ok' ? (run.status ?? '-') : run.state,
-    run.state !== 'ok' ? '-' : run.costUsd === null ? 'unknown' : formatCost(run.costUsd),
+    costCell(run),
   ]);
   const widths = columns.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   // Pad first, then colour: escape codes must not count towards a column's width.
@@ -58,8 +59,8 @@ export function renderRunTable(runs: RunSummary[], color: boolean): string {
     lines.push(
       line(row, (cell, column) => {
         const value = row[column];
-        if (column === 3) return value === 'BUY' ? paint.green(cell) : value === 'SELL' ? paint.red(cell) : value === 'HOLD' ? paint.yellow(cell) : cell;
-        if (column === 5) {
+        if (column === 4) return value === 'BUY' ? paint.green(cell) : value === 'SELL' ? paint.red(cell) : value === 'HOLD' ? paint.yellow(cell) : cell;
+        if (column === 6) {
           if (value === 'ok') return paint.green(cell);
           if (value === 'failed' || value === 'corrupt') return paint.red(cell);
           return paint.yellow(cell);
@@ -74,6 +75,13 @@ export function renderRunTable(runs: RunSummary[], color: boolean): string {
     for (const run of problems) lines.push(paint.yellow(`${run.runId}: ${run.state}: ${run.problem}`));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A demo replays a recording: its token counts cost nothing, so no amount is shown as spent. */
+function costCell(run: RunSummary): string {
+  if (run.state !== 'ok') return '-';
+  if (run.mode === 'demo') return 'none (demo)';
+  return run.costUsd === null ? 'unknown' : formatCost(run.costUsd);
 }
 
 /** "YYYY-MM-DD HH:MM" in UTC, like every instant autohedge prints. */
