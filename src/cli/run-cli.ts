@@ -66,7 +66,7 @@ Not investment advice: autohedge never places an order.`,
     .option('--replay <file>', 'replay a cassette: no network at all')
     .option('--demo', 'replay the bundled demo cassette (synthetic data, no keys needed)')
     .option('--no-save', 'do not save the run under $AUTOHEDGE_HOME/runs')
-    .option('--out <dir>', 'also write result.json, report.md and transcript.jsonl here')
+    .option('--out <dir>', 'also write result.json, report.md, report.html, chart.svg and transcript.jsonl here')
     .option('--trace', 'print the tool-calling protocol on stderr as it happens')
     .option('--refresh', 'bypass the market-data cache')
     .option('-q, --quiet', 'no progress output')
