@@ -192,7 +192,7 @@ describe('autohedge analyze --max-cost', () => {
     const code = await runCli(['analyze', 'ACME', '--max-cost', '0.5', '--model', 'my-local-llama'], io, { model, market: fakeMarket(), search, now });
     expect(code).toBe(2);
     expect(io.err().trim()).toBe(
-      "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'my-local-llama': add it to a JSON file named by AUTOHEDGE_PRICES",
+      "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'my-local-llama': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)",
     );
     expect(model.requests).toHaveLength(0);
   });

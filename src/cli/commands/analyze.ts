@@ -172,7 +172,7 @@ function checkPricesKnown(options: AnalyzeCliOptions, session: Session): void {
   const unpriced = [...new Set(involved.map((id) => models[id]).filter((model) => priceFor(model, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
-      `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`,
+      `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)`,
     );
   }
 }
