@@ -6,6 +6,7 @@ import { renderPriceChart } from './chart.js';
 import {
   agentTitle,
   demoBanner,
+  shortDemoBanner,
   formatCompact,
   formatCost,
   formatDuration,
@@ -48,7 +49,9 @@ export function renderTerminal(result: AnalysisResult, options: TerminalOptions)
   const blocks: string[][] = [];
 
   if (result.demo) {
-    const banner = view.unicode ? demoBanner : demoBanner.replace(' — ', ' - ');
+    // The full banner with its padding, or the short one where that would wrap.
+    const text = demoBanner.length + 2 <= view.width ? demoBanner : shortDemoBanner;
+    const banner = view.unicode ? text : text.replace(' — ', ' - ');
     blocks.push([view.paint.level > 0 ? view.paint.inverse.bold(` ${banner} `) : banner]);
   }
   blocks.push(header(result, view));
@@ -87,7 +90,7 @@ class View {
   heading(title: string, detail = ''): string {
     const rule = this.unicode ? '─' : '-';
     const label = `${rule}${rule} ${title}${detail ? `${this.dot}${visibleText(detail)}` : ''} `;
-    const fill = Math.max(2, Math.min(this.width, 80) - label.length);
+    const fill = Math.max(2, this.width - label.length);
     return this.paint.bold(`${rule}${rule} ${title}`) + (detail ? `${this.dot}${detail}` : '') + ' ' + this.paint.dim(rule.repeat(fill));
   }
   wrap(text: string, indent = ''): string[] {
@@ -245,7 +248,9 @@ function deskSection(report: AgentReport, view: View): string[] {
     calls.forEach((call, index) => {
       const outcome = call.error ? paint.red(`error: ${oneLine(call.error)}`) : formatDuration(call.durationMs);
       const head = `  ${index + 1}. ${call.name} `;
-      const argumentsText = truncate(oneLine(call.arguments), Math.max(40, view.width - head.length - 20));
+      // Measured without colour: the line must end at the width, marker and outcome included.
+      const tail = `${view.dot}${visibleText(outcome)}`;
+      const argumentsText = fitWithin(oneLine(call.arguments), view.width - head.length - tail.length);
       lines.push(`${head}${argumentsText}${view.dot}${outcome}`);
     });
   }
@@ -272,7 +277,7 @@ function warningSection(warnings: string[], view: View): string[] {
 function footer(result: AnalysisResult, view: View): string[] {
   const { paint } = view;
   const usage = result.usage;
-  const rule = (view.unicode ? '─' : '-').repeat(Math.min(view.width, 80));
+  const rule = (view.unicode ? '─' : '-').repeat(view.width);
   const cached = usage?.cachedPromptTokens ? ` (${formatTokens(usage.cachedPromptTokens)} cached)` : '';
   const tokens = `Tokens ${formatTokens(usage?.promptTokens ?? 0)} in${cached}${view.dot}${formatTokens(usage?.completionTokens ?? 0)} out`;
   const cost = usage?.costUsd === null || usage?.costUsd === undefined ? paint.yellow('cost unknown') : `cost ${formatCost(usage.costUsd)}`;
@@ -286,12 +291,11 @@ function footer(result: AnalysisResult, view: View): string[] {
     const outWidth = Math.max(...agents.map(([, entry]) => formatTokens(entry.completionTokens).length));
     for (const [agent, entry] of agents) {
       const agentCached = entry.cachedPromptTokens ? ` (${formatTokens(entry.cachedPromptTokens)} cached)` : '';
-      lines.push(
-        paint.dim(
-          `  ${padEnd(agent, nameWidth)}  ${padEnd(entry.model ?? '', modelWidth)}  ${padStart(formatTokens(entry.promptTokens), inWidth)} in` +
-            `${view.dot}${padStart(formatTokens(entry.completionTokens), outWidth)} out${view.dot}${formatCost(entry.costUsd)}${agentCached}`,
-        ),
-      );
+      const line =
+        `  ${padEnd(agent, nameWidth)}  ${padEnd(entry.model ?? '', modelWidth)}  ${padStart(formatTokens(entry.promptTokens), inWidth)} in` +
+        `${view.dot}${padStart(formatTokens(entry.completionTokens), outWidth)} out${view.dot}${formatCost(entry.costUsd)}`;
+      // The cached count where it fits; the total line above always names it.
+      lines.push(paint.dim(line.length + agentCached.length <= view.width ? line + agentCached : line));
     }
   }
   const status = statusPaint(result.status, paint)(result.status);
@@ -299,6 +303,16 @@ function footer(result: AnalysisResult, view: View): string[] {
   lines.push(...joinToWidth([run, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));
   if (result.error && result.status !== 'ok') lines.push(...view.wrap(`Error: ${result.error}`).map((line) => paint.red(line)));
   return lines;
+}
+
+/** Text cut (with truncate's marker) so that marker included it is at most `max` characters; at least 10 are kept. */
+function fitWithin(text: string, max: number): string {
+  if (text.length <= max) return text;
+  for (let keep = Math.max(max, 10); keep > 10; keep -= 1) {
+    const cut = truncate(text, keep);
+    if (cut.length <= max) return cut;
+  }
+  return truncate(text, 10);
 }
 
 /** A bulleted item whose wrapped lines line up under its text. */

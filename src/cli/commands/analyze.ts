@@ -61,6 +61,8 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
     quiet: options.quiet,
     color: stderrColor,
     stream: process.stderr,
+    rows: io.rows,
+    columns: io.columns,
   });
   const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
   const { createTranscript } = await import('../../report/transcript.js');
