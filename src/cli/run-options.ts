@@ -28,7 +28,9 @@ export function runOptionsRecord(options: AnalyzeCliOptions, session: Session): 
     maxRiskPct: options.maxRisk,
     minRewardRisk: options.minRewardRisk,
     maxCostUsd: options.maxCost ?? null,
-    search: session.searchConfigured ? 'exa' : 'none',
+    // The provider Sentiment's tool is bound to; Exa is the only one until `--search` chooses.
+    // (Not whether a key was set: a replay of the same run must record the same options.)
+    search: 'exa',
     agents: [...options.agent],
   };
 }

@@ -35,8 +35,6 @@ export interface Session {
   baseUrl: string | undefined;
   /** Replaying a cassette (--replay or --demo): nothing leaves the machine. */
   replaying: boolean;
-  /** Whether Sentiment's web search has a key (a replay: whether the recording searched). */
-  searchConfigured: boolean;
   model: ChatModel;
   market: MarketData;
   search: SearchProvider;
@@ -125,7 +123,6 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     asOf,
     baseUrl: baseURL,
     replaying: replay !== null,
-    searchConfigured: Boolean(exaKey),
     model,
     market,
     search,

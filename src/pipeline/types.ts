@@ -69,7 +69,7 @@ export interface RunOptionsRecord {
   minRewardRisk: number;
   /** --max-cost; null when no cap was set. */
   maxCostUsd: number | null;
-  /** The web-search provider Sentiment had ("exa", "none" when no key was configured). */
+  /** The web-search provider Sentiment's tool uses ("exa"). */
   search: string;
   /** --agent: the desks run alone; empty for a full run. */
   agents: string[];
