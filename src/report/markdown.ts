@@ -2,12 +2,14 @@ import type { AgentReport } from '../agent/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { safeLinkUrl } from './escape.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
+import { reviewLines } from './revision.js';
 import {
   agentTitle,
   demoBanner,
   formatCompact,
   formatCost,
   formatDuration,
+  notAvailable,
   formatFraction,
   formatNumber,
   formatPrice,
@@ -43,6 +45,8 @@ export function renderMarkdown(result: AnalysisResult, options: MarkdownOptions 
     if (plan) sections.push(plan);
   }
   if (result.mode !== 'agents' || (result.guardrails ?? []).length > 0) sections.push(guardrailSection(result.guardrails ?? []));
+  const review = reviewLines(result);
+  if (review) sections.push(['## Review', '', ...review.map((line) => `- ${inline(line)}`)].join('\n'));
   const listed = new Set(sentimentSources(result.reports ?? []).map((source) => source.url));
   sections.push(desksSection(result.reports ?? [], listed));
   const sources = sourcesSection(result.reports ?? []);
@@ -80,8 +84,8 @@ function marketSection(result: AnalysisResult): string {
   const currency = market.identity?.currency ? ` ${market.identity.currency}` : '';
   const change =
     quote?.change === null || quote?.change === undefined
-      ? 'n/a'
-      : `${formatSigned(quote.change)} (${quote.changePercent === null || quote.changePercent === undefined ? 'n/a' : `${formatSigned(quote.changePercent, 2)}%`})`;
+      ? notAvailable
+      : `${formatSigned(quote.change)} (${quote.changePercent === null || quote.changePercent === undefined ? notAvailable : `${formatSigned(quote.changePercent, 2)}%`})`;
   const rows: Array<[string, string]> = [
     ['Price', `${formatPrice(price)}${price === null || price === undefined ? '' : currency}`],
     ['Change', change],
@@ -247,6 +251,7 @@ function usageSection(result: AnalysisResult): string {
 function statusSection(result: AnalysisResult): string {
   const lines = ['## Status', '', `**${result.status}**, started ${formatWhen(result.startedAt)}, took ${formatDuration(result.durationMs)}.`];
   if (result.error) lines.push('', `Error: ${oneLine(result.error)}`);
+  if (result.status === 'flagged') lines.push('', 'Flagged: the decision breaks the guardrails\' rules (an `error` finding above); autohedge exits 4.');
   const failed = (result.reports ?? []).filter((report) => report.status !== 'ok').map((report) => agentTitle(report.agent));
   if (failed.length > 0) lines.push('', `Failed desks: ${failed.join(', ')}.`);
   const settings = runSettingsLine(result);
