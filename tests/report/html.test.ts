@@ -64,6 +64,21 @@ describe('renderHtml', () => {
     expect(html).not.toContain('<svg');
   });
 
+  test("the Director's review and a flagged status are shown", () => {
+    const first = makeDecision({ stopLoss: 190 });
+    const html = renderHtml(
+      makeResult({
+        status: 'flagged',
+        decision: first,
+        decisionHistory: [{ decision: first, guardrails: [{ rule: 'stop-side', severity: 'error', message: 'stop above entry' }] }, { decision: first, guardrails: [{ rule: 'stop-side', severity: 'error', message: 'stop above entry' }] }],
+      }),
+    );
+    expect(html).toContain('<section id="review"><h2>Review</h2>');
+    expect(html).toContain('The first decision broke 1 guardrail rule (stop-side)');
+    expect(html).toContain('class="status status-flagged"');
+    expect(html).toContain('autohedge exits 4');
+  });
+
   test('a demo run carries the banner and says its cost was not spent', () => {
     const html = renderHtml(makeResult({ demo: true }));
     expect(html).toContain('class="banner" data-demo=""');
