@@ -43,9 +43,10 @@ beforeAll(() => {
   cloneWorkingTree(clone);
 }, installTimeoutMs);
 
+// Three node_modules trees: removing them takes a while on a busy machine.
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, installTimeoutMs);
 
 describe('prepared for publishing, not published', () => {
   it('package.json names the repository, homepage, bugs, keywords and publishConfig', () => {
