@@ -178,7 +178,8 @@ function marketSection(result: AnalysisResult): string {
     ...keyIndicatorRows(market),
   ];
   const identity = [market.identity?.exchange, market.identity?.sector, market.identity?.industry].filter(Boolean).join(' · ');
-  const when = quote?.priceTime ? `Quote time ${formatWhen(quote.priceTime)}. Source: ${market.source}.` : `Source: ${market.source}.`;
+  const source = result.demo ? 'demo (synthetic data)' : market.source;
+  const when = `${quote?.priceTime ? `Quote time ${formatWhen(quote.priceTime)}. ` : ''}Source: ${source}.`;
   return [
     '<section id="market">',
     '<h2>Market and key indicators</h2>',

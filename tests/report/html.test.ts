@@ -83,6 +83,7 @@ describe('renderHtml', () => {
     const html = renderHtml(makeResult({ demo: true }));
     expect(html).toContain('class="banner" data-demo=""');
     expect(html).toContain('nothing was spent');
+    expect(html).toContain('Source: demo (synthetic data).');
   });
 });
 
