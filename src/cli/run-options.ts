@@ -1,6 +1,7 @@
 import { resolveModels } from '../pipeline/models.js';
 import type { AgentId, AnalysisResult, RunOptionsRecord } from '../pipeline/types.js';
 import { packageVersion } from '../paths.js';
+import { resolveSearchChoice } from '../search/choice.js';
 import type { AnalyzeCliOptions } from './options.js';
 import type { Session } from './services.js';
 
@@ -28,9 +29,9 @@ export function runOptionsRecord(options: AnalyzeCliOptions, session: Session): 
     maxRiskPct: options.maxRisk,
     minRewardRisk: options.minRewardRisk,
     maxCostUsd: options.maxCost ?? null,
-    // The provider Sentiment's tool is bound to; Exa is the only one until `--search` chooses.
-    // (Not whether a key was set: a replay of the same run must record the same options.)
-    search: 'exa',
+    // The provider chosen (--search, AUTOHEDGE_SEARCH), not whether a key was set: a replay
+    // of the same run must record the same options.
+    search: resolveSearchChoice(options.search, session.env),
     agents: [...options.agent],
   };
 }

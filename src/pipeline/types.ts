@@ -36,13 +36,30 @@ export interface AgentUsage {
   costUsd: number | null;
 }
 
+/** The searches of a run, priced apart from the agents' own model calls. */
+export interface SearchUsage {
+  /** Which source answered: `exa` or `openai`. */
+  provider: string;
+  /** The search model, when a model answered (OpenAI's built-in search). */
+  model: string | null;
+  searches: number;
+  /** The search model's tokens (0 for Exa). */
+  promptTokens: number;
+  completionTokens: number;
+  /** Per-search fees plus the search model's tokens; null when the price is unknown. */
+  costUsd: number | null;
+}
+
 export interface RunUsage {
+  /** The agents' model calls (searches are in `search`). */
   promptTokens: number;
   completionTokens: number;
   cachedPromptTokens: number;
-  /** null when any model's price is unknown. */
+  /** Everything the run spent, searches included; null when any price is unknown. */
   costUsd: number | null;
   byAgent: Record<string, AgentUsage>;
+  /** Absent when the run made no search. */
+  search?: SearchUsage;
 }
 
 /**
@@ -61,7 +78,7 @@ export interface RunOptionsRecord {
   minRewardRisk: number;
   /** --max-cost; null when no cap was set. */
   maxCostUsd: number | null;
-  /** The web-search provider Sentiment's tool uses ("exa"). */
+  /** The web-search provider chosen for the search tool (`--search`: exa, openai, none). */
   search: string;
   /** --agent: the desks run alone; empty for a full run. */
   agents: string[];
@@ -103,4 +120,6 @@ export interface AnalysisResult {
   autohedgeVersion?: string;
   /** The options that shaped the run (absent in runs saved before 0.2, and from library callers that do not set it). */
   options?: RunOptionsRecord;
+  /** Which source backed the search tool (`--search`); absent in runs saved before it existed. */
+  search?: { provider: 'exa' | 'openai' | 'none' | 'custom'; model: string | null };
 }

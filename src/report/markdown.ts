@@ -21,7 +21,7 @@ import {
 } from './format.js';
 import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
 import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
-import { collectSources } from './sources.js';
+import { collectSources, searchBackingLine } from './sources.js';
 
 export interface MarkdownOptions {
   /** A chart file beside report.md (chart.svg) to show under the market section. */
@@ -245,6 +245,8 @@ function usageSection(result: AnalysisResult): string {
   if (usage?.costUsd === null || usage?.costUsd === undefined) {
     lines.push('', 'Cost unknown: at least one model has no known price, so no total is given rather than a guess.');
   }
+  const search = searchBackingLine(result);
+  if (search) lines.push('', `${search}.`);
   return lines.join('\n');
 }
 

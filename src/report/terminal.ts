@@ -26,7 +26,7 @@ import {
   wrap,
 } from './format.js';
 import { createPalette } from './palette.js';
-import { collectSources } from './sources.js';
+import { collectSources, searchBackingLine } from './sources.js';
 
 // The analyze command takes both renderers from here.
 export { renderJson } from './json.js';
@@ -302,6 +302,8 @@ function footer(result: AnalysisResult, view: View): string[] {
       lines.push(paint.dim(line.length + agentCached.length <= view.width ? line + agentCached : line));
     }
   }
+  const search = searchBackingLine(result);
+  if (search) lines.push(paint.dim(`  ${search}`));
   const status = statusPaint(result.status, paint)(result.status);
   const run = view.saved ? `Run ${result.runId}` : 'Run not saved (--no-save)';
   lines.push(...joinToWidth([run, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));

@@ -142,6 +142,16 @@ export const analysisResultSchema = z.strictObject({
     ...usage,
     costUsd: z.number().min(0).nullable(),
     byAgent: z.record(z.string(), z.strictObject({ model: z.string(), ...usage, costUsd: z.number().min(0).nullable() })),
+    search: z
+      .strictObject({
+        provider: z.enum(['exa', 'openai']),
+        model: z.string().nullable(),
+        searches: z.number().int().min(1),
+        promptTokens: z.number().int().min(0),
+        completionTokens: z.number().int().min(0),
+        costUsd: z.number().min(0).nullable(),
+      })
+      .optional(),
   }),
   warnings: z.array(z.string()),
   demo: z.boolean(),
@@ -161,6 +171,7 @@ export const analysisResultSchema = z.strictObject({
       agents: z.array(z.string()),
     })
     .optional(),
+  search: z.strictObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() }).optional(),
 });
 
 export type CheckedResult = z.infer<typeof analysisResultSchema>;
