@@ -32,7 +32,7 @@ describe('autohedge tools', () => {
     expect(await runCli(['tools'], io)).toBe(0);
     const lines = io.out().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^NAME +AGENTS +PARAMETERS +DESCRIPTION$/);
-    expect(lines[1]).toMatch(/^exa_search +sentiment +query, numResults\?, daysBack\? +Search the web \(Exa\) for news[^\n]*\.$/);
+    expect(lines[1]).toMatch(/^exa_search +sentiment +query, numResults\?, daysBack\? +Search the web[^\n]* for news[^\n]*\.$/);
     expect(lines[1]!.length).toBeLessThan(200);
   });
 
