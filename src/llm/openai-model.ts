@@ -13,6 +13,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsBase,
 } from 'openai/resources/chat/completions';
+import { agentHeader } from '../agent-header.js';
 import { formatSeconds } from '../clock.js';
 import { ConfigError, ModelError } from '../errors.js';
 import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
@@ -32,7 +33,6 @@ export interface OpenAIModelOptions {
 
 /** Sent for servers that want no key (Ollama, vLLM); the SDK insists on one. */
 const placeholderKey = 'not-needed';
-const agentHeader = 'x-autohedge-agent';
 
 type Sdk = typeof import('openai');
 

@@ -4,6 +4,7 @@
  * ReplayMissError (one line: method, URL, sending agent, cassette), never passed
  * through and never left hanging.
  */
+import { agentHeader } from '../agent-header.js';
 import { CassetteError, errorMessage } from '../errors.js';
 import { readCassette } from './cassette.js';
 import type { CassetteMeta, Interaction } from './cassette.js';
@@ -29,7 +30,7 @@ export type Replay = {
 };
 
 /** OpenAI and Exa requests carry the sending agent's id so a miss can name it. */
-export const AGENT_HEADER = 'x-autohedge-agent';
+export const AGENT_HEADER = agentHeader;
 
 type Slot = { interaction: Interaction; key: RequestKey; used: boolean };
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Exa } from 'exa-js';
 import { daysBefore, isoDay } from '../clock.js';
+import { agentHeader } from '../agent-header.js';
 import { AutohedgeError, ConfigError } from '../errors.js';
 import { defineTool } from './define-tool.js';
 import type { Tool } from './types.js';
@@ -70,7 +71,6 @@ export const snippetMaxCharacters = 1_000;
 export const notConfiguredMessage = 'exa_search is not configured: set EXA_API_KEY';
 
 /** The header the chat client also sends: the cassette layer reads it to name the agent of a miss. */
-const agentHeader = 'x-autohedge-agent';
 
 export function createExaProvider(options: ExaProviderOptions): SearchProvider {
   const timeoutMs = options.timeoutMs ?? defaultSearchTimeoutMs;
