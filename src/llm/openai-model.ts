@@ -13,8 +13,8 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsBase,
 } from 'openai/resources/chat/completions';
-import { agentHeader } from '../agent-header.js';
 import { formatSeconds } from '../clock.js';
+import { agentHeader } from '../constants.js';
 import { ConfigError, ModelError } from '../errors.js';
 import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
 import type { AssistantMessage, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';

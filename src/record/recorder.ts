@@ -3,7 +3,7 @@
  * the request and response is kept; stop() scrubs the copies and writes them as one
  * cassette. Nothing reaches disk before scrubbing.
  */
-import { agentHeader } from '../agent-header.js';
+import { agentHeader } from '../constants.js';
 import { CassetteError } from '../errors.js';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, writeCassette } from './cassette.js';
 import type { Cassette, CassetteMeta, Interaction } from './cassette.js';
