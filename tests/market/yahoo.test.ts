@@ -210,7 +210,7 @@ describe('partial data', () => {
     expect(snapshot.quote.beta).toBe(1.15);
     expect(snapshot.quote.targetMeanPrice).toBeNull();
     expect(snapshot.identity.sector).toBeNull();
-    expect(snapshot.warnings).toContain('Yahoo returned no financialData, assetProfile for ACME');
+    expect(snapshot.warnings).toContain("Yahoo's quoteSummary has no financial data (margins, growth, analyst target); company profile (sector, industry) for ACME");
     expect(snapshot.text).toContain('Sector: not available — do not estimate | Industry: not available — do not estimate');
     expect(snapshot.text).toContain('Analyst mean target: not available — do not estimate');
   });
@@ -296,7 +296,7 @@ describe('cancellation and time-outs', () => {
     const error = await data.snapshot('ACME', { asOf }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DataError);
     expect((error as DataError).kind).toBe('unreachable');
-    expect((error as DataError).message).toBe('could not reach Yahoo Finance (timed out after 30 ms)');
+    expect((error as DataError).message).toBe('could not reach Yahoo Finance (timed out after 0.03 s)');
     expect(attempts).toBe(2);
   });
 });

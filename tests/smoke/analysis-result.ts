@@ -164,6 +164,19 @@ export const analysisResultSchema = z.strictObject({
     models: z.array(z.strictObject({ model: z.string(), cutoff: z.iso.date().nullable() })),
     reason: z.string().min(1),
   }),
+  autohedgeVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
+  options: z
+    .strictObject({
+      models: z.record(z.string(), z.string().min(1)),
+      baseUrlHost: z.string().min(1),
+      maxPositionPct: z.number().positive(),
+      maxRiskPct: z.number().positive(),
+      minRewardRisk: z.number().positive(),
+      maxCostUsd: z.number().positive().nullable(),
+      search: z.string().min(1),
+      agents: z.array(z.string()),
+    })
+    .optional(),
   search: z.strictObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() }).optional(),
 });
 
