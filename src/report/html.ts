@@ -16,6 +16,7 @@ import {
   oneLine,
   truncate,
 } from './format.js';
+import { historicalBanner } from './historical.js';
 import { reportStyle } from './html-style.js';
 import { reviewLines } from './revision.js';
 import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
@@ -89,6 +90,7 @@ function headerSection(result: AnalysisResult, subject: string): string {
     '<header>',
     `<h1>${escapeHtml(titleText(result, subject))}</h1>`,
     result.demo ? `<p class="banner" data-demo="">${escapeHtml(demoBanner)}</p>` : '',
+    historicalBanner(result) !== null ? `<p class="banner" data-historical="">${escapeHtml(historicalBanner(result)!)}</p>` : '',
     `<p class="meta">${meta}</p>`,
     '</header>',
   ]
