@@ -82,14 +82,18 @@ export function checkDecision(decision: Decision, market: MarketSnapshot | null,
 
   checkSize(decision, bounds, add);
   const reference = referenceFor(decision, market, bounds, add);
-  if (reference) checkQuoteAge(market, add);
+  if (reference) checkPriceAge(market, add);
   if (decision.action === 'HOLD') {
     checkHoldLevels(decision, reference, add);
     return findings;
   }
   checkLevelsPresent(decision, add);
   const fill = reference?.fill ?? decision.entry;
-  if (fill === null) return findings;
+  if (fill === null) {
+    // A market order with no stated entry and no price: its stop and target are still unverifiable.
+    unverifiable(decision, add);
+    return findings;
+  }
   checkSides(decision, fill, reference, add);
   checkRiskPerTrade(decision, fill, bounds, add);
   checkRewardRisk(decision, fill, reference, bounds, add);
@@ -142,19 +146,33 @@ function referenceFor(decision: Decision, market: MarketSnapshot | null, limits:
   const last = usablePrice(market?.indicators.lastClose) ?? usablePrice(market?.quote.price);
   if (last === null) return null;
   const ruler = rulerFor(market?.indicators.atr14 ?? null, last, limits, add);
-  const { fill, fillBasis } = fillFor(decision, last);
-  if (fillBasis === 'market' && decision.entry !== null && Math.abs(decision.entry - last) > limits.minStopAtr * ruler.atr + tolerance) {
+  const reference: Reference = { last, ruler, ...fillFor(decision, last) };
+  checkStatedEntry(decision, reference, limits, add);
+  return reference;
+}
+
+/** Where an order fills at the last price, how far its stated entry is from that price. */
+function checkStatedEntry(decision: Decision, { last, ruler, fillBasis }: Reference, limits: GuardrailLimits, add: Add): void {
+  if (decision.entry === null) return;
+  const distance = Math.abs(decision.entry - last);
+  if (fillBasis === 'market' && distance > limits.minStopAtr * ruler.atr + tolerance) {
     add(
       'market-entry',
       'warning',
-      `a market order fills near the last price ${num(last)}, not the stated entry ${num(decision.entry)} (${ruler.measure(Math.abs(decision.entry - last))} away); levels are judged at ${num(last)}`,
+      `a market order fills near the last price ${num(last)}, not the stated entry ${num(decision.entry)} (${ruler.measure(distance)} away); levels are judged at ${num(last)}`,
     );
   }
-  if (fillBasis === 'marketable-limit' && decision.entry !== null) {
-    const side = decision.action === 'BUY' ? 'above' : 'below';
-    add('marketable-limit', 'info', `the ${decision.action} limit ${num(decision.entry)} is ${side} the last price ${num(last)}: it fills at once, so levels are judged at ${num(last)}`);
+  if (fillBasis !== 'marketable-limit') return;
+  const buy = decision.action === 'BUY';
+  add('marketable-limit', 'info', `the ${decision.action} limit ${num(decision.entry)} is ${buy ? 'above' : 'below'} the last price ${num(last)}: it fills at once, so levels are judged at ${num(last)}`);
+  // A limit that far through the market caps nothing, and was set from some other price than the market's.
+  if (distance > limits.maxEntryAtr * ruler.atr * (1 + tolerance)) {
+    add(
+      'entry-distance',
+      'warning',
+      `the ${decision.action} limit ${num(decision.entry)} is ${ruler.measure(distance)} ${buy ? 'above' : 'below'} the last price ${num(last)} (limit ${ruler.limit(limits.maxEntryAtr)}): it fills at once, at any price ${buy ? 'up' : 'down'} to ${num(decision.entry)}`,
+    );
   }
-  return { last, ruler, fill, fillBasis };
 }
 
 function usablePrice(value: number | null | undefined): number | null {
@@ -178,15 +196,23 @@ function fillFor(decision: Decision, last: number): Pick<Reference, 'fill' | 'fi
   return marketable ? { fill: last, fillBasis: 'marketable-limit' } : { fill: decision.entry, fillBasis: 'stated' };
 }
 
-/** The quote should be at least as new as the last session that closed before the run's clock. */
-function checkQuoteAge(market: MarketSnapshot | null, add: Add): void {
-  const quoteTime = market?.quote.priceTime ? new Date(market.quote.priceTime) : null;
+/**
+ * The prices the levels are judged against should be at least as new as the last
+ * session that closed before the run's clock: the quote, and the daily bars whose
+ * last close is the reference price.
+ */
+function checkPriceAge(market: MarketSnapshot | null, add: Add): void {
   const asOf = market ? new Date(market.asOf) : null;
-  if (!quoteTime || !asOf || Number.isNaN(quoteTime.getTime()) || Number.isNaN(asOf.getTime())) return;
-  const quoteDay = newYorkDay(quoteTime);
+  if (!market || !asOf || Number.isNaN(asOf.getTime())) return;
   const lastSession = lastClosedSession(asOf);
-  if (quoteDay < lastSession) {
-    add('stale-quote', 'warning', `the quote is from ${quoteDay}, older than the last session (${lastSession}) before the run's clock ${asOf.toISOString()}`);
+  const before = `older than the last session (${lastSession}) before the run's clock ${asOf.toISOString()}`;
+  const quoteTime = market.quote.priceTime ? new Date(market.quote.priceTime) : null;
+  if (quoteTime && !Number.isNaN(quoteTime.getTime()) && newYorkDay(quoteTime) < lastSession) {
+    add('stale-quote', 'warning', `the quote is from ${newYorkDay(quoteTime)}, ${before}`);
+  }
+  const { asOfBar, lastClose } = market.indicators;
+  if (usablePrice(lastClose) !== null && asOfBar && /^\d{4}-\d{2}-\d{2}$/.test(asOfBar) && asOfBar < lastSession) {
+    add('stale-bars', 'warning', `the last close ${num(lastClose as number)} the levels are judged against is from ${asOfBar}, ${before}`);
   }
 }
 
