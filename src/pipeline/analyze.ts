@@ -11,7 +11,7 @@ import type { Tool } from '../tools/types.js';
 import { SpendingCap, withBudget } from './budget.js';
 import { deskDefinitions, failureSummary, orderReports, reportWarnings, runDesk, standingBrief, type Brief } from './desks.js';
 import { announceDirector, createDirector } from './director.js';
-import { checkDecision, defaultLimits, type GuardrailLimits } from './guardrails.js';
+import { checkDecision, defaultLimits, resolveLimits, type GuardrailLimits } from './guardrails.js';
 import { runStatus, type RunFacts } from './run-status.js';
 import { setUpSearch, type RunSearch } from './search-setup.js';
 import type { SpecSource } from './specs.js';
@@ -203,7 +203,7 @@ async function selectedDesksPhase(run: Run, selected: readonly WorkerId[]): Prom
 
 /** 2–4. Plan (desks that need no plan already running), the other desks, the decision. */
 async function fullPhases(run: Run): Promise<void> {
-  const director = createDirector({ ticker: run.symbol, marketBlock: run.marketBlock, specs: run.specs, context: run.context });
+  const director = createDirector({ ticker: run.symbol, marketBlock: run.marketBlock, specs: run.specs, limits: resolveLimits(run.limits), context: run.context });
   const early = earlyDesks(run);
   const end = announceDirector(run.events, director.model);
   const plan = await planPhase(run, director, early);

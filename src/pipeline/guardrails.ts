@@ -44,6 +44,27 @@ export const defaultLimits: GuardrailLimits = {
   fallbackAtrPct: 2.5,
 };
 
+/** The defaults with a caller's overrides; an override left undefined keeps the default (it never switches a rule off). */
+export function resolveLimits(limits: Partial<GuardrailLimits> = {}): GuardrailLimits {
+  const set = Object.entries(limits).filter(([, value]) => value !== undefined);
+  return { ...defaultLimits, ...(Object.fromEntries(set) as Partial<GuardrailLimits>) };
+}
+
+/**
+ * The limits as the Director reads them in its decide task: the same numbers the
+ * decision is then checked against, so it is never judged by rules it was not told.
+ */
+export function limitsForPrompt(limits: GuardrailLimits): string {
+  const n = (value: number) => String(value);
+  return [
+    `- The deterministic guardrails check the decision against the MARKET DATA with these limits (a value exactly at a limit passes; ATR is ATR(14); where ATR is not available, one ATR is ${n(limits.fallbackAtrPct)} % of the price):`,
+    `  - positionSizePct at most ${n(limits.maxPositionPct)}; the loss at the stop (positionSizePct × stop distance ÷ entry) at most ${n(limits.maxRiskPct)} % of the portfolio; conviction at least ${n(limits.minConvictionAtMaxSize)} at the maximum size, proportionally less for a smaller one;`,
+    `  - a limit entry within ${n(limits.maxEntryAtr)} ATR of the last close; a market order, or a limit on the far side of the market, fills at the last close and its levels are judged there;`,
+    `  - stop at least ${n(limits.minStopAtr)} ATR and at most ${n(limits.maxStopAtr)} ATR from the entry; reward/risk (target distance ÷ stop distance) at least ${n(limits.minRewardRisk)};`,
+    `  - take-profit within ${n(limits.maxTargetAtrPerSqrtSession)} ATR × √(trading sessions in timeHorizon) of the entry, and at most ${n(limits.maxBeyond52WeekPct)} % beyond the 52-week high (BUY) or low (SELL).`,
+  ].join('\n');
+}
+
 /** Sessions assumed when the horizon names no unit: a quarter, the lenient end. */
 const defaultHorizonSessions = 63;
 /** Comparisons at a limit pass despite floating-point noise (7.5 / 2.5 is not always 3). */
@@ -75,7 +96,7 @@ interface Reference {
  * that is doubtful; `info` context. Pure: neither argument is mutated.
  */
 export function checkDecision(decision: Decision, market: MarketSnapshot | null, limits: Partial<GuardrailLimits> = {}): GuardrailFinding[] {
-  const bounds: GuardrailLimits = { ...defaultLimits, ...limits };
+  const bounds = resolveLimits(limits);
   const findings: GuardrailFinding[] = [];
   const add: Add = (rule, severity, message) => findings.push({ rule, severity, message });
   if (!validInput(decision, add)) return findings;
