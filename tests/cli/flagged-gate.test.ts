@@ -94,6 +94,18 @@ describe('an error finding never exits 0', () => {
     expect([sound.code, sound.result.status]).toEqual([3, 'degraded']);
   });
 
+  it('several tickers: one flagged among clean ones exits 4, and its entry says flagged', async () => {
+    const twice = Object.fromEntries(Object.entries(desks).map(([desk, steps]) => [desk, [...steps, ...steps]]));
+    const model = new ScriptedModel({ ...twice, director: [{ text: JSON.stringify(plan) }, { text: JSON.stringify(fixed) }, { text: JSON.stringify(plan) }, ...stubborn(stopAbove)] });
+    const io = captureIo();
+    io.env.OPENAI_API_KEY = 'sk-test-not-real';
+    const code = await runCli(['analyze', 'ACME', 'GLBX', '--concurrency', '1', '--json', '--no-save'], io, { now, model, market: fakeMarket(), search });
+    model.assertComplete();
+    expect(code, io.err()).toBe(4);
+    expect(io.out()).toMatch(/"status": ?"flagged"/);
+    expect(io.out()).toMatch(/"status": ?"ok"/);
+  });
+
   it('a revision that passes exits 0 with both decisions kept; warnings alone never flag', async () => {
     const run = await analyzeCli([{ text: JSON.stringify(stopAbove) }, { text: JSON.stringify(fixed) }], fakeMarket());
     expect([run.code, run.result.status]).toEqual([0, 'ok']);
