@@ -1,3 +1,4 @@
+import { ConfigError } from '../errors.js';
 import type { MarketSnapshot } from '../market/types.js';
 import { horizonSessions } from './horizon.js';
 import { decisionSchema } from './schemas.js';
@@ -47,6 +48,12 @@ export const defaultLimits: GuardrailLimits = {
 /** The defaults with a caller's overrides; an override left undefined keeps the default (it never switches a rule off). */
 export function resolveLimits(limits: Partial<GuardrailLimits> = {}): GuardrailLimits {
   const set = Object.entries(limits).filter(([, value]) => value !== undefined);
+  for (const [name, value] of set) {
+    // NaN or a string would switch its rule off without a word (every comparison with it is false).
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new ConfigError(`guardrail limit ${name} must be a finite number of at least 0 (got ${String(value)})`);
+    }
+  }
   return { ...defaultLimits, ...(Object.fromEntries(set) as Partial<GuardrailLimits>) };
 }
 

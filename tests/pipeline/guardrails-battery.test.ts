@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkDecision } from '../../src/pipeline/guardrails.js';
 import type { GuardrailFinding } from '../../src/pipeline/types.js';
+import { analyze } from '../../src/pipeline/analyze.js';
+import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { bad, sane } from '../support/guardrail-battery.js';
+import { fakeMarket } from '../support/market.js';
 
 const serious = (findings: GuardrailFinding[]) => findings.filter((finding) => finding.severity !== 'info');
 
@@ -35,5 +38,26 @@ describe('the trader battery leaves its inputs alone', () => {
       checkDecision(decision, market);
       expect([decision, market]).toEqual(before);
     }
+  });
+});
+
+describe("a library caller's limits", () => {
+  const risky = bad.find((entry) => entry.rule === 'risk-per-trade')!;
+
+  it('an override left undefined keeps the default: the rule still fires', () => {
+    const findings = checkDecision(risky.decision, risky.market, { maxRiskPct: undefined });
+    expect(findings.map((finding) => finding.rule)).toContain('risk-per-trade');
+  });
+
+  it.each([Number.NaN, -1, Number.POSITIVE_INFINITY, '2' as unknown as number])('a limit of %s is a ConfigError naming it, not a rule silently switched off', (value) => {
+    expect(() => checkDecision(risky.decision, risky.market, { maxRiskPct: value })).toThrow(
+      expect.objectContaining({ name: 'ConfigError', message: `guardrail limit maxRiskPct must be a finite number of at least 0 (got ${String(value)})` }),
+    );
+  });
+
+  it('analyze() refuses a bad limit before any model call', async () => {
+    const model = new ScriptedModel({});
+    await expect(analyze('ACME', { guardrailLimits: { maxStopAtr: Number.NaN } }, { model, market: fakeMarket(), search: null })).rejects.toThrow(/guardrail limit maxStopAtr/);
+    expect(model.requests).toEqual([]);
   });
 });
