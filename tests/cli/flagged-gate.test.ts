@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
@@ -18,6 +21,7 @@ import { fakeMarket } from '../support/market.js';
  */
 
 const plan = { thesis: 'Acme trends up.', briefs: { quant: 'Q.', risk: 'R.', execution: 'E.', sentiment: 'S.' } };
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const search = { search: async () => [] };
 const now = () => new Date('2026-11-28T12:00:00Z');
 const desks = { quant: [{ text: 'Quant.' }], risk: [{ text: 'Risk.' }], execution: [{ text: 'Execution.' }], sentiment: [{ text: 'Sentiment.' }] };
@@ -119,9 +123,21 @@ describe('an error finding never exits 0', () => {
 const jq = spawnSync('jq', ['--version'], { encoding: 'utf8' });
 const jqMissing = jq.error !== undefined || jq.status !== 0;
 
+/** The CI example's own jq filter, read from the docs the README links (docs/recording.md), so the test follows the docs. */
+function documentedGate(): string {
+  const text = ['README.md', 'docs/recording.md'].map((file) => readFileSync(path.join(repoRoot, file), 'utf8')).join('\n');
+  const filter = /jq -e '([^']+)'/.exec(text)?.[1];
+  if (filter === undefined) throw new Error("no `jq -e '…'` CI gate in README.md or docs/recording.md");
+  return filter;
+}
+
 describe("the README's CI gate", () => {
-  // The README's own line: `jq -e '.status == "ok" and .decision != null' nvda.json`.
-  const gate = (json: string) => spawnSync('jq', ['-e', '.status == "ok" and .decision != null'], { input: json, encoding: 'utf8' }).status;
+  const filter = documentedGate();
+  const gate = (json: string) => spawnSync('jq', ['-e', filter], { input: json, encoding: 'utf8' }).status;
+
+  it('is the documented status check', () => {
+    expect(filter).toMatch(/\.status == "ok"/);
+  });
 
   it.skipIf(jqMissing)('stops a flagged run and lets a clean one through (real jq)', async () => {
     const flagged = await analyzeCli(stubborn(stopAbove), fakeMarket());
