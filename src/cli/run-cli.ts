@@ -88,6 +88,17 @@ Not investment advice: autohedge never places an order.`,
     });
 
   program
+    .command('doctor')
+    .description('check the setup: keys, server, model, streamed tool calls, structured output, Exa, Yahoo')
+    .option('--model <model>', 'the model to check (else AUTOHEDGE_MODEL, the Director default)')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
+    .option('--json', 'print the checks as JSON')
+    .action(async (options: Record<string, unknown>) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      setExit(await doctorCommand(options, io, deps));
+    });
+
+  program
     .command('agents')
     .description('list the agents: id, name, description, model, tools')
     .option('--model <model>', 'show the models as overridden by --model')

@@ -304,3 +304,35 @@ function noRetryOnQuota(inner: typeof fetch): typeof fetch {
     return new Response(text, { status: response.status, statusText: response.statusText, headers });
   };
 }
+
+/**
+ * The model ids a server lists at `GET /models`, or null when it has no such list (404).
+ * Any other failure is the same typed ModelError a chat call would raise.
+ */
+export async function listModels(options: OpenAIModelOptions, signal?: AbortSignal): Promise<string[] | null> {
+  const sdk = await import('openai');
+  const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const client = new sdk.OpenAI({
+    apiKey: options.apiKey ?? placeholderKey,
+    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+    timeout: options.timeoutMs ?? 120_000,
+    maxRetries: options.maxRetries ?? 2,
+    fetch: baseFetch,
+    ...(process.env['OPENAI_LOG'] ? {} : { logLevel: 'off' as const }),
+  });
+  const context: ModelErrorContext = {
+    model: '(listing models)',
+    baseURL: client.baseURL,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    maxRetries: options.maxRetries ?? 2,
+    secrets: options.apiKey ? [options.apiKey] : [],
+    sdk,
+  };
+  try {
+    const page = await client.models.list({ signal: signal ?? null });
+    return page.data.map((model) => model.id);
+  } catch (error) {
+    if (error instanceof sdk.NotFoundError) return null;
+    throw toModelError(error, context);
+  }
+}

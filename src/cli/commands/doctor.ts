@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { ConfigFacts } from '../../doctor/config-checks.js';
+import type { DoctorReport } from '../../doctor/types.js';
+import type { CliDeps } from '../deps.js';
+import { loadEnvFile } from '../env-file.js';
+import type { CliIo } from '../io.js';
+import { parseOptions } from '../options.js';
+import { redactingIo } from '../redact.js';
+import { secretsOf } from '../services.js';
+
+const doctorOptionsSchema = z.object({
+  json: z.boolean().optional(),
+  model: z.string().trim().min(1, '--model needs a model name').optional(),
+  baseUrl: z.string().trim().min(1, '--base-url needs a URL').optional(),
+});
+
+/** `autohedge doctor`: builds the real clients from the environment and prints the checks. */
+export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: CliIo, deps: CliDeps): Promise<number> {
+  const options = parseOptions(doctorOptionsSchema, rawOptions);
+  const env = loadEnvFile(rawIo.cwd, rawIo.env);
+  const io = redactingIo(rawIo, secretsOf(env));
+  const [{ runDoctor, formatDoctorReport }, { createOpenAIModel, listModels }, { resolveModel, agentDefinition }] = await Promise.all([
+    import('../../doctor/run-doctor.js'),
+    import('../../llm/openai-model.js'),
+    import('../../pipeline/models.js'),
+  ]);
+  const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
+  const { createExaProvider } = await import('../../tools/exa-search.js');
+  const clientOptions = (facts: ConfigFacts) => ({ apiKey: facts.apiKey, baseURL: facts.baseURL, timeoutMs: 30_000, maxRetries: 1 });
+  const report: DoctorReport = await runDoctor({
+    env,
+    cwd: rawIo.cwd,
+    model: resolveModel(agentDefinition('director'), options.model, env),
+    ...(options.baseUrl ? { baseUrlOption: options.baseUrl } : {}),
+    probe: (facts) => ({
+      model: resolveModel(agentDefinition('director'), options.model, env),
+      chat: (overrides) => createOpenAIModel({ ...clientOptions(facts), ...overrides }),
+      listModels: () => listModels(clientOptions(facts)),
+    }),
+    market,
+    search: (facts) => deps.search ?? (facts.exaKey ? createExaProvider({ apiKey: facts.exaKey, baseURL: env.EXA_BASE_URL?.trim() || undefined }) : null),
+    asOf: (deps.now ?? (() => new Date()))(),
+  });
+  io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
+  return report.exitCode;
+}
