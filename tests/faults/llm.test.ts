@@ -387,6 +387,18 @@ const scenarios: FaultScenario[] = [
     },
   },
   {
+    name: 'a desk answers and also refuses: the text kept, the refusal quoted in a warning, ok, exit 0',
+    async arrange(context) {
+      const server = await context.openai(byAgent({ execution: [{ answer: { text: deskText.execution!, refusal: 'I cannot place orders.' } }] }));
+      return { deps: deps(context.model(server)) };
+    },
+    expect: {
+      exitCode: 0,
+      result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: ['agent execution: the model also refused: I cannot place orders.'] },
+      stderrLines: ['[ACME] warning: agent execution: the model also refused: I cannot place orders.'],
+    },
+  },
+  {
     name: 'a desk cut off at the token limit: its text kept, a warning says so, exit 0',
     async arrange(context) {
       const server = await context.openai(byAgent({ risk: [textAnswer('Risk: score 0.4, size', { finishReason: 'length' })] }));
