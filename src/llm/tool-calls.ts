@@ -36,10 +36,7 @@ export class ToolCallAssembler {
     const id = nonEmpty(fragment.id);
     const name = nonEmpty(fragment.function?.name);
     let call = index !== undefined ? this.byIndex.get(index) : this.last;
-    // Another id where a call is streaming starts a new call (parallel calls on one
-    // index, or no index at all); so does another tool's name on an id-less fragment.
-    if (call && id && call.id && call.id !== id) call = undefined;
-    if (call && !id && name && call.name && call.name !== name) call = undefined;
+    if (call && startsAnotherCall(call, id, name, fragment.function?.arguments)) call = undefined;
     if (!call) {
       call = { id: '', name: '', arguments: '' };
       this.calls.push(call);
@@ -60,6 +57,29 @@ export class ToolCallAssembler {
   /** The calls in order, with ids made unique against each other and `taken`. */
   finish(taken: Iterable<string> = []): ToolCall[] {
     return withUniqueIds(this.calls, taken);
+  }
+}
+
+/**
+ * Whether a fragment where a call is already streaming (same index, or no index) begins
+ * another call: it carries another id (parallel calls on one index, or no index at all),
+ * or, without an id, a name and arguments after the current call's arguments are
+ * already a whole JSON value (id-less servers that put every call on index 0).
+ */
+function startsAnotherCall(call: PendingCall, id: string | undefined, name: string | undefined, rawArguments: unknown): boolean {
+  if (id) return call.id !== '' && call.id !== id;
+  if (!name || !call.name) return false;
+  if (name !== call.name) return true;
+  return argumentsText(rawArguments) !== '' && isWholeJson(call.arguments);
+}
+
+function isWholeJson(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -100,6 +100,27 @@ describe('tool calls as servers really stream them', () => {
     ]);
   });
 
+  it('id-less calls of one tool all on index 0 are split where a whole call ends; a repeated name mid-call is not a new call', async () => {
+    const { model } = await modelFor([
+      {
+        chunks: [
+          chunk({ tool_calls: [{ index: 0, function: { name: 'exa_search', arguments: '{"query":' } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { name: 'exa_search', arguments: '"NVDA"}' } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { name: 'exa_search', arguments: '{"query":"AMD"}' } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { name: 'exa_search', arguments: '' } }] }),
+          chunk({}, 'tool_calls'),
+        ],
+      },
+    ]);
+
+    const calls = (await model.complete(ask())).message.tool_calls;
+
+    expect(calls?.map((call) => [call.id, call.function.arguments])).toEqual([
+      ['call_autohedge_1', '{"query":"NVDA"}'],
+      ['call_autohedge_2', '{"query":"AMD"}'],
+    ]);
+  });
+
   it('"id": "" on later deltas (Qwen) keeps the first id', async () => {
     const { model } = await modelFor([
       {
