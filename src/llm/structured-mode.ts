@@ -37,11 +37,13 @@ export function nextMode(mode: StructuredMode): StructuredMode | undefined {
 /**
  * True for a 400 (or 422) that names the response format: DeepSeek's "This
  * response_format type is unavailable now", LM Studio's "'response_format.type' must be
- * 'json_schema'", vLLM's and llama.cpp's json_schema errors.
+ * 'json_schema'", vLLM's and llama.cpp's json_schema errors — but not a rejected schema.
  */
 export function refusesResponseFormat(error: unknown): boolean {
   if (!(error instanceof ModelError) || error.kind !== 'bad-request') return false;
   if (error.status !== 400 && error.status !== 422) return false;
+  // OpenAI's "Invalid schema for response_format 'plan': ..." is our bug, not a missing mode.
+  if (/invalid schema|invalid_json_schema/i.test(error.message)) return false;
   return /response_format|json_schema|json_object|structured output/i.test(error.message);
 }
 

@@ -97,6 +97,16 @@ describe('structured output fallback inside the ChatModel', () => {
     expect(local.requests).toHaveLength(1);
   });
 
+  it("OpenAI's 400 for an invalid schema is our bug, reported, not a reason to drop json_schema", async () => {
+    const invalid = "Invalid schema for response_format 'decision': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'action'.";
+    const { model, local } = await modelFor(() => errorReply(400, { message: invalid, code: 'invalid_json_schema' }));
+
+    const error = await model.complete(structured).catch((caught: unknown) => caught);
+
+    expect((error as ModelError).message).toContain("Invalid schema for response_format 'decision'");
+    expect(local.requests).toHaveLength(1);
+  });
+
   it('with fallback off (doctor probing one mode) the refusal is the answer', async () => {
     const { model, local } = await modelFor(deepSeekLike, { fallback: false });
 
