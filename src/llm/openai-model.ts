@@ -110,7 +110,7 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       try {
         const response = await send(body, responseFormat);
         if (current === 'json_schema') return response;
-        return { ...response, message: { ...response.message, content: extractJson(response.message.content) } };
+        return { ...response, message: { ...response.message, content: extractJson(response.message.content) }, structuredMode: current };
       } catch (error) {
         const next = nextMode(current);
         if (options.fallback === false || !next || !refusesResponseFormat(error)) throw error;

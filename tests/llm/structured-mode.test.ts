@@ -45,6 +45,7 @@ describe('structured output fallback inside the ChatModel', () => {
     const second = await model.complete(structured);
 
     expect(first.message.content).toBe('{"action":"BUY"}');
+    expect(first.structuredMode).toBe('json_object');
     expect(second.message.content).toBe('{"action":"BUY"}');
     expect(local.requests.map((request) => request.body.response_format)).toEqual([
       structured.responseFormat,
@@ -71,6 +72,7 @@ describe('structured output fallback inside the ChatModel', () => {
     const response = await model.complete(structured);
 
     expect(response.message.content).toBe('{"action": "HOLD"}');
+    expect(response.structuredMode).toBe('prompt');
     expect(local.requests).toHaveLength(3);
     expect(local.requests[2]?.body.response_format).toBeUndefined();
     expect(local.requests[2]?.body.messages[0].content).toContain(JSON.stringify(schema));
