@@ -17,8 +17,8 @@ export interface ModelProbe {
   listModels(): Promise<string[] | null>;
 }
 
-/** Enough room for a reasoning model to think briefly and still answer. */
-const maxTokens = 256;
+/** An upper bound, not a cost: room for a reasoning model to think briefly and still answer. */
+const maxTokens = 1024;
 
 export async function serverChecks(probe: ModelProbe, where: string): Promise<{ checks: Check[]; reachable: boolean }> {
   try {
@@ -74,6 +74,7 @@ export async function toolRoundTrip(probe: ModelProbe): Promise<{ check: Check; 
     const first = await chat.complete(request);
     responses.push(first);
     const call = first.message.tool_calls?.[0];
+    if (!call && first.finishReason === 'length') return fail(`the answer hit the ${maxTokens}-token limit before any tool call`);
     if (!call) return fail(`the model answered without calling the tool (finish_reason ${String(first.finishReason)}): agents with tools will not work`);
     const args = parseArguments(call.function.arguments);
     if (call.function.name !== 'add' || !args) return fail(`the model called ${call.function.name} with arguments that are not the JSON asked for: ${call.function.arguments.slice(0, 80)}`);

@@ -95,7 +95,7 @@ describe('autohedge doctor', () => {
     expect(detail('usage')).toBe('reported: 300 prompt + 60 completion tokens for these checks');
     const chats = openai.requests.filter((request) => request.method === 'POST');
     expect(chats).toHaveLength(3);
-    expect(chats.every((request) => request.body.stream === true && request.body.max_completion_tokens <= 256)).toBe(true);
+    expect(chats.every((request) => request.body.stream === true && request.body.max_completion_tokens === 1024)).toBe(true);
     expect(exa.requests).toHaveLength(1);
     expect((exa.requests[0]?.body as { numResults: number }).numResults).toBe(1);
   });
