@@ -19,7 +19,7 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
   const options = parseOptions(doctorOptionsSchema, rawOptions);
   const env = loadEnvFile(rawIo.cwd, rawIo.env);
   const io = redactingIo(rawIo, secretsOf(env));
-  const [{ runDoctor, formatDoctorReport }, { createOpenAIModel, listModels }, { resolveModel, agentDefinition }] = await Promise.all([
+  const [{ runDoctor, formatDoctorReport }, { createOpenAIModel, listModels }, { resolveModels }] = await Promise.all([
     import('../../doctor/run-doctor.js'),
     import('../../llm/openai-model.js'),
     import('../../pipeline/models.js'),
@@ -27,13 +27,14 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
   const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
   const { createExaProvider } = await import('../../tools/exa-search.js');
   const clientOptions = (facts: ConfigFacts) => ({ apiKey: facts.apiKey, baseURL: facts.baseURL, timeoutMs: 30_000, maxRetries: 1 });
+  const model = resolveModels(options.model, env).director;
   const report: DoctorReport = await runDoctor({
     env,
     cwd: rawIo.cwd,
-    model: resolveModel(agentDefinition('director'), options.model, env),
+    model,
     ...(options.baseUrl ? { baseUrlOption: options.baseUrl } : {}),
     probe: (facts) => ({
-      model: resolveModel(agentDefinition('director'), options.model, env),
+      model,
       chat: (overrides) => createOpenAIModel({ ...clientOptions(facts), ...overrides }),
       listModels: () => listModels(clientOptions(facts)),
     }),
