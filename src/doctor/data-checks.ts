@@ -1,22 +1,33 @@
-/** The data sources analyze needs besides the model: Exa search (optional) and Yahoo Finance. */
+/** The data sources analyze needs besides the model: web search (optional) and Yahoo Finance. */
 import { daysBefore } from '../clock.js';
 import { errorMessage } from '../errors.js';
 import type { MarketData } from '../market/types.js';
-import type { SearchProvider } from '../tools/exa-search.js';
+import { outcomeOf, type SearchChoice, type SearchProvider } from '../search/types.js';
 import { check, type Check } from './types.js';
 
 const timeoutMs = 30_000;
 
+/** The search the sentiment desk would use, as `--search` / AUTOHEDGE_SEARCH chose it. */
+export interface SearchSetup {
+  choice: SearchChoice;
+  /** Null for `none`, and for Exa without a key. */
+  provider: SearchProvider | null;
+}
+
+const sourceNames: Record<SearchChoice, string> = { exa: 'Exa search', openai: "OpenAI's built-in web search", none: 'no search' };
+
 /** One search of one result: the cheapest call that proves the key. */
-export async function searchCheck(search: SearchProvider | null, asOf: Date): Promise<Check> {
-  if (!search) return check('search', 'web search', 'warn', 'EXA_API_KEY not set: the sentiment desk runs without news search');
+export async function searchCheck(setup: SearchSetup, asOf: Date): Promise<Check> {
+  if (setup.choice === 'none') return check('search', 'web search', 'skip', 'search is off (--search none / AUTOHEDGE_SEARCH=none): the sentiment desk runs without it');
+  if (!setup.provider) return check('search', 'web search', 'warn', 'EXA_API_KEY not set: the sentiment desk runs without news search');
   try {
-    const results = await search.search(
+    const answer = await setup.provider.search(
       { query: 'Apple stock news', numResults: 1, startPublishedDate: daysBefore(asOf, 7).toISOString(), endPublishedDate: asOf.toISOString() },
       AbortSignal.timeout(timeoutMs),
       'doctor',
     );
-    return check('search', 'web search', 'ok', `Exa search works (${results.length} result${results.length === 1 ? '' : 's'} for one query)`);
+    const count = outcomeOf(answer).results.length;
+    return check('search', 'web search', 'ok', `${sourceNames[setup.choice]} works (${count} result${count === 1 ? '' : 's'} for one query)`);
   } catch (error) {
     const message = errorMessage(error);
     return check('search', 'web search', 'fail', message, /API key|401|403/i.test(message));

@@ -5,9 +5,8 @@
  */
 import type { MarketData } from '../market/types.js';
 import { sanitizeText } from '../sanitize.js';
-import type { SearchProvider } from '../tools/exa-search.js';
 import { configChecks, displayUrl, openAIBaseURL, type ConfigFacts } from './config-checks.js';
-import { marketCheck, searchCheck } from './data-checks.js';
+import { marketCheck, searchCheck, type SearchSetup } from './data-checks.js';
 import { reasoningCheck, serverChecks, structuredCheck, toolRoundTrip, usageCheck, type ModelProbe } from './model-checks.js';
 import { check, type Check, type DoctorReport } from './types.js';
 
@@ -20,8 +19,8 @@ export interface DoctorDeps {
   /** The model server's clients, built from what the configuration check found. */
   probe(facts: ConfigFacts): ModelProbe;
   market: MarketData;
-  /** Null when EXA_API_KEY is not set. */
-  search(facts: ConfigFacts): SearchProvider | null;
+  /** The search the run would use, built from what the configuration check found. */
+  search(facts: ConfigFacts): Promise<SearchSetup>;
   asOf: Date;
 }
 
@@ -31,7 +30,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorReport> {
   const where = facts.baseURL ? displayUrl(facts.baseURL) : openAIBaseURL;
   checks.push(...(await modelChecks(deps, facts, where)));
   // The data checks do not depend on the model; they run whatever it said.
-  const [search, market] = await Promise.all([searchCheck(deps.search(facts), deps.asOf), marketCheck(deps.market, deps.asOf)]);
+  const [search, market] = await Promise.all([deps.search(facts).then((setup) => searchCheck(setup, deps.asOf)), marketCheck(deps.market, deps.asOf)]);
   checks.push(search, market);
   return { baseURL: where, model: deps.model, checks, exitCode: exitCodeOf(checks) };
 }

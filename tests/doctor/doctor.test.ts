@@ -10,6 +10,7 @@ import { DataError } from '../../src/errors.js';
 import { captureIo } from '../support/cli.js';
 import { startExaStub, type ExaStub } from '../support/exa-server.js';
 import { fakeMarket } from '../support/market.js';
+import { searchAnswer, threeCitations, withSearchModel } from '../support/search-model.js';
 import { errorReply, startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer, type OpenAIServerOptions, type Reply } from '../support/openai-server.js';
 
 const servers: Array<OpenAIServer | ExaStub> = [];
@@ -52,7 +53,7 @@ function server(capabilities: Capabilities = {}) {
 }
 
 async function doctor(options: { capabilities?: Capabilities; serverOptions?: OpenAIServerOptions; env?: Record<string, string>; market?: ReturnType<typeof fakeMarket>; exa?: boolean; argv?: string[] } = {}) {
-  const openai = await startOpenAIServer(server(options.capabilities), options.serverOptions ?? { models: ['gpt-4.1', 'gpt-4.1-mini'] });
+  const openai = await startOpenAIServer(withSearchModel(() => searchAnswer(threeCitations), server(options.capabilities)), options.serverOptions ?? { models: ['gpt-4.1', 'gpt-4.1-mini'] });
   const exa = await startExaStub();
   servers.push(openai, exa);
   const io = captureIo();
@@ -234,6 +235,19 @@ describe('autohedge doctor', () => {
     const report = JSON.parse(io.out()) as DoctorReport;
     expect(report.checks.find((item) => item.id === 'search')).toMatchObject({ status: 'fail', configuration: true });
     expect(code).toBe(2);
+  });
+
+  it('--search openai checks OpenAI\'s built-in search on the same server; --search none skips the check', async () => {
+    const openaiSearch = await doctor({ argv: ['--json', '--search', 'openai'] });
+    expect(openaiSearch.detail('search')).toBe("OpenAI's built-in web search works (1 result for one query)");
+    expect(openaiSearch.openai.requests.filter((request) => request.body?.web_search_options !== undefined)).toHaveLength(1);
+    expect(openaiSearch.exa.requests).toHaveLength(0);
+    expect(openaiSearch.code).toBe(0);
+
+    const none = await doctor({ env: { AUTOHEDGE_SEARCH: 'none' } });
+    expect(none.statuses.search).toBe('skip');
+    expect(none.exa.requests).toHaveLength(0);
+    expect(none.code).toBe(0);
   });
 
   it('Yahoo unreachable: the market check fails, exit 1', async () => {

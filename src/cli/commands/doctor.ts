@@ -6,12 +6,13 @@ import { loadEnvFile } from '../env-file.js';
 import type { CliIo } from '../io.js';
 import { parseOptions } from '../options.js';
 import { redactingIo } from '../redact.js';
-import { secretsOf } from '../services.js';
+import { buildSearch, secretsOf } from '../services.js';
 
 const doctorOptionsSchema = z.object({
   json: z.boolean().optional(),
   model: z.string().trim().min(1, '--model needs a model name').optional(),
   baseUrl: z.string().trim().min(1, '--base-url needs a URL').optional(),
+  search: z.string().optional(),
 });
 
 /** `autohedge doctor`: builds the real clients from the environment and prints the checks. */
@@ -25,7 +26,8 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
     import('../../pipeline/models.js'),
   ]);
   const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
-  const { createExaProvider } = await import('../../tools/exa-search.js');
+  const { resolveSearchChoice } = await import('../../search/choice.js');
+  const searchChoice = resolveSearchChoice(options.search, env);
   const clientOptions = (facts: ConfigFacts) => ({ apiKey: facts.apiKey, baseURL: facts.baseURL, timeoutMs: 30_000, maxRetries: 1 });
   const model = resolveModels(options.model, env).director;
   const report: DoctorReport = await runDoctor({
@@ -39,7 +41,12 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
       listModels: () => listModels(clientOptions(facts)),
     }),
     market,
-    search: (facts) => deps.search ?? (facts.exaKey ? createExaProvider({ apiKey: facts.exaKey, baseURL: env.EXA_BASE_URL?.trim() || undefined }) : null),
+    search: async (facts) => ({
+      choice: searchChoice,
+      // Exa without a key is reported as such rather than searched.
+      provider:
+        deps.search ?? (searchChoice === 'exa' && !facts.exaKey ? null : await buildSearch(searchChoice, { env, replay: false, recordedUrls: [], apiKey: facts.apiKey, baseURL: facts.baseURL })),
+    }),
     asOf: (deps.now ?? (() => new Date()))(),
   });
   io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
