@@ -1,4 +1,5 @@
 import type { EventSink, RunEvent } from '../events.js';
+import { sanitizeDeep } from '../sanitize.js';
 
 export interface ProgressOptions {
   write: (text: string) => void;
@@ -34,7 +35,7 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
   if (!options.live) {
     return {
       sink: (ticker) => (event: RunEvent) => {
-        const line = plainLine(event);
+        const line = plainLine(sanitizeDeep(event));
         if (line) options.write(`[${ticker}] ${line}\n`);
       },
       stop: () => {},
@@ -56,7 +57,9 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
   };
   spinner.start('starting');
   return {
-    sink: (ticker) => (event: RunEvent) => {
+    sink: (ticker) => (unsafe: RunEvent) => {
+      // Tool names and error messages come from servers and models.
+      const event = sanitizeDeep(unsafe);
       if (event.type === 'agent-start') update(ticker, event.agent, { status: 'running', detail: '' });
       else if (event.type === 'tool-call') update(ticker, event.agent, { status: 'running', detail: `(${event.name})` });
       else if (event.type === 'agent-end') {

@@ -15,6 +15,7 @@ import {
   oneLine,
   truncate,
 } from './format.js';
+import { sanitizeDeep } from '../sanitize.js';
 import { collectSources } from './sources.js';
 
 /**
@@ -22,7 +23,9 @@ import { collectSources } from './sources.js';
  * decision, guardrail findings, each desk's report, the sources Sentiment cited,
  * usage and cost, warnings and status. Plain GitHub-flavoured markdown.
  */
-export function renderMarkdown(result: AnalysisResult): string {
+export function renderMarkdown(unsafe: AnalysisResult): string {
+  // report.md is read in terminals (`cat`, `less -R`) too: no untrusted control sequence.
+  const result = sanitizeDeep(unsafe);
   const sections: string[] = [title(result)];
   if (result.demo) sections.push(`> **${demoBanner}**`);
   sections.push(summaryLine(result));

@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { EventSink, RunEvent } from '../events.js';
 import type { ChatMessage, ChatRequest, ChatResponse } from '../llm/types.js';
 import { formatDuration, formatTokens, oneLine, truncate } from './format.js';
+import { sanitizeDeep } from '../sanitize.js';
 import { createPalette } from './palette.js';
 
 /**
@@ -43,7 +44,9 @@ export function createTraceSink(options: TraceOptions): EventSink {
     return state;
   };
 
-  return (event: RunEvent) => {
+  return (unsafe: RunEvent) => {
+    // Tool arguments and results, names and errors are untrusted; the colours added below are ours.
+    const event = sanitizeDeep(unsafe);
     const lines = describe(event, { paint, max, stateOf });
     if (lines.length === 0) return;
     const who = event.type === 'warning' ? 'warning' : event.agent;

@@ -1,4 +1,5 @@
 import { validateTicker } from '../../market/ticker.js';
+import { stringifyJsonSafely } from '../../sanitize.js';
 import type { MarketData, MarketSnapshot } from '../../market/types.js';
 import { renderPriceChart } from '../../report/chart.js';
 
@@ -31,7 +32,7 @@ export async function marketCommand(ticker: string, options: MarketCommandOption
   const symbol = validateTicker(ticker);
   const snapshot = await context.market.snapshot(symbol, { asOf: context.asOf, refresh: options.refresh, signal: context.signal });
   if (options.json) {
-    context.stdout(`${JSON.stringify(snapshot, null, 2)}\n`);
+    context.stdout(`${stringifyJsonSafely(snapshot, 2)}\n`);
     return snapshot;
   }
   context.stdout(`${snapshot.text}\n`);
