@@ -3,6 +3,7 @@ import { ExitCode } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import { exitCodeFor, formatError, isCommanderError } from './exit.js';
 import type { CliIo } from './io.js';
+import { redactingIo, secretsOf } from './redact.js';
 import type { CliDeps } from './deps.js';
 import type { CommanderError as CommanderErrorType } from 'commander';
 
@@ -16,7 +17,9 @@ const { Command, CommanderError, Option } = createRequire(import.meta.url)('comm
  * bin/autohedge.js is a thin shim around this; tests call it in-process.
  * Command modules are imported only when their command runs, so `--help` stays fast.
  */
-export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo, deps: CliDeps = {}): Promise<number> {
+  // Every command's output, usage errors from commander included, is scrubbed alike.
+  const io = redactingIo(rawIo, secretsOf(rawIo.env));
   let exitCode: number = ExitCode.ok;
   const verbose = argv.includes('--verbose');
   const program = new Command('autohedge')

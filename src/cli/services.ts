@@ -8,6 +8,8 @@ import type { SearchProvider } from '../tools/exa-search.js';
 import type { Recorder, Replay } from '../record/index.js';
 import type { CliDeps } from './deps.js';
 import { loadEnvFile } from './env-file.js';
+import { baseUrlProblem } from './options.js';
+import { secretsOf } from './redact.js';
 import type { CliIo } from './io.js';
 
 export interface ServiceConfig {
@@ -56,6 +58,8 @@ const replayKey = 'REDACTED';
 export async function buildServices(config: ServiceConfig, deps: CliDeps): Promise<Session> {
   const env = loadEnvFile(config.cwd, config.env);
   const prices = await loadPriceTable(env);
+  // Checked before any recording starts; a replay talks to the recorded servers instead.
+  const configuredBaseUrl = config.replay ? undefined : (config.baseUrl ?? checkedEnvBaseUrl(env));
   // The interception layer loads only for a recording or a replay.
   const record = config.replay || config.record ? await import('../record/index.js') : null;
   let asOf = deps.now ?? (() => new Date());
@@ -83,7 +87,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     const url = recordedUrls.find((candidate) => new URL(candidate).pathname.endsWith(suffix));
     return url ? url.slice(0, url.indexOf(suffix, url.indexOf('://') + 3)) : undefined;
   };
-  const baseURL = replay ? replayedBase('/chat/completions') : (config.baseUrl ?? env.OPENAI_BASE_URL?.trim()) || undefined;
+  const baseURL = replay ? replayedBase('/chat/completions') : configuredBaseUrl;
   const apiKey = replay ? replayKey : env.OPENAI_API_KEY?.trim() || undefined;
   if (config.needsModel && !deps.model && !apiKey && !baseURL) {
     recorder?.discard();
@@ -146,6 +150,15 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   };
 }
 
+/** OPENAI_BASE_URL, held to the rules of --base-url (src/cli/options.ts). */
+function checkedEnvBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.OPENAI_BASE_URL?.trim();
+  if (!value) return undefined;
+  const problem = baseUrlProblem(value, 'OPENAI_BASE_URL');
+  if (problem) throw new ConfigError(problem);
+  return value;
+}
+
 /** The symbols a cassette holds market data for: those whose chart it recorded. */
 function recordedSymbols(urls: readonly string[]): string[] {
   const symbols = urls.flatMap((url) => {
@@ -155,7 +168,4 @@ function recordedSymbols(urls: readonly string[]): string[] {
   return [...new Set(symbols)];
 }
 
-/** The key values to scrub from everything written. */
-export function secretsOf(env: NodeJS.ProcessEnv): string[] {
-  return [env.OPENAI_API_KEY, env.EXA_API_KEY].filter((value): value is string => typeof value === 'string' && value.trim().length >= 8).map((value) => value.trim());
-}
+export { secretsOf };
