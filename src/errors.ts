@@ -8,7 +8,10 @@ export const ExitCode = {
   failed: 1,
   usage: 2,
   degraded: 3,
+  /** SIGINT (Ctrl-C); SIGHUP and SIGTERM end a run the same way with their own codes (128 + signal). */
   interrupted: 130,
+  hangup: 129,
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
