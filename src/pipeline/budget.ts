@@ -19,7 +19,11 @@ export function withBudget(model: ChatModel, capUsd: number, prices: PriceTable)
       const price = priceFor(request.model, prices);
       if (!price) throw new BudgetExceededError(`no price is known for model '${request.model}', so --max-cost cannot be enforced`);
       const worstCase = worstCaseCost(estimatePromptTokens(request), request.maxTokens ?? defaultMaxTokens, price);
-      if (spent + reserved + worstCase > capUsd) {
+      // NaN compares false with everything: a cost that is not a finite number stops the call.
+      if (!Number.isFinite(worstCase)) {
+        throw new BudgetExceededError(`the cost of a ${request.agent ?? 'model'} call to '${request.model}' cannot be computed, so --max-cost cannot be enforced; the call was not made`);
+      }
+      if (!(spent + reserved + worstCase <= capUsd)) {
         throw new BudgetExceededError(
           `--max-cost $${capUsd.toFixed(4)} reached: the next ${request.agent ?? 'model'} call could cost up to $${worstCase.toFixed(4)} ` +
             `(spent $${spent.toFixed(4)}, in flight up to $${reserved.toFixed(4)}); the call was not made`,
@@ -28,7 +32,9 @@ export function withBudget(model: ChatModel, capUsd: number, prices: PriceTable)
       reserved += worstCase;
       try {
         const response = await model.complete(request);
-        spent += costOf(response.usage, price);
+        const cost = costOf(response.usage, price);
+        // A server's usage figures are untrusted: a non-finite cost counts as the worst case.
+        spent += Number.isFinite(cost) && cost >= 0 ? cost : worstCase;
         return response;
       } finally {
         reserved -= worstCase;
