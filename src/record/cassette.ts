@@ -72,6 +72,29 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${where}: ${issue.message}`;
 }
 
+/**
+ * Far deeper than any recorded exchange (a request with tool schemas is about 15 levels),
+ * far shallower than what overflows the stack of the recursive validation, scrubbing and
+ * matching that follow: JSON.parse itself copes with 200,000 levels, they do not.
+ */
+export const maximumNesting = 256;
+
+/** The path where `value` nests deeper than `limit`, or null; iterative, so any depth is safe to measure. */
+function nestingBeyond(value: unknown, limit: number): string | null {
+  const pending: Array<{ value: unknown; depth: number; path: string }> = [{ value, depth: 0, path: 'top level' }];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    if (typeof current.value !== 'object' || current.value === null) continue;
+    if (current.depth >= limit) return current.path;
+    for (const [key, child] of Object.entries(current.value)) {
+      const path = current.depth === 0 ? key : `${current.path}.${key}`;
+      // Only the first few levels of a path are worth printing.
+      pending.push({ value: child, depth: current.depth + 1, path: current.depth < 4 ? path : current.path });
+    }
+  }
+  return null;
+}
+
 export async function readCassette(path: string): Promise<Cassette> {
   let text: string;
   try {
@@ -88,6 +111,8 @@ export async function readCassette(path: string): Promise<Cassette> {
   } catch (error) {
     throw cannotReplay(path, 'not valid JSON (truncated or corrupt?)', error);
   }
+  const depth = nestingBeyond(parsed, maximumNesting);
+  if (depth) throw cannotReplay(path, `nested more than ${maximumNesting} levels deep (at ${depth}); not a recording autohedge made`);
   const format = typeof parsed === 'object' && parsed !== null ? (parsed as { format?: unknown }).format : undefined;
   if (format !== CASSETTE_FORMAT) throw cannotReplay(path, 'not an autohedge cassette');
   const version = (parsed as { version?: unknown }).version;
