@@ -127,6 +127,22 @@ export async function readCassette(path: string): Promise<Cassette> {
   return result.data;
 }
 
+/** Why a write failed, in words first (the errno message names the temporary file). */
+function writeFailure(error: unknown): string {
+  const reasons: Record<string, string> = {
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is exhausted',
+    EROFS: 'the file system is read-only',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    ENOTDIR: 'a parent of that path is not a directory',
+    EISDIR: 'that path is a directory',
+  };
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code ? reasons[code] : undefined;
+  return reason ? `${reason} (${code})` : errorMessage(error);
+}
+
 /** Atomically, so a crash mid-write never leaves a truncated cassette behind. */
 export async function writeCassette(path: string, cassette: Cassette): Promise<void> {
   const checked = cassetteSchema.parse(cassette);
@@ -134,6 +150,6 @@ export async function writeCassette(path: string, cassette: Cassette): Promise<v
   try {
     await writeFileAtomic(path, text, { createParents: true, mode: 0o644 });
   } catch (error) {
-    throw new CassetteError(`cannot write cassette '${path}': ${errorMessage(error)}`, { cause: error });
+    throw new CassetteError(`cannot write cassette '${path}': ${writeFailure(error)}`, { cause: error });
   }
 }

@@ -20,7 +20,7 @@ export type RecordingOptions = {
 export type Recorder = {
   /** Stops intercepting, waits for bodies still streaming, scrubs, and writes the cassette atomically. */
   stop(path: string): Promise<void>;
-  /** Stops intercepting and keeps nothing, for a run that failed before it was worth saving. */
+  /** Stops intercepting and keeps nothing, for a run that failed before it was worth saving; safe to call after stop(). */
   discard(): void;
 };
 
@@ -91,8 +91,10 @@ export async function startRecording(meta: RecordingMeta, options: RecordingOpti
       assertNoSecretLeft(JSON.stringify(cassette), secrets, path);
       await writeCassette(path, cassette);
     },
+    // Idempotent: it is the cleanup after a stop() that failed (disk full, read-only, a
+    // secret left), and must not replace that failure's cause with its own.
     discard() {
-      stopIntercepting();
+      if (!stopped) stopIntercepting();
     },
   };
 }
