@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanitizeDeep } from '../sanitize.js';
 import { ModelError, errorMessage } from '../errors.js';
 import type { EventSink } from '../events.js';
 import type { ChatMessage, ChatModel, ChatResponse, JsonSchemaFormat } from '../llm/types.js';
@@ -90,7 +91,8 @@ function validate<Schema extends z.ZodObject>(
   } catch (error) {
     return { ok: false, error: `not valid JSON (${errorMessage(error)})` };
   }
-  const result = schema.safeParse(raw);
+  // JSON escapes (`\u001b`) decode to control characters the content's own sanitising could not see.
+  const result = schema.safeParse(sanitizeDeep(raw));
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
