@@ -138,7 +138,9 @@ function writeFailure(error: unknown): string {
     ENOTDIR: 'a parent of that path is not a directory',
     EISDIR: 'that path is a directory',
   };
-  const code = (error as NodeJS.ErrnoException).code;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  // mkdir -p over a file where a folder should be.
+  if (code === 'EEXIST' && syscall === 'mkdir') return `${reasons.ENOTDIR} (EEXIST)`;
   const reason = code ? reasons[code] : undefined;
   return reason ? `${reason} (${code})` : errorMessage(error);
 }
