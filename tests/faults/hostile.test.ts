@@ -4,7 +4,7 @@
 // from a snapshot already in its $AUTOHEDGE_HOME cache, and asserts the exit code, what
 // reached stdout, stderr and every file the run wrote (no raw control sequence, no key
 // fragment), and that the run was saved where it should be.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,6 +39,21 @@ function expectInert(artifacts: Record<string, string>): void {
     expect(text.includes('\u001b[2J') || text.includes('\u001b]'), `${where} holds a hostile escape sequence`).toBe(false);
   }
 }
+
+/** A small tmpfs mounted at a fresh folder (full after `sizeKb`, or read-only), or null where mounting is not allowed. */
+function mountTmpfs(options: string): { path: string; unmount(): void } | null {
+  const path = mkdtempSync(join(tmpdir(), 'autohedge-mount-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', path], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return { path, unmount: () => execFileSync('umount', [path], { stdio: 'ignore' }) };
+}
+
+const probe = mountTmpfs('size=16k');
+probe?.unmount();
+if (!probe) console.warn('tests/faults/hostile.test.ts: the disk-full and read-only --record rows are skipped — mounting a tmpfs needs root (CI runs as root)');
 
 let servers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -92,12 +107,17 @@ function freshHome(company = 'Acme Robotics'): string {
   return home;
 }
 
-function runBuiltCli(args: string[], env: Record<string, string>, options: { home?: string; cwd?: string } = {}): Promise<Run> {
+/** Yahoo answered from the demo's synthetic market (a recording bypasses the cache). */
+const syntheticYahoo = join(root, 'tests', 'smoke', 'synthetic-yahoo.preload.mjs');
+
+function runBuiltCli(args: string[], env: Record<string, string>, options: { home?: string; cwd?: string; yahoo?: boolean } = {}): Promise<Run> {
   const home = options.home ?? freshHome();
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'autohedge-cwd-'));
-  const child = spawn(process.execPath, [join(root, 'bin', 'autohedge.js'), ...args], {
+  const preload = options.yahoo ? ['--import', syntheticYahoo] : [];
+  const yahooEnv = options.yahoo ? { YAHOO_STUB_COOKIE: 'A3=stub-cookie-value', YAHOO_STUB_CRUMB: 'stub-crumb-value' } : {};
+  const child = spawn(process.execPath, [...preload, join(root, 'bin', 'autohedge.js'), ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', AUTOHEDGE_HOME: home, ...env },
+    env: { PATH: process.env.PATH ?? '', AUTOHEDGE_HOME: home, ...yahooEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -303,11 +323,33 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       const cwd = mkdtempSync(join(tmpdir(), 'autohedge-cwd-'));
       writeFileSync(join(cwd, 'not-a-directory'), '');
       const target = join(cwd, 'not-a-directory', 'run.cassette.json');
-      const run = await runBuiltCli(['analyze', 'ACME', '--json', '--quiet', '--record', target], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url }, { cwd });
+      const run = await runBuiltCli(['analyze', 'ACME', '--json', '--quiet', '--record', target], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url }, { cwd, yahoo: true });
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(`autohedge: CassetteError: cannot write cassette '${target}': a parent of that path is not a directory (EEXIST)\n`);
       expect((JSON.parse(run.stdout) as AnalysisResult).status).toBe('ok');
       expect(savedRuns(run.home)).toHaveLength(1);
+    });
+  });
+
+  const mounted = [
+    { name: 'the disk is full', options: 'size=8k', cause: 'the disk is full (ENOSPC)' },
+    { name: 'the file system is read-only', options: 'ro', cause: 'the file system is read-only (EROFS)' },
+  ];
+  describe.skipIf(!probe).each(mounted)('--record when $name', ({ options, cause }) => {
+    it('says so on stderr, exit 2; the run itself is still printed and saved', async () => {
+      const mount = mountTmpfs(options)!;
+      try {
+        const server = await openai(byAgent());
+        const target = join(mount.path, 'run.cassette.json');
+        const run = await runBuiltCli(['analyze', 'ACME', '--json', '--quiet', '--record', target], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url }, { yahoo: true });
+        expect(run.code).toBe(2);
+        expect(run.stderr).toBe(`autohedge: CassetteError: cannot write cassette '${target}': ${cause}\n`);
+        expect((JSON.parse(run.stdout) as AnalysisResult).status).toBe('ok');
+        expect(savedRuns(run.home)).toHaveLength(1);
+        expect(readdirSync(mount.path)).toEqual([]);
+      } finally {
+        mount.unmount();
+      }
     });
   });
 
