@@ -33,7 +33,7 @@ export function baseUrlProblem(value: string, source: string): string | null {
   } catch {
     return `${source} must be an http(s) URL (got '${value}')`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${source} must be an http(s) URL (got a ${url.protocol} URL)`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${source} must be an http(s) URL, not ${url.protocol}`;
   if (url.username || url.password) {
     return `${source} must not carry credentials (user:password@host): put the key in OPENAI_API_KEY, which is sent as the Authorization header`;
   }

@@ -57,7 +57,7 @@ const scenarios: FaultScenario[] = [
     arrange: (context) => ({ argv: ['analyze', 'ACME', '--frobnicate'], deps: { model: untouchedModel(context), market: fakeMarket(), search } }),
     expect: { exitCode: 2, result: null, stderr: "autohedge: error: unknown option '--frobnicate'" },
   },
-  refused('a --base-url that is not http(s)', ['--base-url', 'ftp://models.example'], "autohedge: UsageError: --base-url must be an http(s) URL"),
+  refused('a --base-url that is not http(s)', ['--base-url', 'ftp://models.example'], "autohedge: UsageError: --base-url must be an http(s) URL, not ftp:"),
   refused('unknown agent id', ['--agent', 'oracle'], "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)"),
   refused('negative --concurrency', ['--concurrency', '-1'], "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got '-1')"),
   refused('non-numeric --concurrency', ['--concurrency', 'two'], "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got 'two')"),

@@ -260,7 +260,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       const run = await runBuiltCli(['analyze', 'ACME', '--json'], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: 'file:///etc/passwd' });
       expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
         code: 2,
-        stderr: 'autohedge: ConfigError: OPENAI_BASE_URL must be an http(s) URL (got a file: URL)\n',
+        stderr: 'autohedge: ConfigError: OPENAI_BASE_URL must be an http(s) URL, not file:\n',
         stdout: '',
       });
     });
