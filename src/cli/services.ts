@@ -7,6 +7,7 @@ import { autohedgeHome, packageVersion } from '../paths.js';
 import type { SearchProvider } from '../tools/exa-search.js';
 import type { Recorder, Replay } from '../record/index.js';
 import type { CliDeps } from './deps.js';
+import { sanitizeText } from '../sanitize.js';
 import { loadEnvFile } from './env-file.js';
 import { baseUrlProblem } from './options.js';
 import { secretsOf } from './redact.js';
@@ -110,7 +111,8 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache'),
       // A replay retries what the recording retried, without waiting; a miss is final anyway.
       retryDelayMs: replay ? 0 : undefined,
-      logger: { debug: () => {}, warn: (message) => config.warn(message) },
+      // yahoo-finance2's warnings quote what Yahoo sent.
+      logger: { debug: () => {}, warn: (message) => config.warn(sanitizeText(message)) },
     });
   // A replay searches only if the recording did: a run recorded without EXA_API_KEY told the
   // sentiment desk that exa_search is not configured, and its replay must say the same.
