@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from '../atomic-write.js';
 import { CassetteError, errorMessage } from '../errors.js';
+import { maximumNesting, nestingBeyond } from '../json-depth.js';
 
 export const CASSETTE_FORMAT = 'autohedge-cassette';
 export const CASSETTE_VERSION = 1;
@@ -70,29 +71,6 @@ function cannotReplay(path: string, reason: string, cause?: unknown): CassetteEr
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'top level';
   return `${where}: ${issue.message}`;
-}
-
-/**
- * Far deeper than any recorded exchange (a request with tool schemas is about 15 levels),
- * far shallower than what overflows the stack of the recursive validation, scrubbing and
- * matching that follow: JSON.parse itself copes with 200,000 levels, they do not.
- */
-export const maximumNesting = 256;
-
-/** The path where `value` nests deeper than `limit`, or null; iterative, so any depth is safe to measure. */
-function nestingBeyond(value: unknown, limit: number): string | null {
-  const pending: Array<{ value: unknown; depth: number; path: string }> = [{ value, depth: 0, path: 'top level' }];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    if (typeof current.value !== 'object' || current.value === null) continue;
-    if (current.depth >= limit) return current.path;
-    for (const [key, child] of Object.entries(current.value)) {
-      const path = current.depth === 0 ? key : `${current.path}.${key}`;
-      // Only the first few levels of a path are worth printing.
-      pending.push({ value: child, depth: current.depth + 1, path: current.depth < 4 ? path : current.path });
-    }
-  }
-  return null;
 }
 
 export async function readCassette(path: string): Promise<Cassette> {

@@ -315,6 +315,23 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
         stdout: '',
       });
     });
+
+    it('a saved run nested 200,000 levels deep: `runs show` and `runs` name it corrupt, no stack overflow', async () => {
+      const home = mkdtempSync(join(tmpdir(), 'autohedge-hostile-'));
+      const directory = join(home, 'runs', '20261128T120000Z-ACME-deep00');
+      mkdirSync(directory, { recursive: true });
+      const depth = 200_000;
+      writeFileSync(join(directory, 'result.json'), `{"runId":"20261128T120000Z-ACME-deep00","ticker":"ACME","warnings":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+      const shown = await runBuiltCli(['runs', 'show', '20261128T120000Z-ACME-deep00'], {}, { home });
+      expect({ code: shown.code, stderr: shown.stderr, stdout: shown.stdout }).toEqual({
+        code: 1,
+        stderr: 'autohedge: RunStoreError: run 20261128T120000Z-ACME-deep00 is corrupt: result.json nests more than 256 levels deep (at warnings.0.0.0)\n',
+        stdout: '',
+      });
+      const listed = await runBuiltCli(['runs'], {}, { home });
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain('20261128T120000Z-ACME-deep00: corrupt: result.json nests more than 256 levels deep');
+    });
   });
 
   describe('--record failures say why', () => {
