@@ -41,10 +41,12 @@ export function baseUrlProblem(value: string, source: string): string | null {
 }
 
 /** Control characters or line breaks in a model name would forge lines on stderr and in reports. */
+export const unsafeInName = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 const modelName = z
   .string()
   .min(1, '--model must not be empty')
-  .refine((value) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value), '--model must not contain control characters or line breaks');
+  .refine((value) => !unsafeInName.test(value), '--model must not contain control characters or line breaks');
 
 /** Everything `analyze` accepts, validated once at the boundary. */
 export const analyzeOptionsSchema = z.object({

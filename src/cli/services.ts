@@ -9,7 +9,7 @@ import type { Recorder, Replay } from '../record/index.js';
 import type { CliDeps } from './deps.js';
 import { sanitizeText } from '../sanitize.js';
 import { loadEnvFile } from './env-file.js';
-import { baseUrlProblem } from './options.js';
+import { baseUrlProblem, unsafeInName } from './options.js';
 import { secretsOf } from './redact.js';
 import type { CliIo } from './io.js';
 
@@ -58,6 +58,7 @@ const replayKey = 'REDACTED';
  */
 export async function buildServices(config: ServiceConfig, deps: CliDeps): Promise<Session> {
   const env = loadEnvFile(config.cwd, config.env);
+  checkModelVariables(env);
   const prices = await loadPriceTable(env);
   // Checked before any recording starts; a replay talks to the recorded servers instead.
   const configuredBaseUrl = config.replay ? undefined : (config.baseUrl ?? checkedEnvBaseUrl(env));
@@ -150,6 +151,15 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       recorder?.discard();
     },
   };
+}
+
+/** AUTOHEDGE_MODEL and AUTOHEDGE_MODEL_<ID>, held to the rules of --model. */
+function checkModelVariables(env: NodeJS.ProcessEnv): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (/^AUTOHEDGE_MODEL(?:_[A-Z]+)?$/.test(name) && value !== undefined && unsafeInName.test(value.trim())) {
+      throw new ConfigError(`${name} must not contain control characters or line breaks`);
+    }
+  }
 }
 
 /** OPENAI_BASE_URL, held to the rules of --base-url (src/cli/options.ts). */

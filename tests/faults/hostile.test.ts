@@ -256,6 +256,13 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       expectNoFragments({ stdout: run.stdout, stderr: run.stderr, ...filesUnder(join(run.home, 'runs')) });
     });
 
+    it('AUTOHEDGE_MODEL_QUANT with a line break: exit 2 naming the variable, nothing sent', async () => {
+      const server = await openai(byAgent());
+      const run = await runBuiltCli(['analyze', 'ACME'], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url, AUTOHEDGE_MODEL_QUANT: 'gpt-4.1\u001b[2J' });
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 2, stderr: 'autohedge: ConfigError: AUTOHEDGE_MODEL_QUANT must not contain control characters or line breaks\n' });
+      expect(server.requests).toHaveLength(0);
+    });
+
     it('OPENAI_BASE_URL that is not http(s): exit 2 naming the variable', async () => {
       const run = await runBuiltCli(['analyze', 'ACME', '--json'], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: 'file:///etc/passwd' });
       expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
