@@ -13,7 +13,7 @@ import { isoDay } from '../../src/clock.js';
 import type { AnalysisResult } from '../../src/pipeline/types.js';
 import { closedPortURL, startExaStub, type ExaStub } from '../support/exa-server.js';
 import { makeSnapshot } from '../support/market.js';
-import { byAgent, decision, expectNoFragments, filesUnder, openaiCanary, exaCanary, plan } from '../support/faults.js';
+import { byAgent, decision, expectNoFragments, expectNoRawControl, filesUnder, openaiCanary, exaCanary, ownColours, plan } from '../support/faults.js';
 import { errorReply, startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer, type ReplyHandler } from '../support/openai-server.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -23,18 +23,9 @@ if (!built) console.warn('tests/faults/hostile.test.ts: skipped — dist/ is mis
 /** Every sequence of issue 12: CSI clear screen, OSC 0 title, OSC 52 clipboard, OSC 8 link, 8-bit CSI, bell, a lone CR. */
 const hostile = '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u0007\u001b]8;;https://evil.example/\u001b\\click\u001b]8;;\u001b\\\u009b31m\rX';
 
-/** Raw bytes a terminal would act on: C0 but \n and \t, DEL, C1. */
-const rawControl = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-/** autohedge's own colours: SGR sequences only. */
-const ownColours = /\u001b\[[0-9;]*m/g;
-
-/** Nothing in `text` but autohedge's own SGR colours may be a control character. */
+/** Nothing in an artifact but autohedge's own SGR colours may be a control character, and no hostile sequence survives whole. */
 function expectInert(artifacts: Record<string, string>): void {
-  const offenders = Object.entries(artifacts).filter(([, text]) => rawControl.test(text.replace(ownColours, '')));
-  expect(
-    offenders.map(([where, text]) => `${where}: ${JSON.stringify(rawControl.exec(text.replace(ownColours, ''))?.[0])}`),
-    'raw control characters',
-  ).toEqual([]);
+  expectNoRawControl(artifacts);
   for (const [where, text] of Object.entries(artifacts)) {
     expect(text.includes('\u001b[2J') || text.includes('\u001b]'), `${where} holds a hostile escape sequence`).toBe(false);
   }
@@ -176,8 +167,8 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
     expect(saved.decision?.rationale).toBe(`Buy it ␛[2J␛]0;pwned␇␛]52;c;ZXZpbA==␇␛]8;;https://evil.example/␛\\click␛]8;;␛\\\ufffd31m␍X`);
     expect(run.stdout).toContain('Buy it ␛[2J');
     expect(run.stdout).toContain('Acme soars ');
-    expect(run.stdout).toMatch(ownColours);
-    expect(run.stderr).toMatch(ownColours);
+    expect(run.stdout).toMatch(new RegExp(ownColours.source));
+    expect(run.stderr).toMatch(new RegExp(ownColours.source));
 
     const shown = await runBuiltCli(['runs', 'show', runId!], { FORCE_COLOR: '1' }, { home });
     expect(shown.code, shown.stderr).toBe(0);
