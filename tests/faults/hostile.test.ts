@@ -193,6 +193,16 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
     noStack(run.stderr);
   });
 
+  it('`market` with a hostile company name in its cache: text and --json inert', async () => {
+    const home = freshHome(`Acme ${hostile} Inc`);
+    const text = await runBuiltCli(['market', 'ACME'], { FORCE_COLOR: '1' }, { home });
+    const json = await runBuiltCli(['market', 'ACME', '--json'], {}, { home });
+    expect([text.code, json.code], text.stderr + json.stderr).toEqual([0, 0]);
+    expect(text.stdout).toContain('Acme ␛[2J');
+    expect((JSON.parse(json.stdout) as { identity: { name: string } }).identity.name).toBe(`Acme ${hostile} Inc`);
+    expectInert({ 'market stdout': text.stdout, 'market stderr': text.stderr, 'market --json': json.stdout });
+  });
+
   it('the same run without colour: no escape character at all on stdout or stderr', async () => {
     const server = await openai(hostileModel());
     const stub = await exa();

@@ -1,5 +1,5 @@
 import { validateTicker } from '../../market/ticker.js';
-import { stringifyJsonSafely } from '../../sanitize.js';
+import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
 import type { MarketData, MarketSnapshot } from '../../market/types.js';
 import { renderPriceChart } from '../../report/chart.js';
 
@@ -35,10 +35,11 @@ export async function marketCommand(ticker: string, options: MarketCommandOption
     context.stdout(`${stringifyJsonSafely(snapshot, 2)}\n`);
     return snapshot;
   }
-  context.stdout(`${snapshot.text}\n`);
+  // Sanitised at entry already; a cached snapshot on disk may be older or hand-edited.
+  context.stdout(`${sanitizeText(snapshot.text)}\n`);
   const fancy = context.isTTY && context.color;
   const width = Math.min(Math.max(context.columns || 80, 40), maximumChartWidth);
   const chart = renderPriceChart(snapshot.bars, { width, color: fancy, unicode: fancy });
-  if (chart !== '') context.stdout(`\nDaily closes (${snapshot.identity.currency ?? 'listing currency'}):\n${chart}`);
+  if (chart !== '') context.stdout(`\nDaily closes (${sanitizeText(snapshot.identity.currency ?? 'listing currency')}):\n${chart}`);
   return snapshot;
 }
