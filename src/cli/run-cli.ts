@@ -3,6 +3,7 @@ import { ExitCode } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import { exitCodeFor, formatError, isCommanderError } from './exit.js';
 import type { CliIo } from './io.js';
+import { sanitizeText } from '../sanitize.js';
 import { redactingIo, secretsOf } from './redact.js';
 import type { CliDeps } from './deps.js';
 import type { CommanderError as CommanderErrorType } from 'commander';
@@ -28,7 +29,8 @@ export async function runCli(argv: string[], rawIo: CliIo, deps: CliDeps = {}): 
     .configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),
-      outputError: (text, write) => write(text.startsWith('error:') ? `autohedge: ${text}` : text),
+      // Commander quotes the offending argument, which may hold anything.
+      outputError: (text, write) => write(sanitizeText(text.startsWith('error:') ? `autohedge: ${text}` : text)),
     })
     .addHelpText(
       'after',

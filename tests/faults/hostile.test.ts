@@ -264,6 +264,13 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       expect(server.requests).toHaveLength(0);
     });
 
+    it('an unknown flag holding a control sequence: commander\'s usage error arrives inert', async () => {
+      const run = await runBuiltCli(['analyze', 'ACME', `--x\u001b]0;pwned\u0007`], {});
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("autohedge: error: unknown option '--x␛]0;pwned␇'");
+      expectInert({ stderr: run.stderr });
+    });
+
     it('OPENAI_BASE_URL that is not http(s): exit 2 naming the variable', async () => {
       const run = await runBuiltCli(['analyze', 'ACME', '--json'], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: 'file:///etc/passwd' });
       expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
