@@ -1,5 +1,6 @@
 import type { EventSink, RunEvent } from '../events.js';
 import { sanitizeDeep } from '../sanitize.js';
+import { scrubText } from '../scrub.js';
 
 export interface ProgressOptions {
   write: (text: string) => void;
@@ -53,7 +54,8 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
         lines.push(`${ticker} ${agent.padEnd(10)} ${mark} ${state.status}${state.detail ? ` ${state.detail}` : ''}`);
       }
     }
-    spinner.text = lines.join('\n');
+    // ora writes to the stream itself, past the CLI's scrubbing io: scrub by pattern here.
+    spinner.text = scrubText(lines.join('\n'));
   };
   spinner.start('starting');
   return {
