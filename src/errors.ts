@@ -8,6 +8,8 @@ export const ExitCode = {
   failed: 1,
   usage: 2,
   degraded: 3,
+  /** The decision broke a guardrail rule (an `error` finding). */
+  flagged: 4,
   /** SIGINT (Ctrl-C); SIGHUP and SIGTERM end a run the same way with their own codes (128 + signal). */
   interrupted: 130,
   hangup: 129,
