@@ -89,6 +89,7 @@ export async function startRecording(meta: RecordingMeta, options: RecordingOpti
         interactions: captured.map((item) => toInteraction(item, secrets)),
       };
       assertNoSecretLeft(JSON.stringify(cassette), secrets, path);
+      assertNoSecretInBinary(captured, secrets, path);
       await writeCassette(path, cassette);
     },
     // Idempotent: it is the cleanup after a stop() that failed (disk full, read-only, a
@@ -175,6 +176,16 @@ function toInteraction(item: Captured, secrets: readonly string[]): Interaction 
     responseBody,
     ...('base64' in body ? { responseBodyEncoding: 'base64' as const } : {}),
   };
+}
+
+/**
+ * A body that is not UTF-8 is stored as base64, which no text scrubbing can reach and in
+ * which no key shows literally: a binary answer echoing a key is refused instead.
+ */
+function assertNoSecretInBinary(captured: readonly Captured[], secrets: readonly string[], path: string): void {
+  const binary = captured.filter((item) => 'base64' in decodeBody(item.responseBody)).map((item) => Buffer.from(item.responseBody));
+  const leaked = secrets.some((secret) => secret.length >= MINIMUM_SECRET_LENGTH && binary.some((body) => body.includes(secret)));
+  if (leaked) throw new CassetteError(`refusing to write cassette '${path}': a secret survived scrubbing (in a binary response body)`);
 }
 
 /** Last line of defence: refuse to write rather than leak a key the patterns missed. */

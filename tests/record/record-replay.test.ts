@@ -314,6 +314,26 @@ describe('after stop()', () => {
     expect(server.requests).toEqual(['GET /one', 'GET /two']);
   });
 
+  it('a binary response echoing the key: refused, saying a secret survived scrubbing; the cleanup after it keeps that cause', async () => {
+    const key = 'sk-binary-echo-0123456789abcdef';
+    const binary = await startServer((_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      // 0xff is never valid UTF-8, so the body is stored as base64, out of the text scrubber's reach.
+      response.end(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`key=${key}`)]));
+    });
+    try {
+      const file = path.join(directory, 'leak.json');
+      const recorder = await startRecording(meta, { secrets: [key] });
+      await fetch(`${binary.url}/blob`).then((response) => response.arrayBuffer());
+      await expect(recorder.stop(file)).rejects.toThrow(new CassetteError(`refusing to write cassette '${file}': a secret survived scrubbing (in a binary response body)`));
+      // What services.close() does after a failed stop: no second error replaces the first.
+      expect(() => recorder.discard()).not.toThrow();
+      await expect(readFile(file)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await binary.close();
+    }
+  });
+
   it('a recorder that is discarded writes nothing and restores fetch', async () => {
     const original = globalThis.fetch;
     const recorder = await startRecording(meta);
