@@ -4,6 +4,7 @@
 import { expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { runCli } from '../../src/cli/run-cli.js';
+import { sanitizeText } from '../../src/sanitize.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { createExaSearchTool, formatSearchResults, searchOutputMaxCharacters, untrustedContentEnd, type SearchProvider, type SearchResult } from '../../src/tools/exa-search.js';
 import { captureIo } from '../support/cli.js';
@@ -123,7 +124,8 @@ it('no name that is not a registered tool reaches a tool, whatever it looks like
   model.assertComplete();
   expect(runs).toEqual([]);
   expect(report.status).toBe('ok');
-  expect(report.toolCalls.map((call) => call.error)).toEqual(names.map((name) => `unknown tool '${name}'. Available tools: exa_search`));
+  // The error quotes the name as the model sent it, made inert ('exa_search\u0000' shows as 'exa_search␀').
+  expect(report.toolCalls.map((call) => call.error)).toEqual(names.map((name) => `unknown tool '${sanitizeText(name)}'. Available tools: exa_search`));
 });
 
 it('autohedge offers the model exactly one tool, and it only reads', async () => {

@@ -3,6 +3,10 @@
 // an answer (content, refusal, reasoning, a tool name) or in an error body, the ChatResponse
 // or ModelError autohedge builds holds them only as visible, inert characters.
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runAgent } from '../../src/agent/run-agent.js';
+import { ScriptedModel } from '../../src/testing/scripted-model.js';
+import { defineTool } from '../../src/tools/define-tool.js';
 import { ModelError } from '../../src/errors.js';
 import { createOpenAIModel } from '../../src/llm/openai-model.js';
 import { identityFrom } from '../../src/market/normalize.js';
@@ -53,4 +57,31 @@ it("Yahoo's names arrive sanitised", () => {
   const identity = identityFrom('ACME', { quote: { longName: `Acme ${hostile}`, fullExchangeName: `NMS${hostile}` } as never, summary: null, meta: null });
   expect(identity.name).toBe(`Acme ${inert}`);
   expect(identity.exchange).toBe(`NMS${inert}`);
+});
+
+it('a tool result and a tool error (web pages, MCP servers) arrive sanitised in the tool message and the report', async () => {
+  const page = defineTool({
+    name: 'read_page',
+    description: 'Reads a page.',
+    parameters: z.object({ fail: z.boolean() }),
+    outputs: 'the page text',
+    async run({ fail }) {
+      if (fail) throw new Error(`server said ${hostile}`);
+      return `page ${hostile}`;
+    },
+  });
+  const model = new ScriptedModel([
+    { toolCalls: [{ id: 'ok', name: 'read_page', arguments: { fail: false } }, { id: 'bad', name: 'read_page', arguments: { fail: true } }] },
+    { text: 'Done.' },
+  ]);
+  const report = await runAgent({ id: 'sentiment', name: 'Sentiment', description: '', model: 'gpt-test', instructions: 'Read.', tools: [page] }, 'Read ACME.', {
+    model,
+    asOf: new Date('2026-11-28T12:00:00Z'),
+  });
+  const sent = model.requests[1]!.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+  expect(sent).toEqual([`page ${inert}`, `Error: server said ${inert}`]);
+  expect(report.toolCalls.map((call) => [call.result, call.error])).toEqual([
+    [`page ${inert}`, null],
+    [null, `server said ${inert}`],
+  ]);
 });
