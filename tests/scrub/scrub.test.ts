@@ -106,4 +106,15 @@ describe('the shared rules', () => {
     expect(scrubDeep(value, ['my-own-secret-value'])).toEqual({ text: 'Bearer REDACTED', list: ['plain', 'REDACTED'], count: 3, flag: null });
     expect(value.list[1]).toBe('my-own-secret-value');
   });
+
+  it('catches credentials inside URLs: userinfo and token-named query parameters, nothing else', () => {
+    expect(scrubText('could not connect to http://user:pa55word@127.0.0.1:9/v1 (ECONNREFUSED)')).toBe('could not connect to http://REDACTED@127.0.0.1:9/v1 (ECONNREFUSED)');
+    expect(scrubText('"url":"https://me@host/v1"')).toBe('"url":"https://REDACTED@host/v1"');
+    expect(scrubText('http://h/v1?key=abc123&x=1;sig=zz9')).toBe('http://h/v1?key=REDACTED&x=1;sig=REDACTED');
+    expect(scrubText('https://h/v1?api-version=2024-06-01&access_token=zzz#frag')).toBe('https://h/v1?api-version=2024-06-01&access_token=REDACTED#frag');
+    expect(scrubText('https://h/?session_token=t0k3n&password=hunter2&apikey=k')).toBe('https://h/?session_token=REDACTED&password=REDACTED&apikey=REDACTED');
+    // Not credentials: an @ in a path, a parameter that merely ends in letters like "key".
+    expect(scrubText('https://medium.com/@author/post and https://a.com/path/me@x.com')).toBe('https://medium.com/@author/post and https://a.com/path/me@x.com');
+    expect(scrubText('https://monkey.example/?monkey=1&hotkey=2')).toBe('https://monkey.example/?monkey=1&hotkey=2');
+  });
 });
