@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
-import { withBudget } from '../../pipeline/budget.js';
+import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget.js';
+import { resolveSearchChoice } from '../../search/choice.js';
+import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
 import { agentIds } from '../../pipeline/types.js';
 import type { EventSink } from '../../events.js';
@@ -28,6 +30,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
     throw new UsageError('--record, --replay and --demo cannot be combined');
   }
+  const search = resolveSearchChoice(options.search, io.env);
   const session: Session = await buildServices(
     {
       env: io.env,
@@ -39,13 +42,14 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
       refresh: options.refresh,
       argv,
       needsModel: true,
+      search,
       warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
     },
     deps,
   );
   try {
     if (options.demo) session.checkDemoTickers(tickers);
-    if (options.maxCost !== undefined) checkPricesKnown(options, session);
+    if (options.maxCost !== undefined) checkPricesKnown(options, session, search);
     return await runAnalyses(tickers, options, session, redactingIo(io, secretsOf(session.env)));
   } finally {
     await session.close();
@@ -66,8 +70,10 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
   const secrets = secretsOf(session.env);
 
-  // One cap for the whole command, however many tickers share it.
-  const model = options.maxCost !== undefined ? withBudget(session.model, options.maxCost, session.prices) : session.model;
+  // One cap for the whole command, its model calls and searches, however many tickers share it.
+  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost) : null;
+  const model = cap ? withBudget(session.model, cap, session.prices) : session.model;
+  const search = cap && session.search ? withSearchBudget(session.search, cap, session.prices) : session.search;
 
   let outcomes: TickerOutcome[];
   try {
@@ -93,7 +99,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
         return {
           model,
           market: session.market,
-          search: session.search,
+          search,
           prices: session.prices,
           events: (event) => {
             for (const sink of sinks) sink(event);
@@ -163,11 +169,14 @@ async function saveResults(
   }
 }
 
-/** A cap cannot be enforced on a model whose price is unknown: say so before spending anything. */
-function checkPricesKnown(options: AnalyzeCliOptions, session: Session): void {
+/** A cap cannot be enforced on a model (or a search) whose price is unknown: say so before spending anything. */
+function checkPricesKnown(options: AnalyzeCliOptions, session: Session, search: SearchChoice): void {
   const models = resolveModels(options.model, session.env);
   const involved = options.agent.length > 0 ? options.agent : agentIds;
-  const unpriced = [...new Set(involved.map((id) => models[id]).filter((model) => priceFor(model, session.prices) === null))];
+  const searching = search !== 'none' && (involved as readonly string[]).includes('sentiment');
+  const searchModel = session.search?.model ?? session.search?.id;
+  const searchPriced = searching && searchModel ? [searchModel] : [];
+  const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((model) => priceFor(model, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
       `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`,
