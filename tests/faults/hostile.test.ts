@@ -267,7 +267,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
     it('an unknown flag holding a control sequence: commander\'s usage error arrives inert', async () => {
       const run = await runBuiltCli(['analyze', 'ACME', `--x\u001b]0;pwned\u0007`], {});
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain("autohedge: error: unknown option '--x␛]0;pwned␇'");
+      expect(run.stderr).toContain("autohedge: UsageError: unknown option '--x␛]0;pwned␇'");
       expectInert({ stderr: run.stderr });
     });
 
@@ -309,7 +309,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       const run = await runBuiltCli(['analyze', 'ACME', '--json', '--model', 'constructor', '--max-cost', '0.01'], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url });
       expect({ code: run.code, stderr: run.stderr }).toEqual({
         code: 2,
-        stderr: "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'constructor': add it to a JSON file named by AUTOHEDGE_PRICES\n",
+        stderr: "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'constructor': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)\n",
       });
       expect(server.requests).toHaveLength(0);
       expect(savedRuns(run.home)).toEqual([]);
