@@ -180,7 +180,7 @@ describe('snapshot from our own fixtures', () => {
     const debug = [...ok.lines.debug, ...htmlError.lines.debug, ...down.lines.debug].join('\n');
     expect(debug).not.toMatch(/Unsupported environment|survey|suppress this message/i);
     expect(debug).not.toContain('fixture-crumb');
-    expect(debug).toContain('yahoo-finance2: New crumb: [redacted]');
+    expect(debug).toContain('yahoo-finance2: New crumb: REDACTED');
     expect(ok.lines.warn).toEqual([]);
   });
 });
