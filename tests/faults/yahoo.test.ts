@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { createYahooMarketData } from '../../src/market/index.js';
 import type { FaultContext, FaultScenario } from '../support/faults.js';
 import { byAgent, faultMatrix, requestsOf } from '../support/faults.js';
-import { acmeRoutes, bodyOf, createYahooRouter, json, own, type RouterRoutes } from '../market/support/yahoo-router.js';
+import { acmeRoutes, bodyOf, createYahooRouter, json, own, type RouterRoutes } from '../support/yahoo.js';
 
 /** The fixtures' own day: their last bar is 2025-10-10. */
 const now = () => new Date('2025-10-10T21:00:00Z');

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DataError, ExitCode, UsageError } from '../../src/errors.js';
 import { createYahooMarketData, validateTicker } from '../../src/market/index.js';
-import { acmeRoutes, createYahooRouter, hasRecordedYahoo, json, own, recorded, recordedYahooDir } from './support/yahoo-router.js';
+import { acmeRoutes, createYahooRouter, hasRecordedYahoo, json, own, recorded, recordedYahooDir } from '../support/yahoo.js';
 
 /** Every bad input and fault is one defined outcome with one exact message. */
 

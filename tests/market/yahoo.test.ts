@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataError, InterruptedError } from '../../src/errors.js';
 import { createYahooMarketData, type MarketLogger } from '../../src/market/index.js';
 import type { Bar } from '../../src/market/types.js';
-import { acmeRoutes, bodyOf, createYahooRouter, fixtureCrumb, json, own, quoteSummaryFrom, type RouterRoutes } from './support/yahoo-router.js';
+import { acmeRoutes, bodyOf, createYahooRouter, fixtureCrumb, json, own, quoteSummaryFrom, type RouterRoutes } from '../support/yahoo.js';
 
 /**
  * The whole path on our own fixtures (tests/fixtures/market, see generate.mjs): the

@@ -8,7 +8,7 @@ import { startRecording, startReplay } from '../../src/record/index.js';
 import type { Cassette } from '../../src/record/index.js';
 import { startServer, type LocalServer } from '../support/local-server.js';
 import { answerCompletion, echoText, startEchoServer, type OpenAIServer } from '../support/openai-server.js';
-import { startYahooServer } from './servers.js';
+import { startYahooServer } from '../support/yahoo.js';
 
 const meta = { autohedgeVersion: '0.1.0', asOf: '2026-01-05T21:00:00.000Z', argv: ['analyze', 'NVDA', '--record', 'nvda.json'] };
 const apiKey = 'sk-test-recordreplay0123456789';
