@@ -52,3 +52,17 @@ export async function startServer(handler: Handler): Promise<LocalServer> {
       }),
   };
 }
+
+/** A port on 127.0.0.1 that nothing listens on: a real "connection refused". */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** The base URL of a closed port (see closedPort). */
+export async function closedPortURL(): Promise<string> {
+  return `http://127.0.0.1:${await closedPort()}`;
+}
