@@ -40,7 +40,6 @@ function script(overrides: Partial<Record<string, ScriptedStep[]>> = {}): Record
   };
 }
 
-
 function run(model: ScriptedModel, options = {}, extra: Partial<AnalyzeDeps> = {}) {
   const events: RunEvent[] = [];
   const result = analyze('acme', { asOf, ...options }, { model, market: fakeMarket(), search: searchProvider(), events: (event) => events.push(event), ...extra });
