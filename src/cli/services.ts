@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
+import { chatBaseUrlOf } from '../llm/endpoints.js';
 import { loadPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
@@ -92,11 +93,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   }
 
   // A replay talks to whatever servers were recorded (api.openai.com, or a local one).
-  const replayedBase = (suffix: string) => {
-    const url = recordedUrls.find((candidate) => new URL(candidate).pathname.endsWith(suffix));
-    return url ? url.slice(0, url.indexOf(suffix, url.indexOf('://') + 3)) : undefined;
-  };
-  const baseURL = replay ? replayedBase('/chat/completions') : configuredBaseUrl;
+  const baseURL = replay ? firstDefined(recordedUrls, chatBaseUrlOf) : configuredBaseUrl;
   const apiKey = replay ? replayKey : env.OPENAI_API_KEY?.trim() || undefined;
   if (config.needsModel && !deps.model && !apiKey && !baseURL) {
     recorder?.discard();
@@ -106,7 +103,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   }
 
   const { createOpenAIModel } = await import('../llm/openai-model.js');
-  const { createYahooMarketData } = await import('../market/yahoo.js');
+  const { createYahooMarketData, yahooChartSymbolOf } = await import('../market/yahoo.js');
   const intercepted = Boolean(replay || recorder);
   // Retries stay on under replay: the cassette holds every exchange, a 429 or 5xx that was
   // retried included, so the replay has to retry the way the recording did.
@@ -134,7 +131,8 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     prices,
     demo: config.demo === true || replay?.meta.demo === true,
     checkDemoTickers(tickers) {
-      const covered = recordedSymbols(recordedUrls);
+      // The symbols the cassette holds market data for: those whose chart it recorded.
+      const covered = [...new Set(recordedUrls.flatMap((url) => yahooChartSymbolOf(url) ?? []))];
       const uncovered = tickers.filter((ticker) => !covered.includes(ticker));
       if (uncovered.length > 0) {
         throw new UsageError(
@@ -194,18 +192,18 @@ async function buildSearch(
   const { createExaProvider, exaBaseUrlOf } = await import('../search/exa.js');
   // A replay searches only if the recording did: a run recorded without EXA_API_KEY told the
   // sentiment desk that exa_search is not configured, and its replay must say the same.
-  const exaBase = context.replay ? context.recordedUrls.map(exaBaseUrlOf).find((base) => base !== undefined) : context.env.EXA_BASE_URL?.trim() || undefined;
+  const exaBase = context.replay ? firstDefined(context.recordedUrls, exaBaseUrlOf) : context.env.EXA_BASE_URL?.trim() || undefined;
   const exaKey = context.replay ? (exaBase ? replayKey : undefined) : context.env.EXA_API_KEY?.trim() || undefined;
   return createExaProvider({ apiKey: exaKey, baseURL: exaBase });
 }
 
-/** The symbols a cassette holds market data for: those whose chart it recorded. */
-function recordedSymbols(urls: readonly string[]): string[] {
-  const symbols = urls.flatMap((url) => {
-    const match = /\/finance\/chart\/([^/?]+)/.exec(new URL(url).pathname);
-    return match?.[1] ? [decodeURIComponent(match[1]).toUpperCase()] : [];
-  });
-  return [...new Set(symbols)];
+/** The first thing an adapter reads out of the recorded URLs (its server's base URL). */
+function firstDefined<T>(urls: readonly string[], read: (url: string) => T | undefined): T | undefined {
+  for (const url of urls) {
+    const value = read(url);
+    if (value !== undefined) return value;
+  }
+  return undefined;
 }
 
 export { secretsOf };

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import { fakeMarket } from '../support/market.js';
-import { decision, deskText, faultMatrix, plan, type FaultContext, type FaultScenario } from '../support/faults.js';
+import { allOk, decision, deskText, faultMatrix, plan, type FaultContext, type FaultScenario } from '../support/faults.js';
 
 const search = { search: async () => [] };
 const fixtures = resolve(import.meta.dirname, '..', 'fixtures', 'record');
@@ -49,7 +49,6 @@ function unwritableHome(): string {
   return join(directory, 'file', 'home');
 }
 
-const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
 
 const scenarios: FaultScenario[] = [
   {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, scrubDeep, scrubHeaders, scrubSecrets, scrubText } from '../../src/scrub.js';
+import { isCrumbUrl, REDACTED, scrubCrumbs, scrubDeep, scrubHeaders, scrubSecrets, scrubText } from '../../src/scrub.js';
 
 describe('scrubText', () => {
   it('replaces OpenAI-style keys and bearer tokens', () => {
@@ -116,5 +116,24 @@ describe('the shared rules', () => {
     // Not credentials: an @ in a path, a parameter that merely ends in letters like "key".
     expect(scrubText('https://medium.com/@author/post and https://a.com/path/me@x.com')).toBe('https://medium.com/@author/post and https://a.com/path/me@x.com');
     expect(scrubText('https://monkey.example/?monkey=1&hotkey=2')).toBe('https://monkey.example/?monkey=1&hotkey=2');
+  });
+});
+
+describe("Yahoo's crumb: one rule", () => {
+  it('knows the getcrumb request, whose body is the crumb, and no other', () => {
+    expect(isCrumbUrl('https://query1.finance.yahoo.com/v1/test/getcrumb')).toBe(true);
+    expect(isCrumbUrl('http://127.0.0.1:4010/v1/test/getcrumb')).toBe(true);
+    expect(isCrumbUrl('https://query2.finance.yahoo.com/v7/finance/quote?symbols=ACME&crumb=abc')).toBe(false);
+    expect(isCrumbUrl('https://api.openai.com/v1/chat/completions')).toBe(false);
+  });
+
+  it('replaces the crumb in data URLs and in yahoo-finance2 debug lines with the word everything else uses', () => {
+    expect(scrubText('GET /v7/finance/quote?symbols=ACME&crumb=Xy7.zZ9q')).toBe(`GET /v7/finance/quote?symbols=ACME&crumb=${REDACTED}`);
+    expect(scrubCrumbs('New crumb: Xy7.zZ9q')).toBe(`New crumb: ${REDACTED}`);
+    expect(scrubCrumbs('Retrieved crumb from cookie store: Xy7.zZ9q')).toBe(`Retrieved crumb from cookie store: ${REDACTED}`);
+    expect(scrubCrumbs('fetching /v7/finance/quote?crumb=Xy7.zZ9q&symbols=ACME')).toBe(`fetching /v7/finance/quote?crumb=${REDACTED}&symbols=ACME`);
+    // Called twice in a row: the patterns are global, and must not carry state between calls.
+    expect(scrubCrumbs('New crumb: second')).toBe(`New crumb: ${REDACTED}`);
+    expect(scrubCrumbs('a breadcrumb trail')).toBe('a breadcrumb trail');
   });
 });

@@ -58,6 +58,9 @@ export function filesUnder(root: string): Record<string, string> {
   return files;
 }
 
+/** Every desk of the full roster reporting ok. */
+export const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
+
 // ---- the Director's and desks' good answers ----------------------------------------------
 
 export const plan = {
