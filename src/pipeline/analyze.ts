@@ -53,7 +53,12 @@ export interface AnalyzeDeps {
   search: SearchProvider;
   events?: EventSink;
   prices?: PriceTable;
+  /** Extra tools per agent (MCP servers, or any source), appended to the agent's own. */
+  agentTools?: Partial<Record<AgentId, Tool[]>>;
 }
+
+/** Tool rounds for an agent whose definition has none but that was given tools. */
+const defaultToolRounds = 3;
 
 const standingBriefs: Record<WorkerId, (ticker: string) => string> = {
   quant: (ticker) => `Give your technical read of ${ticker}.`,
@@ -146,7 +151,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   const marketBlock = result.market?.text ?? noMarketBlock(symbol);
   const context = { model: budgeted, asOf, events };
   const workerSpec = (id: WorkerId) =>
-    buildSpec(id, models[id], id === 'sentiment' ? [exaSearch] : [], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
+    buildSpec(id, models[id], [...(id === 'sentiment' ? [exaSearch] : []), ...(deps.agentTools?.[id] ?? [])], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
   const runWorker = (id: WorkerId, brief: Brief) => runWorkerWithTimeout(workerSpec(id), workerTask(symbol, brief, marketBlock), { ...context, signal });
 
   if (mode === 'agents') {
@@ -285,7 +290,8 @@ function buildSpec(
     model,
     instructions: fillTemplate(loadPrompt(definition.promptFile), { date: isoDay(asOf) }),
     tools,
-    maxToolRounds: definition.maxToolRounds,
+    // A desk given tools it had none of (MCP) needs rounds to call them.
+    maxToolRounds: tools.length > 0 && definition.maxToolRounds === 0 ? defaultToolRounds : definition.maxToolRounds,
     maxLoops: definition.maxLoops,
     temperature: definition.temperature,
     maxTokens: definition.maxTokens,
