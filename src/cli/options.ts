@@ -48,6 +48,7 @@ export const analyzeOptionsSchema = z.object({
   refresh: z.boolean().default(false),
   quiet: z.boolean().default(false),
   verbose: z.boolean().default(false),
+  mcpConfig: z.string().min(1).optional(),
 });
 
 export type AnalyzeCliOptions = z.infer<typeof analyzeOptionsSchema>;

@@ -66,6 +66,7 @@ Not investment advice: autohedge never places an order.`,
     .option('--trace', 'print the tool-calling protocol on stderr as it happens')
     .option('--refresh', 'bypass the market-data cache')
     .option('-q, --quiet', 'no progress output')
+    .option('--mcp-config <file>', 'MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)')
     .option('--verbose', 'show stack traces on errors')
     .action(async (tickers: string[], options: Record<string, unknown>) => {
       const { analyzeCommand } = await import('./commands/analyze.js');
@@ -91,7 +92,8 @@ Not investment advice: autohedge never places an order.`,
     .description('list the agents: id, name, description, model, tools')
     .option('--model <model>', 'show the models as overridden by --model')
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean; model?: string }) => {
+    .option('--mcp-config <file>', 'also show the MCP tools this config binds (also AUTOHEDGE_MCP_CONFIG)')
+    .action(async (options: { json?: boolean; model?: string; mcpConfig?: string }) => {
       const { agentsCommand } = await import('./commands/agents.js');
       setExit(await agentsCommand(options, io));
     });
@@ -99,8 +101,9 @@ Not investment advice: autohedge never places an order.`,
   program
     .command('tools')
     .description('list the tools the agents can call, with their function-calling definitions')
-    .option('--json', 'print [{ name, description, summary, definition }]')
-    .action(async (options: { json?: boolean }) => {
+    .option('--json', 'print [{ name, agent, strict, description, summary, definition }]')
+    .option('--mcp-config <file>', 'include the MCP tools this config binds (also AUTOHEDGE_MCP_CONFIG)')
+    .action(async (options: { json?: boolean; mcpConfig?: string }) => {
       const { toolsCommand } = await import('./commands/tools.js');
       setExit(await toolsCommand(options, io));
     });

@@ -6,6 +6,7 @@ import type { MarketData } from '../market/types.js';
 import { autohedgeHome, packageVersion } from '../paths.js';
 import type { SearchProvider } from '../tools/exa-search.js';
 import type { Recorder, Replay } from '../record/index.js';
+import type { McpToolSources } from '../mcp/index.js';
 import type { CliDeps } from './deps.js';
 import { loadEnvFile } from './env-file.js';
 import type { CliIo } from './io.js';
@@ -25,6 +26,8 @@ export interface ServiceConfig {
   needsModel: boolean;
   /** Warnings from the clients (an unwritable cache), for stderr. */
   warn: (message: string) => void;
+  /** --mcp-config (else AUTOHEDGE_MCP_CONFIG): MCP servers whose allowed tools the desks get. */
+  mcpConfig?: string;
 }
 
 /** The clients of one CLI invocation, and the record/replay around them. */
@@ -35,6 +38,10 @@ export interface Session {
   market: MarketData;
   search: SearchProvider;
   prices: PriceTable;
+  /** The configured MCP servers' tools per desk; null without an MCP config. */
+  mcp: McpToolSources | null;
+  /** Every value to scrub from what is written: the API keys and the MCP config's env and header values. */
+  secrets: string[];
   /** Synthetic data: --demo, or a replayed cassette labelled `demo` (so its results carry the DEMO banner however it is replayed). */
   demo: boolean;
   checkDemoTickers(tickers: string[]): void;
@@ -113,6 +120,18 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   const exaBase = replay ? replayedBase('/search') : env.EXA_BASE_URL?.trim() || undefined;
   const exaKey = replay ? (exaBase ? replayKey : undefined) : env.EXA_API_KEY?.trim() || undefined;
   const search = deps.search ?? createExaProvider({ apiKey: exaKey, baseURL: exaBase });
+  const mcpMisses: string[] = [];
+  let mcp: McpToolSources | null = null;
+  let secrets = secretsOf(env);
+  try {
+    const opened = await openMcp(config, env, replay, recorder, mcpMisses);
+    mcp = opened?.sources ?? null;
+    secrets = [...secrets, ...(opened?.secrets ?? [])];
+  } catch (error) {
+    replay?.stop();
+    recorder?.discard();
+    throw error;
+  }
 
   return {
     env,
@@ -121,6 +140,8 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     market,
     search,
     prices,
+    mcp,
+    secrets,
     demo: config.demo === true || replay?.meta.demo === true,
     checkDemoTickers(tickers) {
       const covered = recordedSymbols(recordedUrls);
@@ -131,7 +152,10 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
         );
       }
     },
-    replayMisses: () => (record && replay ? replay.unmatched.map((miss) => new record.ReplayMissError(miss, replay?.path ?? '').message) : []),
+    replayMisses: () => [
+      ...(record && replay ? replay.unmatched.map((miss) => new record.ReplayMissError(miss, replay?.path ?? '').message) : []),
+      ...new Set(mcpMisses),
+    ],
     async finish(io) {
       if (recorder && config.record) {
         await recorder.stop(config.record);
@@ -140,10 +164,39 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       }
     },
     async close() {
+      await mcp?.close();
       replay?.stop();
       recorder?.discard();
     },
   };
+}
+
+/**
+ * The MCP servers of --mcp-config (or AUTOHEDGE_MCP_CONFIG), connected once for the
+ * command; under replay answered from the cassette with nothing spawned. Loads the
+ * MCP modules only when a config is given.
+ */
+async function openMcp(
+  config: ServiceConfig,
+  env: NodeJS.ProcessEnv,
+  replay: Replay | null,
+  recorder: Recorder | null,
+  misses: string[],
+): Promise<{ sources: McpToolSources; secrets: string[] } | null> {
+  // Only a file named here is ever read: a stray .mcp.json in the working directory does nothing.
+  const path = config.mcpConfig ?? (env.AUTOHEDGE_MCP_CONFIG?.trim() || undefined);
+  if (path === undefined) return null;
+  const { loadMcpConfig, configSecrets } = await import('../mcp/config.js');
+  const { openMcpTools } = await import('../mcp/index.js');
+  const { builtInToolNames } = await import('../tools/exa-search.js');
+  const mcpConfig = await loadMcpConfig(path, config.cwd, env);
+  const sources = await openMcpTools(mcpConfig, {
+    mode: replay ? { kind: 'replay', section: replay.mcp, cassette: replay.path, onMiss: (line) => misses.push(line) } : recorder ? { kind: 'record' } : { kind: 'live' },
+    builtInNames: builtInToolNames,
+    warn: config.warn,
+  });
+  recorder?.attachMcp(() => sources.section());
+  return { sources, secrets: configSecrets(mcpConfig) };
 }
 
 /** The symbols a cassette holds market data for: those whose chart it recorded. */

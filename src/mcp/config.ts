@@ -125,9 +125,3 @@ function expandAll(values: Record<string, string>, env: NodeJS.ProcessEnv, where
 export function configSecrets(config: McpConfig): string[] {
   return config.servers.flatMap((server) => Object.values(server.kind === 'stdio' ? server.env : server.headers));
 }
-
-/** The config file named by --mcp-config, else AUTOHEDGE_MCP_CONFIG; nothing else is ever read. */
-export function mcpConfigPath(option: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  const fromEnv = env.AUTOHEDGE_MCP_CONFIG?.trim();
-  return option ?? (fromEnv ? fromEnv : undefined);
-}

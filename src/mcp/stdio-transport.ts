@@ -28,6 +28,10 @@ export class GroupStdioTransport implements Transport {
   private readonly buffer = new ReadBuffer();
   /** The child's last stderr lines, for a connection error that says why. */
   private stderrTail = '';
+  /** Last resort when the process exits without closing us (process.exit on a second Ctrl-C, an uncaught error). */
+  private readonly onProcessExit = () => {
+    if (this.child) signalGroup(this.child, 'SIGKILL');
+  };
 
   constructor(private readonly options: StdioOptions) {}
 
@@ -50,6 +54,7 @@ export class GroupStdioTransport implements Transport {
         shell: false,
       });
       this.child = child;
+      process.once('exit', this.onProcessExit);
       child.once('error', (error) => {
         reject(error);
         this.onerror?.(error);
@@ -91,6 +96,7 @@ export class GroupStdioTransport implements Transport {
   /** stdin closed, then SIGTERM to the group, then SIGKILL to the group: never a child left behind. */
   async close(): Promise<void> {
     const child = this.child;
+    process.removeListener('exit', this.onProcessExit);
     if (!child || child.pid === undefined) return;
     const exited = new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve();

@@ -234,6 +234,9 @@ const exaSearchParameters = z.object({
 
 export type ExaSearchParameters = typeof exaSearchParameters;
 
+/** Our own tools' names, which no MCP tool may take. */
+export const builtInToolNames: readonly string[] = ['exa_search'];
+
 export const untrustedContentEnd = '<<<END UNTRUSTED WEB CONTENT>>>';
 
 /**

@@ -16,7 +16,7 @@ import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../o
 import { createProgress } from '../progress.js';
 import { scrubDeep } from '../../scrub.js';
 import { redactingIo } from '../redact.js';
-import { buildServices, secretsOf, type Session } from '../services.js';
+import { buildServices, type Session } from '../services.js';
 
 export const demoCassettePath = () => join(packageRoot(), 'demo', 'demo.cassette.json');
 
@@ -40,13 +40,14 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
       argv,
       needsModel: true,
       warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
+      mcpConfig: options.mcpConfig,
     },
     deps,
   );
   try {
     if (options.demo) session.checkDemoTickers(tickers);
     if (options.maxCost !== undefined) checkPricesKnown(options, session);
-    return await runAnalyses(tickers, options, session, redactingIo(io, secretsOf(session.env)));
+    return await runAnalyses(tickers, options, session, redactingIo(io, session.secrets));
   } finally {
     await session.close();
   }
@@ -64,7 +65,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
   const { createTranscript } = await import('../../report/transcript.js');
   const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
-  const secrets = secretsOf(session.env);
+  const secrets = session.secrets;
 
   // One cap for the whole command, however many tickers share it.
   const model = options.maxCost !== undefined ? withBudget(session.model, options.maxCost, session.prices) : session.model;
@@ -94,6 +95,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
           market: session.market,
           search: session.search,
           prices: session.prices,
+          agentTools: session.mcp?.agentTools,
           events: (event) => {
             for (const sink of sinks) sink(event);
           },
