@@ -108,6 +108,21 @@ Not investment advice: autohedge never places an order.`,
       setExit(await toolsCommand(options, io));
     });
 
+  program
+    .command('mcp')
+    .description('serve market data, analyses and saved runs as an MCP server over stdio (JSON-RPC on stdout)')
+    .option('--demo', 'answer from the bundled demo cassette (synthetic data, no keys needed)')
+    .option('--replay <file>', 'answer from a cassette: no network at all')
+    .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
+    .option('--mcp-config <file>', "MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)")
+    .option('--max-cost <usd>', 'spending cap of each analyze call, USD', '1')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (options: Record<string, unknown>) => {
+      const { mcpCommand } = await import('./commands/mcp.js');
+      setExit(await mcpCommand(options, io, deps, argv));
+    });
+
   const runs = program.command('runs').description('list saved runs (newest first)');
   runs
     .option('--json', 'print JSON')

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertFreshBuild, childEnv, repoRoot, run } from './support.js';
 
 const hook = path.join(repoRoot, 'tests', 'package', 'module-log-hook.mjs');
-const heavyPackages = /\/node_modules\/(openai|exa-js|yahoo-finance2|nock|@mswjs\/[^/]+)\//;
+const heavyPackages = /\/node_modules\/(openai|exa-js|yahoo-finance2|nock|@mswjs\/[^/]+|@modelcontextprotocol\/[^/]+)\//;
 
 let scratch = '';
 let runs = 0;

@@ -1,0 +1,195 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { z } from 'zod';
+import type { RunEvent } from '../events.js';
+import type { MarketSnapshot } from '../market/types.js';
+import { workerIds, type AnalysisResult, type WorkerId } from '../pipeline/types.js';
+import type { RunSummary } from '../store/run-store.js';
+
+/**
+ * `autohedge mcp`: the library's market data, analyses and saved runs as MCP tools
+ * over stdio. This module owns only the protocol side; what each tool does comes
+ * from the CLI's handlers (the same analyze() and run store as every other shell).
+ */
+export interface ServeHandlers {
+  market(ticker: string, signal: AbortSignal): Promise<MarketSnapshot>;
+  analyze(input: AnalyzeInput, signal: AbortSignal, onEvent: (event: RunEvent) => void): Promise<AnalysisResult>;
+  runsList(limit: number): Promise<RunSummary[]>;
+  runGet(id: string): Promise<AnalysisResult>;
+}
+
+export interface AnalyzeInput {
+  ticker: string;
+  agents?: WorkerId[];
+  maxCostUsd?: number;
+}
+
+export interface ServeOptions {
+  name: string;
+  version: string;
+  /** The CLI's one line for a failure (no stack): what an isError result says. */
+  errorLine(error: unknown): string;
+  /** The default per-call spending cap, USD. */
+  maxCostUsd: number;
+}
+
+const ticker = z.string().min(1).max(20).describe('Ticker symbol, e.g. NVDA');
+
+const snapshotOutput = z.looseObject({ symbol: z.string(), asOf: z.string(), text: z.string(), source: z.string() });
+const resultOutput = z.looseObject({ runId: z.string(), ticker: z.string(), status: z.string(), asOf: z.string() });
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
+
+type ToolResult = { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+function failure(options: ServeOptions, error: unknown): ToolResult {
+  return { content: [{ type: 'text', text: options.errorLine(error) }], isError: true };
+}
+
+function ok(text: string, structured: object): ToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
+}
+
+/** One server instance: the four tools. */
+export function buildServer(handlers: ServeHandlers, options: ServeOptions, track: <T>(work: Promise<T>) => Promise<T>): McpServer {
+  const server = new McpServer({ name: options.name, version: options.version });
+  const guarded = async (work: () => Promise<ToolResult>): Promise<ToolResult> => {
+    try {
+      return await track(work());
+    } catch (error) {
+      return failure(options, error);
+    }
+  };
+
+  server.registerTool(
+    'market',
+    {
+      title: 'Market snapshot',
+      description: 'The market-data snapshot of one ticker (quote, indicators, recent bars) and the text block the agents read.',
+      inputSchema: z.object({ ticker }),
+      outputSchema: snapshotOutput,
+      annotations: readOnly,
+    },
+    async (input, context) => guarded(async () => {
+      const snapshot = await handlers.market(input.ticker, context.mcpReq.signal);
+      return ok(snapshot.text, snapshot);
+    }),
+  );
+
+  server.registerTool(
+    'analyze',
+    {
+      title: 'Analyse a ticker',
+      description: `Runs the autohedge desk (Director plan, Quant, Risk, Execution, Sentiment, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less. Not investment advice.`,
+      inputSchema: z.object({
+        ticker,
+        agents: z.array(z.enum(workerIds)).min(1).optional().describe('Run only these desks on the market data, with no Director'),
+        maxCostUsd: z.number().positive().max(options.maxCostUsd).optional().describe(`Spending cap for this call in USD (at most ${options.maxCostUsd})`),
+      }),
+      outputSchema: resultOutput,
+      annotations: { ...readOnly, idempotentHint: false },
+    },
+    async (input, context) => guarded(async () => {
+      const progress = progressReporter(context.mcpReq._meta?.progressToken, (params) => context.mcpReq.notify({ method: 'notifications/progress', params }));
+      const result = await handlers.analyze(input, context.mcpReq.signal, progress);
+      return ok(summarize(result), result);
+    }),
+  );
+
+  server.registerTool(
+    'runs_list',
+    {
+      title: 'Saved runs',
+      description: 'The saved analyses, newest first: run id, ticker, action, conviction, status, cost.',
+      inputSchema: z.object({ limit: z.number().int().min(1).max(500).optional().describe('At most this many (default 20)') }),
+      outputSchema: z.object({ runs: z.array(z.looseObject({ runId: z.string() })) }),
+      annotations: { ...readOnly, openWorldHint: false },
+    },
+    async (input) => guarded(async () => {
+      const runs = await handlers.runsList(input.limit ?? 20);
+      const lines = runs.map((run) => `${run.runId}  ${run.ticker ?? '?'}  ${run.action ?? '-'}  ${run.status ?? run.state}`);
+      return ok(lines.length > 0 ? lines.join('\n') : 'no saved runs', { runs });
+    }),
+  );
+
+  server.registerTool(
+    'run_get',
+    {
+      title: 'One saved run',
+      description: 'One saved AnalysisResult by run id (or a unique prefix of it).',
+      inputSchema: z.object({ id: z.string().min(1).describe('Run id or a unique prefix') }),
+      outputSchema: resultOutput,
+      annotations: { ...readOnly, openWorldHint: false },
+    },
+    async (input) => guarded(async () => {
+      const result = await handlers.runGet(input.id);
+      return ok(summarize(result), result);
+    }),
+  );
+  return server;
+}
+
+type ProgressParams = { progressToken: string | number; progress: number; total?: number; message?: string };
+
+/** A progress notification as each agent starts and ends, when the caller sent a progressToken. */
+function progressReporter(token: unknown, send: (params: ProgressParams) => Promise<void>): (event: RunEvent) => void {
+  if (typeof token !== 'string' && typeof token !== 'number') return () => {};
+  let progress = 0;
+  return (event) => {
+    if (event.type !== 'agent-start' && event.type !== 'agent-end') return;
+    progress += 1;
+    const message = event.type === 'agent-start' ? `${event.agent}: running` : `${event.agent}: ${event.status === 'ok' ? 'done' : `failed (${event.error ?? 'unknown error'})`}`;
+    // A lost notification must not fail the run.
+    send({ progressToken: token, progress, message }).catch(() => {});
+  };
+}
+
+/** Action, conviction, levels, status and guardrail findings in a few lines. */
+export function summarize(result: AnalysisResult): string {
+  const lines = [`${result.ticker}: status ${result.status}${result.demo ? ' (DEMO: synthetic data)' : ''}, run ${result.runId}`];
+  const decision = result.decision;
+  if (decision) {
+    const level = (value: number | null) => (value === null ? '-' : String(value));
+    lines.push(`${decision.action} with conviction ${decision.conviction}/100, size ${decision.positionSizePct}% (${decision.orderType}), entry ${level(decision.entry)}, stop ${level(decision.stopLoss)}, target ${level(decision.takeProfit)}`);
+  } else {
+    lines.push(result.mode === 'agents' ? `desk reports only: ${result.reports.map((report) => `${report.agent} ${report.status}`).join(', ')}` : 'no decision');
+  }
+  for (const finding of result.guardrails) lines.push(`guardrail ${finding.severity}: ${finding.message}`);
+  if (result.error) lines.push(`error: ${result.error}`);
+  return lines.join('\n');
+}
+
+/**
+ * Serves over stdio until stdin closes or `stop` aborts; then aborts every call in
+ * flight, waits briefly for it to be saved, and closes. Resolves when done.
+ */
+export async function serveMcpStdio(handlers: ServeHandlers, options: ServeOptions, stop: AbortSignal | undefined): Promise<void> {
+  const inFlight = new Set<Promise<unknown>>();
+  const shutdown = new AbortController();
+  const combined = stop ? AbortSignal.any([stop, shutdown.signal]) : shutdown.signal;
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => {});
+    return work;
+  };
+  const wrapped: ServeHandlers = {
+    ...handlers,
+    market: (symbol, signal) => handlers.market(symbol, AbortSignal.any([signal, combined])),
+    analyze: (input, signal, onEvent) => handlers.analyze(input, AbortSignal.any([signal, combined]), onEvent),
+  };
+  const handle = serveStdio(() => buildServer(wrapped, options, track), { onerror: () => {} });
+  const ended = new Promise<void>((resolve) => {
+    const done = () => resolve();
+    process.stdin.once('end', done);
+    process.stdin.once('close', done);
+    if (combined.aborted) resolve();
+    else combined.addEventListener('abort', done, { once: true });
+  });
+  await ended;
+  shutdown.abort(new Error('interrupted'));
+  // An aborted analysis still saves itself as interrupted; give it a moment, not forever.
+  await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, 1_200).unref())]);
+  await handle.close().catch(() => {});
+  process.stdin.pause();
+  process.stdin.destroy();
+}
