@@ -15,7 +15,13 @@ const stringMap = z.record(z.string(), z.string());
 
 const allowList = z
   .object({
-    agents: z.partialRecord(z.enum(workerIds), z.array(z.string().min(1)).min(1)),
+    agents: z.record(z.string(), z.array(z.string().min(1)).min(1)).superRefine((agents, context) => {
+      for (const id of Object.keys(agents)) {
+        if (!(workerIds as readonly string[]).includes(id)) {
+          context.addIssue({ code: 'custom', path: [id], message: `unknown agent '${id}' (choose from ${workerIds.join(', ')}; the Director takes no tools)` });
+        }
+      }
+    }),
   })
   .strict();
 
@@ -37,11 +43,23 @@ const httpServer = z.looseObject({
   ...common,
 });
 
+/** A server is stdio when it names a command, else Streamable HTTP: the problem reported is that kind's. */
+const serverSchema = z.looseObject({}).pipe(
+  z.custom<z.infer<typeof stdioServer> | z.infer<typeof httpServer>>().superRefine((value, context) => {
+    const record = value as Record<string, unknown>;
+    if (record.command === undefined && record.url === undefined) {
+      context.addIssue({ code: 'custom', message: 'a server needs either "command" (stdio) or "url" (Streamable HTTP)' });
+      return;
+    }
+    const parsed = (record.command !== undefined ? stdioServer : httpServer).safeParse(value);
+    if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue, code: 'custom', message: issue.message, path: issue.path });
+  }),
+);
+
 const fileSchema = z.looseObject({
-  mcpServers: z.record(
-    z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'a server name is 1–64 letters, digits, "_", "-" or "."'),
-    z.union([stdioServer, httpServer], { error: 'a server needs either "command" (stdio) or "url" (Streamable HTTP)' }),
-  ),
+  mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'a server name is 1–64 letters, digits, "_", "-" or "."'), serverSchema, {
+    error: (issue) => (issue.code === 'invalid_type' ? 'expected an object "mcpServers" of servers by name' : undefined),
+  }),
 });
 
 export interface StdioServerConfig {
@@ -93,9 +111,15 @@ export function parseMcpConfig(raw: unknown, path: string, env: NodeJS.ProcessEn
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-    throw new ConfigError(`--mcp-config ${path}: ${where}${issue?.message ?? 'invalid configuration'}`);
+    // A bad server name is reported by zod as "invalid key", with the reason one level down.
+    const message = issue?.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue?.message;
+    throw new ConfigError(`--mcp-config ${path}: ${where}${message ?? 'invalid configuration'}`);
   }
-  const servers = Object.entries(parsed.data.mcpServers).map(([name, server]): McpServerConfig => {
+  const servers = Object.entries(parsed.data.mcpServers).map(([name, raw]): McpServerConfig => {
+    // Validated above; parsed again for its defaults.
+    const server = ((raw as Record<string, unknown>).command !== undefined ? stdioServer : httpServer).parse(raw) as Record<string, unknown> & {
+      autohedge?: z.infer<typeof allowList>;
+    };
     const expand = (values: Record<string, string>, field: string) => expandAll(values, env, `${path}: mcpServers.${name}.${field}`);
     const allow = (server.autohedge?.agents ?? {}) as Partial<Record<WorkerId, string[]>>;
     if (typeof server.command === 'string') {
