@@ -57,6 +57,8 @@ Not investment advice: autohedge never places an order.`,
     .option('--json', 'print the AnalysisResult JSON only (an array for several tickers)')
     .option('--concurrency <n>', 'tickers analysed at once', '2')
     .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
+    .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
+    .option('--min-reward-risk <ratio>', 'lowest reward/risk a decision may have', '1')
     .option('--max-cost <usd>', 'stop making model calls before the spend would pass this many USD')
     .option('--record <file>', 'record every HTTP exchange of this run to a cassette')
     .option('--replay <file>', 'replay a cassette: no network at all')
