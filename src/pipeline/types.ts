@@ -51,6 +51,8 @@ export interface RunUsage {
   /** null when any model's price is unknown. */
   costUsd: number | null;
   byAgent: Record<string, AgentUsage>;
+  /** Tool calls made, by tool name (MCP tools as `<server>__<tool>`); absent in runs saved before it existed. */
+  toolCalls?: Record<string, number>;
 }
 
 export interface AnalysisResult {

@@ -6,7 +6,11 @@ import type { AgentUsage, RunUsage } from './types.js';
 export class UsageTracker {
   private readonly byAgent = new Map<string, { model: string; promptTokens: number; completionTokens: number; cachedPromptTokens: number }>();
 
+  /** Calls per tool name (MCP tools included, as `<server>__<tool>`). */
+  private readonly toolCalls = new Map<string, number>();
+
   readonly record = (event: RunEvent): void => {
+    if (event.type === 'tool-call') this.toolCalls.set(event.name, (this.toolCalls.get(event.name) ?? 0) + 1);
     if (event.type !== 'usage') return;
     const current = this.byAgent.get(event.agent) ?? { model: event.model, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
     current.promptTokens += event.usage.promptTokens;
@@ -30,6 +34,6 @@ export class UsageTracker {
       cachedPromptTokens += usage.cachedPromptTokens;
       costUsd = cost === null || costUsd === null ? null : costUsd + cost;
     }
-    return { promptTokens, completionTokens, cachedPromptTokens, costUsd, byAgent };
+    return { promptTokens, completionTokens, cachedPromptTokens, costUsd, byAgent, toolCalls: Object.fromEntries(this.toolCalls) };
   }
 }

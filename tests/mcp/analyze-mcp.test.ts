@@ -44,6 +44,7 @@ describe('analyze with an MCP server bound to a desk', () => {
 
     const result = JSON.parse(recording.run.stdout);
     expect(result.reports[0].toolCalls).toMatchObject([{ name: 'fixture__get_quote', error: null }]);
+    expect(result.usage.toolCalls).toEqual({ fixture__get_quote: 1 });
 
     const written = JSON.parse(readFileSync(cassette, 'utf8'));
     expect(written.mcp.servers).toMatchObject([{ name: 'fixture', error: null }]);

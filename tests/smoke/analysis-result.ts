@@ -135,6 +135,7 @@ export const analysisResultSchema = z.strictObject({
     ...usage,
     costUsd: z.number().min(0).nullable(),
     byAgent: z.record(z.string(), z.strictObject({ model: z.string(), ...usage, costUsd: z.number().min(0).nullable() })),
+    toolCalls: z.record(z.string(), z.number().int().min(1)).optional(),
   }),
   warnings: z.array(z.string()),
   demo: z.boolean(),
