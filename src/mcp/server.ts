@@ -159,11 +159,14 @@ export function summarize(result: AnalysisResult): string {
   return lines.join('\n');
 }
 
+/** Why the server stopped: the host closed stdin, the caller's signal (Ctrl-C), or a termination signal. */
+export type ServeEnd = 'stdin-closed' | 'aborted' | 'SIGTERM' | 'SIGHUP';
+
 /**
- * Serves over stdio until stdin closes or `stop` aborts; then aborts every call in
- * flight, waits briefly for it to be saved, and closes. Resolves when done.
+ * Serves over stdio until stdin closes, `stop` aborts, or SIGTERM/SIGHUP arrives; then
+ * aborts every call in flight, waits briefly for it to be saved, and closes.
  */
-export async function serveMcpStdio(handlers: ServeHandlers, options: ServeOptions, stop: AbortSignal | undefined): Promise<void> {
+export async function serveMcpStdio(handlers: ServeHandlers, options: ServeOptions, stop: AbortSignal | undefined): Promise<ServeEnd> {
   const inFlight = new Set<Promise<unknown>>();
   const shutdown = new AbortController();
   const combined = stop ? AbortSignal.any([stop, shutdown.signal]) : shutdown.signal;
@@ -178,18 +181,28 @@ export async function serveMcpStdio(handlers: ServeHandlers, options: ServeOptio
     analyze: (input, signal, onEvent) => handlers.analyze(input, AbortSignal.any([signal, combined]), onEvent),
   };
   const handle = serveStdio(() => buildServer(wrapped, options, track), { onerror: () => {} });
-  const ended = new Promise<void>((resolve) => {
-    const done = () => resolve();
-    process.stdin.once('end', done);
-    process.stdin.once('close', done);
-    if (combined.aborted) resolve();
-    else combined.addEventListener('abort', done, { once: true });
+  const listeners: Array<[string, () => void]> = [];
+  const ended = new Promise<ServeEnd>((resolve) => {
+    const on = (event: string, target: NodeJS.EventEmitter, end: ServeEnd) => {
+      const listener = () => resolve(end);
+      target.once(event, listener);
+      listeners.push([event, () => target.removeListener(event, listener)]);
+    };
+    on('end', process.stdin, 'stdin-closed');
+    on('close', process.stdin, 'stdin-closed');
+    // A host stopping the server must not kill it mid-save, nor orphan its own MCP servers.
+    on('SIGTERM', process, 'SIGTERM');
+    on('SIGHUP', process, 'SIGHUP');
+    if (combined.aborted) resolve('aborted');
+    else combined.addEventListener('abort', () => resolve('aborted'), { once: true });
   });
-  await ended;
+  const end = await ended;
+  for (const [, remove] of listeners) remove();
   shutdown.abort(new Error('interrupted'));
   // An aborted analysis still saves itself as interrupted; give it a moment, not forever.
   await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, 1_200).unref())]);
   await handle.close().catch(() => {});
   process.stdin.pause();
   process.stdin.destroy();
+  return end;
 }

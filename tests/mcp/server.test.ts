@@ -3,7 +3,7 @@
  * JSON-RPC spawn for stdout hygiene, and process exit on stdin close and SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +13,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, ensureBuilt, repoRoot } from '../smoke/support.js';
 import { agentOf, goodAnswer } from '../support/faults.js';
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.js';
+import { isAlive } from './support.js';
 
 const clients: Client[] = [];
 const servers: OpenAIServer[] = [];
@@ -30,6 +31,8 @@ function freshHome(): string {
   return mkdtempSync(path.join(tmpdir(), 'autohedge-mcp-home-'));
 }
 
+const transports = new WeakMap<Client, StdioClientTransport>();
+
 async function connect(args: string[], env: Record<string, string>, nodeArguments: string[] = []): Promise<Client> {
   const client = new Client({ name: 'autohedge-test', version: '1.0.0' });
   const transport = new StdioClientTransport({
@@ -40,6 +43,7 @@ async function connect(args: string[], env: Record<string, string>, nodeArgument
   });
   await client.connect(transport);
   clients.push(client);
+  transports.set(client, transport);
   return client;
 }
 
@@ -127,10 +131,35 @@ describe('autohedge mcp against a live (loopback) model', () => {
     }
     expect(runs).toMatchObject([{ status: 'interrupted' }]);
   }, 60_000);
+
+  it('on SIGTERM mid-analysis exits within 2 s and saves the run as interrupted', async () => {
+    const openai = await startOpenAIServer((body, _index, request) => (agentOf(request) === 'director' ? goodAnswer('director', body) : { hang: true }));
+    servers.push(openai);
+    const home = freshHome();
+    const client = await connect(
+      ['--base-url', openai.url],
+      { AUTOHEDGE_HOME: home, OPENAI_API_KEY: 'sk-mcp-sigterm-0123456789', YAHOO_STUB_COOKIE: 'A3=d=cookie-term', YAHOO_STUB_CRUMB: 'crumbTerm0001' },
+      ['--import', preload],
+    );
+    const pid = transports.get(client)!.pid!;
+    let running!: () => void;
+    const deskRunning = new Promise<void>((resolve) => (running = resolve));
+    const call = client.callTool({ name: 'analyze', arguments: { ticker: 'ACME' } }, { onprogress: (update) => update.message === 'quant: running' && running() });
+    call.catch(() => {});
+    await deskRunning;
+    const signalledAt = performance.now();
+    process.kill(pid, 'SIGTERM');
+    while (isAlive(pid) && performance.now() - signalledAt < 5_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(performance.now() - signalledAt).toBeLessThan(2_000);
+    const [runId] = readdirSync(path.join(home, 'runs'));
+    const saved = JSON.parse(readFileSync(path.join(home, 'runs', runId!, 'result.json'), 'utf8')) as { status: string };
+    expect(saved.status).toBe('interrupted');
+  }, 60_000);
 });
 
 describe('autohedge mcp process hygiene', () => {
   let child: ChildProcess | undefined;
+  let exitCode: number | null = null;
   afterEach(() => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
   });
@@ -143,7 +172,12 @@ describe('autohedge mcp process hygiene', () => {
     child = spawned;
     let stdout = '';
     spawned.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    const exited = new Promise<number>((resolve) => spawned.once('exit', () => resolve(performance.now())));
+    const exited = new Promise<number>((resolve) =>
+      spawned.once('exit', (code) => {
+        exitCode = code;
+        resolve(performance.now());
+      }),
+    );
     return { child: spawned, lines: () => stdout.split('\n').filter((line) => line !== ''), exited };
   }
 
@@ -176,6 +210,7 @@ describe('autohedge mcp process hygiene', () => {
     const closedAt = performance.now();
     server.child.stdin!.end();
     expect((await server.exited) - closedAt).toBeLessThan(2_000);
+    expect(exitCode).toBe(0);
   }, 40_000);
 
   it('exits within 2 s on SIGTERM', async () => {
@@ -185,5 +220,6 @@ describe('autohedge mcp process hygiene', () => {
     const signalledAt = performance.now();
     server.child.kill('SIGTERM');
     expect((await server.exited) - signalledAt).toBeLessThan(2_000);
+    expect(exitCode).toBe(143);
   }, 30_000);
 });

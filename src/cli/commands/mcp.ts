@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CassetteError, ConfigError, UsageError } from '../../errors.js';
+import { CassetteError, ConfigError, ExitCode, UsageError } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
 import { validateTicker } from '../../market/ticker.js';
 import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
@@ -44,8 +44,9 @@ export async function mcpCommand(rawOptions: Record<string, unknown>, io: CliIo,
   if (options.demo && options.replay) throw new UsageError('--replay and --demo cannot be combined');
   const { serveMcpStdio } = await import('../../mcp/server.js');
   const handlers = createHandlers(options, io, deps, argv);
-  await serveMcpStdio(handlers, { name: 'autohedge', version: packageVersion(), errorLine: (error) => formatError(error, false), maxCostUsd: options.maxCost }, io.signal);
-  return 0;
+  const end = await serveMcpStdio(handlers, { name: 'autohedge', version: packageVersion(), errorLine: (error) => formatError(error, false), maxCostUsd: options.maxCost }, io.signal);
+  // A host closing stdin is the normal end; a signal ends it the way a signal ends any command.
+  return end === 'SIGTERM' ? 143 : end === 'SIGHUP' ? 129 : end === 'aborted' ? ExitCode.interrupted : ExitCode.ok;
 }
 
 function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: string[]): ServeHandlers {
