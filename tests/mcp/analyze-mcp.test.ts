@@ -10,7 +10,7 @@ import { runBuilt } from '../smoke/support.js';
 import { agentOf, goodAnswer, requestsOf, toolMessages } from '../support/faults.js';
 import { toolCallAnswer, type ReplyHandler } from '../support/openai-server.js';
 import { recordAnalyze, useScratch } from '../record/support.js';
-import { fixtureServer, writeConfig } from './support.js';
+import { fixtureServer, startHttpFixture, writeConfig } from './support.js';
 
 const scratch = useScratch('autohedge-mcp-analyze-');
 const keys = { openai: 'sk-mcp-test-0123456789abcdef', yahooCookie: 'A3=d=mcp-cookie-value', yahooCrumb: 'mcpCrumb0123' };
@@ -59,6 +59,28 @@ describe('analyze with an MCP server bound to a desk', () => {
     expect(replay.code).toBe(0);
     const replayed = JSON.parse(replay.stdout);
     expect(replayed.reports[0].toolCalls[0].result).toBe(result.reports[0].toolCalls[0].result);
+  }, 120_000);
+
+  it('records a Streamable HTTP MCP server at the tool boundary only, and replays with the server gone', async () => {
+    const http = await startHttpFixture();
+    const config = writeConfig({ mcpServers: { fixture: { url: http.url, headers: { 'X-Fixture-Key': 'http-header-secret-0123456789' }, autohedge: { agents: { quant: ['get.quote'] } } } } });
+    const cassette = scratch('mcp-http.cassette.json');
+    let recording;
+    try {
+      recording = await recordAnalyze({ cassette, openai: quantCallsQuote, exa: false, keys, args: ['--agent', 'quant', '--mcp-config', config] });
+    } finally {
+      await http.stop();
+    }
+    expect(recording.run.code, recording.run.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(cassette, 'utf8'));
+    const mcpOrigin = new URL(http.url).origin;
+    expect(written.interactions.filter((interaction: { url: string }) => interaction.url.startsWith(mcpOrigin))).toEqual([]);
+    expect(written.mcp.calls).toMatchObject([{ server: 'fixture', tool: 'get.quote', error: null }]);
+    expect(JSON.stringify(written)).not.toContain('http-header-secret-0123456789');
+
+    const replay = await runBuilt(['analyze', 'ACME', '--replay', cassette, '--json', '--agent', 'quant', '--mcp-config', config], { env: {} });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout).reports[0].toolCalls[0].result).toContain('"price":123.45');
   }, 120_000);
 
   it('refuses a bad config file with exit 2 naming the file and the problem', async () => {
