@@ -16,3 +16,5 @@ export type { MarketData, MarketSnapshot, Bar, Indicators } from './market/types
 export type { RunEvent, EventSink } from './events.js';
 export { ScriptedModel, type ScriptedTurn, type ScriptedStep } from './testing/scripted-model.js';
 export * from './errors.js';
+// MCP servers as tool sources: `analyze(…, { …, agentTools: sources.agentTools })`, then `sources.close()`.
+export { loadMcpConfig, openMcpTools, type McpConfig, type McpServerConfig, type McpTool, type McpToolSources } from './mcp/index.js';

@@ -5,7 +5,7 @@ import { recordingHandles, replayHandles } from './recording.js';
 import { bindMcpTools, type McpTool } from './tools.js';
 import type { McpServerHandle } from './types.js';
 
-export { loadMcpConfig, configSecrets, type McpConfig, type McpServerConfig } from './config.js';
+export { loadMcpConfig, parseMcpConfig, configSecrets, type McpConfig, type McpServerConfig } from './config.js';
 export type { McpTool } from './tools.js';
 export type { McpServerHandle } from './types.js';
 
