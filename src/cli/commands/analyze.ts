@@ -3,7 +3,7 @@ import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js
 import { priceFor } from '../../llm/prices.js';
 import { withBudget } from '../../pipeline/budget.js';
 import { resolveModels } from '../../pipeline/models.js';
-import { agentIds } from '../../pipeline/types.js';
+import { agentIds, type WorkerId } from '../../pipeline/types.js';
 import type { EventSink } from '../../events.js';
 import type { AnalysisResult } from '../../pipeline/types.js';
 import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js';
@@ -46,7 +46,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   );
   try {
     if (options.demo) session.checkDemoTickers(tickers);
-    if (options.maxCost !== undefined) checkPricesKnown(options, session);
+    if (options.maxCost !== undefined) checkPricesKnown(options.model, options.agent, session);
     return await runAnalyses(tickers, options, session, redactingIo(io, session.secrets));
   } finally {
     await session.close();
@@ -163,13 +163,13 @@ async function saveResults(
 }
 
 /** A cap cannot be enforced on a model whose price is unknown: say so before spending anything. */
-function checkPricesKnown(options: AnalyzeCliOptions, session: Session): void {
-  const models = resolveModels(options.model, session.env);
-  const involved = options.agent.length > 0 ? options.agent : agentIds;
-  const unpriced = [...new Set(involved.map((id) => models[id]).filter((model) => priceFor(model, session.prices) === null))];
+export function checkPricesKnown(model: string | undefined, agents: readonly WorkerId[] | undefined, session: Session, cap = '--max-cost'): void {
+  const models = resolveModels(model, session.env);
+  const involved = agents && agents.length > 0 ? agents : agentIds;
+  const unpriced = [...new Set(involved.map((id) => models[id]).filter((name) => priceFor(name, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
-      `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`,
+      `${cap} needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`,
     );
   }
 }

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { CassetteError, ConfigError, ExitCode, UsageError } from '../../errors.js';
-import { priceFor } from '../../llm/prices.js';
+import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
 import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
-import { resolveModels } from '../../pipeline/models.js';
-import { agentIds, type AnalysisResult } from '../../pipeline/types.js';
+import type { AnalysisResult } from '../../pipeline/types.js';
 import { autohedgeHome, packageVersion } from '../../paths.js';
 import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';
@@ -12,7 +10,7 @@ import { formatError } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { parseOptions } from '../options.js';
 import { buildServices, type Session } from '../services.js';
-import { demoCassettePath } from './analyze.js';
+import { checkPricesKnown, demoCassettePath } from './analyze.js';
 
 const positiveUsd = z
   .string()
@@ -120,7 +118,7 @@ async function analyzeOnce(
 ): Promise<AnalysisResult> {
   if (session.demo) session.checkDemoTickers([symbol]);
   const cap = Math.min(input.maxCostUsd ?? options.maxCost, options.maxCost);
-  checkPricesKnown(options.model, input.agents, session);
+  checkPricesKnown(options.model, input.agents, session, 'the per-call cost cap');
   const { analyze } = await import('../../pipeline/analyze.js');
   const { createTranscript } = await import('../../report/transcript.js');
   const transcript = createTranscript({ secrets: session.secrets });
@@ -145,14 +143,4 @@ async function analyzeOnce(
   // A run cut short by cancellation is saved too, as interrupted.
   await saveRun(autohedgeHome(session.env), result, { transcript: transcript.lines(), markdown: renderMarkdown(result) });
   return result;
-}
-
-/** The cap cannot be enforced on a model without a price: say so before spending anything. */
-function checkPricesKnown(model: string | undefined, agents: AnalyzeInput['agents'], session: Session): void {
-  const models = resolveModels(model, session.env);
-  const involved = agents && agents.length > 0 ? agents : agentIds;
-  const unpriced = [...new Set(involved.map((id) => models[id]).filter((name) => priceFor(name, session.prices) === null))];
-  if (unpriced.length > 0) {
-    throw new ConfigError(`the per-call cost cap needs a price for every model, and none is known for ${unpriced.map((name) => `'${name}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`);
-  }
 }
