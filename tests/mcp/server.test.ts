@@ -90,6 +90,14 @@ describe('autohedge mcp --demo with the SDK client', () => {
 
     const listed = await client.callTool({ name: 'runs_list', arguments: {} });
     expect((listed.structuredContent as { runs: Array<{ runId: string }> }).runs.map((run) => run.runId)).toEqual([result.runId]);
+
+    // The cap: a call may ask for less than the server's $1, never more.
+    const tooMuch = await client.callTool({ name: 'analyze', arguments: { ticker: 'ACME', maxCostUsd: 5 } });
+    expect(tooMuch.isError).toBe(true);
+    expect(textOf(tooMuch)).toMatch(/maxCostUsd/);
+    const capped = await client.callTool({ name: 'analyze', arguments: { ticker: 'ACME', maxCostUsd: 0.000001 } });
+    expect(capped.isError).toBeFalsy();
+    expect(capped.structuredContent).toMatchObject({ status: 'degraded', decision: null });
     const fetched = await client.callTool({ name: 'run_get', arguments: { id: result.runId } });
     expect(fetched.structuredContent).toMatchObject({ runId: result.runId, status: 'ok' });
     const missing = await client.callTool({ name: 'run_get', arguments: { id: 'no-such-run' } });
