@@ -6,7 +6,7 @@ export function failedHandle(name: string, reason: string): McpServerHandle {
     name,
     tools: null,
     error: reason,
-    call: () => Promise.reject(new Error(`MCP server '${name}' is not available: ${reason}`)),
+    call: () => Promise.reject(new Error(`not available: ${reason}`)),
     close: async () => {},
   };
 }

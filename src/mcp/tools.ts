@@ -101,8 +101,14 @@ export function createMcpTool(handle: McpServerHandle, info: McpToolInfo, name: 
     async run(args, context) {
       // The runtime's tool time limit aborts context.signal, which cancels the request on the
       // server's side too; the SDK's own limit is only a backstop.
-      const result = await handle.call(info.name, args, context.signal, backstopTimeoutMs);
-      if (result.isError) throw new Error(mcpErrorText(result));
+      let result;
+      try {
+        result = await handle.call(info.name, args, context.signal, backstopTimeoutMs);
+      } catch (error) {
+        // A protocol error (unknown tool, closed connection): the server's words are untrusted too.
+        throw new Error(`MCP server '${handle.name}': ${mcpErrorText({ content: [{ type: 'text', text: errorMessage(error) }], isError: true })}`, { cause: error });
+      }
+      if (result.isError) throw new Error(`MCP tool '${info.name}' of server '${handle.name}' failed: ${mcpErrorText(result)}`);
       return formatMcpResult(handle.name, info.name, result);
     },
   };
