@@ -12,6 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { binPath, ensureBuilt, repoRoot } from '../smoke/support.js';
 import { captureIo } from '../support/cli.js';
+import { fakeMarket } from '../support/market.js';
+import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { agentOf, goodAnswer } from '../support/faults.js';
 import { startOpenAIServer } from '../support/openai-server.js';
 import { fixtureServer, longToolName, waitUntilGone, writeConfig } from './support.js';
@@ -67,6 +69,21 @@ describe('autohedge tools / agents --mcp-config', () => {
     expect(await runCli(['agents', '--mcp-config', '/nonexistent/mcp.json'], io)).toBe(2);
     expect(io.err()).toContain('/nonexistent/mcp.json: cannot read the file');
   });
+});
+
+describe('analyze --mcp-config --trace', () => {
+  it('shows the MCP call and its framed result in the trace like any other tool call', async () => {
+    const io = captureIo();
+    const model = new ScriptedModel({
+      quant: [{ toolCalls: [{ id: 'call_q', name: 'fixture__get_quote', arguments: { ticker: 'ACME', days: 2, currency: null } }] }, { text: 'Quant report.' }],
+    });
+    const code = await runCli(['analyze', 'ACME', '--agent', 'quant', '--trace', '--json', '--mcp-config', config()], io, { model, market: fakeMarket(), search: { search: async () => [] }, now: () => new Date('2026-11-28T12:00:00Z') });
+    expect(code, io.err()).toBe(0);
+    expect(io.err()).toContain('fixture__get_quote');
+    expect(io.err()).toContain('UNTRUSTED MCP OUTPUT');
+    expect(JSON.parse(io.out()).reports[0].toolCalls[0]).toMatchObject({ name: 'fixture__get_quote', error: null });
+    model.assertComplete();
+  }, 30_000);
 });
 
 describe('analyze --mcp-config and Ctrl-C', () => {
