@@ -131,17 +131,36 @@ export function buildServer(handlers: ServeHandlers, options: ServeOptions, trac
 
 type ProgressParams = { progressToken: string | number; progress: number; total?: number; message?: string };
 
-/** A progress notification as each agent starts and ends, when the caller sent a progressToken. */
+/** Progress notifications while a run goes on, when the caller sent a progressToken. */
 function progressReporter(token: unknown, send: (params: ProgressParams) => Promise<void>): (event: RunEvent) => void {
   if (typeof token !== 'string' && typeof token !== 'number') return () => {};
   let progress = 0;
   return (event) => {
-    if (event.type !== 'agent-start' && event.type !== 'agent-end') return;
+    const message = progressMessage(event);
+    if (message === null) return;
     progress += 1;
-    const message = event.type === 'agent-start' ? `${event.agent}: running` : `${event.agent}: ${event.status === 'ok' ? 'done' : `failed (${event.error ?? 'unknown error'})`}`;
     // A lost notification must not fail the run.
     send({ progressToken: token, progress, message }).catch(() => {});
   };
+}
+
+/**
+ * Each desk's start and end, and in between each model answer and tool call, so a host
+ * that cuts calls silent for about a minute hears from a long run.
+ */
+function progressMessage(event: RunEvent): string | null {
+  switch (event.type) {
+    case 'agent-start':
+      return `${event.agent}: running`;
+    case 'agent-end':
+      return `${event.agent}: ${event.status === 'ok' ? 'done' : `failed (${event.error ?? 'unknown error'})`}`;
+    case 'model-call':
+      return `${event.agent}: model answered (call ${event.call})`;
+    case 'tool-call':
+      return `${event.agent}: calling ${event.name}`;
+    default:
+      return null;
+  }
 }
 
 /** Action, conviction, levels, status and guardrail findings in a few lines. */

@@ -133,9 +133,10 @@ describe('autohedge mcp against a live (loopback) model', () => {
     await expect(call).rejects.toThrow();
     const deadline = Date.now() + 10_000;
     let runs: Array<{ status: string | null }> = [];
-    while (Date.now() < deadline && runs.length === 0) {
-      runs = (((await client.callTool({ name: 'runs_list', arguments: {} })).structuredContent as { runs: typeof runs }).runs);
-      if (runs.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    // The run's directory can be listed a moment before its result.json is complete (state "partial").
+    while (Date.now() < deadline && !runs[0]?.status) {
+      runs = ((await client.callTool({ name: 'runs_list', arguments: {} })).structuredContent as { runs: typeof runs }).runs;
+      if (!runs[0]?.status) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(runs).toMatchObject([{ status: 'interrupted' }]);
   }, 60_000);
