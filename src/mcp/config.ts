@@ -7,8 +7,10 @@ import { workerIds, type WorkerId } from '../pipeline/types.js';
 /**
  * The `{"mcpServers": {...}}` file users already write for their editors and desktop
  * assistants, plus autohedge's own per-server `"autohedge"` block (other tools ignore
- * it). Unknown keys are kept out of the way, not refused: the same file serves other
- * hosts with their own extensions. No file is ever read implicitly.
+ * it). Only servers with that block are started: the allow-list decides what runs at
+ * all, not only what the desks see. Unknown keys are kept out of the way, not refused:
+ * the same file serves other hosts with their own extensions. No file is ever read
+ * implicitly.
  */
 
 const stringMap = z.record(z.string(), z.string());
@@ -47,6 +49,12 @@ const httpServer = z.looseObject({
 const serverSchema = z.looseObject({}).pipe(
   z.custom<z.infer<typeof stdioServer> | z.infer<typeof httpServer>>().superRefine((value, context) => {
     const record = value as Record<string, unknown>;
+    // A server with no "autohedge" block is another host's business: never started, never checked.
+    if (record.autohedge === undefined) return;
+    if (record.type === 'sse') {
+      context.addIssue({ code: 'custom', path: ['type'], message: 'the SSE transport is not supported: use a Streamable HTTP url' });
+      return;
+    }
     if (record.command === undefined && record.url === undefined) {
       context.addIssue({ code: 'custom', message: 'a server needs either "command" (stdio) or "url" (Streamable HTTP)' });
       return;
@@ -115,7 +123,8 @@ export function parseMcpConfig(raw: unknown, path: string, env: NodeJS.ProcessEn
     const message = issue?.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue?.message;
     throw new ConfigError(`--mcp-config ${path}: ${where}${message ?? 'invalid configuration'}`);
   }
-  const servers = Object.entries(parsed.data.mcpServers).map(([name, raw]): McpServerConfig => {
+  const used = Object.entries(parsed.data.mcpServers).filter(([, raw]) => (raw as Record<string, unknown>).autohedge !== undefined);
+  const servers = used.map(([name, raw]): McpServerConfig => {
     // Validated above; parsed again for its defaults.
     const server = ((raw as Record<string, unknown>).command !== undefined ? stdioServer : httpServer).parse(raw) as Record<string, unknown> & {
       autohedge?: z.infer<typeof allowList>;

@@ -75,7 +75,7 @@ const scenarios: FaultScenario[] = [
     name: 'a malformed config file: exit 2, one line naming the file, no model call',
     async arrange(context) {
       const server = await context.openai(byAgent());
-      const file = writeConfig({ mcpServers: { desk: { command: 42 } } });
+      const file = writeConfig({ mcpServers: { desk: { command: 42, autohedge: { agents: { quant: ['x'] } } } } });
       return { argv: ['analyze', 'ACME', '--json', '--mcp-config', file], deps: { model: context.model(server), market: fakeMarket(), search }, vars: { file } };
     },
     expect: (vars) => ({ exitCode: 2, result: null, stderr: `autohedge: ConfigError: --mcp-config ${vars.file}: mcpServers.desk.command: Invalid input: expected string, received number` }),

@@ -84,7 +84,7 @@ describe('analyze with an MCP server bound to a desk', () => {
   }, 120_000);
 
   it('refuses a bad config file with exit 2 naming the file and the problem', async () => {
-    const bad = writeConfig({ mcpServers: { fixture: { args: ['x'] } } });
+    const bad = writeConfig({ mcpServers: { fixture: { args: ['x'], autohedge: { agents: { quant: ['get.quote'] } } } } });
     const run = await runBuilt(['analyze', 'ACME', '--demo', '--agent', 'quant', '--mcp-config', bad], { env: {} });
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);

@@ -56,7 +56,8 @@ describe('autohedge tools / agents --mcp-config', () => {
   it('refuses an unknown agent, an unset ${env:…} and a missing file with exit 2 naming the file', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ mcpServers: { fixture: { command: 'x', autohedge: { agents: { intern: ['a'] } } } } }, /mcpServers\.fixture/],
-      [{ mcpServers: { fixture: { command: 'x', env: { TOKEN: '${env:AUTOHEDGE_TEST_UNSET}' } } } }, /\$\{env:AUTOHEDGE_TEST_UNSET\} is not set/],
+      [{ mcpServers: { fixture: { command: 'x', env: { TOKEN: '${env:AUTOHEDGE_TEST_UNSET}' }, autohedge: { agents: { quant: ['a'] } } } } }, /\$\{env:AUTOHEDGE_TEST_UNSET\} is not set/],
+      [{ mcpServers: { old: { type: 'sse', url: 'http://127.0.0.1:1/sse', autohedge: { agents: { quant: ['a'] } } } } }, /mcpServers\.old\.type: the SSE transport is not supported/],
     ];
     for (const [content, pattern] of cases) {
       const file = writeConfig(content);
@@ -65,6 +66,12 @@ describe('autohedge tools / agents --mcp-config', () => {
       expect(io.err()).toContain(file);
       expect(io.err()).toMatch(pattern);
     }
+    // Another host's servers (no "autohedge" block) are neither checked nor started.
+    const foreign = captureIo();
+    const mixed = writeConfig({ mcpServers: { theirs: { type: 'sse', url: 'not a url' }, spawnless: { command: '/nonexistent/never-started' } } });
+    expect(await runCli(['tools', '--mcp-config', mixed], foreign)).toBe(0);
+    expect(foreign.err()).toBe('');
+
     const io = captureIo();
     expect(await runCli(['agents', '--mcp-config', '/nonexistent/mcp.json'], io)).toBe(2);
     expect(io.err()).toContain('/nonexistent/mcp.json: cannot read the file');
