@@ -12,7 +12,7 @@ const positiveInteger = (flag: string) =>
     .transform(Number)
     .refine((value) => value >= 1, { error: (issue) => `${flag} must be at least 1${got(issue)}` });
 
-const positiveNumber = (flag: string, max?: number) =>
+export const positiveNumber = (flag: string, max?: number) =>
   z
     .string()
     .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a positive number${got(issue)}` })

@@ -119,6 +119,9 @@ Not investment advice: autohedge never places an order.`,
     .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
     .option('--mcp-config <file>', "MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)")
     .option('--max-cost <usd>', 'spending cap of each analyze call, USD', '1')
+    .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
+    .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
+    .option('--min-reward-risk <ratio>', 'lowest reward/risk a decision may have', '1')
     .option('--verbose', 'show stack traces on errors')
     .action(async (options: Record<string, unknown>) => {
       const { mcpCommand } = await import('./commands/mcp.js');

@@ -8,15 +8,9 @@ import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import type { CliIo } from '../io.js';
-import { parseOptions } from '../options.js';
+import { parseOptions, positiveNumber } from '../options.js';
 import { buildServices, type Session } from '../services.js';
 import { checkPricesKnown, demoCassettePath } from './analyze.js';
-
-const positiveUsd = z
-  .string()
-  .regex(/^\d+(\.\d+)?$/, { error: (issue) => `--max-cost must be a positive number (got '${String(issue.input)}')` })
-  .transform(Number)
-  .refine((value) => value > 0, { error: '--max-cost must be greater than 0' });
 
 const mcpOptionsSchema = z.object({
   demo: z.boolean().default(false),
@@ -25,7 +19,10 @@ const mcpOptionsSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/, message: '--base-url must be an http(s) URL' }).optional(),
   mcpConfig: z.string().min(1).optional(),
   // An upstream agent can loop: every analyze call is capped unless the caller asks for less.
-  maxCost: positiveUsd.default(1),
+  maxCost: positiveNumber('--max-cost').default(1),
+  maxPosition: positiveNumber('--max-position', 100),
+  maxRisk: positiveNumber('--max-risk', 100),
+  minRewardRisk: positiveNumber('--min-reward-risk'),
   verbose: z.boolean().default(false),
 });
 
@@ -124,7 +121,17 @@ async function analyzeOnce(
   const transcript = createTranscript({ secrets: session.secrets });
   const raw = await analyze(
     symbol,
-    { asOf: session.asOf(), agents: input.agents, model: options.model, env: session.env, maxCostUsd: cap, signal, demo: session.demo },
+    {
+      asOf: session.asOf(),
+      agents: input.agents,
+      model: options.model,
+      env: session.env,
+      maxCostUsd: cap,
+      signal,
+      demo: session.demo,
+      maxPositionPct: options.maxPosition,
+      guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
+    },
     {
       model: session.model,
       market: session.market,
