@@ -3,9 +3,11 @@ export { analyze, type AnalyzeDeps, type AnalyzeOptions } from './pipeline/analy
 export { analyzeMany, type TickerOutcome } from './pipeline/analyze-many.js';
 export { checkDecision, defaultLimits, type GuardrailLimits } from './pipeline/guardrails.js';
 export { withBudget } from './pipeline/budget.js';
-export type { AnalysisResult, Decision, GuardrailFinding, Plan, RunStatus, RunUsage, AgentId, WorkerId } from './pipeline/types.js';
+export type { AnalysisResult, Decision, DecisionRecord, GuardrailFinding, Plan, RunStatus, RunUsage, AgentId, WorkerId } from './pipeline/types.js';
 export { runAgent } from './agent/run-agent.js';
-export type { AgentContext, AgentReport, AgentSpec, ToolCallRecord } from './agent/types.js';
+export type { AgentContext, AgentFailure, AgentOutput, AgentReport, AgentSpec, FailureKind, ReviewStep, ToolCallRecord } from './agent/types.js';
+export { runStatus, type RunFacts } from './pipeline/run-status.js';
+export { agentDefinitions, type AgentDefinition } from '../agents/index.js';
 export { defineTool } from './tools/define-tool.js';
 export { ToolRegistry } from './tools/registry.js';
 export type { Tool, ToolContext, ToolSpec } from './tools/types.js';
@@ -14,7 +16,6 @@ export { createOpenAIModel } from './llm/openai-model.js';
 export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall, ToolDefinition, Usage } from './llm/types.js';
 export type { MarketData, MarketSnapshot, Bar, Indicators } from './market/types.js';
 export type { RunEvent, EventSink } from './events.js';
-export { ScriptedModel, type ScriptedTurn, type ScriptedStep } from './testing/scripted-model.js';
 export * from './errors.js';
 // MCP servers as tool sources: `analyze(…, { …, agentTools: sources.agentTools })`, then `sources.close()`.
 export { loadMcpConfig, openMcpTools, type McpConfig, type McpServerConfig, type McpTool, type McpToolSources } from './mcp/index.js';

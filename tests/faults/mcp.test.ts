@@ -31,10 +31,10 @@ const scenarios: FaultScenario[] = [
       const server = await context.openai(quantCalls('desk__lookup'));
       return { argv: ['analyze', 'ACME', '--json', '--mcp-config', config({ command: '/nonexistent/mcp-server' }, 'lookup')], deps: { model: context.model(server), market: fakeMarket(), search } };
     },
-    expect: quantFailed("tool desk__lookup failed: MCP server 'desk': not available: spawn /nonexistent/mcp-server ENOENT"),
+    expect: quantFailed("MCP server 'desk': not available: spawn /nonexistent/mcp-server ENOENT"),
     verify(outcome, { servers }) {
       expect(outcome.stderr).toContain("autohedge: warning: MCP server 'desk' is unavailable: spawn /nonexistent/mcp-server ENOENT");
-      expect(toolMessages(requestsOf(servers[0]!, 'quant').at(-1))).toEqual(["Error: tool desk__lookup failed: MCP server 'desk': not available: spawn /nonexistent/mcp-server ENOENT"]);
+      expect(toolMessages(requestsOf(servers[0]!, 'quant').at(-1))).toEqual(["Error: MCP server 'desk': not available: spawn /nonexistent/mcp-server ENOENT"]);
     },
   },
   {
@@ -43,7 +43,7 @@ const scenarios: FaultScenario[] = [
       const server = await context.openai(quantCalls('desk__boom'));
       return { argv: ['analyze', 'ACME', '--json', '--mcp-config', config({ command: process.execPath, args: [fixtureServer] }, 'boom')], deps: { model: context.model(server), market: fakeMarket(), search } };
     },
-    expect: quantFailed("tool desk__boom failed: MCP tool 'boom' of server 'desk' failed: the fixture tool exploded"),
+    expect: quantFailed("MCP tool 'boom' of server 'desk' failed: the fixture tool exploded"),
   },
   {
     name: 'the MCP tool returns hostile text: framed as untrusted data, control characters inert, the block closed once',

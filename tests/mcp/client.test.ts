@@ -97,7 +97,7 @@ describe('MCP servers over stdio as tool sources', () => {
     expect(performance.now() - started).toBeLessThan(2_500);
     expect(slow.content).toMatch(/^Error: tool fixture__slow timed out after 500 ms/);
     const boom = await call(byRemote(tools, 'boom'), '{}');
-    expect(boom.content).toBe("Error: tool fixture__boom failed: MCP tool 'boom' of server 'fixture' failed: the fixture tool exploded");
+    expect(boom.content).toBe("Error: MCP tool 'boom' of server 'fixture' failed: the fixture tool exploded");
     expect(boom.record.error).not.toBeNull();
     // A protocol error (unknown tool) is a rejection of the call, which the tool turns into a failure too.
     await expect(sources.servers[0]!.call('no_such_tool', {}, new AbortController().signal, 5_000)).rejects.toThrow(/not found/i);
@@ -136,7 +136,7 @@ describe('MCP servers over stdio as tool sources', () => {
     const { tools, warnings } = await open({ broken: { command: '/nonexistent/mcp-server', autohedge: { agents: { quant: ['lookup'] } } } });
     expect(warnings.join('\n')).toMatch(/MCP server 'broken' is unavailable: .*ENOENT/);
     const outcome = await call(tools[0]!, '{}');
-    expect(outcome.content).toMatch(/^Error: tool broken__lookup failed: MCP server 'broken': not available: spawn \/nonexistent\/mcp-server ENOENT$/);
+    expect(outcome.content).toMatch(/^Error: MCP server 'broken': not available: spawn \/nonexistent\/mcp-server ENOENT$/);
   });
 });
 
