@@ -199,6 +199,7 @@ export async function serveMcpStdio(handlers: ServeHandlers, options: ServeOptio
     market: (symbol, signal) => handlers.market(symbol, AbortSignal.any([signal, combined])),
     analyze: (input, signal, onEvent) => handlers.analyze(input, AbortSignal.any([signal, combined]), onEvent),
   };
+  const restoreConsole = consoleToStderr();
   const handle = serveStdio(() => buildServer(wrapped, options, track), { onerror: () => {} });
   const listeners: Array<[string, () => void]> = [];
   const ended = new Promise<ServeEnd>((resolve) => {
@@ -223,5 +224,16 @@ export async function serveMcpStdio(handlers: ServeHandlers, options: ServeOptio
   await handle.close().catch(() => {});
   process.stdin.pause();
   process.stdin.destroy();
+  restoreConsole();
   return end;
+}
+
+/**
+ * stdout is the JSON-RPC channel: a library's stray console.log (an SDK notice, a
+ * deprecation line) would corrupt it, so while serving, console output goes to stderr.
+ */
+function consoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  return () => Object.assign(console, saved);
 }
