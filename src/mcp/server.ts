@@ -91,7 +91,9 @@ export function buildServer(handlers: ServeHandlers, options: ServeOptions, trac
     },
     async (input, context) => guarded(async () => {
       const progress = progressReporter(context.mcpReq._meta?.progressToken, (params) => context.mcpReq.notify({ method: 'notifications/progress', params }));
-      const result = await handlers.analyze(input, context.mcpReq.signal, progress);
+      const result = await handlers.analyze(input, context.mcpReq.signal, progress.sink);
+      // The client drops progress that arrives after the result: send it all first.
+      await progress.flushed();
       return ok(summarize(result), result);
     }),
   );
@@ -131,17 +133,20 @@ export function buildServer(handlers: ServeHandlers, options: ServeOptions, trac
 
 type ProgressParams = { progressToken: string | number; progress: number; total?: number; message?: string };
 
-/** Progress notifications while a run goes on, when the caller sent a progressToken. */
-function progressReporter(token: unknown, send: (params: ProgressParams) => Promise<void>): (event: RunEvent) => void {
-  if (typeof token !== 'string' && typeof token !== 'number') return () => {};
+/** Progress notifications while a run goes on, in order, when the caller sent a progressToken. */
+function progressReporter(token: unknown, send: (params: ProgressParams) => Promise<void>): { sink: (event: RunEvent) => void; flushed: () => Promise<void> } {
+  let chain: Promise<void> = Promise.resolve();
+  if (typeof token !== 'string' && typeof token !== 'number') return { sink: () => {}, flushed: () => chain };
   let progress = 0;
-  return (event) => {
+  const sink = (event: RunEvent) => {
     const message = progressMessage(event);
     if (message === null) return;
     progress += 1;
+    const params = { progressToken: token, progress, message };
     // A lost notification must not fail the run.
-    send({ progressToken: token, progress, message }).catch(() => {});
+    chain = chain.then(() => send(params)).catch(() => {});
   };
+  return { sink, flushed: () => chain };
 }
 
 /**
