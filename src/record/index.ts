@@ -36,7 +36,7 @@ export { startRecording } from './recorder.js';
 export { MCP_REQUEST_HEADER, mcpSectionSchema } from './mcp-section.js';
 export type { McpSection } from './mcp-section.js';
 export type { Recorder, RecordingMeta, RecordingOptions } from './recorder.js';
-export { startReplay, AGENT_HEADER } from './replay.js';
+export { startReplay } from './replay.js';
 export type { Replay, ReplayOptions } from './replay.js';
 export { ReplayMissError, findReplayMiss, isReplayMiss } from './replay-miss.js';
 export type { ReplayMiss } from './replay-miss.js';

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
-import { withBudget } from '../../pipeline/budget.js';
+import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget.js';
+import { resolveSearchChoice } from '../../search/choice.js';
+import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
 import { agentIds, type WorkerId } from '../../pipeline/types.js';
 import type { EventSink } from '../../events.js';
@@ -28,6 +30,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
     throw new UsageError('--record, --replay and --demo cannot be combined');
   }
+  const search = resolveSearchChoice(options.search, io.env);
   const session: Session = await buildServices(
     {
       env: io.env,
@@ -39,6 +42,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
       refresh: options.refresh,
       argv,
       needsModel: true,
+      search,
       warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
       mcpConfig: options.mcpConfig,
     },
@@ -46,7 +50,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   );
   try {
     if (options.demo) session.checkDemoTickers(tickers);
-    if (options.maxCost !== undefined) checkPricesKnown(options.model, options.agent, session);
+    if (options.maxCost !== undefined) checkPricesKnown(options.model, options.agent, session, search);
     return await runAnalyses(tickers, options, session, redactingIo(io, session.secrets));
   } finally {
     await session.close();
@@ -67,8 +71,10 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
   const secrets = session.secrets;
 
-  // One cap for the whole command, however many tickers share it.
-  const model = options.maxCost !== undefined ? withBudget(session.model, options.maxCost, session.prices) : session.model;
+  // One cap for the whole command, its model calls and searches, however many tickers share it.
+  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost) : null;
+  const model = cap ? withBudget(session.model, cap, session.prices) : session.model;
+  const search = cap && session.search ? withSearchBudget(session.search, cap, session.prices) : session.search;
 
   let outcomes: TickerOutcome[];
   try {
@@ -94,7 +100,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
         return {
           model,
           market: session.market,
-          search: session.search,
+          search,
           prices: session.prices,
           agentTools: session.mcp?.agentTools,
           events: (event) => {
@@ -165,11 +171,14 @@ async function saveResults(
   }
 }
 
-/** A cap cannot be enforced on a model whose price is unknown: say so before spending anything. */
-export function checkPricesKnown(model: string | undefined, agents: readonly WorkerId[] | undefined, session: Session, cap = '--max-cost'): void {
+/** A cap cannot be enforced on a model (or a search) whose price is unknown: say so before spending anything. */
+export function checkPricesKnown(model: string | undefined, agents: readonly WorkerId[] | undefined, session: Session, search: SearchChoice, cap = '--max-cost'): void {
   const models = resolveModels(model, session.env);
   const involved = agents && agents.length > 0 ? agents : agentIds;
-  const unpriced = [...new Set(involved.map((id) => models[id]).filter((name) => priceFor(name, session.prices) === null))];
+  const searching = search !== 'none' && (involved as readonly string[]).includes('sentiment');
+  const searchModel = session.search?.model ?? session.search?.id;
+  const searchPriced = searching && searchModel ? [searchModel] : [];
+  const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((name) => priceFor(name, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
       `${cap} needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`,

@@ -9,6 +9,8 @@ import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import type { CliIo } from '../io.js';
 import { parseOptions, positiveNumber } from '../options.js';
+import { resolveSearchChoice } from '../../search/choice.js';
+import type { SearchChoice } from '../../search/types.js';
 import { buildServices, type Session } from '../services.js';
 import { checkPricesKnown, demoCassettePath } from './analyze.js';
 
@@ -18,6 +20,7 @@ const mcpOptionsSchema = z.object({
   model: z.string().min(1).optional(),
   baseUrl: z.url({ protocol: /^https?$/, message: '--base-url must be an http(s) URL' }).optional(),
   mcpConfig: z.string().min(1).optional(),
+  search: z.string().min(1).optional(),
   // An upstream agent can loop: every analyze call is capped unless the caller asks for less.
   maxCost: positiveNumber('--max-cost').default(1),
   maxPosition: positiveNumber('--max-position', 100),
@@ -46,6 +49,7 @@ export async function mcpCommand(rawOptions: Record<string, unknown>, io: CliIo,
 
 function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: string[]): ServeHandlers {
   const replaying = options.demo || options.replay !== undefined;
+  const search = resolveSearchChoice(options.search, io.env);
   let queue: Promise<unknown> = Promise.resolve();
   // One replay per process at a time; live sessions need no turn-taking.
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
@@ -64,6 +68,7 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
         demo: options.demo,
         argv,
         needsModel,
+        search,
         warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
         mcpConfig: needsModel ? options.mcpConfig : undefined,
       },
@@ -92,7 +97,7 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
     },
     analyze: (input, signal, onEvent) => {
       const symbol = validateTicker(input.ticker);
-      return withSession(true, (session) => analyzeOnce(symbol, input, session, options, signal, onEvent));
+      return withSession(true, (session) => analyzeOnce(symbol, input, session, { ...options, searchChoice: search }, signal, onEvent));
     },
     runsList: async (limit) => {
       const { listRuns } = await import('../../store/index.js');
@@ -109,13 +114,13 @@ async function analyzeOnce(
   symbol: string,
   input: AnalyzeInput,
   session: Session,
-  options: McpOptions,
+  options: McpOptions & { searchChoice: SearchChoice },
   signal: AbortSignal,
   onEvent: Parameters<ServeHandlers['analyze']>[2],
 ): Promise<AnalysisResult> {
   if (session.demo) session.checkDemoTickers([symbol]);
   const cap = Math.min(input.maxCostUsd ?? options.maxCost, options.maxCost);
-  checkPricesKnown(options.model, input.agents, session, 'the per-call cost cap');
+  checkPricesKnown(options.model, input.agents, session, options.searchChoice, 'the per-call cost cap');
   const { analyze } = await import('../../pipeline/analyze.js');
   const { createTranscript } = await import('../../report/transcript.js');
   const transcript = createTranscript({ secrets: session.secrets });

@@ -1,10 +1,24 @@
 import { agentDefinitions } from '../../../agents/index.js';
 import { sanitizeText } from '../../sanitize.js';
-import { createExaProvider, createExaSearchTool } from '../../tools/exa-search.js';
+import { createExaProvider } from '../../search/exa.js';
+import { resolveSearchChoice } from '../../search/choice.js';
+import { defaultOpenAISearchModel } from '../../search/openai.js';
+import type { SearchChoice } from '../../search/types.js';
+import { createExaSearchTool, searchToolName } from '../../tools/exa-search.js';
 import type { Tool } from '../../tools/types.js';
 import type { McpTool } from '../../mcp/index.js';
 import type { CliIo } from '../io.js';
 import { withMcpTools } from '../mcp-listing.js';
+
+/** Which provider backs the search tool under this choice, in words and as data. */
+function searchBacking(choice: SearchChoice, env: NodeJS.ProcessEnv): { provider: SearchChoice; model: string | null; line: string } {
+  if (choice === 'openai') {
+    const model = env['AUTOHEDGE_SEARCH_MODEL']?.trim() || defaultOpenAISearchModel;
+    return { provider: 'openai', model, line: `backed by OpenAI's built-in web search (model ${model}, OPENAI_API_KEY)` };
+  }
+  if (choice === 'none') return { provider: 'none', model: null, line: 'not bound: --search none, Sentiment runs without a search tool' };
+  return { provider: 'exa', model: null, line: 'backed by Exa (EXA_API_KEY)' };
+}
 
 interface Listed {
   tool: Tool;
@@ -13,14 +27,17 @@ interface Listed {
 }
 
 /**
- * `autohedge tools`: every function definition an agent would send, each tool's
- * describe() line, or with --json the exact definitions; MCP tools (--mcp-config)
- * included, with their agents and whether strict mode could express their schema.
+ * `autohedge tools`: every function definition an agent would send — each tool's
+ * describe() line, or with --json the exact definitions — with the agents that get it,
+ * whether strict mode could express its schema, which search provider backs
+ * exa_search (`--search`, AUTOHEDGE_SEARCH), and the MCP tools of --mcp-config.
  */
-export async function toolsCommand(options: { json?: boolean; mcpConfig?: string }, io: CliIo): Promise<number> {
+export async function toolsCommand(options: { json?: boolean; search?: string; mcpConfig?: string }, io: CliIo): Promise<number> {
+  const backing = searchBacking(resolveSearchChoice(options.search, io.env), io.env);
   // Listing needs no key: building the tool imports nothing; only a search would.
-  const exa = createExaSearchTool(createExaProvider({ apiKey: undefined }));
-  const listed: Listed[] = [{ tool: exa, agents: agentDefinitions.filter((definition) => (definition.tools as readonly string[]).includes(exa.name)).map((definition) => definition.id) }];
+  const search = createExaSearchTool(createExaProvider({ apiKey: undefined }));
+  const namedBy = (name: string) => agentDefinitions.filter((definition) => (definition.tools as readonly string[]).includes(name)).map((definition) => definition.id);
+  const listed: Listed[] = [{ tool: search, agents: namedBy(search.name) }];
   await withMcpTools(options.mcpConfig, io, (bound) => {
     for (const [agent, tools] of Object.entries(bound)) {
       for (const tool of tools ?? []) {
@@ -39,13 +56,15 @@ export async function toolsCommand(options: { json?: boolean; mcpConfig?: string
       description: tool.description,
       summary: tool.describe(),
       definition: tool.definition,
+      ...(tool.name === searchToolName ? { provider: backing.provider, model: backing.model } : {}),
     }));
     io.stdout(`${JSON.stringify(listing, null, 2)}\n`);
   } else {
     const lines = listed.map(({ tool, agents, mcp }) => {
       const notes = [`agents: ${agents.join(', ') || 'none'}`];
       if (mcp && !tool.definition.function.strict) notes.push(`non-strict: ${mcp.nonStrictReason ?? 'schema not expressible in strict mode'}`);
-      return sanitizeText(`${tool.describe()} [${notes.join('; ')}]`);
+      const line = sanitizeText(`${tool.describe()} [${notes.join('; ')}]`);
+      return tool.name === searchToolName ? `${line}\n  ${tool.name}: ${backing.line}` : line;
     });
     io.stdout(`${lines.join('\n')}\n`);
   }
