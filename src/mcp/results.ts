@@ -1,4 +1,7 @@
 import { sanitizeText } from '../sanitize.js';
+import { toolResultMaxCharacters } from '../tools/limits.js';
+// The web results' defang: a forged delimiter is found through NFKC, invisible characters and bracket look-alikes.
+import { defang } from '../tools/untrusted.js';
 import type { McpCallResult } from './types.js';
 
 /**
@@ -8,8 +11,8 @@ import type { McpCallResult } from './types.js';
  * a delimiter, and with terminal control characters made inert where it enters.
  */
 
-/** Under the agent runtime's default 12,000-character cap on one tool result. */
-export const mcpOutputMaxCharacters = 10_000;
+/** Under the agent runtime's cap on one tool result, so that cap never cuts the closing delimiter. */
+export const mcpOutputMaxCharacters = toolResultMaxCharacters - 2_000;
 const errorMaxCharacters = 1_000;
 const blockEnd = '<<<END UNTRUSTED MCP OUTPUT>>>';
 
@@ -59,17 +62,4 @@ function contentText(block: unknown): string {
     default:
       return `[${String(item.type)} content omitted]`;
   }
-}
-
-const delimiterPattern = /<<<\s*(?:END\s+)?UNTRUSTED\s+[A-Z ]*(?:CONTENT|OUTPUT)[^<>]*>>>/gi;
-
-/** No text inside can close the block early or open a fake one: delimiters removed until none is left, then long bracket runs shortened. */
-function defang(text: string): string {
-  let previous: string;
-  let current = text;
-  do {
-    previous = current;
-    current = current.replace(delimiterPattern, '');
-  } while (current !== previous);
-  return current.replace(/<{3,}/g, '<<').replace(/>{3,}/g, '>>');
 }
