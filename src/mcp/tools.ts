@@ -21,6 +21,8 @@ export interface McpTool extends Tool {
   remoteName: string;
   /** Why strict mode was turned off, when it was. */
   nonStrictReason: string | null;
+  /** The server's own input schema. */
+  inputSchema: Record<string, unknown>;
 }
 
 /** `<server>__<tool>` in `[A-Za-z0-9_-]`, at most 64 characters; a short hash keeps a cut name unique. */
@@ -94,6 +96,7 @@ export function createMcpTool(handle: McpServerHandle, info: McpToolInfo, name: 
     server: handle.name,
     remoteName: info.name,
     nonStrictReason: reason,
+    inputSchema: info.inputSchema,
     definition,
     parse: (argumentsJson) => parseArguments(name, argumentsJson, info.inputSchema),
     describe: () =>

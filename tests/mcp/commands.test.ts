@@ -36,7 +36,8 @@ describe('autohedge tools / agents --mcp-config', () => {
 
     const text = captureIo();
     expect(await runCli(['tools', '--mcp-config', config()], text)).toBe(0);
-    expect(text.out()).toMatch(/Tool Name: fixture__pair, .*\[agents: quant; non-strict: /);
+    expect(text.out()).toMatch(/^fixture__get_quote +quant, risk +ticker, days\?, currency\? +Last price of a ticker \(fixture data\)\.$/m);
+    expect(text.out()).toMatch(/^ {2}fixture__pair: sent non-strict: .*prefixItems/m);
   }, 30_000);
 
   it('shows bound tools per agent, also from AUTOHEDGE_MCP_CONFIG, and reads no .mcp.json implicitly', async () => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
+import { CassetteError, ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
 import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget.js';
 import { resolveSearchChoice } from '../../search/choice.js';
@@ -9,7 +9,7 @@ import { agentIds, type WorkerId } from '../../pipeline/types.js';
 import type { EventSink } from '../../events.js';
 import type { AnalysisResult } from '../../pipeline/types.js';
 import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js';
-import { autohedgeHome, packageRoot } from '../../paths.js';
+import { autohedgeHome, demoCassettePath } from '../../paths.js';
 import { validateTicker } from '../../market/ticker.js';
 import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
 import { colorEnabled, reportOptions, type CliIo } from '../io.js';
@@ -18,9 +18,10 @@ import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../o
 import { createProgress } from '../progress.js';
 import { scrubDeep } from '../../scrub.js';
 import { redactingIo } from '../redact.js';
+import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { buildServices, type Session } from '../services.js';
 
-export const demoCassettePath = () => join(packageRoot(), 'demo', 'demo.cassette.json');
+export { demoCassettePath };
 
 /** `autohedge analyze <tickers...>`: a thin shell over the library's analyze(). */
 /** `argv` is the whole command line, kept in a recorded cassette. */
@@ -65,6 +66,8 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
     quiet: options.quiet,
     color: stderrColor,
     stream: process.stderr,
+    rows: io.rows,
+    columns: io.columns,
   });
   const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
   const { createTranscript } = await import('../../report/transcript.js');
@@ -72,7 +75,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   const secrets = session.secrets;
 
   // One cap for the whole command, its model calls and searches, however many tickers share it.
-  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost) : null;
+  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost, { stopAfterCap: session.replaying }) : null;
   const model = cap ? withBudget(session.model, cap, session.prices) : session.model;
   const search = cap && session.search ? withSearchBudget(session.search, cap, session.prices) : session.search;
 
@@ -114,7 +117,8 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
     progress.stop();
   }
 
-  const results = outcomes.flatMap((outcome) => (outcome.result ? [scrubDeep(outcome.result, secrets)] : []));
+  const record = runOptionsRecord(options, session);
+  const results = outcomes.flatMap((outcome) => (outcome.result ? [scrubDeep(withRunRecord(outcome.result, record), secrets)] : []));
   for (const outcome of outcomes) {
     if (outcome.error !== undefined) io.stderr(`${formatError(outcome.error, options.verbose)}${tickers.length > 1 ? ` (${outcome.ticker})` : ''}\n`);
   }
@@ -122,7 +126,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   // with a warning: the run says so itself, so that miss is not a stale cassette.
   const reviewNotReplayed = results.some((result) => result.reviewFailure?.kind === 'replay-miss');
   const misses = session.replayMisses(reviewNotReplayed ? ['director'] : []);
-  for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
+  for (const miss of misses) io.stderr(`${formatError(new CassetteError(miss), false)}\n`);
 
   if (results.length > 0) {
     if (options.json) {
@@ -130,7 +134,8 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
       io.stdout(renderJson(tickers.length === 1 ? (results[0] as AnalysisResult) : results));
     } else {
       const { renderTerminal } = await import('../../report/terminal.js');
-      io.stdout(results.map((result) => renderTerminal(result, reportOptions(io))).join('\n'));
+      // Without --no-save the footer names the run id `runs show` finds; with it, that id would lead nowhere.
+      io.stdout(results.map((result) => renderTerminal(result, { ...reportOptions(io), saved: options.save })).join('\n'));
     }
   }
   await saveResults(results, transcripts, options, session, io);
@@ -150,12 +155,13 @@ async function saveResults(
 ): Promise<void> {
   if (results.length === 0 || (!options.save && !options.out)) return;
   const { saveRun, writeRunFiles } = await import('../../store/index.js');
-  const { renderMarkdown } = await import('../../report/markdown.js');
+  const { renderRunFiles } = await import('../../report/run-files.js');
   for (const result of results) {
-    const files = { transcript: transcripts.get(result.ticker)?.lines() ?? [], markdown: renderMarkdown(result) };
+    const files = { transcript: transcripts.get(result.ticker)?.lines() ?? [], ...renderRunFiles(result) };
     if (options.save) {
       try {
-        await saveRun(autohedgeHome(session.env), result, files);
+        const { dir } = await saveRun(autohedgeHome(session.env), result, files);
+        if (!options.quiet) io.stderr(`saved ${dir}\n`);
       } catch (error) {
         io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
       }
@@ -164,6 +170,7 @@ async function saveResults(
       const directory = results.length > 1 ? join(options.out, result.ticker) : options.out;
       try {
         await writeRunFiles(directory, result, files);
+        if (!options.quiet) io.stderr(`wrote ${directory}\n`);
       } catch (error) {
         io.stderr(`autohedge: warning: could not write --out ${directory}: ${errorMessage(error)}\n`);
       }
@@ -181,7 +188,7 @@ export function checkPricesKnown(model: string | undefined, agents: readonly Wor
   const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((name) => priceFor(name, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
-      `${cap} needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`,
+      `${cap} needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)`,
     );
   }
 }

@@ -5,6 +5,7 @@ import { resolveSearchChoice } from '../../search/choice.js';
 import { defaultOpenAISearchModel } from '../../search/openai.js';
 import type { SearchChoice } from '../../search/types.js';
 import { createExaSearchTool, searchToolName } from '../../tools/exa-search.js';
+import { renderTable } from '../../report/table.js';
 import type { Tool } from '../../tools/types.js';
 import type { McpTool } from '../../mcp/index.js';
 import type { CliIo } from '../io.js';
@@ -27,10 +28,11 @@ interface Listed {
 }
 
 /**
- * `autohedge tools`: every function definition an agent would send — each tool's
- * describe() line, or with --json the exact definitions — with the agents that get it,
- * whether strict mode could express its schema, which search provider backs
- * exa_search (`--search`, AUTOHEDGE_SEARCH), and the MCP tools of --mcp-config.
+ * `autohedge tools`: every function definition an agent would send — a table (name,
+ * agents, parameters, one line of description), or with --json the exact
+ * definitions — with which search provider backs exa_search (`--search`,
+ * AUTOHEDGE_SEARCH) and the MCP tools of --mcp-config (where strict mode could not
+ * express a schema, why).
  */
 export async function toolsCommand(options: { json?: boolean; search?: string; mcpConfig?: string }, io: CliIo): Promise<number> {
   const backing = searchBacking(resolveSearchChoice(options.search, io.env), io.env);
@@ -60,13 +62,36 @@ export async function toolsCommand(options: { json?: boolean; search?: string; m
     }));
     io.stdout(`${JSON.stringify(listing, null, 2)}\n`);
   } else {
-    const lines = listed.map(({ tool, agents, mcp }) => {
-      const notes = [`agents: ${agents.join(', ') || 'none'}`];
-      if (mcp && !tool.definition.function.strict) notes.push(`non-strict: ${mcp.nonStrictReason ?? 'schema not expressible in strict mode'}`);
-      const line = sanitizeText(`${tool.describe()} [${notes.join('; ')}]`);
-      return tool.name === searchToolName ? `${line}\n  ${tool.name}: ${backing.line}` : line;
-    });
-    io.stdout(`${lines.join('\n')}\n`);
+    const rows = listed.map(({ tool, agents, mcp }) => [
+      tool.name,
+      agents.join(', ') || '-',
+      mcp ? mcpParameterList(mcp) : parameterList(tool),
+      sanitizeText(firstSentence(tool.description)),
+    ]);
+    io.stdout(renderTable(['NAME', 'AGENTS', 'PARAMETERS', 'DESCRIPTION'], rows, io.stdoutIsTTY ? io.columns : 0));
+    for (const { tool, mcp } of listed) {
+      if (tool.name === searchToolName) io.stdout(`  ${tool.name}: ${backing.line}\n`);
+      if (mcp && !tool.definition.function.strict) io.stdout(sanitizeText(`  ${tool.name}: sent non-strict: ${mcp.nonStrictReason ?? 'its schema is not expressible in strict mode'}\n`));
+    }
   }
   return 0;
+}
+
+/** An MCP tool's parameters from the server's own schema, optional ones marked. */
+function mcpParameterList(tool: McpTool): string {
+  const properties = Object.keys((tool.inputSchema.properties as object | undefined) ?? {});
+  const required = new Set(Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : []);
+  return properties.length > 0 ? properties.map((name) => (required.has(name) ? name : `${name}?`)).join(', ') : '-';
+}
+
+/** "query, numResults?, daysBack?": the parameters the model may send, optional ones marked. */
+function parameterList(tool: Tool): string {
+  const shape = tool.parameters.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
+  const names = Object.entries(shape).map(([name, schema]) => (schema.safeParse(undefined).success || schema.safeParse(null).success ? `${name}?` : name));
+  return names.length > 0 ? names.join(', ') : '-';
+}
+
+function firstSentence(text: string): string {
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(text.trim());
+  return (sentence ? sentence[1]! : text).replace(/\s+/g, ' ');
 }
