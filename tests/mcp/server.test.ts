@@ -81,6 +81,13 @@ describe('autohedge mcp --demo with the SDK client', () => {
       expect(progress).toContain(`${agent}: done`);
     }
 
+    // Each call replays the cassette afresh: a second analysis in the same process is the same run.
+    const again = await client.callTool({ name: 'analyze', arguments: { ticker: 'ACME' } });
+    expect(again.structuredContent).toMatchObject({ status: 'ok', decision: result.decision });
+    const sentiment = (again.structuredContent as { reports: Array<{ agent: string; toolCalls: Array<{ error: string | null }> }> }).reports.find((report) => report.agent === 'sentiment');
+    expect(sentiment?.toolCalls.length).toBeGreaterThan(0);
+    expect(sentiment?.toolCalls.every((call) => call.error === null)).toBe(true);
+
     const nope = await client.callTool({ name: 'analyze', arguments: { ticker: 'NOPE' } });
     expect(nope.isError).toBe(true);
     expect(textOf(nope).split('\n')).toHaveLength(1);
@@ -89,7 +96,7 @@ describe('autohedge mcp --demo with the SDK client', () => {
     expect(badAgent.isError).toBe(true);
 
     const listed = await client.callTool({ name: 'runs_list', arguments: {} });
-    expect((listed.structuredContent as { runs: Array<{ runId: string }> }).runs.map((run) => run.runId)).toEqual([result.runId]);
+    expect((listed.structuredContent as { runs: Array<{ runId: string }> }).runs.map((run) => run.runId).sort()).toEqual([result.runId, (again.structuredContent as { runId: string }).runId].sort());
 
     // The cap: a call may ask for less than the server's $1, never more.
     const tooMuch = await client.callTool({ name: 'analyze', arguments: { ticker: 'ACME', maxCostUsd: 5 } });
