@@ -183,11 +183,11 @@ export function summarize(result: AnalysisResult): string {
   return lines.join('\n');
 }
 
-/** Why the server stopped: the host closed stdin, the caller's signal (Ctrl-C), or a termination signal. */
-export type ServeEnd = 'stdin-closed' | 'aborted' | 'SIGTERM' | 'SIGHUP';
+/** Why the server stopped: the host closed stdin, or the caller's signal (SIGINT, SIGTERM, SIGHUP: src/cli/main.ts). */
+export type ServeEnd = 'stdin-closed' | 'aborted';
 
 /**
- * Serves over stdio until stdin closes, `stop` aborts, or SIGTERM/SIGHUP arrives; then
+ * Serves over stdio until stdin closes or `stop` aborts (the CLI's signals); then
  * aborts every call in flight, waits briefly for it to be saved, and closes.
  */
 export async function serveMcpStdio(handlers: ServeHandlers, options: ServeOptions, stop: AbortSignal | undefined): Promise<ServeEnd> {
@@ -215,9 +215,6 @@ export async function serveMcpStdio(handlers: ServeHandlers, options: ServeOptio
     };
     on('end', process.stdin, 'stdin-closed');
     on('close', process.stdin, 'stdin-closed');
-    // A host stopping the server must not kill it mid-save, nor orphan its own MCP servers.
-    on('SIGTERM', process, 'SIGTERM');
-    on('SIGHUP', process, 'SIGHUP');
     if (combined.aborted) resolve('aborted');
     else combined.addEventListener('abort', () => resolve('aborted'), { once: true });
   });

@@ -43,8 +43,8 @@ export async function mcpCommand(rawOptions: Record<string, unknown>, io: CliIo,
   const { serveMcpStdio } = await import('../../mcp/server.js');
   const handlers = createHandlers(options, io, deps, argv);
   const end = await serveMcpStdio(handlers, { name: 'autohedge', version: packageVersion(), errorLine: (error) => formatError(error, false), maxCostUsd: options.maxCost }, io.signal);
-  // A host closing stdin is the normal end; a signal ends it the way a signal ends any command.
-  return end === 'SIGTERM' ? 143 : end === 'SIGHUP' ? 129 : end === 'aborted' ? ExitCode.interrupted : ExitCode.ok;
+  // A host closing stdin is the normal end; a signal's exit code is set by src/cli/main.ts.
+  return end === 'aborted' ? ExitCode.interrupted : ExitCode.ok;
 }
 
 function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: string[]): ServeHandlers {
