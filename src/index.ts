@@ -23,3 +23,5 @@ export { evaluateRuns, type DecisionRow, type Evaluation, type EvaluateOptions, 
 export { summarize, type EvaluationSummary, type GroupSummary, type StrategyStats } from './evaluate/summary.js';
 export type { RunEvent, EventSink } from './events.js';
 export * from './errors.js';
+// MCP servers as tool sources: `analyze(…, { …, agentTools: sources.agentTools })`, then `sources.close()`.
+export { loadMcpConfig, openMcpTools, type McpConfig, type McpServerConfig, type McpTool, type McpToolSources } from './mcp/index.js';

@@ -5,7 +5,7 @@ import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget
 import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
-import { agentIds } from '../../pipeline/types.js';
+import { agentIds, type WorkerId } from '../../pipeline/types.js';
 import type { EventSink } from '../../events.js';
 import type { AnalysisResult } from '../../pipeline/types.js';
 import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js';
@@ -20,7 +20,7 @@ import { createProgress } from '../progress.js';
 import { scrubDeep } from '../../scrub.js';
 import { redactingIo } from '../redact.js';
 import { runOptionsRecord, withRunRecord } from '../run-options.js';
-import { buildServices, secretsOf, type Session } from '../services.js';
+import { buildServices, type Session } from '../services.js';
 
 export { demoCassettePath };
 
@@ -50,13 +50,14 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
       needsModel: true,
       search,
       warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
+      mcpConfig: options.mcpConfig,
     },
     deps,
   );
   try {
     if (options.demo) session.checkDemoTickers(tickers);
-    if (options.maxCost !== undefined) checkPricesKnown(options, session, search);
-    return await runAnalyses(tickers, options, session, redactingIo(io, secretsOf(session.env)), historical);
+    if (options.maxCost !== undefined) checkPricesKnown(options.model, options.agent, session, search);
+    return await runAnalyses(tickers, options, session, redactingIo(io, session.secrets), historical);
   } finally {
     await session.close();
   }
@@ -76,7 +77,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
   const { createTranscript } = await import('../../report/transcript.js');
   const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
-  const secrets = secretsOf(session.env);
+  const secrets = session.secrets;
 
   // One cap for the whole command, its model calls and searches, however many tickers share it.
   const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost, { stopAfterCap: session.replaying }) : null;
@@ -110,6 +111,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
           market: session.market,
           search,
           prices: session.prices,
+          agentTools: session.mcp?.agentTools,
           events: (event) => {
             for (const sink of sinks) sink(event);
           },
@@ -183,16 +185,16 @@ async function saveResults(
 }
 
 /** A cap cannot be enforced on a model (or a search) whose price is unknown: say so before spending anything. */
-function checkPricesKnown(options: AnalyzeCliOptions, session: Session, search: SearchChoice): void {
-  const models = resolveModels(options.model, session.env);
-  const involved = options.agent.length > 0 ? options.agent : agentIds;
+export function checkPricesKnown(model: string | undefined, agents: readonly WorkerId[] | undefined, session: Session, search: SearchChoice, cap = '--max-cost'): void {
+  const models = resolveModels(model, session.env);
+  const involved = agents && agents.length > 0 ? agents : agentIds;
   const searching = search !== 'none' && (involved as readonly string[]).includes('sentiment');
   const searchModel = session.search?.model ?? session.search?.id;
   const searchPriced = searching && searchModel ? [searchModel] : [];
-  const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((model) => priceFor(model, session.prices) === null))];
+  const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((name) => priceFor(name, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
-      `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)`,
+      `${cap} needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)`,
     );
   }
 }
