@@ -1,0 +1,140 @@
+import { join } from 'node:path';
+import { ExitCode, errorMessage } from '../../errors.js';
+import type { EventSink } from '../../events.js';
+import type { ChatModel } from '../../llm/types.js';
+import type { AnalyzeDeps } from '../../pipeline/analyze.js';
+import type { TickerOutcome } from '../../pipeline/analyze-many.js';
+import type { AnalysisResult } from '../../pipeline/types.js';
+import { UniverseTally } from '../../pipeline/universe-summary.js';
+import { autohedgeHome } from '../../paths.js';
+import { scrubDeep } from '../../scrub.js';
+import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
+import { colorEnabled, reportOptions, type CliIo } from '../io.js';
+import type { AnalyzeCliOptions } from '../options.js';
+import { createProgress } from '../progress.js';
+import { secretsOf, type Session } from '../services.js';
+
+interface OutputContext {
+  tickers: string[];
+  options: AnalyzeCliOptions;
+  session: Session;
+  io: CliIo;
+}
+
+/**
+ * What `analyze` does with each finished ticker, as it finishes: scrub it, save it,
+ * print it (`--jsonl` a line, the terminal report), count it for the summary, and
+ * forget it. Only `--json` keeps results, for its one array at the end.
+ */
+export async function createUniverseOutput({ tickers, options, session, io }: OutputContext) {
+  const stderrColor = colorEnabled(io.env, io.stderrIsTTY);
+  const progress = await createProgress({
+    write: io.stderr,
+    live: io.stderrIsTTY && io.columns > 0 && !options.trace,
+    quiet: options.quiet,
+    color: stderrColor,
+    stream: process.stderr,
+  });
+  const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
+  const { createTranscript } = await import('../../report/transcript.js');
+  const render = await import('../../report/terminal.js');
+  const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
+  const secrets = secretsOf(session.env);
+  const several = tickers.length > 1;
+  const tally = new UniverseTally();
+  const codes = new Set<ExitCode>();
+  const kept = new Map<string, AnalysisResult>();
+  let printed = 0;
+
+  const print = (result: AnalysisResult) => {
+    if (options.jsonl) io.stdout(`${JSON.stringify(result)}\n`);
+    else if (options.json) kept.set(result.ticker, result);
+    else io.stdout(`${printed > 0 ? '\n' : ''}${render.renderTerminal(result, reportOptions(io))}`);
+    printed += 1;
+  };
+
+  return {
+    tally,
+    stopProgress: () => progress.stop(),
+    depsFor(ticker: string, model: ChatModel): AnalyzeDeps {
+      const transcript = createTranscript({ secrets });
+      transcripts.set(ticker, transcript);
+      const sinks: EventSink[] = [progress.sink(ticker), transcript.sink];
+      if (createTraceSink) sinks.push(createTraceSink({ write: io.stderr, color: stderrColor, label: several ? ticker : undefined }));
+      return {
+        model,
+        market: session.market,
+        search: session.search,
+        prices: session.prices,
+        events: (event) => {
+          for (const sink of sinks) sink(event);
+        },
+      };
+    },
+    async add(outcome: TickerOutcome): Promise<void> {
+      const transcript = transcripts.get(outcome.ticker);
+      transcripts.delete(outcome.ticker);
+      if (outcome.result === undefined) {
+        io.stderr(`${formatError(outcome.error, options.verbose)}${several ? ` (${outcome.ticker})` : ''}\n`);
+        codes.add(exitCodeFor(outcome.error));
+        tally.addError();
+        return;
+      }
+      const result = scrubDeep(outcome.result, secrets);
+      codes.add(exitCodeForStatus(result.status));
+      tally.addResult(result);
+      print(result);
+      await saveResult(result, transcript?.lines() ?? [], { options, session, io, several });
+    },
+    /** The --json array, the summary, replay misses and the cassette; the exit code. */
+    async finish(current: Session): Promise<number> {
+      const misses = current.replayMisses();
+      for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
+      if (options.json && kept.size > 0) {
+        const ordered = tickers.flatMap((ticker) => (kept.has(ticker) ? [kept.get(ticker)!] : []));
+        io.stdout(render.renderJson(tickers.length === 1 ? ordered[0]! : ordered));
+      }
+      if (several) await printSummary(tally, options, io);
+      await current.finish(io);
+      const code = worstExitCode([...codes]);
+      // A replay that asked for something its cassette does not hold is a stale or wrong
+      // cassette (re-record it), not a failed analysis: exit like a usage error.
+      return misses.length > 0 && code !== ExitCode.interrupted ? ExitCode.usage : code;
+    },
+  };
+}
+
+/** On stdout under the terminal reports; on stderr when stdout carries JSON. */
+async function printSummary(tally: UniverseTally, options: AnalyzeCliOptions, io: CliIo): Promise<void> {
+  const { renderUniverseSummary } = await import('../../report/universe-summary.js');
+  const text = renderUniverseSummary(tally.result());
+  if (!options.json && !options.jsonl) io.stdout(`\n${text}`);
+  else if (!options.quiet) io.stderr(text);
+}
+
+async function saveResult(
+  result: AnalysisResult,
+  transcript: string[],
+  context: { options: AnalyzeCliOptions; session: Session; io: CliIo; several: boolean },
+): Promise<void> {
+  const { options, session, io } = context;
+  if (!options.save && !options.out) return;
+  const { saveRun, writeRunFiles } = await import('../../store/index.js');
+  const { renderMarkdown } = await import('../../report/markdown.js');
+  const files = { transcript, markdown: renderMarkdown(result) };
+  if (options.save) {
+    try {
+      await saveRun(autohedgeHome(session.env), result, files);
+    } catch (error) {
+      io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
+    }
+  }
+  if (options.out) {
+    const directory = context.several ? join(options.out, result.ticker) : options.out;
+    try {
+      await writeRunFiles(directory, result, files);
+    } catch (error) {
+      io.stderr(`autohedge: warning: could not write --out ${directory}: ${errorMessage(error)}\n`);
+    }
+  }
+}
