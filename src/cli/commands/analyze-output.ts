@@ -9,10 +9,11 @@ import { UniverseTally } from '../../pipeline/universe-summary.js';
 import { autohedgeHome } from '../../paths.js';
 import { scrubDeep } from '../../scrub.js';
 import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
-import { colorEnabled, reportOptions, type CliIo } from '../io.js';
+import { colorEnabled, type CliIo } from '../io.js';
 import type { AnalyzeCliOptions } from '../options.js';
 import { createProgress } from '../progress.js';
 import { secretsOf, type Session } from '../services.js';
+import { createResultPrinter } from './result-printer.js';
 
 interface OutputContext {
   tickers: string[];
@@ -37,21 +38,12 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
   });
   const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
   const { createTranscript } = await import('../../report/transcript.js');
-  const render = await import('../../report/terminal.js');
+  const printer = await createResultPrinter(options, io, tickers);
   const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
   const secrets = secretsOf(session.env);
   const several = tickers.length > 1;
   const tally = new UniverseTally();
   const codes = new Set<ExitCode>();
-  const kept = new Map<string, AnalysisResult>();
-  let printed = 0;
-
-  const print = (result: AnalysisResult) => {
-    if (options.jsonl) io.stdout(`${JSON.stringify(result)}\n`);
-    else if (options.json) kept.set(result.ticker, result);
-    else io.stdout(`${printed > 0 ? '\n' : ''}${render.renderTerminal(result, reportOptions(io))}`);
-    printed += 1;
-  };
 
   return {
     tally,
@@ -83,18 +75,15 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
       const result = scrubDeep(outcome.result, secrets);
       codes.add(exitCodeForStatus(result.status));
       tally.addResult(result);
-      print(result);
+      printer.print(result);
       await saveResult(result, transcript?.lines() ?? [], { options, session, io, several });
     },
     /** The --json array, the summary, replay misses and the cassette; the exit code. */
     async finish(current: Session): Promise<number> {
       const misses = current.replayMisses();
       for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
-      if (options.json && kept.size > 0) {
-        const ordered = tickers.flatMap((ticker) => (kept.has(ticker) ? [kept.get(ticker)!] : []));
-        io.stdout(render.renderJson(tickers.length === 1 ? ordered[0]! : ordered));
-      }
-      if (several) await printSummary(tally, options, io);
+      printer.flushJson();
+      if (several) await printer.summary(tally);
       await current.finish(io);
       const code = worstExitCode([...codes]);
       // A replay that asked for something its cassette does not hold is a stale or wrong
@@ -102,14 +91,6 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
       return misses.length > 0 && code !== ExitCode.interrupted ? ExitCode.usage : code;
     },
   };
-}
-
-/** On stdout under the terminal reports; on stderr when stdout carries JSON. */
-async function printSummary(tally: UniverseTally, options: AnalyzeCliOptions, io: CliIo): Promise<void> {
-  const { renderUniverseSummary } = await import('../../report/universe-summary.js');
-  const text = renderUniverseSummary(tally.result());
-  if (!options.json && !options.jsonl) io.stdout(`\n${text}`);
-  else if (!options.quiet) io.stderr(text);
 }
 
 async function saveResult(
