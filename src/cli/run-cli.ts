@@ -76,6 +76,44 @@ Not investment advice: autohedge never places an order.`,
     });
 
   program
+    .command('worker')
+    .description('process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C')
+    .option('--redis <url>', 'Redis URL (else AUTOHEDGE_REDIS_URL, else redis://127.0.0.1:6379)')
+    .option('--queue <name>', 'queue name', 'autohedge')
+    .option('--concurrency <n>', 'analyses this worker runs at once', '2')
+    .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
+    .option('--max-cost <usd>', 'cap on each job\'s model spend, in USD')
+    .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
+    .option('--stall-interval <seconds>', 'a dead worker\'s job goes back to the queue within about twice this', '15')
+    .option('--rate-limit-pause <seconds>', 'how long the whole queue pauses after an OpenAI 429', '10')
+    .option('--no-save', 'do not save the runs under $AUTOHEDGE_HOME/runs')
+    .option('-q, --quiet', 'no job lines on stderr')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (options: Record<string, unknown>) => {
+      const { workerCommand } = await import('./commands/worker.js');
+      setExit(await workerCommand(options, io, deps, argv));
+    });
+
+  program
+    .command('enqueue')
+    .description('queue one analysis job per (ticker, as-of day) for `autohedge worker`')
+    .argument('[tickers...]', 'ticker symbols (and/or --universe <file>)')
+    .option('--universe <file>', 'also the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)')
+    .option('--as-of <day>', 'the as-of day (YYYY-MM-DD) or instant of the analyses (default: now)')
+    .option('--wait', 'wait for the jobs and print each result as it completes, then a summary')
+    .option('--json', 'with --wait: the results as one JSON array; without: the job ids as JSON')
+    .option('--jsonl', 'with --wait: one AnalysisResult JSON per line as each job completes')
+    .option('--redis <url>', 'Redis URL (else AUTOHEDGE_REDIS_URL, else redis://127.0.0.1:6379)')
+    .option('--queue <name>', 'queue name', 'autohedge')
+    .option('-q, --quiet', 'nothing on stderr but errors')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (tickers: string[], options: Record<string, unknown>) => {
+      const { enqueueCommand } = await import('./commands/enqueue.js');
+      setExit(await enqueueCommand(tickers, options, io, deps));
+    });
+
+  program
     .command('market')
     .description('print the market-data snapshot exactly as the agents see it')
     .argument('<ticker>', 'ticker symbol')

@@ -4,10 +4,10 @@ import { observeModelErrors, verdictOnError, verdictOnResult, type JobVerdict } 
 import { jobDataSchema, type AnalysisJobData } from './jobs.js';
 import { ensureReachable, type QueueModules } from './redis.js';
 
-/** One job's clients and what to do with its result (save it in this host's run store). */
+/** One job's clients, and what becomes of its result: saved in this host's run store, scrubbed, returned as the job's value. */
 export interface JobSession {
   deps: AnalyzeDeps;
-  save(result: AnalysisResult): Promise<void>;
+  finish(result: AnalysisResult): Promise<AnalysisResult>;
 }
 
 export interface WorkerSettings {
@@ -95,6 +95,5 @@ async function runJob(data: AnalysisJobData, settings: WorkerSettings): Promise<
   }
   const verdict = verdictOnResult(result, observed.errors);
   // Only a result that is this job's value is kept; a rate-limited run will be redone.
-  if (verdict.kind === 'done') await session.save(result);
-  return verdict;
+  return verdict.kind === 'done' ? { kind: 'done', result: await session.finish(result) } : verdict;
 }
