@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { defaultQueueName } from '../queue/jobs.js';
+import { defaultAttempts, defaultBackoffMs, defaultQueueName } from '../queue/jobs.js';
 import { defaultRedisUrl } from '../queue/redis.js';
 import { analyzeOptionsSchema } from './options.js';
 
@@ -12,6 +12,12 @@ const seconds = (flag: string) =>
     .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a number of seconds${got(issue)}` })
     .transform((value) => Math.round(Number(value) * 1000))
     .refine((value) => value >= 100, { error: (issue) => `${flag} must be at least 0.1 seconds${got(issue)}` });
+
+const wholeNumber = (flag: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, { error: (issue) => `${flag} must be a whole number from 1 to 999${got(issue)}` })
+    .transform(Number);
 
 /** --redis, else AUTOHEDGE_REDIS_URL, else the local default; redis:// or rediss:// only. */
 export function redisUrlFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -65,6 +71,8 @@ export const enqueueOptionsSchema = z.object({
   universe: analyzeShape.universe,
   asOf: asOfSchema.optional(),
   wait: z.boolean().default(false),
+  attempts: wholeNumber('--attempts').optional().transform((value) => value ?? defaultAttempts),
+  backoff: seconds('--backoff').optional().transform((value) => value ?? defaultBackoffMs),
   json: z.boolean().default(false),
   jsonl: z.boolean().default(false),
 });

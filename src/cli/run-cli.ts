@@ -104,6 +104,8 @@ Not investment advice: autohedge never places an order.`,
     .option('--wait', 'wait for the jobs and print each result as it completes, then a summary')
     .option('--json', 'with --wait: the results as one JSON array; without: the job ids as JSON')
     .option('--jsonl', 'with --wait: one AnalysisResult JSON per line as each job completes')
+    .option('--attempts <n>', 'attempts in all for a job that fails for a transient reason (default 4)')
+    .option('--backoff <seconds>', 'wait before the second attempt, doubling after each (default 5)')
     .option('--redis <url>', 'Redis URL (else AUTOHEDGE_REDIS_URL, else redis://127.0.0.1:6379)')
     .option('--queue <name>', 'queue name', 'autohedge')
     .option('-q, --quiet', 'nothing on stderr but errors')

@@ -1,5 +1,5 @@
 import type { AnalysisResult } from '../pipeline/types.js';
-import { jobAttempts, jobBackoff, jobIdFor, keepFinishedSeconds, type AnalysisJobData } from './jobs.js';
+import { jobIdFor, keepFinishedSeconds, type AnalysisJobData } from './jobs.js';
 import { ensureReachable, type QueueModules } from './redis.js';
 
 export interface EnqueueSettings {
@@ -7,6 +7,9 @@ export interface EnqueueSettings {
   queueName: string;
   tickers: readonly string[];
   asOf: Date;
+  /** Attempts in all for transient failures, and the first back-off (doubling after each). */
+  attempts: number;
+  backoffMs: number;
 }
 
 export type JobOutcome = { jobId: string; ticker: string; result: AnalysisResult; failure?: undefined } | { jobId: string; ticker: string; result?: undefined; failure: string };
@@ -38,7 +41,7 @@ export async function enqueueAnalyses(modules: QueueModules, settings: EnqueueSe
       jobs.map(({ ticker, jobId }) => ({
         name: 'analyze',
         data: { ticker, asOf: settings.asOf.toISOString() },
-        opts: { jobId, attempts: jobAttempts, backoff: jobBackoff, removeOnComplete: { age: keepFinishedSeconds }, removeOnFail: { age: keepFinishedSeconds } },
+        opts: { jobId, attempts: settings.attempts, backoff: { type: 'exponential', delay: settings.backoffMs }, removeOnComplete: { age: keepFinishedSeconds }, removeOnFail: { age: keepFinishedSeconds } },
       })),
     );
   } catch (error) {

@@ -22,8 +22,8 @@ export const jobDataSchema = z.object({
 });
 export type AnalysisJobData = z.infer<typeof jobDataSchema>;
 
-/** Transient failures are retried this many times in all, waiting 5 s, 10 s, 20 s between. */
-export const jobAttempts = 4;
-export const jobBackoff = { type: 'exponential', delay: 5_000 } as const;
+/** Attempts in all for transient failures, by default: waiting 5 s, 10 s, 20 s between (exponential back-off). */
+export const defaultAttempts = 4;
+export const defaultBackoffMs = 5_000;
 /** Finished jobs stay a week, so a repeated enqueue of the same day finds them and adds nothing. */
 export const keepFinishedSeconds = 7 * 24 * 3600;

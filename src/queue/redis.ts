@@ -52,6 +52,10 @@ export function displayRedisUrl(url: string): string {
 export async function ensureReachable(client: RedisClient, url: string, timeoutMs = 3_000): Promise<void> {
   const shown = displayRedisUrl(url);
   let timer: NodeJS.Timeout | undefined;
+  // ioredis rejects connect() with "Connection is closed."; the cause (ECONNREFUSED) comes as an event.
+  let cause: unknown;
+  const onError = (error: unknown) => (cause ??= error);
+  client.on('error', onError);
   try {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
@@ -59,12 +63,13 @@ export async function ensureReachable(client: RedisClient, url: string, timeoutM
     await Promise.race([client.connect().then(() => client.ping()), timeout]);
   } catch (error) {
     client.disconnect();
-    const code = errorCode(error);
+    const code = errorCode(cause) ?? errorCode(error);
     throw new ConfigError(
       `cannot reach Redis at ${shown} (${code ?? firstLine(errorMessage(error))}): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours`,
     );
   } finally {
     clearTimeout(timer);
+    client.off('error', onError);
   }
 }
 

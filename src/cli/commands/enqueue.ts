@@ -31,7 +31,7 @@ export async function enqueueCommand(rawTickers: string[], rawOptions: Record<st
   const url = redisUrlFrom(options.redis, io.env);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const { enqueueAnalyses } = await import('../../queue/enqueue.js');
-  const queued = await enqueueAnalyses(await loadQueueModules(), { url, queueName: options.queue, tickers, asOf });
+  const queued = await enqueueAnalyses(await loadQueueModules(), { url, queueName: options.queue, tickers, asOf, attempts: options.attempts, backoffMs: options.backoff });
   try {
     if (!options.quiet) {
       const again = queued.existing > 0 ? ` (${queued.existing} already queued or done: not added again)` : '';
