@@ -44,6 +44,8 @@ export const analyzeOptionsSchema = z.object({
   resume: z.boolean().default(false),
   concurrency: positiveInteger('--concurrency'),
   maxPosition: positiveNumber('--max-position', 100),
+  maxRisk: positiveNumber('--max-risk', 100),
+  minRewardRisk: positiveNumber('--min-reward-risk'),
   maxCost: positiveNumber('--max-cost').optional(),
   record: z.string().min(1).optional(),
   replay: z.string().min(1).optional(),

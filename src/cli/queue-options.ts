@@ -51,6 +51,8 @@ export const workerOptionsSchema = z.object({
   baseUrl: analyzeShape.baseUrl,
   maxCost: analyzeShape.maxCost,
   maxPosition: analyzeShape.maxPosition,
+  maxRisk: analyzeShape.maxRisk,
+  minRewardRisk: analyzeShape.minRewardRisk,
   stallInterval: seconds('--stall-interval'),
   rateLimitPause: seconds('--rate-limit-pause'),
   save: z.boolean().default(true),

@@ -12,7 +12,7 @@ import type { MarketData } from '../market/types.js';
 import { createExaSearchTool, type SearchProvider } from '../tools/exa-search.js';
 import type { Tool } from '../tools/types.js';
 import { withBudget } from './budget.js';
-import { checkDecision, defaultLimits } from './guardrails.js';
+import { checkDecision, defaultLimits, type GuardrailLimits } from './guardrails.js';
 import { agentDefinition, resolveModels } from './models.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
 import { decisionSchema, planSchema } from './schemas.js';
@@ -30,6 +30,8 @@ export interface AnalyzeOptions {
   /** Read for AUTOHEDGE_MODEL and AUTOHEDGE_MODEL_<ID>. Default: none. */
   env?: NodeJS.ProcessEnv;
   maxPositionPct?: number;
+  /** Overrides of the guardrails' limits (see GuardrailLimits); maxPositionPct above wins for the size limit. */
+  guardrailLimits?: Partial<GuardrailLimits>;
   /**
    * Stop making model calls before this analysis's spend would pass this many USD.
    * To cap several analyses together, wrap the model once with withBudget() instead.
@@ -265,7 +267,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   result.decision = decision;
 
   // 5. Guardrails: findings, never corrections.
-  result.guardrails = checkDecision(decision, result.market, { ...defaultLimits, maxPositionPct: options.maxPositionPct ?? defaultLimits.maxPositionPct });
+  result.guardrails = checkDecision(decision, result.market, { ...options.guardrailLimits, maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct });
   return finish(missing.length > 0 || result.market === null ? 'degraded' : 'ok');
 }
 

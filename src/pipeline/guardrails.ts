@@ -1,93 +1,364 @@
 import type { MarketSnapshot } from '../market/types.js';
+import { horizonSessions } from './horizon.js';
+import { decisionSchema } from './schemas.js';
 import type { Decision, GuardrailFinding } from './types.js';
 
+/**
+ * The limits a decision is checked against. Every limit is inclusive: a value exactly
+ * at a limit passes. Distances are in ATR(14) of the daily bars; where ATR is not
+ * available, `fallbackAtrPct` of the price stands in for one ATR (and findings say so).
+ */
 export interface GuardrailLimits {
-  /** Largest position size allowed, percent of the portfolio. */
+  /** Largest position size, percent of the portfolio. */
   maxPositionPct: number;
-  /** How many ATR(14) the entry may sit from the last close. */
+  /** Largest share of the portfolio one trade may lose at its stop: size × stop distance ÷ entry, percent. */
+  maxRiskPct: number;
+  /** How many ATR the entry may sit from the last price. */
   maxEntryAtr: number;
-  /** Below this reward/risk the decision is warned. */
+  /** Closest a stop may sit to the entry, in ATR: closer is stopped out by ordinary noise. */
+  minStopAtr: number;
+  /** Farthest a stop may sit from the entry, in ATR. */
+  maxStopAtr: number;
+  /** Lowest reward/risk (target distance ÷ stop distance, at the price the order fills). */
   minRewardRisk: number;
+  /** A target may sit this many ATR × √(sessions in the horizon) from the entry: how far prices really move. */
+  maxTargetAtrPerSqrtSession: number;
+  /** How far, in percent, a target may reach beyond the 52-week high (BUY) or low (SELL). */
+  maxBeyond52WeekPct: number;
+  /** Conviction needed at the maximum position size; a smaller size needs proportionally less. */
+  minConvictionAtMaxSize: number;
+  /** Percent of the price taken as one ATR when ATR(14) is not available. */
+  fallbackAtrPct: number;
 }
 
-export const defaultLimits: GuardrailLimits = { maxPositionPct: 10, maxEntryAtr: 3, minRewardRisk: 1 };
+export const defaultLimits: GuardrailLimits = {
+  maxPositionPct: 10,
+  maxRiskPct: 2,
+  maxEntryAtr: 3,
+  minStopAtr: 0.25,
+  maxStopAtr: 6,
+  minRewardRisk: 1,
+  maxTargetAtrPerSqrtSession: 3,
+  maxBeyond52WeekPct: 25,
+  minConvictionAtMaxSize: 50,
+  fallbackAtrPct: 2.5,
+};
+
+/** Sessions assumed when the horizon names no unit: a quarter, the lenient end. */
+const defaultHorizonSessions = 63;
+/** Comparisons at a limit pass despite floating-point noise (7.5 / 2.5 is not always 3). */
+const tolerance = 1e-9;
+
+type Add = (rule: string, severity: GuardrailFinding['severity'], message: string) => void;
+
+/** A distance measured in ATR, or in percent of the price where ATR is missing. */
+interface Ruler {
+  /** Price units in one ATR (real or stood in). */
+  atr: number;
+  measure(distance: number): string;
+  limit(atrs: number): string;
+}
+
+/** What the decision is judged against: the last price and the order's real fill. */
+interface Reference {
+  last: number;
+  ruler: Ruler;
+  /** Where the order fills: the last price for market orders and limits that fill at once. */
+  fill: number;
+  fillBasis: 'stated' | 'market' | 'marketable-limit';
+}
 
 /**
- * Deterministic checks of a decision against the data. Findings only: a decision
- * is never silently corrected, so the user sees exactly what the Director said
- * and what is wrong with it.
+ * Deterministic checks of a decision against the data. Findings only: a decision is
+ * never corrected, so the user sees exactly what the Director said and what is wrong
+ * with it. `error` marks an order that is wrong or dangerous as written; `warning` one
+ * that is doubtful; `info` context. Pure: neither argument is mutated.
  */
-export function checkDecision(decision: Decision, market: MarketSnapshot | null, limits: GuardrailLimits = defaultLimits): GuardrailFinding[] {
+export function checkDecision(decision: Decision, market: MarketSnapshot | null, limits: Partial<GuardrailLimits> = {}): GuardrailFinding[] {
+  const bounds: GuardrailLimits = { ...defaultLimits, ...limits };
   const findings: GuardrailFinding[] = [];
-  const add = (rule: string, severity: GuardrailFinding['severity'], message: string) => findings.push({ rule, severity, message });
-  const { action, entry, stopLoss, takeProfit } = decision;
-  const levels = { entry, stopLoss, takeProfit };
+  const add: Add = (rule, severity, message) => findings.push({ rule, severity, message });
+  if (!validInput(decision, add)) return findings;
 
-  if (decision.positionSizePct > limits.maxPositionPct) {
-    add('position-size', 'error', `position size ${formatNumber(decision.positionSizePct)} % exceeds the ${formatNumber(limits.maxPositionPct)} % limit`);
-  }
-
-  if (action === 'HOLD') {
-    const carried = Object.entries(levels).filter(([, value]) => value !== null);
-    if (carried.length > 0) {
-      add('hold-levels', 'info', `HOLD carries levels (${carried.map(([name, value]) => `${name} ${formatNumber(value as number)}`).join(', ')}); they are informational only`);
-    }
-    if (decision.positionSizePct > 0) {
-      add('hold-size', 'info', `HOLD with a position size of ${formatNumber(decision.positionSizePct)} %: no new order is implied`);
-    }
+  checkSize(decision, bounds, add);
+  const reference = referenceFor(decision, market, bounds, add);
+  if (reference) checkQuoteAge(market, add);
+  if (decision.action === 'HOLD') {
+    checkHoldLevels(decision, reference, add);
     return findings;
   }
-
-  // BUY or SELL from here on.
-  if (entry === null) add('entry-missing', 'warning', `${action} without an entry price`);
-  if (stopLoss === null) add('stop-missing', 'warning', `${action} without a stop-loss`);
-  if (entry !== null && stopLoss !== null) {
-    const wrongSide = action === 'BUY' ? stopLoss >= entry : stopLoss <= entry;
-    if (wrongSide) {
-      add('stop-side', 'error', `stop-loss ${formatNumber(stopLoss)} is ${action === 'BUY' ? 'at or above' : 'at or below'} the entry ${formatNumber(entry)} for a ${action}`);
-    }
-  }
-  if (entry !== null && takeProfit !== null) {
-    const wrongSide = action === 'BUY' ? takeProfit <= entry : takeProfit >= entry;
-    if (wrongSide) {
-      add('target-side', 'error', `take-profit ${formatNumber(takeProfit)} is ${action === 'BUY' ? 'at or below' : 'at or above'} the entry ${formatNumber(entry)} for a ${action}`);
-    }
-  }
-  if (entry !== null && stopLoss !== null && takeProfit !== null) {
-    const risk = Math.abs(entry - stopLoss);
-    const reward = Math.abs(takeProfit - entry);
-    const sidesRight = action === 'BUY' ? stopLoss < entry && takeProfit > entry : stopLoss > entry && takeProfit < entry;
-    if (sidesRight && risk > 0 && reward / risk < limits.minRewardRisk) {
-      add('reward-risk', 'warning', `reward/risk is ${(reward / risk).toFixed(2)}, below ${formatNumber(limits.minRewardRisk)}`);
-    }
-  }
-
-  const lastClose = market?.indicators.lastClose ?? market?.quote.price ?? null;
-  const atr = market?.indicators.atr14 ?? null;
-  const present = Object.entries(levels).filter(([, value]) => value !== null) as Array<[string, number]>;
-  if (lastClose === null) {
-    for (const [name, value] of present) {
-      add('unverifiable', 'warning', `${name} ${formatNumber(value)} cannot be checked: no market price is available`);
-    }
+  checkLevelsPresent(decision, add);
+  const fill = reference?.fill ?? decision.entry;
+  if (fill === null) return findings;
+  checkSides(decision, fill, reference, add);
+  checkRiskPerTrade(decision, fill, bounds, add);
+  checkRewardRisk(decision, fill, reference, bounds, add);
+  if (!reference) {
+    unverifiable(decision, add);
     return findings;
   }
-  if (entry !== null) {
-    if (atr === null) {
-      add('entry-distance', 'warning', `entry ${formatNumber(entry)} cannot be checked against ATR(14): not available`);
-    } else {
-      const distance = Math.abs(entry - lastClose);
-      if (distance > limits.maxEntryAtr * atr) {
-        add(
-          'entry-distance',
-          'error',
-          `entry ${formatNumber(entry)} is ${(distance / atr).toFixed(1)} ATR from the last close ${formatNumber(lastClose)} (limit ${formatNumber(limits.maxEntryAtr)} ATR)`,
-        );
-      }
-    }
-  }
+  checkEntryDistance(decision, reference, bounds, add);
+  checkStopDistance(decision, reference, bounds, add);
+  checkTargetReach(decision, reference, market, bounds, add);
   return findings;
 }
 
-function formatNumber(value: number): string {
+/** Library callers get the same bounds as the model's schema: nothing else is checked on bad numbers. */
+function validInput(decision: Decision, add: Add): boolean {
+  const parsed = decisionSchema.safeParse(decision);
+  if (parsed.success) return true;
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.join('.') || 'decision';
+    const value = issue.path.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | null)?.[key], decision);
+    add('invalid-decision', 'error', `${field} ${describeValue(value)} is invalid: ${issue.message}`);
+  }
+  return false;
+}
+
+function checkSize(decision: Decision, limits: GuardrailLimits, add: Add): void {
+  const size = decision.positionSizePct;
+  if (size > limits.maxPositionPct + tolerance) {
+    add('position-size', 'error', `position size ${num(size)} % exceeds the ${num(limits.maxPositionPct)} % limit`);
+  }
+  if (decision.action === 'HOLD') {
+    if (size > 0) add('hold-size', 'warning', `HOLD with a position size of ${num(size)} %: a HOLD opens no position`);
+    return;
+  }
+  if (size === 0) {
+    add('size-zero', 'warning', `${decision.action} with a position size of 0 %: the order trades nothing`);
+    return;
+  }
+  const needed = (limits.minConvictionAtMaxSize * Math.min(size, limits.maxPositionPct)) / limits.maxPositionPct;
+  if (decision.conviction + tolerance < needed) {
+    add(
+      'conviction-size',
+      'warning',
+      `conviction ${num(decision.conviction)} is low for a ${num(size)} % position (at least ${num(needed)} expected; ${num(limits.minConvictionAtMaxSize)} at the ${num(limits.maxPositionPct)} % maximum)`,
+    );
+  }
+}
+
+function referenceFor(decision: Decision, market: MarketSnapshot | null, limits: GuardrailLimits, add: Add): Reference | null {
+  const last = usablePrice(market?.indicators.lastClose) ?? usablePrice(market?.quote.price);
+  if (last === null) return null;
+  const ruler = rulerFor(market?.indicators.atr14 ?? null, last, limits, add);
+  const { fill, fillBasis } = fillFor(decision, last);
+  if (fillBasis === 'market' && decision.entry !== null && Math.abs(decision.entry - last) > limits.minStopAtr * ruler.atr + tolerance) {
+    add(
+      'market-entry',
+      'warning',
+      `a market order fills near the last price ${num(last)}, not the stated entry ${num(decision.entry)} (${ruler.measure(Math.abs(decision.entry - last))} away); levels are judged at ${num(last)}`,
+    );
+  }
+  if (fillBasis === 'marketable-limit' && decision.entry !== null) {
+    const side = decision.action === 'BUY' ? 'above' : 'below';
+    add('marketable-limit', 'info', `the ${decision.action} limit ${num(decision.entry)} is ${side} the last price ${num(last)}: it fills at once, so levels are judged at ${num(last)}`);
+  }
+  return { last, ruler, fill, fillBasis };
+}
+
+function usablePrice(value: number | null | undefined): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+function rulerFor(atr: number | null, last: number, limits: GuardrailLimits, add: Add): Ruler {
+  if (atr !== null && Number.isFinite(atr) && atr > 0) {
+    return { atr, measure: (distance) => `${(distance / atr).toFixed(2)} ATR`, limit: (atrs) => `${num(atrs)} ATR` };
+  }
+  add('atr-missing', 'info', `ATR(14) is not available: distances are judged in percent of the price, one ATR taken as ${num(limits.fallbackAtrPct)} %`);
+  const pct = (distance: number) => `${((distance / last) * 100).toFixed(2)} %`;
+  return { atr: (last * limits.fallbackAtrPct) / 100, measure: pct, limit: (atrs) => `${num(atrs * limits.fallbackAtrPct)} %` };
+}
+
+/** A market order, and a limit on the far side of the market, fill at about the last price. */
+function fillFor(decision: Decision, last: number): Pick<Reference, 'fill' | 'fillBasis'> {
+  if (decision.action === 'HOLD') return { fill: last, fillBasis: 'stated' };
+  if (decision.orderType === 'market' || decision.entry === null) return { fill: last, fillBasis: 'market' };
+  const marketable = decision.action === 'BUY' ? decision.entry > last : decision.entry < last;
+  return marketable ? { fill: last, fillBasis: 'marketable-limit' } : { fill: decision.entry, fillBasis: 'stated' };
+}
+
+/** The quote should be at least as new as the last session that closed before the run's clock. */
+function checkQuoteAge(market: MarketSnapshot | null, add: Add): void {
+  const quoteTime = market?.quote.priceTime ? new Date(market.quote.priceTime) : null;
+  const asOf = market ? new Date(market.asOf) : null;
+  if (!quoteTime || !asOf || Number.isNaN(quoteTime.getTime()) || Number.isNaN(asOf.getTime())) return;
+  const quoteDay = newYorkDay(quoteTime);
+  const lastSession = lastClosedSession(asOf);
+  if (quoteDay < lastSession) {
+    add('stale-quote', 'warning', `the quote is from ${quoteDay}, older than the last session (${lastSession}) before the run's clock ${asOf.toISOString()}`);
+  }
+}
+
+const newYorkParts = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23', weekday: 'short' });
+
+function newYorkDay(time: Date): string {
+  const parts = Object.fromEntries(newYorkParts.formatToParts(time).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/** The last weekday whose 16:00 New York close is at or before `asOf` (exchange holidays are not modelled). */
+function lastClosedSession(asOf: Date): string {
+  let probe = new Date(asOf.getTime());
+  for (let step = 0; step < 10; step += 1) {
+    const parts = Object.fromEntries(newYorkParts.formatToParts(probe).map((part) => [part.type, part.value]));
+    const weekday = parts.weekday !== 'Sat' && parts.weekday !== 'Sun';
+    if (weekday && (step > 0 || Number(parts.hour) >= 16)) return newYorkDay(probe);
+    probe = new Date(probe.getTime() - 24 * 3_600_000);
+  }
+  return newYorkDay(probe);
+}
+
+function checkHoldLevels(decision: Decision, reference: Reference | null, add: Add): void {
+  const carried = presentLevels(decision);
+  if (carried.length === 0) return;
+  if (!reference) {
+    for (const [name, value] of carried) add('unverifiable', 'warning', `${name} ${num(value)} cannot be checked: no market price is available`);
+    return;
+  }
+  add('hold-levels', 'info', `HOLD carries levels (${carried.map(([name, value]) => `${name} ${num(value)}`).join(', ')}); they are informational only`);
+}
+
+function checkLevelsPresent(decision: Decision, add: Add): void {
+  const { action } = decision;
+  if (decision.entry === null) {
+    if (decision.orderType === 'limit') add('entry-missing', 'error', `${action} limit order without an entry price`);
+    else add('entry-missing', 'warning', `${action} market order without a stated entry price; judged at the last price`);
+  }
+  if (decision.stopLoss === null) add('stop-missing', 'error', `${action} without a stop-loss: the loss is unbounded`);
+  if (decision.takeProfit === null) add('target-missing', 'warning', `${action} without a take-profit: reward/risk cannot be checked`);
+}
+
+function checkSides(decision: Decision, fill: number, reference: Reference | null, add: Add): void {
+  const buy = decision.action === 'BUY';
+  const at = reference && reference.fillBasis !== 'stated' ? `the fill price ${num(fill)} (${fillWords(reference)})` : `the entry ${num(fill)}`;
+  const { stopLoss, takeProfit } = decision;
+  if (stopLoss !== null && (buy ? stopLoss >= fill : stopLoss <= fill)) {
+    add('stop-side', 'error', `stop-loss ${num(stopLoss)} is ${buy ? 'at or above' : 'at or below'} ${at} for a ${decision.action}: it is stopped out on fill`);
+  }
+  if (takeProfit !== null && (buy ? takeProfit <= fill : takeProfit >= fill)) {
+    add('target-side', 'error', `take-profit ${num(takeProfit)} is ${buy ? 'at or below' : 'at or above'} ${at} for a ${decision.action}`);
+  }
+}
+
+function fillWords(reference: Reference): string {
+  return reference.fillBasis === 'market' ? 'a market order fills at the last price' : 'the limit fills at once at the last price';
+}
+
+function checkRiskPerTrade(decision: Decision, fill: number, limits: GuardrailLimits, add: Add): void {
+  if (decision.stopLoss === null || decision.positionSizePct === 0) return;
+  const stopFraction = Math.abs(fill - decision.stopLoss) / fill;
+  const riskPct = decision.positionSizePct * stopFraction;
+  if (riskPct > limits.maxRiskPct + tolerance) {
+    add(
+      'risk-per-trade',
+      'error',
+      `the trade risks ${riskPct.toFixed(2)} % of the portfolio (size ${num(decision.positionSizePct)} % × stop ${(stopFraction * 100).toFixed(1)} % from ${num(fill)}; limit ${num(limits.maxRiskPct)} %)`,
+    );
+  }
+}
+
+function checkRewardRisk(decision: Decision, fill: number, reference: Reference | null, limits: GuardrailLimits, add: Add): void {
+  const { stopLoss, takeProfit, entry } = decision;
+  if (stopLoss === null || takeProfit === null) return;
+  const ratio = rewardRisk(decision.action, fill, stopLoss, takeProfit);
+  if (ratio === null || ratio + tolerance >= limits.minRewardRisk) return;
+  const stated = entry !== null && entry !== fill ? rewardRisk(decision.action, entry, stopLoss, takeProfit) : null;
+  const where = reference && reference.fillBasis !== 'stated' ? ` at the fill price ${num(fill)}` : '';
+  const versus = stated !== null ? ` (${stated.toFixed(2)} at the stated entry ${num(entry as number)})` : '';
+  add('reward-risk', 'warning', `reward/risk is ${ratio.toFixed(2)}${where}${versus}, below ${num(limits.minRewardRisk)}`);
+}
+
+/** null when either level is on the wrong side (the side rules report that). */
+function rewardRisk(action: Decision['action'], fill: number, stop: number, target: number): number | null {
+  const risk = action === 'BUY' ? fill - stop : stop - fill;
+  const reward = action === 'BUY' ? target - fill : fill - target;
+  return risk > 0 && reward > 0 ? reward / risk : null;
+}
+
+function unverifiable(decision: Decision, add: Add): void {
+  for (const [name, value] of presentLevels(decision)) {
+    add('unverifiable', 'warning', `${name} ${num(value)} cannot be checked against the market: no price is available`);
+  }
+}
+
+function checkEntryDistance(decision: Decision, reference: Reference, limits: GuardrailLimits, add: Add): void {
+  if (decision.entry === null || reference.fillBasis !== 'stated') return;
+  const distance = Math.abs(decision.entry - reference.last);
+  if (distance > limits.maxEntryAtr * reference.ruler.atr * (1 + tolerance)) {
+    add(
+      'entry-distance',
+      'error',
+      `entry ${num(decision.entry)} is ${reference.ruler.measure(distance)} from the last price ${num(reference.last)} (limit ${reference.ruler.limit(limits.maxEntryAtr)})`,
+    );
+  }
+}
+
+function checkStopDistance(decision: Decision, reference: Reference, limits: GuardrailLimits, add: Add): void {
+  const { stopLoss } = decision;
+  if (stopLoss === null) return;
+  const distance = Math.abs(reference.fill - stopLoss);
+  const { ruler } = reference;
+  const direction = stopLoss < reference.fill ? 'below' : 'above';
+  if (distance < limits.minStopAtr * ruler.atr * (1 - tolerance)) {
+    add(
+      'stop-tight',
+      'error',
+      `stop ${num(stopLoss)} is ${ruler.measure(distance)} ${direction} the entry ${num(reference.fill)} (min ${ruler.limit(limits.minStopAtr)}): ordinary daily noise stops it out`,
+    );
+  } else if (distance > limits.maxStopAtr * ruler.atr * (1 + tolerance)) {
+    add('stop-wide', 'warning', `stop ${num(stopLoss)} is ${ruler.measure(distance)} ${direction} the entry ${num(reference.fill)} (max ${ruler.limit(limits.maxStopAtr)})`);
+  }
+}
+
+function checkTargetReach(decision: Decision, reference: Reference, market: MarketSnapshot | null, limits: GuardrailLimits, add: Add): void {
+  const { takeProfit } = decision;
+  if (takeProfit === null) return;
+  const parsed = horizonSessions(decision.timeHorizon);
+  const sessions = parsed ?? defaultHorizonSessions;
+  if (parsed === null) add('horizon-unknown', 'info', `time horizon "${decision.timeHorizon}" names no unit; the target is judged over ${sessions} sessions`);
+  const distance = Math.abs(takeProfit - reference.fill);
+  const reach = limits.maxTargetAtrPerSqrtSession * Math.sqrt(sessions);
+  if (distance > reach * reference.ruler.atr * (1 + tolerance)) {
+    add(
+      'target-reach',
+      'warning',
+      `take-profit ${num(takeProfit)} is ${reference.ruler.measure(distance)} from the entry ${num(reference.fill)}; over "${decision.timeHorizon}" (${sessions} sessions) at most ${reference.ruler.limit(reach)} is realistic (${num(limits.maxTargetAtrPerSqrtSession)} ATR × √sessions)`,
+    );
+  }
+  check52WeekRange(decision.action, takeProfit, market, limits, add);
+}
+
+function check52WeekRange(action: Decision['action'], target: number, market: MarketSnapshot | null, limits: GuardrailLimits, add: Add): void {
+  const allowance = limits.maxBeyond52WeekPct / 100;
+  if (action === 'BUY') {
+    const high = usablePrice(market?.indicators.high52w) ?? usablePrice(market?.quote.fiftyTwoWeekHigh);
+    if (high !== null && target > high * (1 + allowance) * (1 + tolerance)) {
+      add('target-range', 'warning', `take-profit ${num(target)} is ${(((target - high) / high) * 100).toFixed(1)} % above the 52-week high ${num(high)} (limit ${num(limits.maxBeyond52WeekPct)} %)`);
+    }
+    return;
+  }
+  const low = usablePrice(market?.indicators.low52w) ?? usablePrice(market?.quote.fiftyTwoWeekLow);
+  if (low !== null && target < low * (1 - allowance) * (1 - tolerance)) {
+    add('target-range', 'warning', `take-profit ${num(target)} is ${(((low - target) / low) * 100).toFixed(1)} % below the 52-week low ${num(low)} (limit ${num(limits.maxBeyond52WeekPct)} %)`);
+  }
+}
+
+function presentLevels(decision: Decision): Array<[string, number]> {
+  const levels: Array<[string, number | null]> = [
+    ['entry', decision.entry],
+    ['stopLoss', decision.stopLoss],
+    ['takeProfit', decision.takeProfit],
+  ];
+  return levels.filter((level): level is [string, number] => level[1] !== null);
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  if (value === undefined) return '(missing)';
+  return JSON.stringify(value)?.slice(0, 40) ?? String(value);
+}
+
+function num(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }

@@ -13,7 +13,8 @@ export const planSchema = z.object({
     .describe('one focused brief per desk'),
 });
 
-const price = z.number().positive().nullable();
+/** Finite, positive and below any listed share price: 1e308 or a negative level never reaches the guardrails as a number. */
+const price = z.number().positive().max(10_000_000).nullable();
 
 /** The Director's decision. Optional levels are nullable: strict mode requires every key. */
 export const decisionSchema = z.object({

@@ -91,7 +91,9 @@ it('a run recorded against loopback services replays, with those services stoppe
   expect(recording.stderr).toContain(`autohedge: recorded the run's HTTP exchanges to ${cassette}\n`);
   expect(recording.code, recording.stderr).toBe(0);
   const recorded = analysisResultSchema.parse(JSON.parse(recording.stdout));
-  expect(recorded).toMatchObject({ ticker: 'ACME', status: 'ok', demo: false, warnings: [], guardrails: [], decision });
+  expect(recorded).toMatchObject({ ticker: 'ACME', status: 'ok', demo: false, warnings: [], decision });
+  // The fixture's quote is from a fixed past day while the run's clock is today: the only finding says so.
+  expect(recorded.guardrails.map((finding) => finding.rule)).toEqual(['stale-quote']);
   expect(recorded.market?.identity.name).toBe('Acme Robotics Corp');
   expect(recorded.reports[3]?.toolCalls[0]?.result).toContain('Acme Robotics wins an order (round-trip fixture)');
 

@@ -85,6 +85,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
           model: options.model,
           env: session.env,
           maxPositionPct: options.maxPosition,
+          guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
           signal: io.signal,
           refresh: options.refresh,
           demo: session.demo,

@@ -40,7 +40,13 @@ export async function workerCommand(rawOptions: Record<string, unknown>, io: Cli
       concurrency: options.concurrency,
       stallIntervalMs: options.stallInterval,
       rateLimitPauseMs: options.rateLimitPause,
-      options: () => ({ model: options.model, env: session.env, maxPositionPct: options.maxPosition, maxCostUsd: options.maxCost ?? null }),
+      options: () => ({
+        model: options.model,
+        env: session.env,
+        maxPositionPct: options.maxPosition,
+        guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
+        maxCostUsd: options.maxCost ?? null,
+      }),
       session: () => jobSession(session, options, out, createTranscript),
       log,
     });
