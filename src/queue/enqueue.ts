@@ -69,8 +69,9 @@ async function waitForJobs(
 ): Promise<void> {
   const eventsConnection = modules.connect(settings.url);
   const events = new modules.bullmq.QueueEvents(settings.queueName, { connection: eventsConnection });
-  // One listener pair per job we wait for.
+  // Each job waited for listens for its completion and failure, and for the queue closing.
   events.setMaxListeners(jobs.length * 2 + 10);
+  queue.setMaxListeners(jobs.length + 10);
   try {
     await events.waitUntilReady();
     await Promise.all(
