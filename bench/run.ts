@@ -12,7 +12,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startExaStub, type ExaStub } from '../tests/support/exa-server.js';
+import { startExaStub, type ExaStub } from '../testkit/exa-server.js';
 import { criticalPath, describeChain, labelOf, modelCalls, observedSerialChain, type CallRecord, type CriticalPath } from './critical-path.js';
 import type { DriverConfig, DriverOutput } from './driver.js';
 import { median, run } from './measure.js';

@@ -12,7 +12,7 @@ import { createYahooMarketData } from '../src/market/yahoo.js';
 import type { MarketData } from '../src/market/types.js';
 import type { AnalyzeDeps } from '../src/pipeline/analyze.js';
 import { createExaProvider, type SearchProvider } from '../src/tools/exa-search.js';
-import { createYahooRouter, quoteSummaryFrom, type FixtureResponse } from '../tests/market/support/yahoo-router.js';
+import { createYahooRouter, quoteSummaryFrom, type FixtureResponse } from '../testkit/yahoo-router.js';
 
 export interface ServiceAddresses {
   openaiURL: string;

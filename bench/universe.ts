@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { enqueueAnalyses } from '../src/queue/enqueue.js';
 import { loadQueueModules } from '../src/queue/redis.js';
-import { redisServerPath, startRedisServer } from '../tests/support/redis-server.js';
+import { redisServerPath, startRedisServer } from '../testkit/redis-server.js';
 import type { QueueWorkerConfig } from './queue-worker.js';
 import type { ServiceAddresses } from './services.js';
 

@@ -7,7 +7,7 @@ import type { SearchProvider } from '../../src/tools/exa-search.js';
 import { captureIo, type CapturedIo } from '../support/cli.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';
 import { errorReply } from '../support/openai-server.js';
-import { noRedisMessage, redisServerPath, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { noRedisMessage, redisServerPath, startRedisServer, type RedisServer } from '../../testkit/redis-server.js';
 import { startAnalysisServer, type AnalysisServer } from './support/analysis-server.js';
 import { eventually, inspectQueue, queueName } from './support/queue.js';
 

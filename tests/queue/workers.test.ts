@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { AnalysisResult } from '../../src/pipeline/types.js';
 import { captureIo } from '../support/cli.js';
-import { noRedisMessage, redisServerPath, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { noRedisMessage, redisServerPath, startRedisServer, type RedisServer } from '../../testkit/redis-server.js';
 import { ensureBuilt } from '../smoke/support.js';
 import { startAnalysisServer } from './support/analysis-server.js';
 import { eventually, inspectQueue, queueName } from './support/queue.js';
