@@ -37,7 +37,7 @@ describe('analyze --universe', () => {
     expect(results.map((result) => result.ticker).sort()).toEqual(['AAA', 'BBB', 'CCC', 'DDD']);
     expect(market.calls.sort()).toEqual(['AAA', 'BBB', 'CCC', 'DDD']);
     expect(savedResults(io).map((result) => result.ticker).sort()).toEqual(['AAA', 'BBB', 'CCC', 'DDD']);
-    // The summary goes to stderr when stdout carries JSON.
+    // The summary goes to stderr when stdout carries JSON lines.
     expect(io.err()).toContain('Universe: 4 analysed — 4 ok');
     model.assertComplete();
   });
@@ -47,8 +47,9 @@ describe('analyze --universe', () => {
     const file = universeFile(io, 'index.csv', 'Name,Symbol,Weight\n"Acme Robotics",ACME,0.5\nGlobex,GLBX,0.5\n');
     const code = await runCli(['analyze', '--universe', file, '--json', '--quiet'], io, { model: universeModel(2), market: fakeMarket(), search, now });
     expect(code).toBe(0);
-    // --json keeps its one array, in the universe's order.
+    // --json keeps its one array, in the universe's order, and adds no summary.
     expect((JSON.parse(io.out()) as AnalysisResult[]).map((result) => result.ticker)).toEqual(['ACME', 'GLBX']);
+    expect(io.err()).toBe('');
   });
 
   it('refuses a bad universe file before any request, naming the line', async () => {

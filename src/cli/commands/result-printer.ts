@@ -11,8 +11,8 @@ export interface PrintModes {
 /**
  * Results on stdout as they arrive: `--jsonl` one line each, the terminal report each;
  * `--json` keeps them for one array at the end, in the tickers' order (for a single
- * ticker, the object itself). The summary goes under the reports, or to stderr when
- * stdout carries JSON.
+ * ticker, the object itself). The summary goes under the terminal reports, or to stderr
+ * with `--jsonl`; `--json` (one array, for small runs) prints none, its stderr unchanged.
  */
 export async function createResultPrinter(modes: PrintModes, io: CliIo, tickers: readonly string[]) {
   const render = await import('../../report/terminal.js');
@@ -31,9 +31,10 @@ export async function createResultPrinter(modes: PrintModes, io: CliIo, tickers:
       io.stdout(render.renderJson(tickers.length === 1 ? ordered[0]! : ordered));
     },
     async summary(tally: UniverseTally): Promise<void> {
+      if (modes.json) return;
       const { renderUniverseSummary } = await import('../../report/universe-summary.js');
       const text = renderUniverseSummary(tally.result());
-      if (!modes.json && !modes.jsonl) io.stdout(`\n${text}`);
+      if (!modes.jsonl) io.stdout(`\n${text}`);
       else if (!modes.quiet) io.stderr(text);
     },
   };
