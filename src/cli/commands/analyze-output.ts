@@ -66,6 +66,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
     async add(outcome: TickerOutcome): Promise<void> {
       const transcript = transcripts.get(outcome.ticker);
       transcripts.delete(outcome.ticker);
+      progress.done(outcome.ticker);
       if (outcome.result === undefined) {
         io.stderr(`${formatError(outcome.error, options.verbose)}${several ? ` (${outcome.ticker})` : ''}\n`);
         codes.add(exitCodeFor(outcome.error));
