@@ -48,6 +48,8 @@ export interface DriverOutput {
   wallMs: number;
   /** Universe mode: the process's peak RSS (MB) after the first third of the tickers, and at the end. */
   peakRssMb?: { firstThird: number; end: number };
+  /** Universe mode: the live heap (MB) after a full GC at the same two points: flat when nothing is kept. */
+  heapAfterGcMb?: { firstThird: number; end: number };
   /** Universe mode: results by status (the runs themselves are not kept). */
   statuses?: Record<string, number>;
 }
@@ -109,6 +111,11 @@ async function many(config: DriverConfig, asOf: Date): Promise<DriverOutput> {
 }
 
 const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
+/** The live heap after a full collection (the driver runs with --expose-gc in universe mode). */
+const heapAfterGcMb = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 1e6;
+};
 
 /** A universe as the CLI streams one: JSONL out, each run saved, nothing kept but counters. */
 async function universe(config: DriverConfig, asOf: Date): Promise<DriverOutput> {
@@ -119,6 +126,7 @@ async function universe(config: DriverConfig, asOf: Date): Promise<DriverOutput>
   const statuses: Record<string, number> = {};
   let finished = 0;
   let firstThird = 0;
+  let heapFirstThird = 0;
   const started = performance.now();
   try {
     await analyzeEach(config.tickers, {
@@ -133,10 +141,14 @@ async function universe(config: DriverConfig, asOf: Date): Promise<DriverOutput>
           await saveRun(home, outcome.result, { transcript: [], markdown: renderMarkdown(outcome.result) });
         }
         finished += 1;
-        if (finished === Math.ceil(config.tickers.length / 3)) firstThird = peakRssMb();
+        if (finished === Math.ceil(config.tickers.length / 3)) {
+          firstThird = peakRssMb();
+          heapFirstThird = heapAfterGcMb();
+        }
       },
     });
-    return { runs: [], wallMs: performance.now() - started, peakRssMb: { firstThird, end: peakRssMb() }, statuses };
+    const wallMs = performance.now() - started;
+    return { runs: [], wallMs, peakRssMb: { firstThird, end: peakRssMb() }, heapAfterGcMb: { firstThird: heapFirstThird, end: heapAfterGcMb() }, statuses };
   } finally {
     sink.end();
     rmSync(home, { recursive: true, force: true });
