@@ -8,6 +8,8 @@ export const ExitCode = {
   failed: 1,
   usage: 2,
   degraded: 3,
+  /** The decision broke a guardrail rule (an `error` finding). */
+  flagged: 4,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

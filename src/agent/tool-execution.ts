@@ -22,6 +22,30 @@ export interface ToolCallOutcome {
 }
 
 /**
+ * At most this many calls of one model response run; the rest get a model-visible
+ * error instead, so one response cannot fan out into dozens of searches.
+ */
+export const maxToolCallsPerResponse = 8;
+
+/**
+ * Runs the calls of one response concurrently (up to maxToolCallsPerResponse) and
+ * returns one outcome per call, in call order, whatever order the tools finished in.
+ */
+export async function executeToolCalls(calls: readonly ToolCall[], options: ToolExecutionOptions): Promise<ToolCallOutcome[]> {
+  return Promise.all(calls.map(async (call, index) => (index < maxToolCallsPerResponse ? executeToolCall(call, options) : refuseToolCall(call, calls.length, options))));
+}
+
+/** A call past the per-response cap: not run, answered with an error the model can read. */
+function refuseToolCall(call: ToolCall, requested: number, options: ToolExecutionOptions): ToolCallOutcome {
+  const { name, arguments: argumentsJson } = call.function;
+  const error = `not run: at most ${maxToolCallsPerResponse} tool calls run per response and this one asked for ${requested}; ask again for what is still needed`;
+  const content = `${errorPrefix}${error}`;
+  options.emit({ type: 'tool-call', agent: options.agent, id: call.id, name, arguments: argumentsJson });
+  options.emit({ type: 'tool-result', agent: options.agent, id: call.id, name, content, error, durationMs: 0 });
+  return { content, record: { id: call.id, name, arguments: argumentsJson, result: null, error, durationMs: 0 } };
+}
+
+/**
  * Runs one requested call and never rejects: every way a call can go wrong becomes
  * text the model reads in the tool message, so it can correct itself or carry on.
  */
@@ -83,11 +107,10 @@ async function runWithTimeout(tool: Tool, args: Parameters<Tool['run']>[0], opti
   const running = (async (): Promise<Attempt> => {
     const value: unknown = await tool.run(args, { asOf: options.asOf, signal, agent: options.agent });
     if (typeof value !== 'string') return { ok: false, error: `tool ${tool.name} failed: it returned ${typeof value}, not text` };
-    // A failure the tool handled itself comes back as an `Error: …` line (exa_search does
-    // this): the model reads the same text, and the record says the call failed.
-    if (value.startsWith(errorPrefix)) return { ok: false, error: value.slice(errorPrefix.length) };
+    // A tool signals failure by throwing: a returned string is a success, even one
+    // that begins with "Error:" (a log line, a quoted message).
     return { ok: true, value };
-  })().catch((error: unknown): Attempt => ({ ok: false, error: `tool ${tool.name} failed: ${errorMessage(error)}` }));
+  })().catch((error: unknown): Attempt => ({ ok: false, error: errorMessage(error) }));
   try {
     const winner = await Promise.race([running, timedOut, aborted]);
     if (winner === 'timed-out') {

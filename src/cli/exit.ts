@@ -15,6 +15,8 @@ export function exitCodeForStatus(status: RunStatus): ExitCode {
       return ExitCode.ok;
     case 'degraded':
       return ExitCode.degraded;
+    case 'flagged':
+      return ExitCode.flagged;
     case 'failed':
       return ExitCode.failed;
     case 'interrupted':
@@ -22,9 +24,9 @@ export function exitCodeForStatus(status: RunStatus): ExitCode {
   }
 }
 
-/** Several tickers, one exit code: interrupted beats usage beats failed beats degraded beats ok. */
+/** Several tickers, one exit code: interrupted beats usage beats failed beats flagged beats degraded beats ok. */
 export function worstExitCode(codes: readonly ExitCode[]): ExitCode {
-  const precedence: ExitCode[] = [ExitCode.interrupted, ExitCode.usage, ExitCode.failed, ExitCode.degraded, ExitCode.ok];
+  const precedence: ExitCode[] = [ExitCode.interrupted, ExitCode.usage, ExitCode.failed, ExitCode.flagged, ExitCode.degraded, ExitCode.ok];
   return precedence.find((code) => codes.includes(code)) ?? ExitCode.ok;
 }
 

@@ -38,7 +38,8 @@ Examples:
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME;
 a .env file in the working directory is read.
-Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 130 interrupted.
+Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 4 flagged (the decision breaks a
+guardrail rule), 130 interrupted.
 Not investment advice: autohedge never places an order.`,
     )
     .exitOverride();

@@ -38,8 +38,8 @@ export interface Session {
   /** Synthetic data: --demo, or a replayed cassette labelled `demo` (so its results carry the DEMO banner however it is replayed). */
   demo: boolean;
   checkDemoTickers(tickers: string[]): void;
-  /** One line per request a replay had no recording for. */
-  replayMisses(): string[];
+  /** One line per request a replay had no recording for, leaving out those sent by the agents in `except`. */
+  replayMisses(except?: readonly string[]): string[];
   /** Writes the cassette when recording. */
   finish(io: CliIo): Promise<void>;
   /** Removes the interception; always called. */
@@ -131,7 +131,10 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
         );
       }
     },
-    replayMisses: () => (record && replay ? replay.unmatched.map((miss) => new record.ReplayMissError(miss, replay?.path ?? '').message) : []),
+    replayMisses: (except = []) =>
+      record && replay
+        ? replay.unmatched.filter((miss) => miss.agent === null || !except.includes(miss.agent)).map((miss) => new record.ReplayMissError(miss, replay?.path ?? '').message)
+        : [],
     async finish(io) {
       if (recorder && config.record) {
         await recorder.stop(config.record);

@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { formatZodIssues } from '../zod-issues.js';
 import type { Usage } from './types.js';
 
 /** USD per 1M tokens. */
@@ -90,10 +91,8 @@ export async function loadPriceTable(env: Readonly<Record<string, string | undef
   }
   const parsed = priceFileSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : '(top level)';
     throw new ConfigError(
-      `the price file ${path} (AUTOHEDGE_PRICES) is invalid at ${where}: ${issue?.message ?? 'unknown problem'}; expected { "<model>": { "input": USD per 1M, "cachedInput"?: USD per 1M, "output": USD per 1M } }`,
+      `the price file ${path} (AUTOHEDGE_PRICES) is invalid at ${formatZodIssues(parsed.error, { limit: 1, root: '(top level)' })}; expected { "<model>": { "input": USD per 1M, "cachedInput"?: USD per 1M, "output": USD per 1M } }`,
     );
   }
   const overrides = Object.fromEntries(

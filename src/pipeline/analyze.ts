@@ -1,23 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
-import { agentDefinitions } from '../../agents/index.js';
-import { runAgent } from '../agent/run-agent.js';
-import type { AgentReport, AgentSpec } from '../agent/types.js';
-import { formatSeconds, isoDay } from '../clock.js';
-import { BudgetExceededError, DataError, ModelError, errorMessage } from '../errors.js';
+import { agentDefinitions, type AgentDefinition } from '../../agents/index.js';
+import type { AgentContext, AgentReport, FailureKind } from '../agent/types.js';
+import { DataError } from '../errors.js';
 import type { EventSink, RunEvent } from '../events.js';
 import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
-import type { MarketData } from '../market/types.js';
+import type { MarketData, MarketSnapshot } from '../market/types.js';
 import { createExaSearchTool, type SearchProvider } from '../tools/exa-search.js';
 import type { Tool } from '../tools/types.js';
 import { withBudget } from './budget.js';
+import { deskDefinitions, failureSummary, orderReports, reportWarnings, runDesk, standingBrief, type Brief } from './desks.js';
+import { announceDirector, createDirector } from './director.js';
 import { checkDecision, defaultLimits, type GuardrailLimits } from './guardrails.js';
-import { agentDefinition, resolveModels } from './models.js';
-import { fillTemplate, loadPrompt } from './prompts.js';
-import { decisionSchema, planSchema } from './schemas.js';
-import { completeStructured } from './structured.js';
-import { workerIds, type AgentId, type AnalysisResult, type Decision, type Plan, type RunStatus, type WorkerId } from './types.js';
+import { runStatus, type RunFacts } from './run-status.js';
+import type { SpecSource } from './specs.js';
+import type { AgentId, AnalysisResult, Decision, Plan, WorkerId } from './types.js';
 import { UsageTracker } from './usage.js';
 
 export interface AnalyzeOptions {
@@ -55,62 +52,73 @@ export interface AnalyzeDeps {
   search: SearchProvider;
   events?: EventSink;
   prices?: PriceTable;
+  /** Extra tools per agent (MCP servers, a caller's own), appended to the tools its definition names. */
+  agentTools?: Partial<Record<AgentId, Tool[]>>;
+  /** The roster (default: agents/). The same ids; a test or a library caller may change tools and limits. */
+  agents?: readonly AgentDefinition[];
 }
-
-const standingBriefs: Record<WorkerId, (ticker: string) => string> = {
-  quant: (ticker) => `Give your technical read of ${ticker}.`,
-  risk: (ticker) => `Assess the risk of a position in ${ticker} and size it.`,
-  execution: (ticker) => `Propose an order plan for ${ticker}.`,
-  sentiment: (ticker) => `Research the news and sentiment on ${ticker} over the last 30 days.`,
-};
 
 const noMarketBlock = (ticker: string) =>
   `MARKET DATA — ${ticker}\nMarket data is not available for this run — do not estimate any price, level or statistic.`;
 
+/** One analysis in progress: its inputs, its context for agents, and the result it fills in. */
+interface Run {
+  symbol: string;
+  signal: AbortSignal;
+  events: EventSink;
+  warn: (message: string) => void;
+  roster: readonly AgentDefinition[];
+  specs: SpecSource;
+  context: AgentContext;
+  limits: Partial<GuardrailLimits>;
+  marketBlock: string;
+  result: AnalysisResult;
+  /** The failure that stopped the Director, for runStatus. */
+  directorFailure: FailureKind | null;
+}
+
 /**
- * One analysis: snapshot, Director plan, four desks concurrently, Director
- * decision, guardrails. Never throws for a model or worker failure — those are in
- * the result's status, reports and warnings; it throws only for bad input
- * (unknown ticker) or programmer errors.
+ * One analysis in five phases: snapshot, plan (Sentiment already running), desks,
+ * decide (with the guardrails' review pass), then the status from the facts. Never
+ * throws for a model or desk failure — those are in the result's status, reports and
+ * warnings; it throws only for bad input (unknown ticker) or programmer errors.
  */
 export async function analyze(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps): Promise<AnalysisResult> {
   const started = Date.now();
-  const asOf = options.asOf ?? new Date();
-  const symbol = ticker.trim().toUpperCase();
-  const runId = options.runId ?? makeRunId(symbol, new Date(started));
   const prices = deps.prices ?? defaultPriceTable;
   const usage = new UsageTracker();
+  const run = openRun(ticker, options, deps, usage, started);
+  // The SDKs load while the market data is fetched, not after it.
+  deps.model.prepare?.();
+  deps.search.prepare?.();
+
+  run.result.market = await snapshotPhase(run, deps.market, options.refresh);
+  run.marketBlock = run.result.market?.text ?? noMarketBlock(run.symbol);
+  if (!run.signal.aborted) {
+    if (run.result.mode === 'agents') await selectedDesksPhase(run, options.agents ?? []);
+    else await fullPhases(run);
+  }
+  return closeRun(run, usage, prices, started);
+}
+
+function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usage: UsageTracker, started: number): Run {
+  const asOf = options.asOf ?? new Date();
+  const symbol = ticker.trim().toUpperCase();
   const warnings: string[] = [];
   const events: EventSink = (event: RunEvent) => {
     usage.record(event);
     if (event.type === 'warning') warnings.push(event.message);
     deps.events?.(event);
   };
-  const warn = (message: string) => events({ type: 'warning', message });
   const signal = options.signal ?? new AbortController().signal;
-  const capped = options.maxCostUsd != null ? withBudget(deps.model, options.maxCostUsd, prices) : deps.model;
-  // A desk stopped by the cap did not fail on its own: the run is degraded, not failed.
-  let budgetStopped = false;
-  const budgeted: ChatModel = {
-    async complete(request) {
-      try {
-        return await capped.complete(request);
-      } catch (error) {
-        if (error instanceof BudgetExceededError) budgetStopped = true;
-        throw error;
-      }
-    },
-  };
-  const models = resolveModels(options.model, options.env ?? {});
-  const exaSearch = createExaSearchTool(deps.search);
-  const mode: AnalysisResult['mode'] = options.agents && options.agents.length > 0 ? 'agents' : 'full';
-
+  const prices = deps.prices ?? defaultPriceTable;
+  const model = options.maxCostUsd != null ? withBudget(deps.model, options.maxCostUsd, prices) : deps.model;
   const result: AnalysisResult = {
-    runId,
+    runId: options.runId ?? makeRunId(symbol, new Date(started)),
     ticker: symbol,
     asOf: asOf.toISOString(),
     status: 'ok',
-    mode,
+    mode: options.agents && options.agents.length > 0 ? 'agents' : 'full',
     market: null,
     plan: null,
     reports: [],
@@ -123,269 +131,180 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     durationMs: 0,
     error: null,
   };
-  const finish = (status: RunStatus, error: string | null = null): AnalysisResult => {
-    result.status = status;
-    result.error = error;
-    result.usage = usage.summary(prices);
-    result.durationMs = Date.now() - started;
-    return result;
+  const specs: SpecSource = {
+    roster: deps.agents ?? agentDefinitions,
+    toolsByName: { exa_search: createExaSearchTool(deps.search) },
+    ...(deps.agentTools ? { agentTools: deps.agentTools } : {}),
+    asOf,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    env: options.env ?? {},
+    ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
+    ...(options.toolTimeoutMs !== undefined ? { toolTimeoutMs: options.toolTimeoutMs } : {}),
   };
-
-  // The SDKs load while the market data is fetched, not after it.
-  deps.model.prepare?.();
-  deps.search.prepare?.();
-
-  // 1. Market data. An unknown ticker is the user's error and ends here; an
-  // unreachable Yahoo leaves the desks working without numbers, and says so.
-  try {
-    result.market = await deps.market.snapshot(symbol, { asOf, signal, refresh: options.refresh });
-    for (const warning of result.market.warnings) warn(`market data: ${warning}`);
-  } catch (error) {
-    if (signal.aborted) return finish('interrupted', 'interrupted');
-    if (error instanceof DataError && error.kind !== 'unknown-ticker') warn(`market data missing: ${error.message}`);
-    else throw error;
-  }
-  const marketBlock = result.market?.text ?? noMarketBlock(symbol);
-  const context = { model: budgeted, asOf, events };
-  const workerSpec = (id: WorkerId) =>
-    buildSpec(id, models[id], id === 'sentiment' ? [exaSearch] : [], asOf, options.agentTimeoutMs, options.toolTimeoutMs);
-  const runWorker = (id: WorkerId, brief: Brief) => runWorkerWithTimeout(workerSpec(id), workerTask(symbol, brief, marketBlock), { ...context, signal });
-
-  if (mode === 'agents') {
-    const selected = options.agents ?? [];
-    const settled = await Promise.all(selected.map((id) => runWorker(id, { text: standingBriefs[id](symbol), from: 'standing' })));
-    result.reports = settled;
-    for (const warning of reportWarnings(settled)) warn(warning);
-    const status = statusOf(settled, signal, result.market === null, budgetStopped);
-    return finish(status, status === 'failed' ? failureSummary(settled) : status === 'interrupted' ? 'interrupted' : null);
-  }
-
-  // 2–3. Sentiment needs nothing from the plan, so it starts with the snapshot, on its
-  // standing brief, and runs alongside the Director; the other desks start when the
-  // plan exists. The plan's sentiment brief is kept in the result for the reader.
-  const director = agentDefinition('director');
-  const directorSystem = fillTemplate(loadPrompt(director.promptFile), { date: isoDay(asOf) });
-  const sentimentController = new AbortController();
-  const sentimentSignal = AbortSignal.any([signal, sentimentController.signal]);
-  const sentiment = runWorkerWithTimeout(workerSpec('sentiment'), workerTask(symbol, { text: standingBriefs.sentiment(symbol), from: 'standing' }, marketBlock), {
-    ...context,
-    signal: sentimentSignal,
-  });
-
-  // Both Director calls: its system prompt, one task, a strict schema.
-  let directorCalls = 0;
-  const askDirector = async <Schema extends z.ZodObject>(schemaName: string, schema: Schema, task: string): Promise<z.infer<Schema>> => {
-    const timeoutMs = options.agentTimeoutMs ?? director.timeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    try {
-      return await askDirectorOnce(schemaName, schema, task, AbortSignal.any([signal, timeout]));
-    } catch (error) {
-      if (timeout.aborted && !signal.aborted) throw new ModelError(`the Director timed out after ${formatSeconds(timeoutMs)}`, 'timeout');
-      throw error;
-    }
-  };
-  const askDirectorOnce = async <Schema extends z.ZodObject>(schemaName: string, schema: Schema, task: string, callSignal: AbortSignal): Promise<z.infer<Schema>> => {
-    const answered = await completeStructured({
-      model: budgeted,
-      modelName: models.director,
-      agent: 'director',
-      schemaName,
-      schema,
-      messages: [
-        { role: 'system', content: directorSystem },
-        { role: 'user', content: task },
-      ],
-      temperature: director.temperature,
-      maxTokens: director.maxTokens,
-      signal: callSignal,
-      events,
-      nextCallNumber: () => (directorCalls += 1),
-    });
-    return answered.value;
-  };
-
-  events({ type: 'agent-start', agent: 'director', model: models.director, at: Date.now() });
-  const directorStarted = Date.now();
-  let plan: Plan;
-  try {
-    plan = await askDirector('plan', planSchema, fillTemplate(loadPrompt('director-plan.md'), { ticker: symbol, market: marketBlock }));
-    result.plan = plan;
-  } catch (error) {
-    sentimentController.abort(new Error('the Director could not plan'));
-    result.reports = [await sentiment];
-    const message = `Director plan failed: ${errorMessage(error)}`;
-    events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: message });
-    if (signal.aborted) return finish('interrupted', 'interrupted');
-    if (error instanceof BudgetExceededError) {
-      warn(error.message);
-      return finish('degraded', message);
-    }
-    return finish('failed', message);
-  }
-
-  const others = (['quant', 'risk', 'execution'] as const).map((id) => runWorker(id, { text: plan.briefs[id], from: 'director' }));
-  const reports = await Promise.all([...others, sentiment]);
-  result.reports = orderReports(reports);
-  if (signal.aborted) {
-    events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: 'interrupted' });
-    return finish('interrupted', 'interrupted');
-  }
-  for (const warning of reportWarnings(result.reports)) warn(warning);
-  const available = result.reports.filter((report) => report.status === 'ok');
-  if (available.length === 0) {
-    events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: 'every desk failed' });
-    return finish(budgetStopped ? 'degraded' : 'failed', 'every desk failed; no decision was made');
-  }
-
-  // 4. The decision, from the reports that exist, naming the missing ones.
-  const missing = result.reports.filter((report) => report.status === 'failed').map((report) => report.agent);
-  let decision: Decision;
-  try {
-    decision = await askDirector(
-      'decision',
-      decisionSchema,
-      fillTemplate(loadPrompt('director-decide.md'), {
-        ticker: symbol,
-        market: marketBlock,
-        thesis: plan.thesis,
-        reports: formatReports(result.reports),
-        missing:
-          missing.length > 0
-            ? `- These desks failed and sent no report: ${missing.join(', ')}. Decide without them and say in the rationale that their view is missing.\n`
-            : '',
-      }),
-    );
-  } catch (error) {
-    const message = `Director decision failed: ${errorMessage(error)}`;
-    events({ type: 'agent-end', agent: 'director', status: 'failed', durationMs: Date.now() - directorStarted, error: message });
-    if (signal.aborted) return finish('interrupted', 'interrupted');
-    warn(message);
-    // No decision is ever invented: the desks' reports stand on their own.
-    return finish(error instanceof BudgetExceededError ? 'degraded' : 'failed', message);
-  }
-  events({ type: 'agent-end', agent: 'director', status: 'ok', durationMs: Date.now() - directorStarted, error: null });
-  result.decision = decision;
-
-  // 5. Guardrails: findings, never corrections.
-  result.guardrails = checkDecision(decision, result.market, { ...options.guardrailLimits, maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct });
-  return finish(missing.length > 0 || result.market === null ? 'degraded' : 'ok');
-}
-
-function buildSpec(
-  id: AgentId,
-  model: string,
-  tools: Tool[],
-  asOf: Date,
-  timeoutOverride: number | undefined,
-  toolTimeoutMs: number | undefined,
-): AgentSpec & { timeoutMs: number } {
-  const definition = agentDefinition(id);
   return {
-    id,
-    name: definition.name,
-    description: definition.description,
-    model,
-    instructions: fillTemplate(loadPrompt(definition.promptFile), { date: isoDay(asOf) }),
-    tools,
-    maxToolRounds: definition.maxToolRounds,
-    maxLoops: definition.maxLoops,
-    temperature: definition.temperature,
-    maxTokens: definition.maxTokens,
-    ...(toolTimeoutMs !== undefined ? { toolTimeoutMs } : {}),
-    timeoutMs: timeoutOverride ?? definition.timeoutMs,
+    symbol,
+    signal,
+    events,
+    warn: (message) => events({ type: 'warning', message }),
+    roster: specs.roster,
+    specs,
+    context: { model, asOf, events, signal },
+    limits: { ...options.guardrailLimits, maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct },
+    marketBlock: noMarketBlock(symbol),
+    result,
+    directorFailure: null,
   };
-}
-
-/** A desk's brief: the Director's, from the plan, or the desk's own standing one. */
-interface Brief {
-  text: string;
-  from: 'director' | 'standing';
-}
-
-function workerTask(ticker: string, brief: Brief, marketBlock: string): string {
-  const label = brief.from === 'director' ? "The Director's brief for you:" : 'Your brief:';
-  return `Ticker: ${ticker}\n\n${label}\n${brief.text}\n\n${marketBlock}`;
-}
-
-/** runAgent never throws for model or tool failures; the time limit is the agent's own. */
-async function runWorkerWithTimeout(
-  spec: AgentSpec & { timeoutMs: number },
-  task: string,
-  context: { model: ChatModel; asOf: Date; events: EventSink; signal: AbortSignal },
-): Promise<AgentReport> {
-  const timeout = AbortSignal.timeout(spec.timeoutMs);
-  const signal = AbortSignal.any([context.signal, timeout]);
-  // The agent's end event is held back until its error is final, so progress and the
-  // transcript say what the report says (not "interrupted" for a time limit).
-  let ended: Extract<RunEvent, { type: 'agent-end' }> | undefined;
-  const events: EventSink = (event) => {
-    if (event.type === 'agent-end' && event.agent === spec.id) ended = event;
-    else context.events(event);
-  };
-  const report = await runAgent(spec, task, { ...context, signal, events });
-  const final = finalReport(report, spec.timeoutMs, timeout, context.signal);
-  if (ended) context.events({ ...ended, error: final.error });
-  return final;
-}
-
-/** Why a stopped agent stopped: its own time limit, or the reason its caller gave. */
-function finalReport(report: AgentReport, timeoutMs: number, timeout: AbortSignal, caller: AbortSignal): AgentReport {
-  if (report.status === 'failed' && timeout.aborted && !caller.aborted) {
-    // Three decimals at most, so a sub-second limit never reads "0 s".
-    return { ...report, error: `timed out after ${formatSeconds(timeoutMs)}` };
-  }
-  if (report.status === 'failed' && caller.aborted) {
-    const reason: unknown = caller.reason;
-    return { ...report, error: reason instanceof Error ? reason.message : 'interrupted' };
-  }
-  return report;
 }
 
 /**
- * What the reports mean for trusting the run: a failed desk, or a desk whose every
- * tool call failed (Sentiment without a working search speaks without news).
+ * 1. Market data. An unknown ticker is the user's error and ends here; an
+ * unreachable Yahoo leaves the desks working without numbers, and says so.
  */
-function reportWarnings(reports: AgentReport[]): string[] {
-  const warnings: string[] = [];
-  for (const report of reports) {
-    if (report.status === 'failed') {
-      warnings.push(`${report.agent} failed: ${report.error ?? 'unknown error'}`);
-      continue;
+async function snapshotPhase(run: Run, market: MarketData, refresh: boolean | undefined): Promise<MarketSnapshot | null> {
+  try {
+    const snapshot = await market.snapshot(run.symbol, { asOf: run.specs.asOf, signal: run.signal, refresh });
+    for (const warning of snapshot.warnings) run.warn(`market data: ${warning}`);
+    return snapshot;
+  } catch (error) {
+    if (run.signal.aborted) return null;
+    if (error instanceof DataError && error.kind !== 'unknown-ticker') {
+      run.warn(`market data missing: ${error.message}`);
+      return null;
     }
-    const failedCalls = report.toolCalls.filter((call) => call.error !== null);
-    if (report.toolCalls.length > 0 && failedCalls.length === report.toolCalls.length) {
-      const reason = (failedCalls[0]?.error ?? '').replace(/^Error:\s*/, '');
-      warnings.push(`${report.agent}: every tool call failed (${reason}); its report rests on no tool results`);
-    }
+    throw error;
   }
-  return warnings;
 }
 
-function orderReports(reports: AgentReport[]): AgentReport[] {
-  const order: readonly string[] = workerIds;
-  return [...reports].sort((a, b) => order.indexOf(a.agent) - order.indexOf(b.agent));
+/** `--agent`: the chosen desks on their standing briefs, concurrently, with no Director. */
+async function selectedDesksPhase(run: Run, selected: readonly WorkerId[]): Promise<void> {
+  const reports = await Promise.all(selected.map((id) => startDesk(run, id, standingBriefFor(run, id))));
+  run.result.reports = reports;
+  for (const warning of reportWarnings(reports)) run.warn(warning);
 }
 
-function formatReports(reports: AgentReport[]): string {
-  return reports
-    .map((report) => {
-      const name = agentDefinitions.find((definition) => definition.id === report.agent)?.name ?? report.agent;
-      return report.status === 'ok' ? `### ${name}\n${report.text.trim()}` : `### ${name}\nFAILED — no report (${report.error ?? 'unknown error'})`;
-    })
-    .join('\n\n');
+/** 2–4. Plan (desks that need no plan already running), the other desks, the decision. */
+async function fullPhases(run: Run): Promise<void> {
+  const director = createDirector({ ticker: run.symbol, marketBlock: run.marketBlock, specs: run.specs, context: run.context });
+  const early = earlyDesks(run);
+  const end = announceDirector(run.events, director.model);
+  const plan = await planPhase(run, director, early);
+  if (!plan) {
+    end({ ok: false, error: run.result.error });
+    return;
+  }
+  run.result.reports = await desksPhase(run, plan, early.reports);
+  if (run.signal.aborted) return end({ ok: false, error: 'interrupted' });
+  const available = run.result.reports.filter((report) => report.status === 'ok');
+  if (available.length === 0) {
+    run.result.error = 'every desk failed; no decision was made';
+    return end({ ok: false, error: 'every desk failed' });
+  }
+  await decidePhase(run, director, plan);
+  end({ ok: run.result.decision !== null, error: run.directorFailure === null ? null : run.result.error });
 }
 
-function statusOf(reports: AgentReport[], signal: AbortSignal, marketMissing: boolean, budgetStopped: boolean): RunStatus {
-  if (signal.aborted) return 'interrupted';
-  const failed = reports.filter((report) => report.status === 'failed').length;
-  if (failed === reports.length) return budgetStopped ? 'degraded' : 'failed';
-  return failed > 0 || marketMissing ? 'degraded' : 'ok';
+/**
+ * Desks that need nothing from the plan start with the snapshot, on their standing
+ * brief, alongside the Director; the plan's brief for them is kept for the reader.
+ * They stop when the plan fails.
+ */
+function earlyDesks(run: Run): { reports: Array<Promise<AgentReport>>; stop: (reason: Error) => void } {
+  const controller = new AbortController();
+  const signal = AbortSignal.any([run.signal, controller.signal]);
+  const early = deskDefinitions(run.roster).filter((definition) => definition.startsWithSnapshot);
+  return {
+    reports: early.map((definition) => startDesk(run, definition.id, standingBrief(definition, run.symbol), signal)),
+    stop: (reason) => controller.abort(reason),
+  };
 }
 
-function failureSummary(reports: AgentReport[]): string | null {
-  const failed = reports.filter((report) => report.status === 'failed');
-  if (failed.length === 0) return null;
-  return failed.map((report) => `${report.agent}: ${report.error ?? 'failed'}`).join('; ');
+/** 2. The Director's plan. Null when it failed; the run's error and the Director's failure then say why. */
+async function planPhase(run: Run, director: ReturnType<typeof createDirector>, early: ReturnType<typeof earlyDesks>): Promise<Plan | null> {
+  const report = await director.plan();
+  if (report.output !== undefined && report.status === 'ok') {
+    run.result.plan = report.output;
+    return report.output;
+  }
+  early.stop(new Error('the Director could not plan'));
+  run.result.reports = await Promise.all(early.reports);
+  const failure = report.failure ?? { kind: 'model' as const, message: 'no plan' };
+  run.directorFailure = failure.kind;
+  run.result.error = `Director plan failed: ${failure.message}`;
+  if (failure.kind === 'budget') run.warn(failure.message);
+  return null;
+}
+
+/** 3. The remaining desks on the Director's briefs, concurrently with those already running. */
+async function desksPhase(run: Run, plan: Plan, running: Array<Promise<AgentReport>>): Promise<AgentReport[]> {
+  const early = new Set(deskDefinitions(run.roster).filter((definition) => definition.startsWithSnapshot).map((definition) => definition.id));
+  const briefed = deskDefinitions(run.roster)
+    .filter((definition) => !early.has(definition.id))
+    .map((definition) => startDesk(run, definition.id, { text: plan.briefs[definition.id as WorkerId], from: 'director' }));
+  const reports = orderReports(await Promise.all([...briefed, ...running]), run.roster);
+  if (!run.signal.aborted) for (const warning of reportWarnings(reports)) run.warn(warning);
+  return reports;
+}
+
+/**
+ * 4–5. The decision from the reports that exist, checked by the guardrails; while
+ * the Director has review passes and a decision breaks a rule, it revises. A review
+ * that fails (a cassette without it, the cap, the server) leaves the decision before it standing.
+ */
+async function decidePhase(run: Run, director: ReturnType<typeof createDirector>, plan: Plan): Promise<void> {
+  const check = (decision: Decision) => checkDecision(decision, run.result.market, run.limits);
+  const { report, history } = await director.decide(plan, run.result.reports, check);
+  const standing = history.at(-1);
+  if (!standing) {
+    const failure = report.failure ?? { kind: 'model' as const, message: 'no decision' };
+    run.directorFailure = failure.kind;
+    run.result.error = `Director decision failed: ${failure.message}`;
+    // No decision is ever invented: the desks' reports stand on their own.
+    if (!run.signal.aborted) run.warn(run.result.error);
+    return;
+  }
+  run.result.decision = standing.decision;
+  run.result.guardrails = standing.guardrails;
+  run.result.decisionHistory = history;
+  if (report.failure && !run.signal.aborted) {
+    run.result.reviewFailure = report.failure;
+    run.warn(reviewFailureWarning(report.failure));
+  }
+}
+
+function reviewFailureWarning(failure: NonNullable<AgentReport['failure']>): string {
+  if (failure.kind === 'replay-miss') {
+    return "the Director's review could not be replayed: the cassette holds no review exchange, so the decision before it stands";
+  }
+  return `the Director's review failed (${failure.message}); the decision before it stands`;
+}
+
+function standingBriefFor(run: Run, id: WorkerId): Brief {
+  const definition = deskDefinitions(run.roster).find((candidate) => candidate.id === id);
+  if (!definition) throw new Error(`no desk definition for '${id}'`);
+  return standingBrief(definition, run.symbol);
+}
+
+function startDesk(run: Run, id: string, brief: Brief, signal: AbortSignal = run.signal): Promise<AgentReport> {
+  return runDesk(id, brief, { ticker: run.symbol, marketBlock: run.marketBlock, specs: run.specs, context: { ...run.context, signal } });
+}
+
+/** The status from the run's facts, in one place; the error line for a failed or interrupted run. */
+function closeRun(run: Run, usage: UsageTracker, prices: PriceTable, started: number): AnalysisResult {
+  const { result } = run;
+  const facts: RunFacts = {
+    interrupted: run.signal.aborted,
+    marketMissing: result.market === null,
+    desks: result.reports.map((report) => (report.status === 'ok' ? null : (report.failure?.kind ?? 'model'))),
+    director: run.directorFailure,
+    findings: result.guardrails.map((finding) => finding.severity),
+  };
+  result.status = runStatus(facts);
+  if (result.status === 'interrupted') result.error = 'interrupted';
+  else if (result.status === 'ok' || result.status === 'flagged') result.error = null;
+  else if (result.error === null && result.mode === 'agents' && result.status === 'failed') result.error = failureSummary(result.reports);
+  result.usage = usage.summary(prices);
+  result.durationMs = Date.now() - started;
+  return result;
 }
 
 function makeRunId(symbol: string, at: Date): string {

@@ -17,9 +17,3 @@ export function resolveModels(override: string | undefined, env: NodeJS.ProcessE
   for (const definition of agentDefinitions) models[definition.id] = resolveModel(definition, override, env);
   return models;
 }
-
-export function agentDefinition(id: AgentId): AgentDefinition {
-  const definition = agentDefinitions.find((candidate) => candidate.id === id);
-  if (!definition) throw new Error(`no agent definition for '${id}'`);
-  return definition;
-}

@@ -1,16 +1,13 @@
 import { z } from 'zod';
+import { deskIds, type DeskId } from '../../agents/index.js';
+
+/** One focused brief per desk of the roster. */
+const briefs = z.object(Object.fromEntries(deskIds.map((id) => [id, z.string().min(1)])) as Record<DeskId, z.ZodString>);
 
 /** The Director's plan, as the model must return it (strict json_schema). */
 export const planSchema = z.object({
   thesis: z.string().min(1).describe('3–5 sentence opening thesis'),
-  briefs: z
-    .object({
-      quant: z.string().min(1),
-      risk: z.string().min(1),
-      execution: z.string().min(1),
-      sentiment: z.string().min(1),
-    })
-    .describe('one focused brief per desk'),
+  briefs: briefs.describe('one focused brief per desk'),
 });
 
 /** Finite, positive and below any listed share price: 1e308 or a negative level never reaches the guardrails as a number. */

@@ -1,31 +1,16 @@
-import type { AgentReport } from '../agent/types.js';
+import type { z } from 'zod';
+import { agentIds, deskIds, type AgentId, type DeskId } from '../../agents/index.js';
+import type { AgentFailure, AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
+import type { decisionSchema, planSchema } from './schemas.js';
 
-export const workerIds = ['quant', 'risk', 'execution', 'sentiment'] as const;
-export type WorkerId = (typeof workerIds)[number];
-export const agentIds = ['director', ...workerIds] as const;
-export type AgentId = (typeof agentIds)[number];
+/** The roster lives in agents/; these names are kept for the readers that use them. */
+export { agentIds, type AgentId };
+export const workerIds = deskIds;
+export type WorkerId = DeskId;
 
-export interface Plan {
-  thesis: string;
-  briefs: Record<WorkerId, string>;
-}
-
-export interface Decision {
-  action: 'BUY' | 'SELL' | 'HOLD';
-  /** 0–100. */
-  conviction: number;
-  timeHorizon: string;
-  /** Percent of the portfolio, 0–100. */
-  positionSizePct: number;
-  orderType: 'market' | 'limit';
-  entry: number | null;
-  stopLoss: number | null;
-  takeProfit: number | null;
-  rationale: string;
-  keyRisks: string[];
-  dissent: string | null;
-}
+export type Plan = z.infer<typeof planSchema>;
+export type Decision = z.infer<typeof decisionSchema>;
 
 export interface GuardrailFinding {
   rule: string;
@@ -33,7 +18,14 @@ export interface GuardrailFinding {
   message: string;
 }
 
-export type RunStatus = 'ok' | 'degraded' | 'failed' | 'interrupted';
+/** Decided by runStatus() (src/pipeline/run-status.ts), worst first: interrupted, failed, flagged, degraded, ok. */
+export type RunStatus = 'ok' | 'degraded' | 'flagged' | 'failed' | 'interrupted';
+
+/** One decision of the Director and what the guardrails found in it; a review pass adds the next. */
+export interface DecisionRecord {
+  decision: Decision;
+  guardrails: GuardrailFinding[];
+}
 
 export interface AgentUsage {
   model: string;
@@ -66,6 +58,17 @@ export interface AnalysisResult {
   reports: AgentReport[];
   decision: Decision | null;
   guardrails: GuardrailFinding[];
+  /**
+   * Every decision the Director made, in order: the first, then each revision of a
+   * review pass. `decision` and `guardrails` are the last entry's. Absent in runs
+   * saved before review passes existed.
+   */
+  decisionHistory?: DecisionRecord[];
+  /**
+   * Set when a review pass of the Director failed and the decision before it stands:
+   * `replay-miss` when the cassette holds no review exchange (a warning, not a replay miss).
+   */
+  reviewFailure?: AgentFailure;
   usage: RunUsage;
   warnings: string[];
   /** Set when the run replays the shipped demo cassette: synthetic data, not advice. */

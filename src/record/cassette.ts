@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from '../atomic-write.js';
 import { CassetteError, errorMessage } from '../errors.js';
+import { formatZodIssues } from '../zod-issues.js';
 
 export const CASSETTE_FORMAT = 'autohedge-cassette';
 export const CASSETTE_VERSION = 1;
@@ -67,11 +68,6 @@ function cannotReplay(path: string, reason: string, cause?: unknown): CassetteEr
   return new CassetteError(`cannot replay '${path}': ${reason}`, { cause });
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'top level';
-  return `${where}: ${issue.message}`;
-}
-
 export async function readCassette(path: string): Promise<Cassette> {
   let text: string;
   try {
@@ -96,8 +92,7 @@ export async function readCassette(path: string): Promise<Cassette> {
   }
   const result = cassetteSchema.safeParse(parsed);
   if (!result.success) {
-    const [first] = result.error.issues;
-    throw cannotReplay(path, `invalid cassette (${first ? describeIssue(first) : 'unknown problem'})`, result.error);
+    throw cannotReplay(path, `invalid cassette (${formatZodIssues(result.error, { limit: 1, root: 'top level' })})`, result.error);
   }
   return result.data;
 }

@@ -5,6 +5,8 @@
  * never as zero.
  */
 
+import { agentName } from '../../agents/index.js';
+
 /** Shown above every demo run, in the terminal and in report.md. */
 export const demoBanner = 'DEMO — synthetic data, scripted analyses; not investment advice';
 
@@ -182,12 +184,7 @@ export function padStart(text: string, width: number): string {
 
 /** Display name of an agent id. */
 export function agentTitle(agent: string): string {
-  const known: Record<string, string> = {
-    director: 'Director',
-    quant: 'Quant',
-    risk: 'Risk',
-    execution: 'Execution',
-    sentiment: 'Sentiment',
-  };
-  return known[agent] ?? (agent.length > 0 ? agent[0]!.toUpperCase() + agent.slice(1) : agent);
+  // The roster's display name; an id it does not know (an older run, a custom agent) is capitalised.
+  const name = agentName(agent);
+  return name !== agent || agent.length === 0 ? name : agent[0]!.toUpperCase() + agent.slice(1);
 }

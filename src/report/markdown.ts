@@ -1,11 +1,13 @@
 import type { AgentReport } from '../agent/types.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
+import { reviewLines } from './revision.js';
 import {
   agentTitle,
   demoBanner,
   formatCompact,
   formatCost,
   formatDuration,
+  notAvailable,
   formatFraction,
   formatNumber,
   formatPrice,
@@ -32,6 +34,8 @@ export function renderMarkdown(result: AnalysisResult): string {
     if (result.plan?.thesis) sections.push(`## Plan\n\n${result.plan.thesis.trim()}`);
   }
   if (result.mode !== 'agents' || (result.guardrails ?? []).length > 0) sections.push(guardrailSection(result.guardrails ?? []));
+  const review = reviewLines(result);
+  if (review) sections.push(['## Review', '', ...review.map((line) => `- ${line}`)].join('\n'));
   sections.push(desksSection(result.reports ?? []));
   const sources = sourcesSection(result.reports ?? []);
   if (sources) sections.push(sources);
@@ -69,8 +73,8 @@ function marketSection(result: AnalysisResult): string {
   const currency = market.identity?.currency ? ` ${market.identity.currency}` : '';
   const change =
     quote?.change === null || quote?.change === undefined
-      ? 'n/a'
-      : `${formatSigned(quote.change)} (${quote.changePercent === null || quote.changePercent === undefined ? 'n/a' : `${formatSigned(quote.changePercent, 2)}%`})`;
+      ? notAvailable
+      : `${formatSigned(quote.change)} (${quote.changePercent === null || quote.changePercent === undefined ? notAvailable : `${formatSigned(quote.changePercent, 2)}%`})`;
   const rows: Array<[string, string]> = [
     ['Price', `${formatPrice(price)}${price === null || price === undefined ? '' : currency}`],
     ['Change', change],
@@ -197,6 +201,7 @@ function usageSection(result: AnalysisResult): string {
 function statusSection(result: AnalysisResult): string {
   const lines = ['## Status', '', `**${result.status}**, started ${formatWhen(result.startedAt)}, took ${formatDuration(result.durationMs)}.`];
   if (result.error) lines.push('', `Error: ${oneLine(result.error)}`);
+  if (result.status === 'flagged') lines.push('', 'Flagged: the decision breaks the guardrails\' rules (an `error` finding above); autohedge exits 4.');
   const failed = (result.reports ?? []).filter((report) => report.status !== 'ok').map((report) => agentTitle(report.agent));
   if (failed.length > 0) lines.push('', `Failed desks: ${failed.join(', ')}.`);
   lines.push('', '_Not investment advice._');

@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
+import { reviewLines } from './revision.js';
 import { renderPriceChart } from './chart.js';
 import {
   agentTitle,
@@ -9,6 +10,7 @@ import {
   formatCompact,
   formatCost,
   formatDuration,
+  notAvailable,
   formatFraction,
   formatNumber,
   formatPrice,
@@ -54,6 +56,8 @@ export function renderTerminal(result: AnalysisResult, options: TerminalOptions)
   if (chart.length > 0) blocks.push(chart);
   if (result.mode !== 'agents') blocks.push(decisionSection(result, view));
   if (result.mode !== 'agents' || result.guardrails.length > 0) blocks.push(guardrailSection(result.guardrails ?? [], view));
+  const review = reviewLines(result);
+  if (review) blocks.push([view.heading('Review'), ...review.flatMap((line) => view.wrap(line))]);
   for (const report of result.reports ?? []) blocks.push(deskSection(report, view));
   if ((result.warnings ?? []).length > 0) blocks.push(warningSection(result.warnings, view));
   blocks.push(footer(result, view));
@@ -137,7 +141,7 @@ function header(result: AnalysisResult, view: View): string[] {
 
 /** Yahoo's changePercent is already in percent (1.28 means 1.28 %). */
 function formatPercentChange(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  if (value === null || value === undefined || !Number.isFinite(value)) return notAvailable;
   return `${formatSigned(value, 2)}%`;
 }
 
@@ -293,6 +297,7 @@ function footer(result: AnalysisResult, view: View): string[] {
   const status = statusPaint(result.status, paint)(result.status);
   lines.push(...joinToWidth([`Run ${result.runId}`, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));
   if (result.error && result.status !== 'ok') lines.push(...view.wrap(`Error: ${result.error}`).map((line) => paint.red(line)));
+  if (result.status === 'flagged') lines.push(...view.wrap(flaggedLine(result)).map((line) => paint.yellow(line)));
   return lines;
 }
 
@@ -316,4 +321,10 @@ function joinToWidth(items: string[], separator: string, width: number): string[
   }
   if (line !== '') lines.push(line);
   return lines;
+}
+
+/** Why a run is flagged: the decision that stands breaks the guardrails' rules. */
+function flaggedLine(result: AnalysisResult): string {
+  const errors = (result.guardrails ?? []).filter((finding) => finding.severity === 'error').length;
+  return `Flagged: the decision breaks ${errors} guardrail rule${errors === 1 ? '' : 's'} (exit code 4); do not act on it unchecked.`;
 }

@@ -1,3 +1,4 @@
+import { agentIds } from '../../agents/index.js';
 import type { ChalkInstance } from 'chalk';
 import type { EventSink, RunEvent } from '../events.js';
 import type { ChatMessage, ChatRequest, ChatResponse } from '../llm/types.js';
@@ -184,7 +185,7 @@ function content(text: string, max: number): string {
 }
 
 const agentColors = ['cyan', 'magenta', 'blue', 'green', 'yellow'] as const;
-const knownAgents = ['director', 'quant', 'risk', 'execution', 'sentiment'];
+const knownAgents: readonly string[] = agentIds;
 
 function agentTag(agent: string, label: string | undefined, paint: ChalkInstance): string {
   const index = knownAgents.indexOf(agent);

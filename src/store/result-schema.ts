@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { AnalysisResult } from '../pipeline/types.js';
+import { formatZodIssues } from '../zod-issues.js';
+import { decisionSchema } from '../pipeline/schemas.js';
 
 /**
  * A saved result.json, checked loosely: the fields the listing and the renderers
@@ -38,21 +40,14 @@ const report = z.looseObject({
   model: z.string(),
   durationMs: z.number(),
   error: z.string().nullable().default(null),
+  // Runs saved before typed failures have none: readers fall back to `error`.
+  failure: z.looseObject({ kind: z.string(), message: z.string() }).nullable().default(null),
 });
 
-const decision = z.looseObject({
-  action: z.enum(['BUY', 'SELL', 'HOLD']),
-  conviction: z.number(),
-  timeHorizon: z.string(),
-  positionSizePct: z.number(),
-  orderType: z.enum(['market', 'limit']),
-  entry: z.number().nullable(),
-  stopLoss: z.number().nullable(),
-  takeProfit: z.number().nullable(),
-  rationale: z.string(),
-  keyRisks: z.array(z.string()),
-  dissent: z.string().nullable(),
-});
+/** The Director's own schema, loosened: a saved decision is what the model was held to. */
+const decision = decisionSchema.loose();
+
+const finding = z.looseObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() });
 
 const market = z.looseObject({
   symbol: z.string(),
@@ -66,13 +61,14 @@ export const savedResultSchema = z.looseObject({
   runId: z.string(),
   ticker: z.string(),
   asOf: z.string(),
-  status: z.enum(['ok', 'degraded', 'failed', 'interrupted']),
+  status: z.enum(['ok', 'degraded', 'flagged', 'failed', 'interrupted']),
   mode: z.enum(['full', 'agents']).default('full'),
   market: market.nullable().default(null),
   plan: z.looseObject({ thesis: z.string() }).nullable().default(null),
   reports: z.array(report).default([]),
   decision: decision.nullable().default(null),
-  guardrails: z.array(z.looseObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() })).default([]),
+  guardrails: z.array(finding).default([]),
+  decisionHistory: z.array(z.looseObject({ decision, guardrails: z.array(finding).default([]) })).optional(),
   usage: z.looseObject({
     ...usageNumbers,
     costUsd: z.number().nullable(),
@@ -97,9 +93,7 @@ export function parseSavedResult(text: string): ParsedResult {
   }
   const parsed = savedResultSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : 'result';
-    return { ok: false, problem: `result.json is not a saved run (${where}: ${issue?.message ?? 'invalid'})` };
+    return { ok: false, problem: `result.json is not a saved run (${formatZodIssues(parsed.error, { limit: 1, root: 'result' })})` };
   }
   // The shape the renderers read was checked above; the rest passes through as saved,
   // in the saved key order, so `runs show --json` prints what was written.

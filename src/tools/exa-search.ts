@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Exa } from 'exa-js';
 import { daysBefore, isoDay } from '../clock.js';
-import { AutohedgeError, ConfigError, errorMessage } from '../errors.js';
+import { AutohedgeError, ConfigError } from '../errors.js';
 import { defineTool } from './define-tool.js';
 import type { Tool } from './types.js';
 
@@ -238,8 +238,8 @@ export const untrustedContentEnd = '<<<END UNTRUSTED WEB CONTENT>>>';
 
 /**
  * The exa_search tool over any SearchProvider. Building it loads no SDK and needs no
- * key; a missing key or a failed search comes back as an `Error: …` result the
- * model can read, never as a throw.
+ * key; a missing key or a failed search throws, and the agent loop turns that into
+ * an `Error: …` result the model can read.
  */
 export function createExaSearchTool(provider: SearchProvider): Tool<ExaSearchParameters> {
   return defineTool({
@@ -255,12 +255,9 @@ export function createExaSearchTool(provider: SearchProvider): Tool<ExaSearchPar
         startPublishedDate: daysBefore(context.asOf, args.daysBack).toISOString(),
         endPublishedDate: context.asOf.toISOString(),
       };
-      try {
-        const results = await provider.search(request, context.signal, context.agent);
-        return formatSearchResults(request, results);
-      } catch (error) {
-        return `Error: ${errorMessage(error)}`;
-      }
+      // A failed search throws: the agent loop answers the model with `Error: <message>`.
+      const results = await provider.search(request, context.signal, context.agent);
+      return formatSearchResults(request, results);
     },
   });
 }

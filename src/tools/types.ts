@@ -16,7 +16,10 @@ export interface ToolSpec<Parameters extends z.ZodObject> {
   parameters: Parameters;
   /** One line saying what the tool returns, for describe(). */
   outputs: string;
-  /** A result starting with `Error: ` is a failure the tool handled itself: recorded as a failed call. */
+  /**
+   * Fails by throwing (any Error): its message becomes the model-visible `Error: <message>`
+   * and a failed call in the report. A returned string is always a success.
+   */
   run: (args: z.infer<Parameters>, context: ToolContext) => Promise<string>;
 }
 

@@ -67,6 +67,7 @@ describe('runAgent: the seeds conditional two-round run', () => {
       model: 'gpt-4o-mini',
       durationMs: expect.any(Number),
       error: null,
+      failure: null,
     });
   });
 
@@ -223,7 +224,7 @@ describe('runAgent: tool failures reach the model as tool messages', () => {
       { role: 'tool', tool_call_id: 'c1', content: "Error: unknown tool 'place_order'. Available tools: get_weather, flaky, hang" },
       { role: 'tool', tool_call_id: 'c2', content: `Error: Invalid arguments for get_weather: not valid JSON (${jsonErrorOf('{"city":')})` },
       { role: 'tool', tool_call_id: 'c3', content: 'Error: Invalid arguments for get_weather: city: Invalid input: expected string, received number' },
-      { role: 'tool', tool_call_id: 'c4', content: 'Error: tool flaky failed: upstream answered 503' },
+      { role: 'tool', tool_call_id: 'c4', content: 'Error: upstream answered 503' },
       { role: 'tool', tool_call_id: 'c5', content: 'Error: tool hang timed out after 50 ms' },
     ]);
     expect(report.status).toBe('ok');
@@ -232,7 +233,7 @@ describe('runAgent: tool failures reach the model as tool messages', () => {
       ['c1', null, "unknown tool 'place_order'. Available tools: get_weather, flaky, hang"],
       ['c2', null, `Invalid arguments for get_weather: not valid JSON (${jsonErrorOf('{"city":')})`],
       ['c3', null, 'Invalid arguments for get_weather: city: Invalid input: expected string, received number'],
-      ['c4', null, 'tool flaky failed: upstream answered 503'],
+      ['c4', null, 'upstream answered 503'],
       ['c5', null, 'tool hang timed out after 50 ms'],
     ]);
     // The timed-out tool was told to stop.
@@ -324,7 +325,7 @@ describe('runAgent: self-review loops', () => {
       { toolCalls: [{ id: 'l2', name: 'get_weather', arguments: { city: 'Tianjin' } }] },
       { text: 'Final: rain in Beijing, clouds in Tianjin.' },
     ]);
-    const report = await runAgent(agentSpec({ tools: [weatherTool], maxLoops: 2, maxToolRounds: 1 }), task, { model, asOf });
+    const report = await runAgent(agentSpec({ tools: [weatherTool], reviewPasses: 1, maxToolRounds: 1 }), task, { model, asOf });
     model.assertComplete();
 
     // Loop 1: one round, then forced; loop 2 starts with a fresh budget ("auto" again).
@@ -352,7 +353,7 @@ describe('runAgent: self-review loops', () => {
 
   it('keeps the earlier answer as text when a review loop fails', async () => {
     const model = new ScriptedModel([{ text: 'First answer.' }, { error: new Error('connection reset') }]);
-    const report = await runAgent(agentSpec({ maxLoops: 2 }), 'Say something', { model, asOf });
+    const report = await runAgent(agentSpec({ reviewPasses: 1 }), 'Say something', { model, asOf });
     model.assertComplete();
     expect(report).toMatchObject({ status: 'failed', text: 'First answer.', error: 'connection reset' });
   });
@@ -503,7 +504,7 @@ describe('runAgent: a broken spec is a programmer error', () => {
   it('throws for duplicate tool names and impossible limits', async () => {
     const model = new ScriptedModel([]);
     await expect(runAgent(agentSpec({ tools: [weatherTool, weatherTool] }), 'x', { model, asOf })).rejects.toThrow(ConfigError);
-    await expect(runAgent(agentSpec({ maxLoops: 0 }), 'x', { model, asOf })).rejects.toThrow('agent sentiment: maxLoops must be an integer of at least 1, got 0');
+    await expect(runAgent(agentSpec({ reviewPasses: -1 }), 'x', { model, asOf })).rejects.toThrow('agent sentiment: reviewPasses must be an integer of at least 0, got -1');
     await expect(runAgent(agentSpec({ maxToolRounds: 1.5 }), 'x', { model, asOf })).rejects.toThrow('maxToolRounds must be an integer of at least 0');
     expect(model.requests).toHaveLength(0);
   });

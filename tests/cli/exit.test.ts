@@ -17,10 +17,12 @@ describe('exit codes, in one place', () => {
   });
 
   it('maps each run status', () => {
-    expect(['ok', 'degraded', 'failed', 'interrupted'].map((status) => exitCodeForStatus(status as never))).toEqual([0, 3, 1, 130]);
+    expect(['ok', 'degraded', 'flagged', 'failed', 'interrupted'].map((status) => exitCodeForStatus(status as never))).toEqual([0, 3, 4, 1, 130]);
   });
 
-  it('gives several tickers the worst code: interrupted, usage, failed, degraded, ok', () => {
+  it('gives several tickers the worst code: interrupted, usage, failed, flagged, degraded, ok', () => {
+    expect(worstExitCode([0, 4, 3])).toBe(4);
+    expect(worstExitCode([4, 1])).toBe(1);
     expect(worstExitCode([0, 3, 0])).toBe(3);
     expect(worstExitCode([3, 1, 0])).toBe(1);
     expect(worstExitCode([1, 2, 3])).toBe(2);

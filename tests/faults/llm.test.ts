@@ -319,7 +319,7 @@ const scenarios: FaultScenario[] = [
       return { deps: deps(context.model(server)) };
     },
     expect: () => {
-      const error = `Director decision failed: the model refused: I can't help with investment decisions.`;
+      const error = `Director decision failed: model refused: I can't help with investment decisions.`;
       return { exitCode: 1, result: { status: 'failed', error, decision: false, reports: allOk, warnings: [error] } };
     },
   },

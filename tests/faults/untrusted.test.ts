@@ -110,7 +110,9 @@ it('no name that is not a registered tool reaches a tool, whatever it looks like
   });
   const names = ['place_order', 'EXA_SEARCH', 'exa_search ', ' exa_search', 'exa-search', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '', 'exa_search\u0000'];
   const model = new ScriptedModel([
-    { toolCalls: names.map((name, index) => ({ id: `c${index}`, name, arguments: { query: 'x' } })) },
+    // Two responses: at most 8 calls of one response run (the rest are refused unseen).
+    { toolCalls: names.slice(0, 8).map((name, index) => ({ id: `c${index}`, name, arguments: { query: 'x' } })) },
+    { toolCalls: names.slice(8).map((name, index) => ({ id: `c${index + 8}`, name, arguments: { query: 'x' } })) },
     { text: 'Nothing ran.' },
   ]);
   const report = await runAgent(

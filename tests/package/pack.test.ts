@@ -136,7 +136,8 @@ describe('the tarball installed globally into an empty prefix', () => {
 });
 
 describe('a TypeScript ESM project depending on the tarball', () => {
-  const consumerSource = `import { analyze, defineTool, runAgent, ScriptedModel, type AgentReport, type AnalysisResult } from 'autohedge';
+  const consumerSource = `import { analyze, defineTool, runAgent, type AgentReport, type AnalysisResult } from 'autohedge';
+import { ScriptedModel } from 'autohedge/testing';
 import { z } from 'zod';
 
 const lookup = defineTool({
@@ -221,6 +222,6 @@ console.log(JSON.stringify({ status, text: report.text, results: report.toolCall
       { cwd: project, timeoutMs: 120_000 },
     );
     expect(compile.code).not.toBe(0);
-    expect(compile.stdout).toContain("misuse.ts(2,16): error TS2345: Argument of type 'string' is not assignable to parameter of type 'AgentSpec'.");
+    expect(compile.stdout).toContain("misuse.ts(2,16): error TS2345: Argument of type 'string' is not assignable to parameter of type 'AgentSpec<string>'.");
   }, packageTimeoutMs);
 });

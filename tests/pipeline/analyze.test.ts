@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { agentDefinitions } from '../../agents/index.js';
+import { defineTool } from '../../src/tools/define-tool.js';
 import { analyze, type AnalyzeDeps } from '../../src/pipeline/analyze.js';
 import { DataError, ModelError } from '../../src/errors.js';
 import type { RunEvent } from '../../src/events.js';
@@ -338,7 +341,7 @@ describe('the Director', () => {
     const model = new ScriptedModel(script({ director: [{ text: JSON.stringify(plan), delayMs: 2_000 }], sentiment: [{ text: 'never', delayMs: 2_000 }] }));
     const outcome = await analyze('ACME', { asOf, agentTimeoutMs: 100 }, { model, market: fakeMarket(), search: searchProvider() });
     expect(outcome.status).toBe('failed');
-    expect(outcome.error).toBe('Director plan failed: the Director timed out after 0.1 s');
+    expect(outcome.error).toBe('Director plan failed: timed out after 0.1 s');
   });
 
   it('numbers its calls across the plan and the decision', async () => {
@@ -355,5 +358,58 @@ describe('the Director', () => {
     model.assertComplete();
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toBe("Director decision failed: director: the model's decision was cut off at the 1500-token limit before the JSON was complete");
+  });
+});
+
+describe('agents as data: tools bound by name from the definitions', () => {
+  it('a definition that gives Quant exa_search makes its request carry it, with 3 tool rounds when it set none', async () => {
+    const roster = agentDefinitions.map((definition) => (definition.id === 'quant' ? { ...definition, tools: ['exa_search'] } : definition));
+    const model = new ScriptedModel(
+      script({
+        quant: [
+          { toolCalls: [{ name: 'exa_search', arguments: { query: 'Acme technicals', numResults: null, daysBack: null } }] },
+          { toolCalls: [{ name: 'exa_search', arguments: { query: 'Acme again', numResults: null, daysBack: null } }] },
+          { toolCalls: [{ name: 'exa_search', arguments: { query: 'Acme once more', numResults: null, daysBack: null } }] },
+          { text: 'Quant: trend up, with the news.' },
+        ],
+      }),
+    );
+    const search = searchProvider();
+    const outcome = await analyze('ACME', { asOf }, { model, market: fakeMarket(), search, agents: roster });
+    model.assertComplete();
+    expect(outcome.status).toBe('ok');
+    const quant = model.requestsOf('quant');
+    expect(quant[0]!.tools?.map((tool) => tool.function.name)).toEqual(['exa_search']);
+    expect(quant.map((request) => request.toolChoice)).toEqual(['auto', 'auto', 'auto', 'none']);
+    expect(search.queries).toContain('Acme technicals');
+    expect(outcome.reports.find((report) => report.agent === 'quant')?.toolCalls).toHaveLength(3);
+  });
+
+  it('appends AnalyzeDeps.agentTools to an agent\'s own tools', async () => {
+    const ruler = defineTool({ name: 'ruler', description: 'Measures', outputs: 'a length', parameters: z.object({}), run: async () => '3 cm' });
+    const model = new ScriptedModel(script({ risk: [{ toolCalls: [{ name: 'ruler', arguments: {} }] }, { text: 'Risk: 3 cm of risk.' }] }));
+    const outcome = await analyze('ACME', { asOf }, { model, market: fakeMarket(), search: searchProvider(), agentTools: { risk: [ruler], sentiment: [ruler] } });
+    expect(model.requestsOf('risk')[0]!.tools?.map((tool) => tool.function.name)).toEqual(['ruler']);
+    expect(model.requestsOf('sentiment')[0]!.tools?.map((tool) => tool.function.name)).toEqual(['exa_search', 'ruler']);
+    expect(outcome.reports.find((report) => report.agent === 'risk')?.toolCalls.map((call) => call.result)).toEqual(['3 cm']);
+  });
+
+  it('refuses a definition naming a tool nothing provides, before any model call', async () => {
+    const roster = agentDefinitions.map((definition) => (definition.id === 'risk' ? { ...definition, tools: ['place_order'] } : definition));
+    const model = new ScriptedModel(script());
+    await expect(analyze('ACME', { asOf, agents: ['risk'] }, { model, market: fakeMarket(), search: searchProvider(), agents: roster })).rejects.toThrow(
+      "agent risk names tool 'place_order', which is not available (known: exa_search)",
+    );
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('typed failures in the result', () => {
+  it('each report carries failure {kind, message} beside error', async () => {
+    const model = new ScriptedModel(script({ quant: [{ error: new ModelError('upstream 503', 'server') }] }));
+    const outcome = await run(model).result;
+    const quant = outcome.reports.find((report) => report.agent === 'quant');
+    expect(quant).toMatchObject({ status: 'failed', error: 'upstream 503', failure: { kind: 'model', message: 'upstream 503' } });
+    expect(outcome.reports.find((report) => report.agent === 'risk')?.failure).toBeNull();
   });
 });

@@ -18,6 +18,8 @@ const toolCall = z.strictObject({
   durationMs: z.number().min(0),
 });
 
+const failureSchema = z.strictObject({ kind: z.enum(['model', 'timeout', 'budget', 'interrupted', 'schema', 'replay-miss', 'limit']), message: z.string() });
+
 export const agentReportSchema = z.strictObject({
   agent: z.enum(['quant', 'risk', 'execution', 'sentiment']),
   status: z.enum(['ok', 'failed']),
@@ -27,6 +29,7 @@ export const agentReportSchema = z.strictObject({
   model: z.string().min(1),
   durationMs: z.number().min(0),
   error: z.string().nullable(),
+  failure: failureSchema.nullable(),
 });
 
 const bar = z.strictObject({
@@ -101,11 +104,27 @@ export const marketSnapshotSchema = z.strictObject({
   source: z.string(),
 });
 
+const decisionSchema = z.strictObject({
+  action: z.enum(['BUY', 'SELL', 'HOLD']),
+  conviction: z.number().min(0).max(100),
+  timeHorizon: z.string(),
+  positionSizePct: z.number().min(0).max(100),
+  orderType: z.enum(['market', 'limit']),
+  entry: price,
+  stopLoss: price,
+  takeProfit: price,
+  rationale: z.string(),
+  keyRisks: z.array(z.string()),
+  dissent: z.string().nullable(),
+});
+
+const findingSchema = z.strictObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() });
+
 export const analysisResultSchema = z.strictObject({
   runId: z.string().regex(/^\d{8}T\d{6}Z-[A-Z0-9_]+-[0-9a-f]{6}$/),
   ticker: z.string(),
   asOf: z.iso.datetime(),
-  status: z.enum(['ok', 'degraded', 'failed', 'interrupted']),
+  status: z.enum(['ok', 'degraded', 'flagged', 'failed', 'interrupted']),
   mode: z.enum(['full', 'agents']),
   market: marketSnapshotSchema.nullable(),
   plan: z
@@ -115,22 +134,10 @@ export const analysisResultSchema = z.strictObject({
     })
     .nullable(),
   reports: z.array(agentReportSchema),
-  decision: z
-    .strictObject({
-      action: z.enum(['BUY', 'SELL', 'HOLD']),
-      conviction: z.number().min(0).max(100),
-      timeHorizon: z.string(),
-      positionSizePct: z.number().min(0).max(100),
-      orderType: z.enum(['market', 'limit']),
-      entry: price,
-      stopLoss: price,
-      takeProfit: price,
-      rationale: z.string(),
-      keyRisks: z.array(z.string()),
-      dissent: z.string().nullable(),
-    })
-    .nullable(),
-  guardrails: z.array(z.strictObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() })),
+  decision: decisionSchema.nullable(),
+  guardrails: z.array(findingSchema),
+  decisionHistory: z.array(z.strictObject({ decision: decisionSchema, guardrails: z.array(findingSchema) })).min(1).optional(),
+  reviewFailure: failureSchema.optional(),
   usage: z.strictObject({
     ...usage,
     costUsd: z.number().min(0).nullable(),

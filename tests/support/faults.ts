@@ -78,6 +78,24 @@ export const decision = {
   dissent: null,
 } as const;
 
+/**
+ * The same sane decision placed at the market the request shows (its "Last close:"),
+ * so no guardrail finds an error whatever price a scenario's Yahoo serves; at a
+ * close of 100 (and with no market data) it is `decision` itself.
+ */
+export function decisionAt(lastClose: number | null): typeof decision | Record<string, unknown> {
+  if (lastClose === null || lastClose === 100) return decision;
+  const cents = (value: number) => Math.round(value * 100) / 100;
+  return { ...decision, entry: cents(lastClose * 0.99), stopLoss: cents(lastClose * 0.94), takeProfit: cents(lastClose * 1.1) };
+}
+
+/** The last close a request's MARKET DATA block states, or null. */
+export function lastCloseIn(body: any): number | null {
+  const text = JSON.stringify(body?.messages ?? []);
+  const match = /Last close: ([\d,]+(?:\.\d+)?)/.exec(text);
+  return match ? Number(match[1]!.replace(/,/g, '')) : null;
+}
+
 export const deskText: Record<string, string> = {
   quant: 'Quant: trend up, score 0.7.',
   risk: 'Risk: score 0.4, size 4 %.',
@@ -114,7 +132,7 @@ export function byAgent(script: Partial<Record<string, AgentReply[]>> = {}) {
 }
 
 export function goodAnswer(agent: string, body: any): Reply {
-  if (agent === 'director') return textAnswer(JSON.stringify(schemaOf(body) === 'plan' ? plan : decision));
+  if (agent === 'director') return textAnswer(JSON.stringify(schemaOf(body) === 'plan' ? plan : decisionAt(lastCloseIn(body))));
   return textAnswer(deskText[agent] ?? `${agent}: report.`);
 }
 
@@ -329,7 +347,7 @@ export function checkOutcome(outcome: Outcome, expected: Expected): void {
     }).toEqual(wanted);
     // A failed report is never dressed up with text it did not get; a made decision never without a plan.
     for (const report of result?.reports ?? []) if (report.status === 'failed') expect(report.error).not.toBeNull();
-    if (expected.result.decision) expect(result?.decision).toEqual(decision);
+    if (expected.result.decision) expect(result?.decision).toEqual(decisionAt(result?.market?.indicators.lastClose ?? null));
   }
 
   if (expected.stderr !== undefined) expect(stderr).toBe(`${expected.stderr}\n`);

@@ -123,6 +123,7 @@ export function makeReport(agent: string, overrides: Partial<AgentReport> = {}):
     model: agent === 'sentiment' ? 'gpt-4o-mini' : 'gpt-4.1',
     durationMs: agent === 'sentiment' ? 6400 : 4200,
     error: null,
+    failure: overrides.status === 'failed' ? { kind: 'model', message: overrides.error ?? 'failed' } : null,
     ...overrides,
   };
 }

@@ -39,12 +39,16 @@ function toolFor(options: Partial<ExaProviderOptions> = {}) {
   return createExaSearchTool(createExaProvider({ apiKey, baseURL: stub.baseURL, ...options }));
 }
 
-/** The model's path: JSON arguments through the tool's own parser, then run. */
+/** The model's path: JSON arguments through the tool's own parser, then run; a throw reads as the agent loop shows it (`Error: <message>`). */
 async function call(tool: ReturnType<typeof toolFor>, argumentsJson: string, signal = new AbortController().signal): Promise<string> {
   const parsed = tool.parse(argumentsJson);
   if (!parsed.ok) throw new Error(parsed.error);
   const context: ToolContext = { asOf, signal };
-  return tool.run(parsed.value, context);
+  try {
+    return await tool.run(parsed.value, context);
+  } catch (error) {
+    return `Error: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 async function search(responder: ExaStubResponder, argumentsJson = '{"query":"nvidia earnings","numResults":null,"daysBack":null}', options: Partial<ExaProviderOptions> = {}) {

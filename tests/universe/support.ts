@@ -14,10 +14,17 @@ export function tickerOf(request: Pick<ChatRequest, 'messages'>): string {
 
 export type Stance = { action: 'BUY' | 'SELL' | 'HOLD'; conviction: number };
 
+/**
+ * A decision the guardrails pass on the test snapshot (last price 100, ATR 2.5): a market
+ * order, the stop two ATRs away on the right side, the target twice as far; a HOLD
+ * carries no levels.
+ */
 export function decisionFor(stance: Stance) {
+  const levels =
+    stance.action === 'BUY' ? { stopLoss: 95, takeProfit: 110 } : stance.action === 'SELL' ? { stopLoss: 105, takeProfit: 90 } : { stopLoss: null, takeProfit: null };
   return {
-    action: stance.action, conviction: stance.conviction, timeHorizon: '1–3 months', positionSizePct: 4, orderType: 'limit',
-    entry: 99, stopLoss: 94, takeProfit: 110, rationale: 'Because.', keyRisks: ['earnings'], dissent: null,
+    action: stance.action, conviction: stance.conviction, timeHorizon: '1–3 months', positionSizePct: stance.action === 'HOLD' ? 0 : 4,
+    orderType: 'market', entry: null, ...levels, rationale: 'Because.', keyRisks: ['earnings'], dissent: null,
   };
 }
 

@@ -44,6 +44,9 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
   const several = tickers.length > 1;
   const tally = new UniverseTally();
   const codes = new Set<ExitCode>();
+  // A Director's review the cassette does not hold leaves its decision standing, flagged,
+  // with a warning: the run says so itself, so that miss is not a stale cassette.
+  let reviewNotReplayed = false;
 
   return {
     tally,
@@ -74,6 +77,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
         return;
       }
       const result = scrubDeep(outcome.result, secrets);
+      if (result.reviewFailure?.kind === 'replay-miss') reviewNotReplayed = true;
       codes.add(exitCodeForStatus(result.status));
       tally.addResult(result);
       printer.print(result);
@@ -81,7 +85,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
     },
     /** The --json array, the summary, replay misses and the cassette; the exit code. */
     async finish(current: Session): Promise<number> {
-      const misses = current.replayMisses();
+      const misses = current.replayMisses(reviewNotReplayed ? ['director'] : []);
       for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
       printer.flushJson();
       if (several) await printer.summary(tally);

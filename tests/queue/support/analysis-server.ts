@@ -10,7 +10,8 @@ export interface AnalysisServer extends OpenAIServer {
  * The loopback OpenAI-compatible server a worker analyses against: every agent of every
  * ticker answered by who asks (the x-autohedge-agent header) and, for the Director, by
  * the schema asked for. `intercept` may answer a request otherwise (a 429, a 503, a
- * reply held back).
+ * reply held back). The decision is a HOLD without levels, so the guardrails pass it
+ * whatever the (synthetic) market's price.
  */
 export async function startAnalysisServer(
   intercept: (call: { ticker: string; agent: string; request: RecordedRequest }) => Reply | Promise<Reply> | undefined = () => undefined,
@@ -22,7 +23,7 @@ export async function startAnalysisServer(
     if (special) return special;
     if (agent === 'director') {
       const schema = body.response_format?.json_schema?.name;
-      return textAnswer(JSON.stringify(schema === 'plan' ? plan : decisionFor({ action: 'BUY', conviction: 60 })));
+      return textAnswer(JSON.stringify(schema === 'plan' ? plan : decisionFor({ action: 'HOLD', conviction: 55 })));
     }
     return textAnswer(`${agent} report on ${ticker}.`);
   });

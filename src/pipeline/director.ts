@@ -1,0 +1,83 @@
+import { runAgent } from '../agent/run-agent.js';
+import type { AgentContext, AgentReport, AgentSpec } from '../agent/types.js';
+import type { EventSink } from '../events.js';
+import { frameDeskReports } from './desk-reports.js';
+import { fillTemplate, loadPrompt } from './prompts.js';
+import { decisionSchema, planSchema } from './schemas.js';
+import { specFor, type SpecSource } from './specs.js';
+import type { Decision, DecisionRecord, GuardrailFinding, Plan } from './types.js';
+
+/** What both Director runs share: its spec's source, the run's context, the ticker and its market block. */
+export interface DirectorWork {
+  ticker: string;
+  marketBlock: string;
+  specs: SpecSource;
+  context: Omit<AgentContext, 'review' | 'nextCallNumber' | 'announce'>;
+}
+
+/**
+ * The Director is one agent over two runs (plan, then decision): the caller announces
+ * one span, and its model calls are numbered across both.
+ */
+export function createDirector(work: DirectorWork) {
+  let calls = 0;
+  const shared = { ...work.context, announce: false, nextCallNumber: () => (calls += 1) };
+  const base = specFor('director', work.specs);
+
+  return {
+    model: base.model,
+
+    plan(): Promise<AgentReport<Plan>> {
+      const spec: AgentSpec<Plan> = { ...base, reviewPasses: 0, output: { name: 'plan', schema: planSchema } };
+      return runAgent(spec, fillTemplate(loadPrompt('director-plan.md'), { ticker: work.ticker, market: work.marketBlock }), shared);
+    },
+
+    /**
+     * The decision from the reports, then — while the Director's review passes last
+     * and the guardrails find an `error` — one more turn with the findings. Every
+     * decision is kept with its findings, in order.
+     */
+    async decide(plan: Plan, reports: AgentReport[], check: (decision: Decision) => GuardrailFinding[]): Promise<{ report: AgentReport<Decision>; history: DecisionRecord[] }> {
+      const history: DecisionRecord[] = [];
+      const spec: AgentSpec<Decision> = { ...base, output: { name: 'decision', schema: decisionSchema } };
+      const review = (decision: Decision): string | null => {
+        const guardrails = check(decision);
+        history.push({ decision, guardrails });
+        const errors = guardrails.filter((finding) => finding.severity === 'error');
+        return errors.length > 0 ? reviewTask(errors) : null;
+      };
+      const report = await runAgent(spec, decideTask(work, plan, reports), { ...shared, review });
+      // The answer of the last pass was not reviewed, so it is not in the history yet.
+      if (report.output !== undefined && history.at(-1)?.decision !== report.output) {
+        history.push({ decision: report.output, guardrails: check(report.output) });
+      }
+      return { report, history };
+    },
+  };
+}
+
+function decideTask(work: DirectorWork, plan: Plan, reports: AgentReport[]): string {
+  const missing = reports.filter((report) => report.status === 'failed').map((report) => report.agent);
+  return fillTemplate(loadPrompt('director-decide.md'), {
+    ticker: work.ticker,
+    market: work.marketBlock,
+    thesis: plan.thesis,
+    reports: frameDeskReports(reports),
+    missing:
+      missing.length > 0
+        ? `- These desks failed and sent no report: ${missing.join(', ')}. Decide without them and say in the rationale that their view is missing.\n`
+        : '',
+  });
+}
+
+/** The review pass's task: the rules the decision breaks, with their numbers. */
+export function reviewTask(errors: GuardrailFinding[]): string {
+  return fillTemplate(loadPrompt('director-review.md'), { findings: errors.map((finding) => `- ${finding.rule}: ${finding.message}`).join('\n') });
+}
+
+/** The Director's one span of progress over its two runs. */
+export function announceDirector(events: EventSink, model: string): (outcome: { ok: boolean; error: string | null }) => void {
+  const started = Date.now();
+  events({ type: 'agent-start', agent: 'director', model, at: started });
+  return ({ ok, error }) => events({ type: 'agent-end', agent: 'director', status: ok ? 'ok' : 'failed', durationMs: Date.now() - started, error });
+}

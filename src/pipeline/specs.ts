@@ -1,0 +1,51 @@
+import type { AgentDefinition } from '../../agents/index.js';
+import type { AgentSpec } from '../agent/types.js';
+import { isoDay } from '../clock.js';
+import { bindTools } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
+import { resolveModel } from './models.js';
+import { fillTemplate, loadPrompt } from './prompts.js';
+
+/** Tool rounds for an agent that has tools but whose definition allows none. */
+export const toolRoundsWhenUnset = 3;
+
+/** What turns the roster's definitions into runnable specs for one run. */
+export interface SpecSource {
+  roster: readonly AgentDefinition[];
+  /** The tools definitions may name (`exa_search`, …). */
+  toolsByName: Readonly<Record<string, Tool>>;
+  /** Extra tools per agent id (MCP servers, a library caller's own), appended to the named ones. */
+  agentTools?: Readonly<Partial<Record<string, Tool[]>>>;
+  asOf: Date;
+  /** --model: one model for every agent. */
+  model?: string;
+  env: NodeJS.ProcessEnv;
+  agentTimeoutMs?: number;
+  toolTimeoutMs?: number;
+}
+
+export function definitionOf(roster: readonly AgentDefinition[], id: string): AgentDefinition {
+  const definition = roster.find((candidate) => candidate.id === id);
+  if (!definition) throw new Error(`no agent definition for '${id}'`);
+  return definition;
+}
+
+/** One agent's spec: prompt, model, tools bound by name, limits — all from its definition. */
+export function specFor(id: string, source: SpecSource): AgentSpec {
+  const definition = definitionOf(source.roster, id);
+  const tools = [...bindTools(id, definition.tools, source.toolsByName), ...(source.agentTools?.[id] ?? [])];
+  return {
+    id,
+    name: definition.name,
+    description: definition.description,
+    model: resolveModel(definition, source.model, source.env),
+    instructions: fillTemplate(loadPrompt(definition.promptFile), { date: isoDay(source.asOf) }),
+    tools,
+    maxToolRounds: tools.length > 0 && definition.maxToolRounds === 0 ? toolRoundsWhenUnset : definition.maxToolRounds,
+    reviewPasses: definition.reviewPasses,
+    temperature: definition.temperature,
+    maxTokens: definition.maxTokens,
+    timeoutMs: source.agentTimeoutMs ?? definition.timeoutMs,
+    ...(source.toolTimeoutMs !== undefined ? { toolTimeoutMs: source.toolTimeoutMs } : {}),
+  };
+}

@@ -1,0 +1,2 @@
+// `autohedge/testing`: test doubles for code built on autohedge, kept out of the main entry.
+export { ScriptedModel, type RecordedRequest, type ScriptedStep, type ScriptedTurn } from './scripted-model.js';
