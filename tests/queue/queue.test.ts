@@ -68,6 +68,23 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     }
   });
 
+  it('Ctrl-C stops enqueue --wait, not the jobs: they stay queued for the workers', async () => {
+    const queue = queueName('ctrlc');
+    const controller = new AbortController();
+    const io = captureIo({ signal: controller.signal });
+    const waiting = enqueue(['LATER', '--queue', queue, '--wait'], io);
+    await eventually('the job to be enqueued', () => io.err().includes('enqueued 1 job(s)'));
+    controller.abort(new Error('interrupted'));
+    expect(await waiting.exit).toBe(130);
+    expect(io.err()).toContain('autohedge: stopped waiting; the jobs stay queued and the workers carry on');
+    const view = inspectQueue(redis.url, queue);
+    try {
+      expect(await view.queue.getJobCounts('waiting')).toEqual({ waiting: 1 });
+    } finally {
+      await view.close();
+    }
+  });
+
   it('a worker analyses the jobs; enqueue --wait --jsonl prints each result as it completes, then the summary', async () => {
     const queue = queueName('wait');
     const server = await startAnalysisServer();
