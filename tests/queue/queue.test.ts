@@ -77,6 +77,7 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     controller.abort(new Error('interrupted'));
     expect(await waiting.exit).toBe(130);
     expect(io.err()).toContain('autohedge: stopped waiting; the jobs stay queued and the workers carry on');
+    expect(io.err()).not.toContain('failed');
     const view = inspectQueue(redis.url, queue);
     try {
       expect(await view.queue.getJobCounts('waiting')).toEqual({ waiting: 1 });

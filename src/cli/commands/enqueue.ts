@@ -55,7 +55,10 @@ async function waitAndPrint(queued: Enqueued, tickers: string[], options: Enqueu
     if (io.signal?.aborted) resolve('interrupted');
     io.signal?.addEventListener('abort', () => resolve('interrupted'), { once: true });
   });
+  let stopped = false;
   const done = queued.wait((outcome: JobOutcome) => {
+    // Once the waiting stops, closing the queue ends the pending waits: not job failures.
+    if (stopped) return;
     if (outcome.result) {
       codes.add(exitCodeForStatus(outcome.result.status));
       tally.addResult(outcome.result);
@@ -68,6 +71,9 @@ async function waitAndPrint(queued: Enqueued, tickers: string[], options: Enqueu
   });
   // Ctrl-C stops the waiting, not the jobs: the workers carry on with them.
   if ((await Promise.race([done, interrupted])) === 'interrupted') {
+    stopped = true;
+    // The pending waits end as the queue closes; nothing is left to report from them.
+    done.catch(() => {});
     io.stderr('autohedge: stopped waiting; the jobs stay queued and the workers carry on\n');
     return ExitCode.interrupted;
   }
