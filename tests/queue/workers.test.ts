@@ -43,7 +43,9 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
 
   it('12 tickers to 2 worker processes: 12 results, each ticker analysed once, the work shared', async () => {
     const queue = queueName('two');
-    const server = await startAnalysisServer();
+    // Each analysis takes a moment (its desks answer after 300 ms), so one worker at
+    // concurrency 2 cannot drain the queue before the other has asked for a job.
+    const server = await startAnalysisServer(({ agent }) => (agent === 'quant' ? { answer: { text: 'quant report.' }, delayMs: 300 } : undefined));
     try {
       const spawned = await Promise.all([0, 1].map(() => spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url, args: ['--concurrency', '2'] })));
       workers.push(...spawned);
