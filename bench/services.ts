@@ -11,7 +11,8 @@ import { createOpenAIModel } from '../src/llm/openai-model.js';
 import { createYahooMarketData } from '../src/market/yahoo.js';
 import type { MarketData } from '../src/market/types.js';
 import type { AnalyzeDeps } from '../src/pipeline/analyze.js';
-import { createExaProvider, type SearchProvider } from '../src/tools/exa-search.js';
+import { createExaProvider } from '../src/search/exa.js';
+import type { SearchProvider } from '../src/search/types.js';
 import { createYahooRouter, quoteSummaryFrom, type FixtureResponse } from '../testkit/yahoo-router.js';
 
 export interface ServiceAddresses {

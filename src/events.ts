@@ -28,6 +28,8 @@ export type RunEvent =
     }
   | { type: 'agent-end'; agent: string; status: 'ok' | 'failed'; durationMs: number; error: string | null }
   | { type: 'usage'; agent: string; model: string; usage: Usage }
+  /** One search made for `agent`: `model` and `usage` when a model answered it (OpenAI's built-in search). */
+  | { type: 'search-usage'; agent: string; provider: string; model: string | null; usage: Usage | null }
   | { type: 'warning'; message: string };
 
 export type EventSink = (event: RunEvent) => void;

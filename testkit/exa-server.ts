@@ -19,7 +19,7 @@ export interface ExaStubRequest {
 
 export type ExaStubReply =
   /** Answer with this status and body; an object body is sent as JSON. */
-  | { status?: number; body: string | object; contentType?: string }
+  | { status?: number; body: string | object; contentType?: string; headers?: Record<string, string> }
   /** Accept the request and never answer (until the stub closes). */
   | { hang: true };
 
@@ -105,7 +105,7 @@ function send(response: ServerResponse, reply: ExaStubReply): void {
   if ('hang' in reply) return;
   const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   const contentType = reply.contentType ?? (typeof reply.body === 'string' ? 'text/plain' : 'application/json');
-  response.writeHead(reply.status ?? 200, { 'content-type': contentType });
+  response.writeHead(reply.status ?? 200, { 'content-type': contentType, ...reply.headers });
   response.end(body);
 }
 

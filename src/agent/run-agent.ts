@@ -10,11 +10,12 @@ import { executeToolCalls } from './tool-execution.js';
 import type { AgentContext, AgentFailure, AgentReport, AgentSpec, ToolCallRecord } from './types.js';
 
 export { interruptedMessage } from './failure.js';
+import { toolResultMaxCharacters } from '../tools/limits.js';
 
 export const defaultMaxToolRounds = 5;
 export const defaultReviewPasses = 0;
 export const defaultToolTimeoutMs = 30_000;
-export const defaultMaxToolResultChars = 12_000;
+export const defaultMaxToolResultChars = toolResultMaxCharacters;
 
 /** Sent after a final answer while review passes remain and the caller gives no review of its own. */
 export const reviewPrompt =

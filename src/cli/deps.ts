@@ -1,6 +1,6 @@
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
-import type { SearchProvider } from '../tools/exa-search.js';
+import type { SearchProvider } from '../search/types.js';
 
 /**
  * Seams for tests that run the CLI in-process: anything left out is built from
@@ -9,7 +9,8 @@ import type { SearchProvider } from '../tools/exa-search.js';
 export interface CliDeps {
   model?: ChatModel;
   market?: MarketData;
-  search?: SearchProvider;
+  /** null: no search tool, as with `--search none`. */
+  search?: SearchProvider | null;
   /** The run's clock when not replaying a cassette. */
   now?: () => Date;
 }

@@ -47,6 +47,8 @@ export const analyzeOptionsSchema = z.object({
   maxRisk: positiveNumber('--max-risk', 100),
   minRewardRisk: positiveNumber('--min-reward-risk'),
   maxCost: positiveNumber('--max-cost').optional(),
+  /** Checked with AUTOHEDGE_SEARCH by resolveSearchChoice (src/search/choice.ts). */
+  search: z.string().optional(),
   record: z.string().min(1).optional(),
   replay: z.string().min(1).optional(),
   demo: z.boolean().default(false),

@@ -49,6 +49,7 @@ export const workerOptionsSchema = z.object({
   concurrency: analyzeShape.concurrency,
   model: analyzeShape.model,
   baseUrl: analyzeShape.baseUrl,
+  search: analyzeShape.search,
   maxCost: analyzeShape.maxCost,
   maxPosition: analyzeShape.maxPosition,
   maxRisk: analyzeShape.maxRisk,

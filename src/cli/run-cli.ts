@@ -36,7 +36,7 @@ Examples:
   autohedge analyze NVDA --agent sentiment --trace
   autohedge market NVDA --json
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME;
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, AUTOHEDGE_SEARCH[_MODEL], AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME;
 a .env file in the working directory is read.
 Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 4 flagged (the decision breaks a
 guardrail rule), 130 interrupted.
@@ -64,6 +64,7 @@ Not investment advice: autohedge never places an order.`,
     .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
     .option('--min-reward-risk <ratio>', 'lowest reward/risk a decision may have', '1')
     .option('--max-cost <usd>', 'stop making model calls before the spend would pass this many USD')
+    .option('--search <provider>', "what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default exa)")
     .option('--record <file>', 'record every HTTP exchange of this run to a cassette')
     .option('--replay <file>', 'replay a cassette: no network at all')
     .option('--demo', 'replay the bundled demo cassette (synthetic data, no keys needed)')
@@ -86,6 +87,7 @@ Not investment advice: autohedge never places an order.`,
     .option('--concurrency <n>', 'analyses this worker runs at once', '2')
     .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
     .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
+    .option('--search <provider>', "what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default exa)")
     .option('--max-cost <usd>', 'cap on each job\'s model spend, in USD')
     .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
     .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
@@ -147,8 +149,9 @@ Not investment advice: autohedge never places an order.`,
   program
     .command('tools')
     .description('list the tools the agents can call, with their function-calling definitions')
-    .option('--json', 'print [{ name, description, summary, definition }]')
-    .action(async (options: { json?: boolean }) => {
+    .option('--json', 'print [{ name, description, summary, definition, provider }]')
+    .option('--search <provider>', 'show the tool as backed by exa, openai or none (also AUTOHEDGE_SEARCH)')
+    .action(async (options: { json?: boolean; search?: string }) => {
       const { toolsCommand } = await import('./commands/tools.js');
       setExit(await toolsCommand(options, io));
     });

@@ -4,7 +4,7 @@ import { loadPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
 import { autohedgeHome, packageVersion } from '../paths.js';
-import type { SearchProvider } from '../tools/exa-search.js';
+import type { SearchChoice, SearchProvider } from '../search/types.js';
 import type { Recorder, Replay } from '../record/index.js';
 import type { CliDeps } from './deps.js';
 import { loadEnvFile } from './env-file.js';
@@ -23,6 +23,8 @@ export interface ServiceConfig {
   argv: string[];
   /** analyze needs a model; market does not. */
   needsModel: boolean;
+  /** What backs the search tool (`--search`, resolved with AUTOHEDGE_SEARCH). Default exa. */
+  search?: SearchChoice;
   /** Warnings from the clients (an unwritable cache), for stderr. */
   warn: (message: string) => void;
 }
@@ -33,7 +35,8 @@ export interface Session {
   asOf(): Date;
   model: ChatModel;
   market: MarketData;
-  search: SearchProvider;
+  /** null for `--search none`. */
+  search: SearchProvider | null;
   prices: PriceTable;
   /** Synthetic data: --demo, or a replayed cassette labelled `demo` (so its results carry the DEMO banner however it is replayed). */
   demo: boolean;
@@ -94,7 +97,6 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
 
   const { createOpenAIModel } = await import('../llm/openai-model.js');
   const { createYahooMarketData } = await import('../market/yahoo.js');
-  const { createExaProvider } = await import('../tools/exa-search.js');
   const intercepted = Boolean(replay || recorder);
   // Retries stay on under replay: the cassette holds every exchange, a 429 or 5xx that was
   // retried included, so the replay has to retry the way the recording did.
@@ -108,11 +110,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       retryDelayMs: replay ? 0 : undefined,
       logger: { debug: () => {}, warn: (message) => config.warn(message) },
     });
-  // A replay searches only if the recording did: a run recorded without EXA_API_KEY told the
-  // sentiment desk that exa_search is not configured, and its replay must say the same.
-  const exaBase = replay ? replayedBase('/search') : env.EXA_BASE_URL?.trim() || undefined;
-  const exaKey = replay ? (exaBase ? replayKey : undefined) : env.EXA_API_KEY?.trim() || undefined;
-  const search = deps.search ?? createExaProvider({ apiKey: exaKey, baseURL: exaBase });
+  const search = deps.search !== undefined ? deps.search : await buildSearch(config.search ?? 'exa', { env, replay: replay !== null, recordedUrls, apiKey, baseURL });
 
   return {
     env,
@@ -147,6 +145,27 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       recorder?.discard();
     },
   };
+}
+
+/** The provider behind the search tool, for the choice made with `--search` / AUTOHEDGE_SEARCH. */
+async function buildSearch(
+  choice: SearchChoice,
+  context: { env: NodeJS.ProcessEnv; replay: boolean; recordedUrls: readonly string[]; apiKey: string | undefined; baseURL: string | undefined },
+): Promise<SearchProvider | null> {
+  if (choice === 'none') return null;
+  if (choice === 'openai') {
+    // The same server and key as the chat model: under replay, the recorded one.
+    const { createOpenAISearchClient } = await import('../llm/openai-search.js');
+    const { createOpenAISearchProvider } = await import('../search/openai.js');
+    const model = context.env.AUTOHEDGE_SEARCH_MODEL?.trim() || undefined;
+    return createOpenAISearchProvider({ client: createOpenAISearchClient({ apiKey: context.apiKey, baseURL: context.baseURL }), model });
+  }
+  const { createExaProvider, exaBaseUrlOf } = await import('../search/exa.js');
+  // A replay searches only if the recording did: a run recorded without EXA_API_KEY told the
+  // sentiment desk that exa_search is not configured, and its replay must say the same.
+  const exaBase = context.replay ? context.recordedUrls.map(exaBaseUrlOf).find((base) => base !== undefined) : context.env.EXA_BASE_URL?.trim() || undefined;
+  const exaKey = context.replay ? (exaBase ? replayKey : undefined) : context.env.EXA_API_KEY?.trim() || undefined;
+  return createExaProvider({ apiKey: exaKey, baseURL: exaBase });
 }
 
 /** The symbols a cassette holds market data for: those whose chart it recorded. */

@@ -14,6 +14,7 @@ import type {
   ChatCompletionCreateParamsBase,
 } from 'openai/resources/chat/completions';
 import { formatSeconds } from '../clock.js';
+import { agentHeader } from '../constants.js';
 import { ConfigError, ModelError } from '../errors.js';
 import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
 import type { AssistantMessage, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
@@ -32,7 +33,6 @@ export interface OpenAIModelOptions {
 
 /** Sent for servers that want no key (Ollama, vLLM); the SDK insists on one. */
 const placeholderKey = 'not-needed';
-const agentHeader = 'x-autohedge-agent';
 
 type Sdk = typeof import('openai');
 

@@ -19,6 +19,8 @@ export interface Price {
   /** Prompt tokens served from OpenAI's prompt cache. */
   cachedInput: number;
   output: number;
+  /** USD per request on top of the tokens: a search's fee (Exa's per search, OpenAI's per web search call). */
+  perCall?: number;
 }
 
 export type PriceTable = Readonly<Record<string, Price>>;
@@ -34,6 +36,13 @@ export const defaultPriceTable: PriceTable = Object.freeze({
   'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
   o3: { input: 2, cachedInput: 0.5, output: 8 },
   'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4 },
+  // Search models: tokens plus the web search fee per call ($25 per 1k calls for the
+  // non-reasoning preview models, whose search content tokens are free; $10 per 1k for gpt-5-search-api).
+  'gpt-4o-mini-search-preview': { input: 0.15, cachedInput: 0.15, output: 0.6, perCall: 0.025 },
+  'gpt-4o-search-preview': { input: 2.5, cachedInput: 2.5, output: 10, perCall: 0.025 },
+  'gpt-5-search-api': { input: 1.25, cachedInput: 0.125, output: 10, perCall: 0.01 },
+  // Exa: $7 per 1k searches with up to 10 results, text and highlights included (March 2026 list price).
+  exa: { input: 0, cachedInput: 0, output: 0, perCall: 0.007 },
 });
 
 const perMillion = 1_000_000;
@@ -58,6 +67,11 @@ export function costOf(usage: Usage, price: Price): number {
   return (uncached * price.input + cached * price.cachedInput + usage.completionTokens * price.output) / perMillion;
 }
 
+/** USD for one search: its per-call fee, plus its tokens when a model answered it. */
+export function searchCostOf(usage: Usage | undefined, price: Price): number {
+  return (price.perCall ?? 0) + (usage ? costOf(usage, price) : 0);
+}
+
 /** The most a call can cost: the whole prompt uncached and every allowed output token used. */
 export function worstCaseCost(promptTokensEstimate: number, maxTokens: number, price: Price): number {
   return (promptTokensEstimate * price.input + maxTokens * price.output) / perMillion;
@@ -66,7 +80,12 @@ export function worstCaseCost(promptTokensEstimate: number, maxTokens: number, p
 const amount = z.number().finite().nonnegative();
 const priceFileSchema = z.record(
   z.string().min(1),
-  z.strictObject({ input: amount, cachedInput: amount.optional(), output: amount }),
+  z
+    .strictObject({ input: amount.optional(), cachedInput: amount.optional(), output: amount.optional(), perCall: amount.optional() })
+    // Token prices, or (a search service such as `"exa"`) a per-call price alone.
+    .refine((price) => (price.input !== undefined && price.output !== undefined) || (price.perCall !== undefined && price.input === undefined && price.output === undefined), {
+      message: 'give input and output (USD per 1M tokens), or perCall alone (USD per search)',
+    }),
 );
 
 /**
@@ -92,11 +111,14 @@ export async function loadPriceTable(env: Readonly<Record<string, string | undef
   const parsed = priceFileSchema.safeParse(json);
   if (!parsed.success) {
     throw new ConfigError(
-      `the price file ${path} (AUTOHEDGE_PRICES) is invalid at ${formatZodIssues(parsed.error, { limit: 1, root: '(top level)' })}; expected { "<model>": { "input": USD per 1M, "cachedInput"?: USD per 1M, "output": USD per 1M } }`,
+      `the price file ${path} (AUTOHEDGE_PRICES) is invalid at ${formatZodIssues(parsed.error, { limit: 1, root: '(top level)' })}; expected { "<model>": { "input": USD per 1M, "cachedInput"?: USD per 1M, "output": USD per 1M, "perCall"?: USD per request } } (or { "exa": { "perCall": USD per search } })`,
     );
   }
   const overrides = Object.fromEntries(
-    Object.entries(parsed.data).map(([model, price]) => [model, { input: price.input, cachedInput: price.cachedInput ?? price.input, output: price.output }]),
+    Object.entries(parsed.data).map(([model, price]): [string, Price] => {
+      const input = price.input ?? 0;
+      return [model, { input, cachedInput: price.cachedInput ?? input, output: price.output ?? 0, ...(price.perCall !== undefined ? { perCall: price.perCall } : {}) }];
+    }),
   );
   return Object.freeze({ ...defaultPriceTable, ...overrides });
 }

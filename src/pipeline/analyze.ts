@@ -6,13 +6,14 @@ import type { EventSink, RunEvent } from '../events.js';
 import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData, MarketSnapshot } from '../market/types.js';
-import { createExaSearchTool, type SearchProvider } from '../tools/exa-search.js';
+import type { SearchProvider } from '../search/types.js';
 import type { Tool } from '../tools/types.js';
-import { withBudget } from './budget.js';
+import { SpendingCap, withBudget } from './budget.js';
 import { deskDefinitions, failureSummary, orderReports, reportWarnings, runDesk, standingBrief, type Brief } from './desks.js';
 import { announceDirector, createDirector } from './director.js';
 import { checkDecision, defaultLimits, type GuardrailLimits } from './guardrails.js';
 import { runStatus, type RunFacts } from './run-status.js';
+import { setUpSearch, type RunSearch } from './search-setup.js';
 import type { SpecSource } from './specs.js';
 import type { AgentId, AnalysisResult, Decision, Plan, WorkerId } from './types.js';
 import { UsageTracker } from './usage.js';
@@ -48,8 +49,11 @@ export interface AnalyzeOptions {
 export interface AnalyzeDeps {
   model: ChatModel;
   market: MarketData;
-  /** Backs exa_search; a provider without a key answers the model with a clear error. */
-  search: SearchProvider;
+  /**
+   * Backs the search tool (exa_search); a provider without a key answers the model with a
+   * clear error. `null` (`--search none`): Sentiment runs with no tool, and says so.
+   */
+  search: SearchProvider | null;
   events?: EventSink;
   prices?: PriceTable;
   /** Extra tools per agent (MCP servers, a caller's own), appended to the tools its definition names. */
@@ -73,6 +77,8 @@ interface Run {
   limits: Partial<GuardrailLimits>;
   marketBlock: string;
   result: AnalysisResult;
+  /** The run's search provider (capped, metered) and the tool it backs. */
+  search: RunSearch;
   /** The failure that stopped the Director, for runStatus. */
   directorFailure: FailureKind | null;
 }
@@ -90,7 +96,8 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   const run = openRun(ticker, options, deps, usage, started);
   // The SDKs load while the market data is fetched, not after it.
   deps.model.prepare?.();
-  deps.search.prepare?.();
+  run.search.provider?.prepare?.();
+  if (run.search.warning && runsSearchingAgent(run, options.agents)) run.warn(run.search.warning);
 
   run.result.market = await snapshotPhase(run, deps.market, options.refresh);
   run.marketBlock = run.result.market?.text ?? noMarketBlock(run.symbol);
@@ -99,6 +106,12 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
     else await fullPhases(run);
   }
   return closeRun(run, usage, prices, started);
+}
+
+/** Whether an agent of this run names a tool `--search none` switched off (no warning for `--agent quant`). */
+function runsSearchingAgent(run: Run, selected: readonly string[] | undefined): boolean {
+  const ids = run.result.mode === 'agents' ? (selected ?? []) : run.roster.map((definition) => definition.id);
+  return run.roster.some((definition) => ids.includes(definition.id) && definition.tools.some((name) => Object.hasOwn(run.search.disabledTools, name)));
 }
 
 function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usage: UsageTracker, started: number): Run {
@@ -112,7 +125,10 @@ function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usa
   };
   const signal = options.signal ?? new AbortController().signal;
   const prices = deps.prices ?? defaultPriceTable;
-  const model = options.maxCostUsd != null ? withBudget(deps.model, options.maxCostUsd, prices) : deps.model;
+  // One cap for the model calls and the searches of this analysis.
+  const cap = options.maxCostUsd != null ? new SpendingCap(options.maxCostUsd) : null;
+  const model = cap ? withBudget(deps.model, cap, prices) : deps.model;
+  const search = setUpSearch(deps.search, { cap, prices, events });
   const result: AnalysisResult = {
     runId: options.runId ?? makeRunId(symbol, new Date(started)),
     ticker: symbol,
@@ -130,10 +146,12 @@ function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usa
     startedAt: new Date(started).toISOString(),
     durationMs: 0,
     error: null,
+    search: search.backing,
   };
   const specs: SpecSource = {
     roster: deps.agents ?? agentDefinitions,
-    toolsByName: { exa_search: createExaSearchTool(deps.search) },
+    toolsByName: search.toolsByName,
+    disabledTools: search.disabledTools,
     ...(deps.agentTools ? { agentTools: deps.agentTools } : {}),
     asOf,
     ...(options.model !== undefined ? { model: options.model } : {}),
@@ -152,6 +170,7 @@ function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usa
     limits: { ...options.guardrailLimits, maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct },
     marketBlock: noMarketBlock(symbol),
     result,
+    search,
     directorFailure: null,
   };
 }

@@ -1,38 +1,96 @@
 import { BudgetExceededError } from '../errors.js';
 import type { ChatModel, ChatRequest, ChatResponse } from '../llm/types.js';
-import { costOf, priceFor, worstCaseCost, type PriceTable } from '../llm/prices.js';
+import { costOf, priceFor, searchCostOf, worstCaseCost, type PriceTable } from '../llm/prices.js';
+import { SearchError, outcomeOf, type SearchProvider } from '../search/types.js';
 
 /** Completion cap assumed for a call that sets none. */
 const defaultMaxTokens = 4_096;
 
 /**
- * A ChatModel that refuses a call when the spend so far, plus what calls already
- * in flight could cost, plus this call's worst case would pass the cap. The
+ * One --max-cost cap, shared by everything that spends: model calls and searches. A
+ * call is refused when the spend so far, plus what calls already in flight could cost,
+ * plus this call's worst case would pass the cap.
+ */
+export class SpendingCap {
+  private spent = 0;
+  private reserved = 0;
+
+  constructor(readonly capUsd: number) {}
+
+  /** Runs `work` if its worst case fits, then charges what it really cost (the worst case when that is not a finite number). */
+  async spend<T>(what: string, worstCase: number, work: () => Promise<T>, actualCost: (value: T) => number, failureCost: (error: unknown) => number = () => 0): Promise<T> {
+    // NaN compares false with everything: a cost that is not a finite number stops the call.
+    if (!Number.isFinite(worstCase)) {
+      throw new BudgetExceededError(`the cost of the next ${what} cannot be computed, so --max-cost cannot be enforced; the call was not made`);
+    }
+    if (!(this.spent + this.reserved + worstCase <= this.capUsd)) {
+      throw new BudgetExceededError(
+        `--max-cost $${this.capUsd.toFixed(4)} reached: the next ${what} could cost up to $${worstCase.toFixed(4)} ` +
+          `(spent $${this.spent.toFixed(4)}, in flight up to $${this.reserved.toFixed(4)}); the call was not made`,
+      );
+    }
+    this.reserved += worstCase;
+    const charge = (cost: number) => {
+      // A server's usage figures are untrusted: a non-finite cost counts as the worst case.
+      this.spent += Number.isFinite(cost) && cost >= 0 ? cost : worstCase;
+    };
+    try {
+      const value = await work();
+      charge(actualCost(value));
+      return value;
+    } catch (error) {
+      charge(failureCost(error));
+      throw error;
+    } finally {
+      this.reserved -= worstCase;
+    }
+  }
+}
+
+/**
+ * A ChatModel under a cap (a number, or a SpendingCap shared with searches). The
  * prompt's size is estimated at 4 characters a token, rounded up.
  */
-export function withBudget(model: ChatModel, capUsd: number, prices: PriceTable): ChatModel {
-  let spent = 0;
-  let reserved = 0;
+export function withBudget(model: ChatModel, cap: number | SpendingCap, prices: PriceTable): ChatModel {
+  const spending = typeof cap === 'number' ? new SpendingCap(cap) : cap;
   return {
     prepare: () => model.prepare?.(),
     async complete(request: ChatRequest): Promise<ChatResponse> {
       const price = priceFor(request.model, prices);
       if (!price) throw new BudgetExceededError(`no price is known for model '${request.model}', so --max-cost cannot be enforced`);
       const worstCase = worstCaseCost(estimatePromptTokens(request), request.maxTokens ?? defaultMaxTokens, price);
-      if (spent + reserved + worstCase > capUsd) {
-        throw new BudgetExceededError(
-          `--max-cost $${capUsd.toFixed(4)} reached: the next ${request.agent ?? 'model'} call could cost up to $${worstCase.toFixed(4)} ` +
-            `(spent $${spent.toFixed(4)}, in flight up to $${reserved.toFixed(4)}); the call was not made`,
-        );
-      }
-      reserved += worstCase;
-      try {
-        const response = await model.complete(request);
-        spent += costOf(response.usage, price);
-        return response;
-      } finally {
-        reserved -= worstCase;
-      }
+      const what = `${request.agent ?? 'model'} call`;
+      return spending.spend(what, worstCase, () => model.complete(request), (response) => costOf(response.usage, price));
+    },
+  };
+}
+
+/**
+ * A SearchProvider under the same cap: each search is priced by its entry in the price
+ * table (the provider's id for Exa, the search model for OpenAI) — its per-call fee plus,
+ * for a model-backed search, the tokens of a whole answer as the worst case. A provider
+ * with neither id nor model (the library user's own) is passed through unpriced.
+ */
+export function withSearchBudget(provider: SearchProvider, cap: SpendingCap, prices: PriceTable): SearchProvider {
+  const priced = provider.model ?? provider.id;
+  // A provider of the library user's own (no id, no model) has no price autohedge could know.
+  if (priced === undefined) return provider;
+  return {
+    ...provider,
+    prepare: () => provider.prepare?.(),
+    async search(request, signal, agent) {
+      const price = priceFor(priced, prices);
+      if (!price) throw new BudgetExceededError(`no price is known for '${priced}' searches, so --max-cost cannot be enforced`);
+      const promptTokens = Math.ceil((request.query.length + 400) / 4);
+      const worstCase = searchCostOf(provider.model ? { promptTokens, completionTokens: provider.maxTokens ?? defaultMaxTokens, cachedPromptTokens: 0 } : undefined, price);
+      return cap.spend(
+        `${provider.id ?? 'web'} search`,
+        worstCase,
+        () => provider.search(request, signal, agent),
+        (answer) => searchCostOf(outcomeOf(answer).usage, price),
+        // A search that spent tokens and then failed (no citations) was billed all the same.
+        (error) => (error instanceof SearchError && error.spent ? searchCostOf(error.spent.usage, price) : 0),
+      );
     },
   };
 }

@@ -2,7 +2,7 @@ import type { AgentDefinition } from '../../agents/index.js';
 import { runAgent } from '../agent/run-agent.js';
 import type { AgentContext, AgentReport } from '../agent/types.js';
 import { fillTemplate } from './prompts.js';
-import { definitionOf, specFor, type SpecSource } from './specs.js';
+import { definitionOf, disabledToolNotes, specFor, type SpecSource } from './specs.js';
 
 /** A desk's brief: the Director's, from the plan, or the desk's own standing one. */
 export interface Brief {
@@ -22,7 +22,7 @@ export function deskTask(ticker: string, brief: Brief, marketBlock: string): str
 
 /** One desk on its brief; never throws for what a model or tool does (runAgent's rule). */
 export function runDesk(id: string, brief: Brief, work: { ticker: string; marketBlock: string; specs: SpecSource; context: AgentContext }): Promise<AgentReport> {
-  return runAgent(specFor(id, work.specs), deskTask(work.ticker, brief, work.marketBlock), work.context);
+  return runAgent(specFor(id, work.specs), deskTask(work.ticker, brief, work.marketBlock) + disabledToolNotes(id, work.specs), work.context);
 }
 
 /** The desks of the roster, in its order. */

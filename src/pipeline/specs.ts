@@ -16,6 +16,11 @@ export interface SpecSource {
   toolsByName: Readonly<Record<string, Tool>>;
   /** Extra tools per agent id (MCP servers, a library caller's own), appended to the named ones. */
   agentTools?: Readonly<Partial<Record<string, Tool[]>>>;
+  /**
+   * Tools this run switched off (`--search none`), by name, with what an agent whose
+   * definition names one is told in its task instead. They are not bound.
+   */
+  disabledTools?: Readonly<Record<string, string>>;
   asOf: Date;
   /** --model: one model for every agent. */
   model?: string;
@@ -33,7 +38,8 @@ export function definitionOf(roster: readonly AgentDefinition[], id: string): Ag
 /** One agent's spec: prompt, model, tools bound by name, limits — all from its definition. */
 export function specFor(id: string, source: SpecSource): AgentSpec {
   const definition = definitionOf(source.roster, id);
-  const tools = [...bindTools(id, definition.tools, source.toolsByName), ...(source.agentTools?.[id] ?? [])];
+  const named = definition.tools.filter((name) => !Object.hasOwn(source.disabledTools ?? {}, name));
+  const tools = [...bindTools(id, named, source.toolsByName), ...(source.agentTools?.[id] ?? [])];
   return {
     id,
     name: definition.name,
@@ -48,4 +54,13 @@ export function specFor(id: string, source: SpecSource): AgentSpec {
     timeoutMs: source.agentTimeoutMs ?? definition.timeoutMs,
     ...(source.toolTimeoutMs !== undefined ? { toolTimeoutMs: source.toolTimeoutMs } : {}),
   };
+}
+
+/** What an agent is told about the tools its definition names that this run switched off. */
+export function disabledToolNotes(id: string, source: SpecSource): string {
+  const disabled = source.disabledTools ?? {};
+  return definitionOf(source.roster, id)
+    .tools.filter((name) => Object.hasOwn(disabled, name))
+    .map((name) => disabled[name])
+    .join('');
 }

@@ -36,13 +36,30 @@ export interface AgentUsage {
   costUsd: number | null;
 }
 
+/** The searches of a run, priced apart from the agents' own model calls. */
+export interface SearchUsage {
+  /** Which source answered: `exa` or `openai`. */
+  provider: string;
+  /** The search model, when a model answered (OpenAI's built-in search). */
+  model: string | null;
+  searches: number;
+  /** The search model's tokens (0 for Exa). */
+  promptTokens: number;
+  completionTokens: number;
+  /** Per-search fees plus the search model's tokens; null when the price is unknown. */
+  costUsd: number | null;
+}
+
 export interface RunUsage {
+  /** The agents' model calls (searches are in `search`). */
   promptTokens: number;
   completionTokens: number;
   cachedPromptTokens: number;
-  /** null when any model's price is unknown. */
+  /** Everything the run spent, searches included; null when any price is unknown. */
   costUsd: number | null;
   byAgent: Record<string, AgentUsage>;
+  /** Absent when the run made no search. */
+  search?: SearchUsage;
 }
 
 export interface AnalysisResult {
@@ -77,4 +94,6 @@ export interface AnalysisResult {
   durationMs: number;
   /** Why the run failed, when it did. */
   error: string | null;
+  /** Which source backed the search tool (`--search`); absent in runs saved before it existed. */
+  search?: { provider: 'exa' | 'openai' | 'none' | 'custom'; model: string | null };
 }

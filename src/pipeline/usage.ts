@@ -1,12 +1,18 @@
-import type { RunEvent } from '../events.js';
-import { costOf, priceFor, type PriceTable } from '../llm/prices.js';
-import type { AgentUsage, RunUsage } from './types.js';
+import { BudgetExceededError } from '../errors.js';
+import type { EventSink, RunEvent } from '../events.js';
+import type { Usage } from '../llm/types.js';
+import { costOf, priceFor, searchCostOf, type PriceTable } from '../llm/prices.js';
+import { SearchError, outcomeOf, type SearchProvider } from '../search/types.js';
+import type { AgentUsage, RunUsage, SearchUsage } from './types.js';
 
 /** Sums the usage events of a run per agent, and prices them where the model's price is known. */
 export class UsageTracker {
   private readonly byAgent = new Map<string, { model: string; promptTokens: number; completionTokens: number; cachedPromptTokens: number }>();
 
+  private search: Omit<SearchUsage, 'costUsd'> & { cachedPromptTokens: number } | null = null;
+
   readonly record = (event: RunEvent): void => {
+    if (event.type === 'search-usage') this.recordSearch(event);
     if (event.type !== 'usage') return;
     const current = this.byAgent.get(event.agent) ?? { model: event.model, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
     current.promptTokens += event.usage.promptTokens;
@@ -14,6 +20,26 @@ export class UsageTracker {
     current.cachedPromptTokens += event.usage.cachedPromptTokens;
     this.byAgent.set(event.agent, current);
   };
+
+  private recordSearch(event: Extract<RunEvent, { type: 'search-usage' }>): void {
+    const current = this.search ?? { provider: event.provider, model: event.model, searches: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
+    current.searches += 1;
+    current.promptTokens += event.usage?.promptTokens ?? 0;
+    current.completionTokens += event.usage?.completionTokens ?? 0;
+    current.cachedPromptTokens += event.usage?.cachedPromptTokens ?? 0;
+    this.search = current;
+  }
+
+  /** The run's searches priced: each search's fee, plus the search model's tokens. */
+  private searchSummary(prices: PriceTable): SearchUsage | undefined {
+    if (!this.search) return undefined;
+    const { cachedPromptTokens, ...search } = this.search;
+    const price = priceFor(search.model ?? search.provider, prices);
+    const perSearch = price?.perCall ?? 0;
+    const tokens = price && search.model ? searchCostOf({ promptTokens: search.promptTokens, completionTokens: search.completionTokens, cachedPromptTokens }, { ...price, perCall: 0 }) : 0;
+    const cost = price ? perSearch * search.searches + tokens : null;
+    return { ...search, costUsd: cost !== null && Number.isFinite(cost) ? cost : null };
+  }
 
   summary(prices: PriceTable): RunUsage {
     const byAgent: Record<string, AgentUsage> = {};
@@ -30,6 +56,35 @@ export class UsageTracker {
       cachedPromptTokens += usage.cachedPromptTokens;
       costUsd = cost === null || costUsd === null ? null : costUsd + cost;
     }
-    return { promptTokens, completionTokens, cachedPromptTokens, costUsd, byAgent };
+    const search = this.searchSummary(prices);
+    if (search) costUsd = search.costUsd === null || costUsd === null ? null : costUsd + search.costUsd;
+    return { promptTokens, completionTokens, cachedPromptTokens, costUsd, byAgent, ...(search ? { search } : {}) };
   }
+}
+
+/**
+ * The run's search provider, reporting every search it made as a `search-usage` event
+ * (so the run's usage and cost count them): each answered search, and each that spent
+ * tokens before it failed (an OpenAI answer without citations is billed all the same).
+ * A search the --max-cost cap refused is also a warning.
+ */
+export function meterSearch(provider: SearchProvider, events: EventSink): SearchProvider {
+  const report = (agent: string | undefined, model: string | null, usage: Usage | null) =>
+    events({ type: 'search-usage', agent: agent ?? 'unknown', provider: provider.id ?? 'custom', model, usage });
+  return {
+    ...provider,
+    prepare: () => provider.prepare?.(),
+    async search(request, signal, agent) {
+      try {
+        const outcome = outcomeOf(await provider.search(request, signal, agent));
+        report(agent, outcome.model ?? provider.model ?? null, outcome.usage ?? null);
+        return outcome;
+      } catch (error) {
+        if (error instanceof SearchError && error.spent) report(agent, error.spent.model, error.spent.usage);
+        // The model reads the refusal as its tool result; the user is told as well.
+        if (error instanceof BudgetExceededError) events({ type: 'warning', message: error.message });
+        throw error;
+      }
+    },
+  };
 }

@@ -34,7 +34,7 @@ export { readCassette, CASSETTE_FORMAT, CASSETTE_VERSION } from './cassette.js';
 export type { Cassette, CassetteMeta, Interaction } from './cassette.js';
 export { startRecording } from './recorder.js';
 export type { Recorder, RecordingMeta, RecordingOptions } from './recorder.js';
-export { startReplay, AGENT_HEADER } from './replay.js';
+export { startReplay } from './replay.js';
 export type { Replay, ReplayOptions } from './replay.js';
 export { ReplayMissError, findReplayMiss, isReplayMiss } from './replay-miss.js';
 export type { ReplayMiss } from './replay-miss.js';

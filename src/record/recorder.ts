@@ -3,6 +3,7 @@
  * the request and response is kept; stop() scrubs the copies and writes them as one
  * cassette. Nothing reaches disk before scrubbing.
  */
+import { agentHeader } from '../constants.js';
 import { CassetteError } from '../errors.js';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, writeCassette } from './cassette.js';
 import type { Cassette, CassetteMeta, Interaction } from './cassette.js';
@@ -25,7 +26,7 @@ export type Recorder = {
 };
 
 /** Enough to follow a recording by eye; the rest (user-agent, sdk telemetry) is noise. */
-const KEPT_REQUEST_HEADERS = ['accept', 'authorization', 'content-type', 'cookie', 'x-api-key', 'x-autohedge-agent'];
+const KEPT_REQUEST_HEADERS = ['accept', 'authorization', 'content-type', 'cookie', 'x-api-key', agentHeader];
 
 /** fetch has already decoded the body and the length changes with scrubbing; the rest is per-connection. */
 const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'content-encoding', 'content-length', 'keep-alive', 'transfer-encoding']);

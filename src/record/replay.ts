@@ -13,6 +13,7 @@ import type { RequestKey } from './match.js';
 import { ReplayMissError } from './replay-miss.js';
 import type { ReplayMiss } from './replay-miss.js';
 import { requestCredentials, scrubText } from '../scrub.js';
+import { agentHeader } from '../constants.js';
 
 export type Replay = {
   /** The recorded run's identity; the caller sets the run clock from `meta.asOf`. */
@@ -28,8 +29,6 @@ export type Replay = {
   stop(): void;
 };
 
-/** OpenAI and Exa requests carry the sending agent's id so a miss can name it. */
-export const AGENT_HEADER = 'x-autohedge-agent';
 
 type Slot = { interaction: Interaction; key: RequestKey; used: boolean };
 
@@ -65,7 +64,7 @@ export async function startReplay(path: string, options: ReplayOptions = {}): Pr
       const key = requestKey(request.method, request.url, await request.text(), [...secrets]);
       const slot = slots.find((candidate) => !candidate.used && sameRequest(candidate.key, key));
       if (slot === undefined) {
-        const miss: ReplayMiss = { method: key.method, url: scrubText(request.url, [...secrets]), agent: request.headers.get(AGENT_HEADER) };
+        const miss: ReplayMiss = { method: key.method, url: scrubText(request.url, [...secrets]), agent: request.headers.get(agentHeader) };
         const error = new ReplayMissError(miss, path);
         // An SDK retrying a failed request repeats the same miss; report it once.
         if (!seenMisses.has(error.message)) {

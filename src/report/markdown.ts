@@ -17,7 +17,7 @@ import {
   oneLine,
   truncate,
 } from './format.js';
-import { collectSources } from './sources.js';
+import { collectSources, searchBackingLine } from './sources.js';
 
 /**
  * report.md: everything a reader needs to judge the run without the JSON — the
@@ -195,6 +195,8 @@ function usageSection(result: AnalysisResult): string {
   if (usage?.costUsd === null || usage?.costUsd === undefined) {
     lines.push('', 'Cost unknown: at least one model has no known price, so no total is given rather than a guess.');
   }
+  const search = searchBackingLine(result);
+  if (search) lines.push('', `${search}.`);
   return lines.join('\n');
 }
 

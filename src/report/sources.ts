@@ -1,4 +1,6 @@
 import type { AgentReport } from '../agent/types.js';
+import type { AnalysisResult } from '../pipeline/types.js';
+import { formatCost } from './format.js';
 
 /**
  * The web sources behind a desk's report: URLs the desk cites in its text, then
@@ -78,4 +80,19 @@ function collectFromJson(value: unknown, found: Array<{ url: string; title: stri
   for (const nested of Object.values(record)) {
     if (typeof nested === 'object' && nested !== null) collectFromJson(nested, found);
   }
+}
+
+/**
+ * Which search backed Sentiment, for the report: the provider, its model, how many
+ * searches and what they cost. Null for a run saved before `--search` existed.
+ */
+export function searchBackingLine(result: Pick<AnalysisResult, 'search' | 'usage'>): string | null {
+  const search = result.search;
+  if (!search) return null;
+  if (search.provider === 'none') return 'Search: none (--search none): Sentiment had no web search';
+  const names = { openai: `OpenAI built-in web search (${search.model ?? 'unknown model'})`, exa: 'Exa', custom: 'a custom search provider' };
+  const name = names[search.provider];
+  const used = result.usage?.search;
+  if (!used) return `Search: ${name}, no search made`;
+  return `Search: ${name}, ${used.searches} search${used.searches === 1 ? '' : 'es'}, ${used.costUsd === null ? 'cost unknown' : formatCost(used.costUsd)}`;
 }

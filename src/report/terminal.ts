@@ -25,7 +25,7 @@ import {
   wrap,
 } from './format.js';
 import { createPalette } from './palette.js';
-import { collectSources } from './sources.js';
+import { collectSources, searchBackingLine } from './sources.js';
 
 // The analyze command takes both renderers from here.
 export { renderJson } from './json.js';
@@ -294,6 +294,8 @@ function footer(result: AnalysisResult, view: View): string[] {
       );
     }
   }
+  const search = searchBackingLine(result);
+  if (search) lines.push(paint.dim(`  ${search}`));
   const status = statusPaint(result.status, paint)(result.status);
   lines.push(...joinToWidth([`Run ${result.runId}`, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));
   if (result.error && result.status !== 'ok') lines.push(...view.wrap(`Error: ${result.error}`).map((line) => paint.red(line)));

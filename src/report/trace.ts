@@ -88,6 +88,10 @@ function describe(event: RunEvent, context: Context): string[] {
     case 'usage':
       // Already shown with the response it belongs to.
       return [];
+    case 'search-usage': {
+      const tokens = event.usage ? `, ${event.usage.promptTokens} prompt + ${event.usage.completionTokens} completion tokens` : '';
+      return [paint.dim(`⌕ search via ${event.provider}${event.model ? ` (${event.model}${tokens})` : ''}`)];
+    }
     case 'warning':
       return [paint.yellow(oneLine(event.message))];
   }

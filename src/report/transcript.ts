@@ -80,6 +80,8 @@ function toLine(event: RunEvent, now: () => number): TranscriptLine | null {
     case 'usage':
       // The same numbers are in the model-call line's response.
       return null;
+    case 'search-usage':
+      return { type: event.type, agent: event.agent, at: stamp(now()), provider: event.provider, model: event.model, usage: event.usage };
     case 'warning':
       return { type: event.type, agent: null, at: stamp(now()), message: event.message };
   }

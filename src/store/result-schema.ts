@@ -73,7 +73,11 @@ export const savedResultSchema = z.looseObject({
     ...usageNumbers,
     costUsd: z.number().nullable(),
     byAgent: z.record(z.string(), agentUsage).default({}),
+    search: z
+      .looseObject({ provider: z.string(), model: z.string().nullable(), searches: z.number(), promptTokens: z.number(), completionTokens: z.number(), costUsd: z.number().nullable() })
+      .optional(),
   }),
+  search: z.looseObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() }).optional(),
   warnings: z.array(z.string()).default([]),
   demo: z.boolean().default(false),
   startedAt: z.string(),

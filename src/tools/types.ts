@@ -5,6 +5,11 @@ import type { ToolDefinition } from '../llm/types.js';
 export interface ToolContext {
   /** The run's clock: every "now" a tool needs comes from here. */
   asOf: Date;
+  /**
+   * A run as of a past session's close (`--as-of`): a tool must return nothing dated
+   * after asOf (and nothing undated it cannot place before it). Absent means live.
+   */
+  historical?: boolean;
   signal: AbortSignal;
   /** The calling agent's id, when the runtime knows it: a tool's requests carry it so a replay miss can name the agent. */
   agent?: string;

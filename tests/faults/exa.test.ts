@@ -2,7 +2,7 @@
 // loopback Exa stub. Whatever Exa does, Sentiment reads one line of error text as its
 // tool message, answers without the news, and the run completes.
 import { expect } from 'vitest';
-import { createExaProvider } from '../../src/tools/exa-search.js';
+import { createExaProvider } from '../../src/search/exa.js';
 import { closedPortURL, type ExaStubReply } from '../support/exa-server.js';
 import { fakeMarket } from '../support/market.js';
 import { byAgent, deskText, exaCanary, faultMatrix, requestsOf, toolMessages, type FaultContext, type FaultScenario } from '../support/faults.js';
@@ -46,7 +46,7 @@ function exaRow(name: string, toolMessage: string, arrangeExa: (context: FaultCo
       expect(outcome.result?.reports[3]?.toolCalls).toMatchObject([{ name: 'exa_search', result: null, error: toolMessage }]);
       const requests = stubs[0]?.requests ?? [];
       expect(requests).toHaveLength(sent);
-      for (const request of requests) expect(request.headers['x-api-key']).toBe(exaCanary);
+      for (const request of requests) expect(request.headers.authorization).toBe(`Bearer ${exaCanary}`);
     },
   };
 }
@@ -57,7 +57,7 @@ const answering = (reply: ExaStubReply) => async (context: FaultContext) => {
   return { baseURL: stub.baseURL };
 };
 const echoingKey = (status: number, error: string) => async (context: FaultContext) => {
-  const stub = await context.exa((request) => ({ status, body: { requestId: 'r1', error: `${error} (key ${String(request.headers['x-api-key'])})` } }));
+  const stub = await context.exa((request) => ({ status, body: { requestId: 'r1', error: `${error} (key ${String(request.headers.authorization)})` } }));
   return { baseURL: stub.baseURL };
 };
 
@@ -77,6 +77,67 @@ const scenarios: FaultScenario[] = [
   exaRow('Exa answers JSON of the wrong shape: malformed response, ok', 'Exa returned a malformed response', answering({ status: 200, body: { results: [{ title: 'no url' }] } })),
   {
     ...exaRow('Exa unreachable (connection refused): could not reach Exa, ok', 'could not reach Exa', async () => ({ baseURL: await closedPortURL() }), 0),
+  },
+  {
+    name: 'Exa redirects (307) to another origin: that origin never receives the key; the run is ok',
+    async arrange(context) {
+      const server = await sentimentSearching(context);
+      const elsewhere = await context.exa({ body: { requestId: 'r', results: [{ url: 'https://news.example.com/a', title: 'Elsewhere', publishedDate: '2026-11-20T00:00:00.000Z' }] } });
+      const exa = await context.exa({ status: 307, body: '', headers: { location: `${elsewhere.baseURL}/search` } });
+      return { deps: { model: context.model(server), market: fakeMarket(), search: createExaProvider({ apiKey: exaCanary, baseURL: exa.baseURL, timeoutMs: 2_000 }) } };
+    },
+    expect: okRun,
+    verify(outcome, { stubs }) {
+      const [elsewhere, exa] = stubs;
+      expect(exa?.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${exaCanary}`]);
+      expect(elsewhere?.requests).toHaveLength(1);
+      expect(JSON.stringify(elsewhere?.requests[0]?.headers)).not.toContain(exaCanary);
+      expect(outcome.result?.reports[3]?.toolCalls[0]?.result).toContain('Elsewhere');
+    },
+  },
+  {
+    name: 'a 10 MB query: refused by the tool schema before any request (at most 400 characters); ok',
+    async arrange(context) {
+      const server = await context.openai(
+        byAgent({ sentiment: [toolCallAnswer([{ id: 'call_exa', name: 'exa_search', arguments: { query: 'a'.repeat(10_000_000) } }]), textAnswer(deskText.sentiment!)] }),
+      );
+      const exa = await context.exa();
+      return { deps: { model: context.model(server), market: fakeMarket(), search: createExaProvider({ apiKey: exaCanary, baseURL: exa.baseURL }) } };
+    },
+    expect: {
+      ...okRun,
+      result: {
+        ...okRun.result,
+        warnings: ['sentiment: every tool call failed (Invalid arguments for exa_search: query: Too big: expected string to have <=400 characters); its report rests on no tool results'],
+      },
+    },
+    verify(_outcome, { stubs }) {
+      expect(stubs[0]?.requests).toEqual([]);
+    },
+  },
+  {
+    name: 'Exa returns a page dated after the run clock: dropped from the tool output, and said so; ok',
+    async arrange(context) {
+      const server = await sentimentSearching(context);
+      const exa = await context.exa({
+        body: {
+          requestId: 'r',
+          results: [
+            { url: 'https://news.example.com/old', title: 'Before the run', publishedDate: '2026-11-20T00:00:00.000Z' },
+            { url: 'https://news.example.com/future', title: 'From the future', publishedDate: '2026-12-24T00:00:00.000Z' },
+          ],
+        },
+      });
+      return { deps: { model: context.model(server), market: fakeMarket(), search: createExaProvider({ apiKey: exaCanary, baseURL: exa.baseURL }) } };
+    },
+    expect: okRun,
+    verify(outcome, { stubs }) {
+      expect((stubs[0]?.requests[0]?.body as { endPublishedDate: string }).endPublishedDate).toBe('2026-11-28T12:00:00.000Z');
+      const result = outcome.result?.reports[3]?.toolCalls[0]?.result ?? '';
+      expect(result).toContain('Before the run');
+      expect(result).not.toContain('From the future');
+      expect(result).toContain('(1 dated after the window dropped)');
+    },
   },
 ];
 

@@ -27,7 +27,7 @@ describe('canary keys never reach a cassette', () => {
         sentiment: [toolCallAnswer([{ id: 'call_exa', name: 'exa_search', arguments: { query: 'Acme news', numResults: 3, daysBack: 30 } }]), textAnswer(deskText.sentiment!)],
       }),
     );
-    const exa = await startExaStub((request) => ({ status: 401, body: { error: `Invalid API key ${String(request.headers['x-api-key'])}` } }));
+    const exa = await startExaStub((request) => ({ status: 401, body: { error: `Invalid API key ${String(request.headers.authorization).replace(/^Bearer /, '')}` } }));
     servers.push(openai, exa);
     const io = captureIo();
     const cassette = cassettePath();
@@ -36,7 +36,7 @@ describe('canary keys never reach a cassette', () => {
 
     expect(code).toBe(3);
     expect(requestsOf(openai, 'quant')[0]?.headers.authorization).toBe(`Bearer ${openaiCanary}`);
-    expect(exa.requests[0]?.headers['x-api-key']).toBe(exaCanary);
+    expect(exa.requests[0]?.headers.authorization).toBe(`Bearer ${exaCanary}`);
     expect(io.err()).toContain(`autohedge: recorded the run's HTTP exchanges to ${cassette}`);
     const text = readFileSync(cassette, 'utf8');
     // Both echoes were recorded, scrubbed: the cassette is the run, minus the keys.

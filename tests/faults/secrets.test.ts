@@ -34,7 +34,7 @@ describe('canary keys never leave the process', () => {
         sentiment: [toolCallAnswer([{ id: 'call_exa', name: 'exa_search', arguments: { query: 'Acme news', numResults: 3, daysBack: 30 } }]), textAnswer(deskText.sentiment!)],
       }),
     );
-    const exa = await startExaStub((request) => ({ status: 401, body: { error: `Invalid API key ${String(request.headers['x-api-key'])}` } }));
+    const exa = await startExaStub((request) => ({ status: 401, body: { error: `Invalid API key ${String(request.headers.authorization).replace(/^Bearer /, '')}` } }));
     servers.push(openai, exa);
 
     const io = captureIo();
@@ -44,7 +44,7 @@ describe('canary keys never leave the process', () => {
 
     // The keys were really sent, and really echoed: otherwise this test proves nothing.
     expect(requestsOf(openai, 'quant')[0]?.headers.authorization).toBe(`Bearer ${openaiCanary}`);
-    expect(exa.requests[0]?.headers['x-api-key']).toBe(exaCanary);
+    expect(exa.requests[0]?.headers.authorization).toBe(`Bearer ${exaCanary}`);
     expect(code).toBe(3);
     const result = JSON.parse(io.out()) as AnalysisResult;
     expect(result.status).toBe('degraded');

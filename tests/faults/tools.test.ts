@@ -4,8 +4,8 @@
 import { expect, it } from 'vitest';
 import type { RunEvent } from '../../src/events.js';
 import { analyze } from '../../src/pipeline/analyze.js';
-import type { SearchProvider, SearchResult } from '../../src/tools/exa-search.js';
-import { untrustedContentEnd } from '../../src/tools/exa-search.js';
+import type { SearchProvider, SearchResult } from '../../src/search/types.js';
+import { untrustedContentEnd } from '../../src/tools/untrusted.js';
 import { fakeMarket } from '../support/market.js';
 import { byAgent, deskText, faultMatrix, fixedNow, openaiCanary, requestsOf, toolMessages, type FaultScenario } from '../support/faults.js';
 import { startOpenAIServer, textAnswer, toolCallAnswer, type Reply } from '../support/openai-server.js';

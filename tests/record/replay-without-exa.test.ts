@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import type { Cassette } from '../../src/record/index.js';
-import { notConfiguredMessage } from '../../src/tools/exa-search.js';
+import { notConfiguredMessage } from '../../src/search/exa.js';
 import { analysisResultSchema } from '../smoke/analysis-result.js';
 import { runBuilt } from '../smoke/support.js';
 import { comparable, recordAnalyze, sentimentSearchesOnce, useScratch } from './support.js';

@@ -100,7 +100,7 @@ it('a run recorded against loopback services replays, with those services stoppe
   // The canaries really went out, so they were really at risk of being written.
   expect(openai.requests).toHaveLength(7);
   expect(new Set(openai.requests.map((request) => request.headers.authorization))).toEqual(new Set([`Bearer ${canaries.openai}`]));
-  expect(exa.requests.map((request) => request.headers['x-api-key'])).toEqual([canaries.exa]);
+  expect(exa.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${canaries.exa}`]);
   const recordedCassette = JSON.parse(readFileSync(cassette, 'utf8')) as { argv: string[]; asOf: string; autohedgeVersion: string; interactions: Array<{ url: string }> };
   // The cassette names the run it holds: the whole command line, its clock, the version.
   expect(recordedCassette.argv).toEqual(['analyze', 'ACME', '--record', cassette, '--json']);

@@ -142,12 +142,23 @@ export const analysisResultSchema = z.strictObject({
     ...usage,
     costUsd: z.number().min(0).nullable(),
     byAgent: z.record(z.string(), z.strictObject({ model: z.string(), ...usage, costUsd: z.number().min(0).nullable() })),
+    search: z
+      .strictObject({
+        provider: z.enum(['exa', 'openai']),
+        model: z.string().nullable(),
+        searches: z.number().int().min(1),
+        promptTokens: z.number().int().min(0),
+        completionTokens: z.number().int().min(0),
+        costUsd: z.number().min(0).nullable(),
+      })
+      .optional(),
   }),
   warnings: z.array(z.string()),
   demo: z.boolean(),
   startedAt: z.iso.datetime(),
   durationMs: z.number().min(0),
   error: z.string().nullable(),
+  search: z.strictObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() }).optional(),
 });
 
 export type CheckedResult = z.infer<typeof analysisResultSchema>;

@@ -51,7 +51,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
   return {
     tally,
     stopProgress: () => progress.stop(),
-    depsFor(ticker: string, model: ChatModel): AnalyzeDeps {
+    depsFor(ticker: string, model: ChatModel, search: Session['search']): AnalyzeDeps {
       const transcript = createTranscript({ secrets });
       transcripts.set(ticker, transcript);
       const sinks: EventSink[] = [progress.sink(ticker), transcript.sink];
@@ -59,7 +59,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
       return {
         model,
         market: session.market,
-        search: session.search,
+        search,
         prices: session.prices,
         events: (event) => {
           for (const sink of sinks) sink(event);

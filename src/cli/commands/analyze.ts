@@ -3,7 +3,9 @@ import { isoDay } from '../../clock.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
 import { analyzeEach } from '../../pipeline/analyze-many.js';
-import { withBudget } from '../../pipeline/budget.js';
+import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget.js';
+import { resolveSearchChoice } from '../../search/choice.js';
+import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
 import { agentIds } from '../../pipeline/types.js';
 import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
@@ -28,6 +30,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
   const tickers = mergeTickers(rawTickers.map((ticker) => validateTicker(ticker)), fromFile);
   if (tickers.length === 0) throw new UsageError(`no tickers: give some on the command line or in --universe ${options.universe ?? '<file>'}`);
+  const search = resolveSearchChoice(options.search, io.env);
   const session: Session = await buildServices(
     {
       env: io.env,
@@ -39,13 +42,14 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
       refresh: options.refresh,
       argv,
       needsModel: true,
+      search,
       warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
     },
     deps,
   );
   try {
     if (options.demo) session.checkDemoTickers(tickers);
-    if (options.maxCost !== undefined) checkPricesKnown(options, session);
+    if (options.maxCost !== undefined) checkPricesKnown(options, session, search);
     return await runAnalyses(tickers, options, session, redactingIo(io, secretsOf(session.env)));
   } finally {
     await session.close();
@@ -70,9 +74,12 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   const output = await createUniverseOutput({ tickers, options, session, io });
   for (let skipped = tickers.length - pending.length; skipped > 0; skipped -= 1) output.tally.addSkipped();
 
-  // One cap for the whole command, however many tickers share it; once it is reached no
-  // further ticker starts (they would only fetch market data to report the cap).
-  const budget = options.maxCost !== undefined ? watchBudget(withBudget(session.model, options.maxCost, session.prices)) : null;
+  // One cap for the whole command, its model calls and searches, however many tickers share
+  // it; once a model call is refused for it no further ticker starts (they would only fetch
+  // market data to report the cap).
+  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost) : null;
+  const budget = cap ? watchBudget(withBudget(session.model, cap, session.prices)) : null;
+  const search = cap && session.search ? withSearchBudget(session.search, cap, session.prices) : session.search;
   const notStarted = { count: 0 };
   try {
     await analyzeEach(
@@ -90,7 +97,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
           refresh: options.refresh,
           demo: session.demo,
         }),
-        deps: (ticker) => output.depsFor(ticker, budget?.model ?? session.model),
+        deps: (ticker) => output.depsFor(ticker, budget?.model ?? session.model, search),
         signal: io.signal,
         onOutcome: (outcome) => output.add(outcome),
       },
@@ -102,16 +109,17 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   return output.finish(session);
 }
 
-/** A cap cannot be enforced on a model whose price is unknown: say so before spending anything. */
-function checkPricesKnown(options: AnalyzeCliOptions, session: Session): void {
+/** A cap cannot be enforced on a model (or a search) whose price is unknown: say so before spending anything. */
+function checkPricesKnown(options: AnalyzeCliOptions, session: Session, search: SearchChoice): void {
   const models = resolveModels(options.model, session.env);
   const involved = options.agent.length > 0 ? options.agent : agentIds;
-  const unpriced = [...new Set(involved.map((id) => models[id]).filter((model) => priceFor(model, session.prices) === null))];
+  const searching = search !== 'none' && (involved as readonly string[]).includes('sentiment');
+  const searchModel = session.search?.model ?? session.search?.id;
+  const searchPriced = searching && searchModel ? [searchModel] : [];
+  const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((model) => priceFor(model, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
       `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`,
     );
   }
 }
-
-

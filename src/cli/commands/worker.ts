@@ -3,6 +3,7 @@ import type { AnalysisResult } from '../../pipeline/types.js';
 import type { JobSession } from '../../queue/worker.js';
 import { autohedgeHome } from '../../paths.js';
 import { scrubDeep } from '../../scrub.js';
+import { resolveSearchChoice } from '../../search/choice.js';
 import type { CliDeps } from '../deps.js';
 import type { CliIo } from '../io.js';
 import { parseOptions } from '../options.js';
@@ -23,8 +24,9 @@ export async function workerCommand(rawOptions: Record<string, unknown>, io: Cli
   const url = redisUrlFrom(options.redis, io.env);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const modules = await loadQueueModules();
+  const search = resolveSearchChoice(options.search, io.env);
   const session = await buildServices(
-    { env: io.env, cwd: io.cwd, baseUrl: options.baseUrl, argv, needsModel: true, warn: (message) => io.stderr(`autohedge: warning: ${message}\n`) },
+    { env: io.env, cwd: io.cwd, baseUrl: options.baseUrl, argv, needsModel: true, search, warn: (message) => io.stderr(`autohedge: warning: ${message}\n`) },
     deps,
   );
   const out = redactingIo(io, secretsOf(session.env));

@@ -1,0 +1,8 @@
+/** Cut to at most `maxCharacters`, ending in an ellipsis when cut, never splitting a surrogate pair. */
+export function capText(text: string, maxCharacters: number): string {
+  if (text.length <= maxCharacters) return text;
+  let end = maxCharacters - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
