@@ -3,7 +3,7 @@ import { runCli } from '../../src/cli/run-cli.js';
 import type { CliDeps } from '../../src/cli/deps.js';
 import { DataError } from '../../src/errors.js';
 import type { AnalysisResult } from '../../src/pipeline/types.js';
-import type { SearchProvider } from '../../src/tools/exa-search.js';
+import type { SearchProvider } from '../../src/search/types.js';
 import { captureIo, type CapturedIo } from '../support/cli.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';
 import { errorReply } from '../support/openai-server.js';
