@@ -22,11 +22,11 @@ const market = () =>
 let redis: RedisServer;
 
 /** An in-process `autohedge worker` against the loopback model server; stop() is its Ctrl-C. */
-async function startWorker(queue: string, server: AnalysisServer, extra: string[] = []) {
+async function startWorker(queue: string, server: AnalysisServer, extra: string[] = [], injected: CliDeps = { market: market(), search }) {
   const controller = new AbortController();
   const io = captureIo({ signal: controller.signal });
   io.env.OPENAI_API_KEY = 'sk-queue-test-key-0000';
-  const deps: CliDeps = { market: market(), search };
+  const deps = injected;
   const args = ['worker', '--redis', redis.url, '--queue', queue, '--base-url', server.url, '--stall-interval', '1', '--rate-limit-pause', '0.3', ...extra];
   const exit = runCli(args, io, deps);
   await eventually('the worker to start', () => io.err().includes('waiting for jobs') || io.err().includes('autohedge: '));
@@ -111,6 +111,24 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
       await server.close();
     }
     expect(worker.io.err()).toContain('autohedge worker: stopped');
+  });
+
+  it("the worker's --model and --search reach every job's analysis", async () => {
+    const queue = queueName('flags');
+    const server = await startAnalysisServer();
+    // No search injected: the worker builds it from its own --search.
+    const worker = await startWorker(queue, server, ['--model', 'gpt-4.1-mini', '--search', 'none'], { market: market() });
+    try {
+      const waiting = enqueue(['FLAGS', '--queue', queue, '--wait', '--json']);
+      expect(await waiting.exit).toBe(0);
+      expect(new Set(server.requests.map((request) => request.body.model))).toEqual(new Set(['gpt-4.1-mini']));
+      const sentiment = server.requests.filter((request) => request.headers['x-autohedge-agent'] === 'sentiment');
+      expect(sentiment.length).toBeGreaterThan(0);
+      for (const request of sentiment) expect(request.body.tools).toBeUndefined();
+    } finally {
+      await worker.stop();
+      await server.close();
+    }
   });
 
   it('an unknown ticker and malformed job data fail at once, without retries', async () => {
