@@ -8,7 +8,7 @@ export interface IssueFormat {
 }
 
 /**
- * One line for a zod error: `path.to.field: message` per issue, `; ` between. The one
+ * One line for a zod error: `items[0].name: message` per issue, `; ` between. The one
  * formatter for zod messages a user or a model reads.
  */
 export function formatZodIssues(error: z.ZodError, format: IssueFormat = {}): string {
@@ -16,8 +16,18 @@ export function formatZodIssues(error: z.ZodError, format: IssueFormat = {}): st
   return error.issues
     .slice(0, limit)
     .map((issue) => {
-      const where = issue.path.length > 0 ? issue.path.map(String).join('.') : root;
+      const where = issue.path.length > 0 ? formatPath(issue.path) : root;
       return where === '' ? issue.message : `${where}: ${issue.message}`;
     })
     .join('; ');
+}
+
+/** `items[0].name`: readable by a model and by a person. */
+function formatPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else text += text === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return text;
 }

@@ -29,6 +29,8 @@ export interface ExaStub {
   /** Pass to `new Exa(key, baseURL)` / `createExaProvider({ baseURL })`. */
   baseURL: string;
   requests: ExaStubRequest[];
+  /** TCP connections accepted so far (a replay must open none). */
+  readonly connections: number;
   /** Set how every following request is answered. Default: 200 with no results. */
   respond(responder: ExaStubResponder): void;
   /** Resolves once `count` requests have fully arrived. */
@@ -39,10 +41,24 @@ export interface ExaStub {
 
 export const emptySearchResponse = { requestId: 'stub', resolvedSearchType: 'neural', results: [] };
 
+/** One result whose title names the query ("About NVDA news"), so each search has its own recognisable answer. */
+export const resultNamingTheQuery: ExaStubResponder = (request) => {
+  const query = (request.body as { query?: unknown } | undefined)?.query;
+  return {
+    body: {
+      requestId: 'b5947044c4b78efa9552a7c89b306d95',
+      resolvedSearchType: 'neural',
+      results: [{ id: 'https://example.com/a', url: 'https://example.com/a', title: `About ${String(query)}`, publishedDate: '2026-01-02T00:00:00.000Z', author: null, text: 'Synthetic page.' }],
+      costDollars: { total: 0.005 },
+    },
+  };
+};
+
 export async function startExaStub(initial: ExaStubResponder = { body: emptySearchResponse }): Promise<ExaStub> {
   let responder: ExaStubResponder = initial;
   const requests: ExaStubRequest[] = [];
   const sockets = new Set<Socket>();
+  let connections = 0;
   const waiters: Array<{ count: number; resolve: () => void }> = [];
 
   const server: Server = createServer((incoming, response) => {
@@ -67,6 +83,7 @@ export async function startExaStub(initial: ExaStubResponder = { body: emptySear
     });
   });
   server.on('connection', (socket: Socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -77,6 +94,9 @@ export async function startExaStub(initial: ExaStubResponder = { body: emptySear
   return {
     baseURL: `http://127.0.0.1:${port}`,
     requests,
+    get connections() {
+      return connections;
+    },
     respond(next) {
       responder = next;
     },

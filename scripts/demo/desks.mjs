@@ -328,7 +328,15 @@ export function answerFor(agent, body) {
     case 'director': {
       const schema = body.response_format?.json_schema?.name;
       if (schema === 'plan') return { text: JSON.stringify(plan(market, company)) };
-      if (schema === 'decision') return { text: JSON.stringify(decision(market, company)) };
+      if (schema === 'decision') {
+        // A review pass means the scripted decision broke a guardrail rule: the demo's
+        // scenarios are meant to need none, so say which rules rather than record one.
+        const last = body.messages.at(-1);
+        if (body.messages.length > 2 && last?.role === 'user') {
+          throw new Error(`scripts/demo: the Director was asked to review its ${market.symbol} decision, which breaks a guardrail rule:\n${last.content}`);
+        }
+        return { text: JSON.stringify(decision(market, company)) };
+      }
       throw new Error(`scripts/demo: the Director asked for an unknown schema '${schema}'`);
     }
     case 'quant':

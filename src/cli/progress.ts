@@ -1,3 +1,4 @@
+import { formatDuration } from '../report/format.js';
 import type { EventSink, RunEvent } from '../events.js';
 
 export interface ProgressOptions {
@@ -67,7 +68,7 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
       else if (event.type === 'agent-end') {
         update(ticker, event.agent, {
           status: event.status === 'ok' ? 'done' : 'failed',
-          detail: event.status === 'ok' ? `${(event.durationMs / 1000).toFixed(1)} s` : `— ${event.error ?? 'failed'}`,
+          detail: event.status === 'ok' ? formatDuration(event.durationMs) : `— ${event.error ?? 'failed'}`,
         });
       } else if (event.type === 'warning') {
         warnings.push({ ticker, message: event.message });
@@ -109,7 +110,7 @@ function plainLine(event: RunEvent): string | null {
       return `${event.agent}: calling ${event.name}`;
     case 'agent-end':
       return event.status === 'ok'
-        ? `${event.agent}: done (${(event.durationMs / 1000).toFixed(1)} s)`
+        ? `${event.agent}: done (${formatDuration(event.durationMs)})`
         : `${event.agent}: failed — ${event.error ?? 'unknown error'}`;
     case 'warning':
       return `warning: ${event.message}`;

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { formatSeconds } from '../clock.js';
 import { CassetteError, findCause } from '../errors.js';
 
 /**
@@ -80,10 +81,6 @@ function isYahooErrorEnvelope(body: string): boolean {
   }
 }
 
-function formatDuration(milliseconds: number): string {
-  return milliseconds >= 1000 ? `${Math.round(milliseconds / 100) / 10} s` : `${milliseconds} ms`;
-}
-
 function statusReason(response: Response): string {
   const text = response.statusText ? ` ${response.statusText}` : '';
   return `HTTP ${response.status}${text}`;
@@ -117,7 +114,7 @@ export function createResilientFetch(options: ResilientFetchOptions): FetchFunct
         if (error instanceof CassetteError) throw error;
         if (callerSignal?.aborted) throw error;
         failure = timeout.aborted
-          ? new YahooUnreachableError(`timed out after ${formatDuration(options.timeoutMs)}`, { cause: error })
+          ? new YahooUnreachableError(`timed out after ${formatSeconds(options.timeoutMs)}`, { cause: error })
           : new YahooUnreachableError(networkReason(error), { cause: error });
       }
       if (attempt >= options.retries) throw failure;

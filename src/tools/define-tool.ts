@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, errorMessage } from '../errors.js';
 import type { ToolDefinition } from '../llm/types.js';
+import { formatZodIssues } from '../zod-issues.js';
 import { toStrictJsonSchema } from './strict-schema.js';
 import type { Tool, ToolSpec } from './types.js';
 
@@ -53,21 +54,8 @@ function parseArguments<Parameters extends z.ZodObject>(
   }
   const result = parameters.safeParse(nullsToAbsent(parameters, raw));
   if (result.success) return { ok: true, value: result.data };
-  const problems = result.error.issues.map((issue) => {
-    const where = formatPath(issue.path);
-    return where === '' ? issue.message : `${where}: ${issue.message}`;
-  });
-  return { ok: false, error: `Invalid arguments for ${name}: ${problems.join('; ')}` };
-}
-
-/** `items[0].name`: readable by a model and by a person. */
-function formatPath(path: PropertyKey[]): string {
-  let text = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') text += `[${segment}]`;
-    else text += text === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return text;
+  // Every issue: the model needs all of them to correct its call in one go.
+  return { ok: false, error: `Invalid arguments for ${name}: ${formatZodIssues(result.error, { limit: Infinity })}` };
 }
 
 /** The slice of zod's internals needed to walk a schema alongside a value. */

@@ -296,7 +296,7 @@ describe('cancellation and time-outs', () => {
     const error = await data.snapshot('ACME', { asOf }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DataError);
     expect((error as DataError).kind).toBe('unreachable');
-    expect((error as DataError).message).toBe('could not reach Yahoo Finance (timed out after 30 ms)');
+    expect((error as DataError).message).toBe('could not reach Yahoo Finance (timed out after 0.03 s)');
     expect(attempts).toBe(2);
   });
 });

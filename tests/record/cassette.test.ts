@@ -50,7 +50,7 @@ describe('cassettes that cannot be replayed are usage errors naming the path', (
 
   it('a cassette with an impossible interaction', async () => {
     const file = fixture('bad-status.json');
-    expect((await replayFailure(file)).message).toBe(`cannot replay '${file}': invalid cassette (interactions.0.status: Too small: expected number to be >=200)`);
+    expect((await replayFailure(file)).message).toBe(`cannot replay '${file}': invalid cassette (interactions[0].status: Too small: expected number to be >=200)`);
   });
 });
 

@@ -10,19 +10,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startReplay } from '../../src/record/index.js';
-import { startExaServer } from './servers.js';
-import type { LocalServer } from './servers.js';
+import { resultNamingTheQuery, startExaStub, type ExaStub } from '../support/exa-server.js';
 
 const exaKey = '7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6';
 const recordedResults = { requestId: 'from-the-cassette', results: [{ id: 'https://example.com/c', url: 'https://example.com/c', title: 'Recorded NVDA news' }] };
 
 let directory: string;
-let exa: LocalServer;
+let exa: ExaStub;
 let file: string;
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'autohedge-exa-'));
-  exa = await startExaServer();
+  exa = await startExaStub(resultNamingTheQuery);
   file = path.join(directory, 'exa.json');
   const cassette = {
     format: 'autohedge-cassette',
@@ -34,7 +33,7 @@ beforeAll(async () => {
     interactions: [
       {
         method: 'POST',
-        url: `${exa.url}/search`,
+        url: `${exa.baseURL}/search`,
         requestHeaders: { 'content-type': 'application/json', 'x-api-key': 'REDACTED' },
         // Exactly what exa-js 2.22 sends for search(query, { numResults: 2 }).
         requestBody: { query: 'NVDA news', numResults: 2, contents: { text: { maxCharacters: 10000 } } },
@@ -56,7 +55,7 @@ it('exa-js imported after the replay started is served from the cassette, with n
   const replay = await startReplay(file);
   try {
     const { Exa } = await import('exa-js');
-    const result = await new Exa(exaKey, exa.url).search('NVDA news', { numResults: 2 });
+    const result = await new Exa(exaKey, exa.baseURL).search('NVDA news', { numResults: 2 });
     expect(result).toEqual(recordedResults);
     expect(replay.unused).toBe(0);
   } finally {
@@ -69,10 +68,10 @@ it('a second session in the same process does not see the already-imported exa-j
   const replay = await startReplay(file);
   try {
     const { Exa } = await import('exa-js');
-    const result = await new Exa(exaKey, exa.url).search('NVDA news', { numResults: 2 });
+    const result = await new Exa(exaKey, exa.baseURL).search('NVDA news', { numResults: 2 });
     // Answered live by the stub, not by the cassette.
     expect(result.requestId).toBe('b5947044c4b78efa9552a7c89b306d95');
-    expect(exa.requests).toEqual(['POST /search']);
+    expect(exa.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /search']);
     expect(replay.unused).toBe(1);
   } finally {
     replay.stop();

@@ -9,17 +9,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRecording } from '../../src/record/index.js';
 import type { Cassette } from '../../src/record/index.js';
-import { startExaServer } from './servers.js';
-import type { LocalServer } from './servers.js';
+import { resultNamingTheQuery, startExaStub, type ExaStub } from '../support/exa-server.js';
 
 const exaKey = '0a9b8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d';
 
 let directory: string;
-let exa: LocalServer;
+let exa: ExaStub;
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'autohedge-exa-record-'));
-  exa = await startExaServer();
+  exa = await startExaStub(resultNamingTheQuery);
 });
 
 afterAll(async () => {
@@ -31,7 +30,7 @@ it('records an exa-js search made after the recording started, without its key',
   const file = path.join(directory, 'exa.json');
   const recorder = await startRecording({ autohedgeVersion: '0.1.0', asOf: '2026-01-05T21:00:00.000Z', argv: ['analyze', 'NVDA'] }, { secrets: [exaKey] });
   const { Exa } = await import('exa-js');
-  const result = await new Exa(exaKey, exa.url).search('NVDA news', { numResults: 2 });
+  const result = await new Exa(exaKey, exa.baseURL).search('NVDA news', { numResults: 2 });
   await recorder.stop(file);
   expect(result.results[0]?.title).toBe('About NVDA news');
 
@@ -41,7 +40,7 @@ it('records an exa-js search made after the recording started, without its key',
   expect(cassette.interactions).toHaveLength(1);
   expect(cassette.interactions[0]).toMatchObject({
     method: 'POST',
-    url: `${exa.url}/search`,
+    url: `${exa.baseURL}/search`,
     requestHeaders: { 'content-type': 'application/json', 'x-api-key': 'REDACTED' },
     requestBody: { query: 'NVDA news', numResults: 2, contents: { text: { maxCharacters: 10000 } } },
     status: 200,

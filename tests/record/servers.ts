@@ -1,7 +1,7 @@
 /**
  * Tiny "live services" on 127.0.0.1 for the cassette tests: an OpenAI-compatible
- * chat endpoint that really streams SSE, a Yahoo-like cookie + crumb handshake and
- * an Exa-like search. Each counts TCP connections, so a test can prove that replay
+ * chat endpoint that really streams SSE and a Yahoo-like cookie + crumb handshake
+ * (Exa's stand-in is tests/support/exa-server.ts). Each counts TCP connections, so a test can prove that replay
  * never touched it.
  */
 import { createServer } from 'node:http';
@@ -187,26 +187,5 @@ export function startYahooServer(secrets: { cookie: string; crumb: string }): Pr
     }
     response.writeHead(404, { 'content-type': 'text/plain' });
     response.end('not found');
-  });
-}
-
-/** POST /search, answering with results that name the query. */
-export function startExaServer(): Promise<LocalServer> {
-  return startServer((request, text, response) => {
-    if (request.method !== 'POST' || request.url !== '/search') {
-      response.writeHead(404, { 'content-type': 'application/json' });
-      response.end('{"error":"not found"}');
-      return;
-    }
-    const body = JSON.parse(text) as { query: string };
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({
-        requestId: 'b5947044c4b78efa9552a7c89b306d95',
-        resolvedSearchType: 'neural',
-        results: [{ id: 'https://example.com/a', url: 'https://example.com/a', title: `About ${body.query}`, publishedDate: '2026-01-02T00:00:00.000Z', author: null, text: 'Synthetic page.' }],
-        costDollars: { total: 0.005 },
-      }),
-    );
   });
 }

@@ -101,5 +101,5 @@ export function runBuilt(args: string[], options: ChildOptions = {}): Promise<Ch
 
 /** "done (0.4 s)" → "done (… s)": progress lines carry durations that vary run to run. */
 export function withoutDurations(text: string): string {
-  return text.replace(/\((\d+\.\d+) s\)/g, '(… s)');
+  return text.replace(/\((?:\d+(?:\.\d+)? m?s|\d+m \d{2}s)\)/g, '(… s)');
 }

@@ -155,3 +155,21 @@ describe('autohedge runs show', () => {
     expect(list.output.stdout).toContain('unfinished: partial: no result.json');
   });
 });
+
+describe('a flagged run in the history', () => {
+  test('`runs` lists its status as flagged and `runs show --json` keeps its decisionHistory', async () => {
+    const flagged = makeResult({
+      runId: '20261128T120000Z-ACME-ffffff',
+      startedAt: '2026-11-28T12:00:00.000Z',
+      status: 'flagged',
+      decisionHistory: [{ decision: makeDecision(), guardrails: [{ rule: 'stop-side', severity: 'error', message: 'stop above entry' }] }],
+    });
+    await saveRun(home, flagged, { transcript: [], markdown: '' });
+    const list = captureIo();
+    expect(await runsListCommand({}, list.io)).toBe(0);
+    expect(list.output.stdout.split('\n').find((line) => line.includes('ffffff'))).toMatch(/\bflagged\b/);
+    const shown = captureIo();
+    expect(await runsShowCommand(flagged.runId, { json: true }, shown.io)).toBe(0);
+    expect(JSON.parse(shown.output.stdout)).toMatchObject({ status: 'flagged', decisionHistory: flagged.decisionHistory });
+  });
+});
