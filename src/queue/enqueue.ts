@@ -1,4 +1,7 @@
 import type { AnalysisResult } from '../pipeline/types.js';
+import { sanitizeDeep, sanitizeText } from '../sanitize.js';
+import { savedResultSchema } from '../store/result-schema.js';
+import { formatZodIssues } from '../zod-issues.js';
 import { jobIdFor, keepFinishedSeconds, type AnalysisJobData } from './jobs.js';
 import { ensureReachable, type QueueModules } from './redis.js';
 
@@ -81,9 +84,9 @@ async function waitForJobs(
         if (!job) outcome = { jobId, ticker, failure: 'the job is no longer in the queue (removed, or expired after a week)' };
         else {
           try {
-            outcome = { jobId, ticker, result: (await job.waitUntilFinished(events)) as AnalysisResult };
+            outcome = jobValue(jobId, ticker, await job.waitUntilFinished(events));
           } catch (error) {
-            outcome = { jobId, ticker, failure: error instanceof Error ? error.message : String(error) };
+            outcome = { jobId, ticker, failure: sanitizeText(error instanceof Error ? error.message : String(error)) };
           }
         }
         await onOutcome(outcome);
@@ -93,4 +96,14 @@ async function waitForJobs(
     await events.close();
     eventsConnection.disconnect();
   }
+}
+
+/**
+ * A job's value comes out of Redis, where anyone with access may have written: it is
+ * checked to be an AnalysisResult (the saved-run schema) and sanitised before printing.
+ */
+function jobValue(jobId: string, ticker: string, value: unknown): JobOutcome {
+  const parsed = savedResultSchema.safeParse(value);
+  if (!parsed.success) return { jobId, ticker, failure: `the job's value is not an AnalysisResult (${formatZodIssues(parsed.error, { limit: 1, root: 'value' })})` };
+  return { jobId, ticker, result: sanitizeDeep(value as AnalysisResult) };
 }

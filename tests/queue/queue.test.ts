@@ -1,3 +1,5 @@
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { CliDeps } from '../../src/cli/deps.js';
@@ -128,6 +130,22 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     } finally {
       await worker.stop();
       await server.close();
+    }
+  });
+
+  it("a job's value that is not an AnalysisResult (another producer's worker) is a failure line, not a crash", async () => {
+    const queue = queueName('forged');
+    const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const forger = new Worker(queue, async () => ({ ticker: 'FORGED', status: '\u001b[2Jok' }), { connection });
+    try {
+      const waiting = enqueue(['FORGED', '--queue', queue, '--wait']);
+      expect(await waiting.exit).toBe(1);
+      expect(waiting.io.out()).toBe('');
+      expect(waiting.io.err()).toContain("autohedge: job FORGED@2026-11-28 failed: the job's value is not an AnalysisResult (runId: ");
+      expect(waiting.io.err()).not.toContain('\u001b');
+    } finally {
+      await forger.close();
+      connection.disconnect();
     }
   });
 

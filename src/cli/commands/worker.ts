@@ -2,6 +2,7 @@ import { errorMessage } from '../../errors.js';
 import type { AnalysisResult } from '../../pipeline/types.js';
 import type { JobSession } from '../../queue/worker.js';
 import { autohedgeHome } from '../../paths.js';
+import { sanitizeText } from '../../sanitize.js';
 import { scrubDeep } from '../../scrub.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { CliDeps } from '../deps.js';
@@ -31,7 +32,8 @@ export async function workerCommand(rawOptions: Record<string, unknown>, io: Cli
   );
   const out = redactingIo(io, secretsOf(session.env));
   const log = (line: string) => {
-    if (!options.quiet) out.stderr(`${line}\n`);
+    // Job lines quote server error text and job data: sanitised like any untrusted text.
+    if (!options.quiet) out.stderr(`${sanitizeText(line)}\n`);
   };
   try {
     const { startWorker } = await import('../../queue/worker.js');
