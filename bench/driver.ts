@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/pipeline/analyze.js';
 import { analyzeEach, analyzeMany } from '../src/pipeline/analyze-many.js';
-import { renderMarkdown } from '../src/report/markdown.js';
+import { renderRunFiles } from '../src/report/run-files.js';
 import { saveRun } from '../src/store/run-store.js';
 import { benchDeps, type ServiceAddresses, type ServiceWait } from './services.js';
 
@@ -138,7 +138,7 @@ async function universe(config: DriverConfig, asOf: Date): Promise<DriverOutput>
         statuses[status] = (statuses[status] ?? 0) + 1;
         if (outcome.result) {
           sink.write(`${JSON.stringify(outcome.result)}\n`);
-          await saveRun(home, outcome.result, { transcript: [], markdown: renderMarkdown(outcome.result) });
+          await saveRun(home, outcome.result, { transcript: [], ...renderRunFiles(outcome.result) });
         }
         finished += 1;
         if (finished === Math.ceil(config.tickers.length / 3)) {

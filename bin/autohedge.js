@@ -1,5 +1,12 @@
 #!/usr/bin/env node
 // Thin shim: hand argv to the CLI, turn Ctrl-C into an abort, exit with its code.
-import { main } from '../dist/src/cli/main.js';
-
-main(process.argv.slice(2));
+// A clone that was never built has no dist/: say so in one line instead of a stack.
+import('../dist/src/cli/main.js').then(
+  ({ main }) => main(process.argv.slice(2)),
+  (error) => {
+    const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && /[\\/]dist[\\/]src[\\/]cli[\\/]main\.js/.test(String(error.message));
+    if (!missing) throw error;
+    process.stderr.write('autohedge is not built: run npm run build\n');
+    process.exitCode = 1;
+  },
+);

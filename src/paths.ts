@@ -25,6 +25,11 @@ export function packageRoot(): string {
   }
 }
 
+/** The demo cassette shipped with the package (`--demo`). */
+export function demoCassettePath(): string {
+  return join(packageRoot(), 'demo', 'demo.cassette.json');
+}
+
 export function packageVersion(): string {
   const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
   return manifest.version;

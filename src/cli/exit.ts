@@ -40,6 +40,19 @@ export function formatError(error: unknown, verbose: boolean): string {
   return line;
 }
 
+/**
+ * commander's own usage errors ("error: unknown option '--jsn'\n(Did you mean --json?)")
+ * in the style of every other usage error: one line, `autohedge: UsageError: …`.
+ */
+export function formatCommanderError(text: string): string {
+  const [first = '', ...rest] = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const hints = rest.map((line) => line.replace(/^\(Did you mean/, '(did you mean'));
+  return [`autohedge: UsageError: ${first.replace(/^error:\s*/, '')}`, ...hints].join(' ');
+}
+
 interface CommanderLikeError {
   code: string;
   exitCode: number;

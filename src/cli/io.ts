@@ -12,6 +12,8 @@ export interface CliIo {
   /** Whether stdout is a terminal (colour and charts in the report). */
   stdoutIsTTY: boolean;
   columns: number;
+  /** The terminal's height (stderr), when known. */
+  rows?: number;
   /** Aborted on SIGINT by the shim; tests abort it themselves. */
   signal?: AbortSignal;
 }
@@ -25,6 +27,7 @@ export function processIo(signal?: AbortSignal): CliIo {
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     columns: process.stderr.columns ?? process.stdout.columns ?? 0,
+    rows: process.stderr.rows ?? process.stdout.rows ?? 0,
     signal,
   };
 }

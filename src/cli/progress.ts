@@ -9,6 +9,9 @@ export interface ProgressOptions {
   color: boolean;
   /** The ora stream when live (process.stderr). */
   stream?: NodeJS.WritableStream;
+  /** The terminal's size when live: a block taller or wider than it cannot be redrawn in place. */
+  rows?: number;
+  columns?: number;
 }
 
 export interface Progress {
@@ -18,7 +21,7 @@ export interface Progress {
   stop(): void;
 }
 
-type AgentState = { status: 'running' | 'done' | 'failed'; detail: string };
+export type AgentState = { status: 'running' | 'done' | 'failed'; detail: string };
 
 /**
  * Progress on stderr: on a terminal one ora spinner whose text has a line per
@@ -51,14 +54,7 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
   const { default: ora } = await import('ora');
   const spinner = ora({ stream: options.stream, color: options.color ? 'cyan' : false, discardStdin: false, hideCursor: true });
   const render = () => {
-    const lines: string[] = [];
-    for (const [ticker, agents] of states) {
-      for (const [agent, state] of agents) {
-        const mark = state.status === 'running' ? '…' : state.status === 'done' ? '✓' : '✗';
-        lines.push(`${ticker} ${agent.padEnd(10)} ${mark} ${state.status}${state.detail ? ` ${state.detail}` : ''}`);
-      }
-    }
-    spinner.text = lines.join('\n');
+    spinner.text = progressBlock(states, { rows: options.rows ?? 0, columns: options.columns ?? 0 });
   };
   spinner.start('starting');
   return {
@@ -117,4 +113,29 @@ function plainLine(event: RunEvent): string | null {
     default:
       return null;
   }
+}
+
+/**
+ * The live block: a line per agent, each cut to the terminal's width (a wrapped line
+ * would break the spinner's redraw). When the lines do not fit the terminal's height
+ * (many tickers on a short terminal), one summary line instead:
+ * `12 running · 3 done · 1 failed`. 0 rows or columns means unknown: no limit.
+ */
+export function progressBlock(states: ReadonlyMap<string, ReadonlyMap<string, AgentState>>, size: { rows: number; columns: number }): string {
+  const lines: string[] = [];
+  const counts = { running: 0, done: 0, failed: 0 };
+  for (const [ticker, agents] of states) {
+    for (const [agent, state] of agents) {
+      counts[state.status] += 1;
+      const mark = state.status === 'running' ? '…' : state.status === 'done' ? '✓' : '✗';
+      lines.push(`${ticker} ${agent.padEnd(10)} ${mark} ${state.status}${state.detail ? ` ${state.detail}` : ''}`);
+    }
+  }
+  // The spinner's own glyph and space take two columns; its line plus one spare row stay free.
+  const width = size.columns > 0 ? size.columns - 2 : Infinity;
+  const fit = (line: string) => (line.length <= width ? line : `${line.slice(0, Math.max(0, width - 1))}…`);
+  if (size.rows > 0 && lines.length > size.rows - 2) {
+    return fit(`${counts.running} running · ${counts.done} done · ${counts.failed} failed`);
+  }
+  return lines.map(fit).join('\n');
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { ExitCode } from '../errors.js';
 import { packageVersion } from '../paths.js';
-import { exitCodeFor, formatError, isCommanderError } from './exit.js';
+import { exitCodeFor, formatCommanderError, formatError, isCommanderError } from './exit.js';
 import type { CliIo } from './io.js';
 import type { CliDeps } from './deps.js';
 import type { CommanderError as CommanderErrorType } from 'commander';
@@ -25,7 +25,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
     .configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),
-      outputError: (text, write) => write(text.startsWith('error:') ? `autohedge: ${text}` : text),
+      outputError: (text, write) => write(`${formatCommanderError(text)}\n`),
     })
     .addHelpText(
       'after',
@@ -42,7 +42,9 @@ Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 4 flagged (the
 guardrail rule), 130 interrupted.
 Not investment advice: autohedge never places an order.`,
     )
-    .exitOverride();
+    .exitOverride()
+    // Options belong to the command they follow (`runs show <id> --json` is show's --json).
+    .enablePositionalOptions();
 
   const setExit = (code: number) => {
     exitCode = code;
@@ -69,7 +71,7 @@ Not investment advice: autohedge never places an order.`,
     .option('--replay <file>', 'replay a cassette: no network at all')
     .option('--demo', 'replay the bundled demo cassette (synthetic data, no keys needed)')
     .option('--no-save', 'do not save the run under $AUTOHEDGE_HOME/runs')
-    .option('--out <dir>', 'also write result.json, report.md and transcript.jsonl here')
+    .option('--out <dir>', 'also write result.json, report.md, report.html, chart.svg and transcript.jsonl here')
     .option('--trace', 'print the tool-calling protocol on stderr as it happens')
     .option('--refresh', 'bypass the market-data cache')
     .option('-q, --quiet', 'no progress output')
@@ -130,10 +132,11 @@ Not investment advice: autohedge never places an order.`,
     .option('--refresh', 'bypass the market-data cache')
     .option('--record <file>', 'record every HTTP exchange to a cassette')
     .option('--replay <file>', 'replay a cassette: no network at all')
+    .option('--demo', 'the bundled demo data (synthetic, no network)')
     .option('--verbose', 'show stack traces on errors')
     .action(async (ticker: string, options: Record<string, unknown>) => {
-      const { marketCliCommand } = await import('./commands/market-cli.js');
-      setExit(await marketCliCommand(ticker, options, io, deps, argv));
+      const { marketCommand } = await import('./commands/market.js');
+      setExit(await marketCommand(ticker, options, io, deps, argv));
     });
 
   program
@@ -156,7 +159,7 @@ Not investment advice: autohedge never places an order.`,
       setExit(await toolsCommand(options, io));
     });
 
-  const runs = program.command('runs').description('list saved runs (newest first)');
+  const runs = program.command('runs').description('list saved runs (newest first)').enablePositionalOptions();
   runs
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
@@ -168,7 +171,8 @@ Not investment advice: autohedge never places an order.`,
     .description('re-render a saved run like a live one')
     .argument('<runId>', 'run id (or a unique prefix)')
     .option('--json', 'print the saved AnalysisResult JSON')
-    .action(async (runId: string, options: { json?: boolean }) => {
+    .option('--html', 'print the self-contained HTML report (report.html)')
+    .action(async (runId: string, options: { json?: boolean; html?: boolean }) => {
       const { runsShowCommand } = await import('./commands/runs.js');
       setExit(await runsShowCommand(runId, options, io));
     });

@@ -33,6 +33,10 @@ export interface ServiceConfig {
 export interface Session {
   env: NodeJS.ProcessEnv;
   asOf(): Date;
+  /** The OpenAI-compatible base URL the model talks to (undefined: the SDK's default, api.openai.com). */
+  baseUrl: string | undefined;
+  /** Replaying a cassette (--replay or --demo): nothing leaves the machine. */
+  replaying: boolean;
   model: ChatModel;
   market: MarketData;
   /** null for `--search none`. */
@@ -115,6 +119,8 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   return {
     env,
     asOf,
+    baseUrl: baseURL,
+    replaying: replay !== null,
     model,
     market,
     search,

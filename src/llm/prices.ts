@@ -3,7 +3,7 @@
  * and the arithmetic the budget (--max-cost) and the report use.
  *
  * The built-in prices are OpenAI's published list prices (standard tier, as of 2026).
- * They change; a JSON file named by AUTOHEDGE_PRICES overrides or adds entries:
+ * They change; AUTOHEDGE_PRICES (inline JSON, or a JSON file's path) overrides or adds entries:
  *   { "gpt-4.1": { "input": 2, "cachedInput": 0.5, "output": 8 }, "my-local-model": { "input": 0, "output": 0 } }
  * A model that is in neither has no price (null), never a guessed one.
  */
@@ -89,29 +89,27 @@ const priceFileSchema = z.record(
 );
 
 /**
- * The built-in table, with the entries of the file named by AUTOHEDGE_PRICES laid over
- * it. An entry without cachedInput is charged its input price for cached tokens.
+ * The built-in table, with the entries of AUTOHEDGE_PRICES laid over it: inline JSON
+ * (a value starting with "{") or the path of a JSON file. An entry without
+ * cachedInput is charged its input price for cached tokens.
  */
 export async function loadPriceTable(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PriceTable> {
-  const path = env['AUTOHEDGE_PRICES'];
-  if (!path) return defaultPriceTable;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const reason = (error as { code?: string }).code ?? String(error);
-    throw new ConfigError(`cannot read the price file ${path} (AUTOHEDGE_PRICES): ${reason}`, { cause: error });
-  }
+  const value = env['AUTOHEDGE_PRICES']?.trim();
+  if (!value) return defaultPriceTable;
+  // A price table is a JSON object, so it starts with "{"; anything else is a file's path.
+  const inline = value.startsWith('{');
+  const source = inline ? 'the inline price table' : `the price file ${value}`;
+  const text = inline ? value : await readPriceFile(value);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`the price file ${path} (AUTOHEDGE_PRICES) is not valid JSON: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError(`${source} (AUTOHEDGE_PRICES) is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   const parsed = priceFileSchema.safeParse(json);
   if (!parsed.success) {
     throw new ConfigError(
-      `the price file ${path} (AUTOHEDGE_PRICES) is invalid at ${formatZodIssues(parsed.error, { limit: 1, root: '(top level)' })}; expected { "<model>": { "input": USD per 1M, "cachedInput"?: USD per 1M, "output": USD per 1M, "perCall"?: USD per request } } (or { "exa": { "perCall": USD per search } })`,
+      `${source} (AUTOHEDGE_PRICES) is invalid at ${formatZodIssues(parsed.error, { limit: 1, root: '(top level)' })}; expected { "<model>": { "input": USD per 1M, "cachedInput"?: USD per 1M, "output": USD per 1M, "perCall"?: USD per request } } (or { "exa": { "perCall": USD per search } })`,
     );
   }
   const overrides = Object.fromEntries(
@@ -121,4 +119,13 @@ export async function loadPriceTable(env: Readonly<Record<string, string | undef
     }),
   );
   return Object.freeze({ ...defaultPriceTable, ...overrides });
+}
+
+async function readPriceFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = (error as { code?: string }).code ?? String(error);
+    throw new ConfigError(`cannot read the price file ${path} (AUTOHEDGE_PRICES): ${reason}`, { cause: error });
+  }
 }

@@ -225,6 +225,28 @@ export function maxDrawdown(values: readonly number[]): number | null {
   return worst;
 }
 
+/**
+ * The largest peak-to-trough fall of dated closes, with the dates of its peak and
+ * trough (the same figure maxDrawdown gives, placed in time). null with fewer than
+ * two closes or when the series never falls.
+ */
+export function maxDrawdownWindow(points: readonly Point[]): { drawdown: number; peak: string; trough: string } | null {
+  if (points.length < 2) return null;
+  let peak = points[0]!;
+  let worst: { drawdown: number; peak: string; trough: string } | null = null;
+  for (const point of points) {
+    if (point.value > peak.value) peak = point;
+    const drawdown = point.value / peak.value - 1;
+    if (drawdown < (worst?.drawdown ?? 0)) worst = { drawdown, peak: peak.date, trough: point.date };
+  }
+  return worst;
+}
+
+/** The closes the year-window figures use: the last 253 (a year of returns). */
+export function yearOfCloses(bars: readonly Bar[]): Point[] {
+  return adjustedCloses(bars).slice(-(tradingDaysPerYear + 1));
+}
+
 /** Highest high and lowest low of the bars, skipping missing values. */
 export function highLowRange(bars: readonly Bar[]): { high: number | null; low: number | null } {
   let high: number | null = null;

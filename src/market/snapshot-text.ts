@@ -1,4 +1,4 @@
-import { adjustedCloses } from './indicators.js';
+import { adjustedCloses, maxDrawdownWindow, yearOfCloses } from './indicators.js';
 import type { Bar, MarketSnapshot } from './types.js';
 
 /**
@@ -23,6 +23,13 @@ export function formatPrice(value: number | null | undefined, unit: string): str
   if (!isNumber(value)) return notAvailable;
   const decimals = Math.abs(value) < 2 ? 4 : 2;
   return `${value.toFixed(decimals)} ${unit}`;
+}
+
+/** A price difference (a day's change) with the decimals of the price it changes, so −1.75 on a 270 stock is not shown as −1.7532. */
+export function formatPriceChange(value: number | null | undefined, price: number | null | undefined, unit: string): string {
+  if (!isNumber(value)) return notAvailable;
+  const decimals = Math.abs(isNumber(price) ? price : value) < 2 ? 4 : 2;
+  return `${value > 0 ? '+' : ''}${value.toFixed(decimals)} ${unit}`;
 }
 
 /** Large quantities with a scale: 3.64 T, 54.84 M, 12.30 K. */
@@ -91,7 +98,7 @@ export function renderSnapshotText(snapshot: SnapshotData): string {
 
   const priceTime = formatTime(quote.priceTime);
   lines.push('', `QUOTE & KEY STATISTICS (Yahoo${priceTime ? `, quote time ${priceTime}` : ''})`);
-  const change = isNumber(quote.change) ? `; day change ${isNumber(quote.change) && quote.change > 0 ? '+' : ''}${money(quote.change)} (${formatPercent(quote.changePercent, true)})` : '';
+  const change = isNumber(quote.change) ? `; day change ${formatPriceChange(quote.change, quote.price, currency)} (${formatPercent(quote.changePercent, true)})` : '';
   lines.push(`Last price: ${money(quote.price)}${isNumber(quote.price) && priceTime ? ` (${quote.priceTime!.slice(0, 10)})` : ''}${change}`);
   lines.push(`Market cap: ${formatQuantity(quote.marketCap, currency)}`);
   lines.push(`P/E: trailing ${formatNumber(quote.trailingPE)}; forward ${formatNumber(quote.forwardPE)}`);
@@ -117,7 +124,7 @@ export function renderSnapshotText(snapshot: SnapshotData): string {
   const atrShare = isNumber(indicators.atr14) && isNumber(indicators.lastClose) ? ` = ${formatFraction(indicators.atr14 / indicators.lastClose)} of close` : '';
   lines.push(`ATR(14): ${dated(isNumber(indicators.atr14) ? `${money(indicators.atr14)}${atrShare}` : notAvailable)}`);
   lines.push(`Volatility (annualised, daily log returns): 20-day ${formatFraction(indicators.volatility20d)}; ${yearLabel} ${formatFraction(indicators.volatility1y)}`);
-  lines.push(`Max drawdown (${yearLabel}): ${dated(formatFraction(indicators.maxDrawdown1y))}`);
+  lines.push(`Max drawdown (${yearLabel}): ${drawdownText(indicators.maxDrawdown1y, snapshot.bars)}`);
 
   lines.push('', 'LEVELS');
   const fromClose = (distance: number | null) => (isNumber(distance) ? ` (close ${formatFraction(distance, true)} from it)` : '');
@@ -133,4 +140,11 @@ export function renderSnapshotText(snapshot: SnapshotData): string {
   if (snapshot.warnings.length === 0) lines.push('- none');
   for (const warning of snapshot.warnings) lines.push(`- ${warning}`);
   return lines.join('\n');
+}
+
+/** The drawdown dated by its peak and trough (when it happened), not by the last bar. */
+function drawdownText(drawdown: number | null, bars: readonly Bar[]): string {
+  if (!isNumber(drawdown)) return notAvailable;
+  const window = maxDrawdownWindow(yearOfCloses(bars));
+  return window ? `${formatFraction(drawdown)} (peak ${window.peak}, trough ${window.trough})` : `${formatFraction(drawdown)} (no fall in the window)`;
 }

@@ -269,7 +269,7 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     }
     if (summary !== null) {
       const absent = quoteSummaryModules.filter((name) => !summary?.[name]);
-      if (absent.length > 0 && absent.length < quoteSummaryModules.length) warnings.push(`Yahoo returned no ${absent.join(', ')} for ${symbol}`);
+      if (absent.length > 0 && absent.length < quoteSummaryModules.length) warnings.push(missingModulesNote(absent, symbol, quote?.regularMarketPrice));
       if (absent.length === quoteSummaryModules.length) warnings.push(`Yahoo returned no key statistics or company profile for ${symbol}`);
     }
 
@@ -356,7 +356,26 @@ function quoteTimingNotes(priceTime: string | null, lastBar: string | null, asOf
     return [`the quote and key statistics are Yahoo's values of ${quoteDay}, after the as-of date ${isoDay(asOf)}; the daily bars and technicals stop at ${lastBar ?? isoDay(asOf)}`];
   }
   if (lastBar && quoteDay < lastBar) return [`the quote is from ${quoteDay}, older than the last daily bar (${lastBar})`];
+  if (lastBar && quoteDay > lastBar) {
+    return [`the quote (${priceTime.slice(0, 16).replace('T', ' ')} UTC) is newer than the last daily bar (${lastBar}): last price and day change are the quote's; the technicals stop at ${lastBar}`];
+  }
   return [];
+}
+
+/** What each quoteSummary module supplies, so a note names what is missing rather than a module. */
+const moduleContents: Record<SummaryModule, string> = {
+  price: 'price module (name, exchange, market cap)',
+  summaryDetail: 'summary detail (P/E, dividend yield, 52-week range, beta)',
+  defaultKeyStatistics: 'key statistics (forward P/E, beta)',
+  financialData: 'financial data (margins, growth, analyst target)',
+  assetProfile: 'company profile (sector, industry)',
+};
+
+/** "Yahoo's quoteSummary has no price module (…) for X; the quote has the price": what is absent, and where the price comes from. */
+function missingModulesNote(absent: readonly SummaryModule[], symbol: string, quotePrice: unknown): string {
+  const missing = absent.map((name) => moduleContents[name]).join('; ');
+  const price = absent.includes('price') && typeof quotePrice === 'number' && Number.isFinite(quotePrice) ? '; the last price comes from the quote' : '';
+  return `Yahoo's quoteSummary has no ${missing} for ${symbol}${price}`;
 }
 
 /** Data notes about the bars themselves: a short history, skipped sessions. */

@@ -11,11 +11,26 @@ const defaultMaxTokens = 4_096;
  * call is refused when the spend so far, plus what calls already in flight could cost,
  * plus this call's worst case would pass the cap.
  */
+export interface SpendingCapOptions {
+  /**
+   * Under --replay / --demo: once the cap has refused a call, refuse every later one
+   * too. The requests after a cap differ from the recording (the Director's decision
+   * names the missing desk), so replaying them could only miss; the run ends as a cap
+   * ends live — degraded, naming the call the cap stopped — not as a stale cassette.
+   */
+  stopAfterCap?: boolean;
+}
+
 export class SpendingCap {
   private spent = 0;
   private reserved = 0;
+  /** The first call the cap refused. */
+  private capped: string | null = null;
 
-  constructor(readonly capUsd: number) {}
+  constructor(
+    readonly capUsd: number,
+    private readonly options: SpendingCapOptions = {},
+  ) {}
 
   /** Runs `work` if its worst case fits, then charges what it really cost (the worst case when that is not a finite number). */
   async spend<T>(what: string, worstCase: number, work: () => Promise<T>, actualCost: (value: T) => number, failureCost: (error: unknown) => number = () => 0): Promise<T> {
@@ -23,7 +38,13 @@ export class SpendingCap {
     if (!Number.isFinite(worstCase)) {
       throw new BudgetExceededError(`the cost of the next ${what} cannot be computed, so --max-cost cannot be enforced; the call was not made`);
     }
+    if (this.options.stopAfterCap && this.capped !== null) {
+      throw new BudgetExceededError(
+        `--max-cost $${this.capUsd.toFixed(4)} was reached at the ${this.capped}; a replay cannot go past a cap (what follows differs from the recording), so this ${what} was not made`,
+      );
+    }
     if (!(this.spent + this.reserved + worstCase <= this.capUsd)) {
+      this.capped ??= what;
       throw new BudgetExceededError(
         `--max-cost $${this.capUsd.toFixed(4)} reached: the next ${what} could cost up to $${worstCase.toFixed(4)} ` +
           `(spent $${this.spent.toFixed(4)}, in flight up to $${this.reserved.toFixed(4)}); the call was not made`,

@@ -62,6 +62,28 @@ export interface RunUsage {
   search?: SearchUsage;
 }
 
+/**
+ * The options that shaped a run, saved with it so result.json explains itself. The
+ * base URL is recorded by host only: never a path, query or credential.
+ */
+export interface RunOptionsRecord {
+  /** The model of each agent that took part (or would have: the Director in a full run). */
+  models: Record<string, string>;
+  /** Host of the OpenAI-compatible server, e.g. "api.openai.com" or "127.0.0.1:11434". */
+  baseUrlHost: string;
+  maxPositionPct: number;
+  /** --max-risk: the most of the portfolio one trade may lose at its stop, percent. */
+  maxRiskPct: number;
+  /** --min-reward-risk. */
+  minRewardRisk: number;
+  /** --max-cost; null when no cap was set. */
+  maxCostUsd: number | null;
+  /** The web-search provider chosen for the search tool (`--search`: exa, openai, none). */
+  search: string;
+  /** --agent: the desks run alone; empty for a full run. */
+  agents: string[];
+}
+
 export interface AnalysisResult {
   runId: string;
   ticker: string;
@@ -94,6 +116,10 @@ export interface AnalysisResult {
   durationMs: number;
   /** Why the run failed, when it did. */
   error: string | null;
+  /** The autohedge version that made the run (absent in runs saved before 0.2). */
+  autohedgeVersion?: string;
+  /** The options that shaped the run (absent in runs saved before 0.2, and from library callers that do not set it). */
+  options?: RunOptionsRecord;
   /** Which source backed the search tool (`--search`); absent in runs saved before it existed. */
   search?: { provider: 'exa' | 'openai' | 'none' | 'custom'; model: string | null };
 }

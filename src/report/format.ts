@@ -10,6 +10,9 @@ import { agentName } from '../../agents/index.js';
 /** Shown above every demo run, in the terminal and in report.md. */
 export const demoBanner = 'DEMO — synthetic data, scripted analyses; not investment advice';
 
+/** The banner where the full one would wrap (narrow terminals). */
+export const shortDemoBanner = 'DEMO — synthetic data; not advice';
+
 export type Maybe<T> = T | null | undefined;
 
 export const notAvailable = 'n/a';

@@ -1,4 +1,6 @@
 import type { AgentReport } from '../agent/types.js';
+import { sanitizeText } from '../sanitize.js';
+import { safeLinkUrl } from './escape.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
 import { reviewLines } from './revision.js';
 import {
@@ -17,26 +19,36 @@ import {
   oneLine,
   truncate,
 } from './format.js';
+import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
+import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
 import { collectSources, searchBackingLine } from './sources.js';
+
+export interface MarkdownOptions {
+  /** A chart file beside report.md (chart.svg) to show under the market section. */
+  chartFile?: string | null;
+}
 
 /**
  * report.md: everything a reader needs to judge the run without the JSON — the
  * decision, guardrail findings, each desk's report, the sources Sentiment cited,
  * usage and cost, warnings and status. Plain GitHub-flavoured markdown.
  */
-export function renderMarkdown(result: AnalysisResult): string {
+export function renderMarkdown(result: AnalysisResult, options: MarkdownOptions = {}): string {
   const sections: string[] = [title(result)];
   if (result.demo) sections.push(`> **${demoBanner}**`);
   sections.push(summaryLine(result));
   sections.push(marketSection(result));
+  if (result.market && options.chartFile) sections.push(`![Daily closes with SMA 50/200 and the decision's levels](${options.chartFile})`);
   if (result.mode !== 'agents') {
     sections.push(decisionSection(result));
-    if (result.plan?.thesis) sections.push(`## Plan\n\n${result.plan.thesis.trim()}`);
+    const plan = planSection(result);
+    if (plan) sections.push(plan);
   }
   if (result.mode !== 'agents' || (result.guardrails ?? []).length > 0) sections.push(guardrailSection(result.guardrails ?? []));
   const review = reviewLines(result);
-  if (review) sections.push(['## Review', '', ...review.map((line) => `- ${line}`)].join('\n'));
-  sections.push(desksSection(result.reports ?? []));
+  if (review) sections.push(['## Review', '', ...review.map((line) => `- ${inline(line)}`)].join('\n'));
+  const listed = new Set(sentimentSources(result.reports ?? []).map((source) => source.url));
+  sections.push(desksSection(result.reports ?? [], listed));
   const sources = sourcesSection(result.reports ?? []);
   if (sources) sections.push(sources);
   sections.push(usageSection(result));
@@ -68,8 +80,7 @@ function marketSection(result: AnalysisResult): string {
   const market = result.market;
   if (!market) return '## Market\n\nMarket data was not available for this run: no price or key stats, and every level is unverifiable.';
   const quote = market.quote;
-  const indicators = market.indicators;
-  const price = quote?.price ?? indicators?.lastClose;
+  const price = quote?.price ?? market.indicators?.lastClose;
   const currency = market.identity?.currency ? ` ${market.identity.currency}` : '';
   const change =
     quote?.change === null || quote?.change === undefined
@@ -80,23 +91,29 @@ function marketSection(result: AnalysisResult): string {
     ['Change', change],
     ['Market cap', formatCompact(quote?.marketCap)],
     ['P/E (trailing)', formatNumber(quote?.trailingPE, 1)],
-    ['52-week range', `${formatPrice(quote?.fiftyTwoWeekLow ?? indicators?.low52w)} – ${formatPrice(quote?.fiftyTwoWeekHigh ?? indicators?.high52w)}`],
-    ['RSI (14)', formatNumber(indicators?.rsi14, 1)],
-    ['ATR (14)', formatPrice(indicators?.atr14)],
-    ['Volatility (20d, annualised)', formatFraction(indicators?.volatility20d)],
+    ['52-week range', `${formatPrice(quote?.fiftyTwoWeekLow ?? market.indicators?.low52w)} – ${formatPrice(quote?.fiftyTwoWeekHigh ?? market.indicators?.high52w)}`],
+    ['RSI (14)', formatNumber(market.indicators?.rsi14, 1)],
+    ['ATR (14)', formatPrice(market.indicators?.atr14)],
+    ['Volatility (20d, annualised)', formatFraction(market.indicators?.volatility20d)],
   ];
   const identity = [market.identity?.exchange, market.identity?.sector, market.identity?.industry].filter(Boolean).join(' · ');
   const lines = ['## Market', ''];
-  if (identity) lines.push(identity, '');
-  lines.push('| | |', '|---|---|', ...rows.map(([label, value]) => `| ${label} | ${cell(value)} |`));
-  if (quote?.priceTime) lines.push('', `Quote time: ${formatWhen(quote.priceTime)}. Source: ${market.source}.`);
+  if (identity) lines.push(inline(identity), '');
+  lines.push(twoColumnTable(rows));
+  const source = result.demo ? 'demo (synthetic data)' : market.source;
+  lines.push('', `${quote?.priceTime ? `Quote time: ${formatWhen(quote.priceTime)}. ` : ''}Source: ${source}.`);
+  lines.push('', '### Key indicators', '', twoColumnTable(keyIndicatorRows(market)));
   return lines.join('\n');
+}
+
+function twoColumnTable(rows: Array<[string, string]>): string {
+  return ['| | |', '|---|---|', ...rows.map(([label, value]) => `| ${cell(label)} | ${cell(value)} |`)].join('\n');
 }
 
 function decisionSection(result: AnalysisResult): string {
   const decision = result.decision;
-  if (!decision) return `## Decision\n\nNo decision: ${result.error ?? 'the run ended before the Director decided'}.`;
-  return ['## Decision', '', decisionTable(decision), '', ...decisionText(decision)].join('\n');
+  if (!decision) return `## Decision\n\nNo decision: ${inline(result.error ?? 'the run ended before the Director decided')}.`;
+  return ['## Decision', '', decisionTable(decision), '', ...decisionText(decision), '', levelsTable(result, decision)].join('\n');
 }
 
 function decisionTable(decision: Decision): string {
@@ -114,11 +131,35 @@ function decisionTable(decision: Decision): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, `| ${values.map(cell).join(' | ')} |`].join('\n');
 }
 
+function levelsTable(result: AnalysisResult, decision: Decision): string {
+  const rows = levelRows(decision, result.market).map((row) => `| ${[row.level, row.price, row.from, row.distance, row.percent, row.atr].map(cell).join(' | ')} |`);
+  return [
+    '### Levels',
+    '',
+    '| Level | Price | From | Distance | % | In ATR |',
+    '|---|---:|---|---:|---:|---:|',
+    ...rows,
+    '',
+    `Reward / risk: ${formatRewardToRisk(decision, result.market)}.`,
+  ].join('\n');
+}
+
 function decisionText(decision: Decision): string[] {
-  const lines = [`**Rationale.** ${decision.rationale.trim()}`];
-  if (decision.keyRisks.length > 0) lines.push('', '**Key risks**', '', ...decision.keyRisks.map((risk) => `- ${oneLine(risk)}`));
-  if (decision.dissent) lines.push('', `**Dissent.** ${decision.dissent.trim()}`);
+  const lines = [`**Rationale.** ${inline(decision.rationale.trim())}`];
+  if (decision.keyRisks.length > 0) lines.push('', '**Key risks**', '', ...decision.keyRisks.map((risk) => `- ${inline(oneLine(risk))}`));
+  if (decision.dissent) lines.push('', `**Dissent.** ${inline(decision.dissent.trim())}`);
   return lines;
+}
+
+function planSection(result: AnalysisResult): string | null {
+  const plan = result.plan;
+  if (!plan?.thesis) return null;
+  const lines = ['## Plan', '', inline(plan.thesis.trim())];
+  const briefs = Object.entries(plan.briefs ?? {}).filter(([, brief]) => typeof brief === 'string' && brief.trim() !== '');
+  if (briefs.length > 0) {
+    lines.push('', "### The Director's briefs", '', ...briefs.map(([agent, brief]) => `- **${agentTitle(agent)}:** ${inline(oneLine(brief))}`));
+  }
+  return lines.join('\n');
 }
 
 const severityOrder: Record<string, number> = { error: 0, warning: 1, info: 2 };
@@ -126,55 +167,64 @@ const severityOrder: Record<string, number> = { error: 0, warning: 1, info: 2 };
 function guardrailSection(findings: GuardrailFinding[]): string {
   if (findings.length === 0) return '## Guardrails\n\nNo findings.';
   const sorted = [...findings].sort((a, b) => (severityOrder[a.severity] ?? 3) - (severityOrder[b.severity] ?? 3));
-  return ['## Guardrails', '', ...sorted.map((finding) => `- **${finding.severity}** \`${finding.rule}\`: ${oneLine(finding.message)}`)].join('\n');
+  return ['## Guardrails', '', ...sorted.map((finding) => `- **${finding.severity}** \`${finding.rule}\`: ${inline(oneLine(finding.message))}`)].join('\n');
 }
 
-function desksSection(reports: AgentReport[]): string {
+function desksSection(reports: AgentReport[], listed: ReadonlySet<string>): string {
   if (reports.length === 0) return '## Desks\n\nNo desk reports.';
-  return ['## Desks', ...reports.map(deskSection)].join('\n\n');
+  return ['## Desks', ...reports.map((report) => deskSection(report, listed))].join('\n\n');
 }
 
-function deskSection(report: AgentReport): string {
+function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
   const status = report.status === 'ok' ? 'ok' : '**failed**';
   const lines = [`### ${agentTitle(report.agent)}`, '', `${status} · ${report.model} · ${formatDuration(report.durationMs)}`];
-  if (report.status !== 'ok') lines.push('', `> Error: ${oneLine(report.error ?? 'unknown error')}`);
-  const text = (report.text ?? '').trim();
-  if (text) lines.push('', demoteHeadings(text));
+  if (report.status !== 'ok') lines.push('', `> Error: ${inline(oneLine(report.error ?? 'unknown error'))}`);
+  const blocks = parseDeskText((report.text ?? '').trim());
+  const shown = report.agent === 'sentiment' ? withoutListedSources(blocks, listed) : blocks;
+  for (const block of shown) lines.push('', blockMarkdown(block));
   const calls = report.toolCalls ?? [];
   if (calls.length > 0) {
     lines.push('', '**Tool calls**', '');
     calls.forEach((call, index) => {
-      const outcome = call.error ? `error: ${oneLine(call.error)}` : formatDuration(call.durationMs);
-      lines.push(`${index + 1}. \`${call.name}\` \`${truncate(oneLine(call.arguments), 200).replace(/`/g, "'")}\` (${outcome})`);
+      const outcome = call.error ? `error: ${inline(oneLine(call.error))}` : formatDuration(call.durationMs);
+      lines.push(`${index + 1}. \`${call.name}\` \`${truncate(oneLine(sanitizeText(call.arguments)), 200).replace(/`/g, "'")}\` (${outcome})`);
     });
   }
   return lines.join('\n');
 }
 
-/** A desk's own "# Heading" must not outrank the report's sections. */
-function demoteHeadings(text: string): string {
-  let inFence = false;
-  return text
-    .split('\n')
-    .map((line) => {
-      if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-      if (inFence) return line;
-      const match = /^(#{1,6})(\s)/.exec(line);
-      if (!match) return line;
-      const level = Math.min(6, match[1]!.length + 3);
-      return '#'.repeat(level) + line.slice(match[1]!.length);
-    })
-    .join('\n');
+/**
+ * One block of a desk's text. Its section lines become level-4 headings (under the
+ * desk's own level 3), and its lines are joined by hard breaks, so a viewer shows
+ * them as written rather than as one run-on paragraph.
+ */
+function blockMarkdown(block: DeskBlock): string {
+  switch (block.kind) {
+    case 'heading':
+      return `#### ${inline(block.text)}`;
+    case 'lines':
+      // A line that starts like markup (`---` would turn the line above into a heading) starts escaped.
+      return block.lines.map((line) => inline(line).replace(/^([-=+*_#]|\d+[.)])/, '\\$1')).join('\\\n');
+    case 'list':
+      return block.items.map((item, index) => `${block.ordered ? `${index + 1}.` : '-'} ${inline(item)}`).join('\n');
+    case 'code':
+      return ['```text', ...block.lines.map((line) => line.replace(/^(\s*)```/, '$1` ``')), '```'].join('\n');
+  }
+}
+
+function sentimentSources(reports: AgentReport[]) {
+  const sentiment = reports.find((report) => report.agent === 'sentiment');
+  return sentiment ? collectSources(sentiment) : [];
 }
 
 function sourcesSection(reports: AgentReport[]): string | null {
-  const sentiment = reports.find((report) => report.agent === 'sentiment');
-  if (!sentiment) return null;
-  const sources = collectSources(sentiment);
+  if (!reports.some((report) => report.agent === 'sentiment')) return null;
+  const sources = sentimentSources(reports);
   if (sources.length === 0) return '## Sources cited by Sentiment\n\nNone.';
   const lines = ['## Sources cited by Sentiment', ''];
   for (const source of sources) {
-    const label = source.title ? `[${source.title.replace(/[[\]]/g, '')}](${source.url})` : `<${source.url}>`;
+    const url = safeLinkUrl(source.url);
+    const label = !url ? inline(source.url) : source.title ? `[${inline(source.title).replace(/[[\]]/g, '')}](${url.replace(/[()]/g, (bracket) => encodeURIComponent(bracket))})` : `<${url}>`;
     lines.push(`- ${label}${source.cited ? '' : ' (search result, not cited in the text)'}`);
   }
   return lines.join('\n');
@@ -206,11 +256,24 @@ function statusSection(result: AnalysisResult): string {
   if (result.status === 'flagged') lines.push('', 'Flagged: the decision breaks the guardrails\' rules (an `error` finding above); autohedge exits 4.');
   const failed = (result.reports ?? []).filter((report) => report.status !== 'ok').map((report) => agentTitle(report.agent));
   if (failed.length > 0) lines.push('', `Failed desks: ${failed.join(', ')}.`);
+  const settings = runSettingsLine(result);
+  if (settings) lines.push('', `Run settings: ${inline(settings)}.`);
   lines.push('', '_Not investment advice._');
   return lines.join('\n');
 }
 
 /** A table cell: pipes escaped, one line. */
 function cell(text: string): string {
-  return oneLine(text).replace(/\|/g, '\\|');
+  return inline(oneLine(text)).replace(/\|/g, '\\|');
+}
+
+/**
+ * Untrusted text for markdown: sanitised, with `<`, `>` and `&` escaped so a viewer
+ * renders them as text rather than as HTML, and `[label](target)` links whose target
+ * is not http(s) broken apart (no javascript: or file: link can be clicked).
+ */
+function inline(text: string): string {
+  return sanitizeText(text)
+    .replace(/[<>&]/g, (character) => `\\${character}`)
+    .replace(/\]\((?!https?:\/\/)/gi, ']\\(');
 }

@@ -7,6 +7,7 @@ import { renderPriceChart } from './chart.js';
 import {
   agentTitle,
   demoBanner,
+  shortDemoBanner,
   formatCompact,
   formatCost,
   formatDuration,
@@ -36,6 +37,8 @@ export interface TerminalOptions {
   unicode: boolean;
   /** Columns available; 0 or less means unknown (80 is used). */
   width: number;
+  /** False for a run not saved (--no-save): the footer then names no run id that `runs show` could not find. Default true. */
+  saved?: boolean;
 }
 
 /**
@@ -48,7 +51,9 @@ export function renderTerminal(result: AnalysisResult, options: TerminalOptions)
   const blocks: string[][] = [];
 
   if (result.demo) {
-    const banner = view.unicode ? demoBanner : demoBanner.replace(' — ', ' - ');
+    // The full banner with its padding, or the short one where that would wrap.
+    const text = demoBanner.length + 2 <= view.width ? demoBanner : shortDemoBanner;
+    const banner = view.unicode ? text : text.replace(' — ', ' - ');
     blocks.push([view.paint.level > 0 ? view.paint.inverse.bold(` ${banner} `) : banner]);
   }
   blocks.push(header(result, view));
@@ -69,7 +74,9 @@ class View {
   readonly paint: ChalkInstance;
   readonly unicode: boolean;
   readonly width: number;
+  readonly saved: boolean;
   constructor(options: TerminalOptions) {
+    this.saved = options.saved ?? true;
     this.paint = createPalette(options.color);
     this.unicode = options.unicode;
     this.width = options.width > 0 ? Math.min(options.width, 120) : 80;
@@ -87,7 +94,7 @@ class View {
   heading(title: string, detail = ''): string {
     const rule = this.unicode ? '─' : '-';
     const label = `${rule}${rule} ${title}${detail ? `${this.dot}${visibleText(detail)}` : ''} `;
-    const fill = Math.max(2, Math.min(this.width, 80) - label.length);
+    const fill = Math.max(2, this.width - label.length);
     return this.paint.bold(`${rule}${rule} ${title}`) + (detail ? `${this.dot}${detail}` : '') + ' ' + this.paint.dim(rule.repeat(fill));
   }
   wrap(text: string, indent = ''): string[] {
@@ -245,7 +252,9 @@ function deskSection(report: AgentReport, view: View): string[] {
     calls.forEach((call, index) => {
       const outcome = call.error ? paint.red(`error: ${oneLine(call.error)}`) : formatDuration(call.durationMs);
       const head = `  ${index + 1}. ${call.name} `;
-      const argumentsText = truncate(oneLine(call.arguments), Math.max(40, view.width - head.length - 20));
+      // Measured without colour: the line must end at the width, marker and outcome included.
+      const tail = `${view.dot}${visibleText(outcome)}`;
+      const argumentsText = fitWithin(oneLine(call.arguments), view.width - head.length - tail.length);
       lines.push(`${head}${argumentsText}${view.dot}${outcome}`);
     });
   }
@@ -272,7 +281,7 @@ function warningSection(warnings: string[], view: View): string[] {
 function footer(result: AnalysisResult, view: View): string[] {
   const { paint } = view;
   const usage = result.usage;
-  const rule = (view.unicode ? '─' : '-').repeat(Math.min(view.width, 80));
+  const rule = (view.unicode ? '─' : '-').repeat(view.width);
   const cached = usage?.cachedPromptTokens ? ` (${formatTokens(usage.cachedPromptTokens)} cached)` : '';
   const tokens = `Tokens ${formatTokens(usage?.promptTokens ?? 0)} in${cached}${view.dot}${formatTokens(usage?.completionTokens ?? 0)} out`;
   const cost = usage?.costUsd === null || usage?.costUsd === undefined ? paint.yellow('cost unknown') : `cost ${formatCost(usage.costUsd)}`;
@@ -286,21 +295,31 @@ function footer(result: AnalysisResult, view: View): string[] {
     const outWidth = Math.max(...agents.map(([, entry]) => formatTokens(entry.completionTokens).length));
     for (const [agent, entry] of agents) {
       const agentCached = entry.cachedPromptTokens ? ` (${formatTokens(entry.cachedPromptTokens)} cached)` : '';
-      lines.push(
-        paint.dim(
-          `  ${padEnd(agent, nameWidth)}  ${padEnd(entry.model ?? '', modelWidth)}  ${padStart(formatTokens(entry.promptTokens), inWidth)} in` +
-            `${view.dot}${padStart(formatTokens(entry.completionTokens), outWidth)} out${view.dot}${formatCost(entry.costUsd)}${agentCached}`,
-        ),
-      );
+      const line =
+        `  ${padEnd(agent, nameWidth)}  ${padEnd(entry.model ?? '', modelWidth)}  ${padStart(formatTokens(entry.promptTokens), inWidth)} in` +
+        `${view.dot}${padStart(formatTokens(entry.completionTokens), outWidth)} out${view.dot}${formatCost(entry.costUsd)}`;
+      // The cached count where it fits; the total line above always names it.
+      lines.push(paint.dim(line.length + agentCached.length <= view.width ? line + agentCached : line));
     }
   }
   const search = searchBackingLine(result);
   if (search) lines.push(paint.dim(`  ${search}`));
   const status = statusPaint(result.status, paint)(result.status);
-  lines.push(...joinToWidth([`Run ${result.runId}`, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));
+  const run = view.saved ? `Run ${result.runId}` : 'Run not saved (--no-save)';
+  lines.push(...joinToWidth([run, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));
   if (result.error && result.status !== 'ok') lines.push(...view.wrap(`Error: ${result.error}`).map((line) => paint.red(line)));
   if (result.status === 'flagged') lines.push(...view.wrap(flaggedLine(result)).map((line) => paint.yellow(line)));
   return lines;
+}
+
+/** Text cut (with truncate's marker) so that marker included it is at most `max` characters; at least 10 are kept. */
+function fitWithin(text: string, max: number): string {
+  if (text.length <= max) return text;
+  for (let keep = Math.max(max, 10); keep > 10; keep -= 1) {
+    const cut = truncate(text, keep);
+    if (cut.length <= max) return cut;
+  }
+  return truncate(text, 10);
 }
 
 /** A bulleted item whose wrapped lines line up under its text. */

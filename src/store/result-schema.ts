@@ -83,6 +83,17 @@ export const savedResultSchema = z.looseObject({
   startedAt: z.string(),
   durationMs: z.number(),
   error: z.string().nullable().default(null),
+  autohedgeVersion: z.string().optional(),
+  options: z
+    .looseObject({
+      models: z.record(z.string(), z.string()),
+      baseUrlHost: z.string(),
+      maxPositionPct: z.number(),
+      maxCostUsd: z.number().nullable(),
+      search: z.string(),
+      agents: z.array(z.string()),
+    })
+    .optional(),
 });
 
 export type ParsedResult = { ok: true; result: AnalysisResult } | { ok: false; problem: string };

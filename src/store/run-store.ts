@@ -7,14 +7,16 @@ import { RunStoreError } from './errors.js';
 import { parseSavedResult } from './result-schema.js';
 
 /**
- * Run history on disk: $AUTOHEDGE_HOME/runs/<runId>/ holds result.json, report.md
- * and transcript.jsonl. result.json is written last, so a directory without it is
+ * Run history on disk: $AUTOHEDGE_HOME/runs/<runId>/ holds result.json, report.md,
+ * report.html, chart.svg (when there is a price history) and transcript.jsonl. result.json is written last, so a directory without it is
  * a run that did not finish saving ("partial") — listed, never fatal.
  */
 
 export const runFileNames = {
   result: 'result.json',
   report: 'report.md',
+  html: 'report.html',
+  chart: 'chart.svg',
   transcript: 'transcript.jsonl',
 } as const;
 
@@ -22,6 +24,10 @@ export interface RunFiles {
   /** Transcript lines, one JSON object each (no trailing newlines). */
   transcript: readonly string[];
   markdown: string;
+  /** report.html, self-contained. */
+  html?: string;
+  /** chart.svg, linked from report.md; null or absent when there is nothing to draw. */
+  chart?: string | null;
 }
 
 export interface RunSummary {
@@ -32,6 +38,8 @@ export interface RunSummary {
   action: Decision['action'] | null;
   conviction: number | null;
   status: RunStatus | null;
+  /** demo (synthetic data, nothing spent), desks (--agent, no Director) or full. */
+  mode: 'demo' | 'desks' | 'full' | null;
   costUsd: number | null;
   state: 'ok' | 'partial' | 'corrupt';
   problem?: string;
@@ -58,13 +66,15 @@ export async function saveRun(home: string, result: AnalysisResult, files: RunFi
   return { dir };
 }
 
-/** The three run files into any directory (also `--out <dir>`), result.json last. */
+/** The run files into any directory (also `--out <dir>`), result.json last. */
 export async function writeRunFiles(dir: string, result: AnalysisResult, files: RunFiles): Promise<void> {
   try {
     await mkdir(dir, { recursive: true });
     const transcript = files.transcript.length > 0 ? `${files.transcript.join('\n')}\n` : '';
     await writeFileAtomic(join(dir, runFileNames.transcript), transcript);
+    if (files.chart) await writeFileAtomic(join(dir, runFileNames.chart), files.chart);
     await writeFileAtomic(join(dir, runFileNames.report), files.markdown);
+    if (files.html !== undefined) await writeFileAtomic(join(dir, runFileNames.html), files.html);
     await writeFileAtomic(join(dir, runFileNames.result), `${JSON.stringify(result, null, 2)}\n`);
   } catch (error) {
     throw new RunStoreError(`cannot write ${dir}: ${describeFsError(error)}`, 'unwritable', { cause: error });
@@ -122,7 +132,7 @@ async function runDirectoryNames(home: string): Promise<string[]> {
 }
 
 async function summarize(dir: string, runId: string): Promise<RunSummary> {
-  const unknown = { ticker: null, action: null, conviction: null, status: null, costUsd: null };
+  const unknown = { ticker: null, action: null, conviction: null, status: null, mode: null, costUsd: null };
   let text: string;
   try {
     text = await readFile(join(dir, runFileNames.result), 'utf8');
@@ -143,6 +153,7 @@ async function summarize(dir: string, runId: string): Promise<RunSummary> {
     action: result.decision?.action ?? null,
     conviction: result.decision?.conviction ?? null,
     status: result.status,
+    mode: result.demo ? 'demo' : result.mode === 'agents' ? 'desks' : 'full',
     costUsd: result.usage.costUsd,
     state: 'ok',
   };

@@ -53,7 +53,7 @@ describe('autohedge analyze (in-process)', () => {
     await runCli(['analyze', 'ACME', '--json'], io, { model: new ScriptedModel(fullScript()), market: fakeMarket(), search, now });
     const runs = readdirSync(join(io.env.AUTOHEDGE_HOME as string, 'runs'));
     expect(runs).toHaveLength(1);
-    expect(readdirSync(join(io.env.AUTOHEDGE_HOME as string, 'runs', runs[0]!)).sort()).toEqual(['report.md', 'result.json', 'transcript.jsonl']);
+    expect(readdirSync(join(io.env.AUTOHEDGE_HOME as string, 'runs', runs[0]!)).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
 
     const quiet = captureIo();
     await runCli(['analyze', 'ACME', '--json', '--no-save', '--quiet'], quiet, { model: new ScriptedModel(fullScript()), market: fakeMarket(), search, now });
@@ -192,7 +192,7 @@ describe('autohedge analyze --max-cost', () => {
     const code = await runCli(['analyze', 'ACME', '--max-cost', '0.5', '--model', 'my-local-llama'], io, { model, market: fakeMarket(), search, now });
     expect(code).toBe(2);
     expect(io.err().trim()).toBe(
-      "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'my-local-llama': add it to a JSON file named by AUTOHEDGE_PRICES",
+      "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'my-local-llama': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)",
     );
     expect(model.requests).toHaveLength(0);
   });

@@ -55,7 +55,7 @@ const scenarios: FaultScenario[] = [
   {
     name: 'unknown flag: exit 2, one line, nothing run',
     arrange: (context) => ({ argv: ['analyze', 'ACME', '--frobnicate'], deps: { model: untouchedModel(context), market: fakeMarket(), search } }),
-    expect: { exitCode: 2, result: null, stderr: "autohedge: error: unknown option '--frobnicate'" },
+    expect: { exitCode: 2, result: null, stderr: "autohedge: UsageError: unknown option '--frobnicate'" },
   },
   refused('a --base-url that is not http(s)', ['--base-url', 'ftp://models.example'], "autohedge: UsageError: --base-url must be an http(s) URL"),
   refused('unknown agent id', ['--agent', 'oracle'], "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)"),
@@ -153,7 +153,7 @@ const scenarios: FaultScenario[] = [
       stderr: `autohedge: warning: could not write --out ${out}: cannot write ${out}: ENOTDIR: not a directory`,
     }),
     verify(outcome) {
-      expect(Object.keys(outcome.saved ?? {}).sort()).toEqual(['report.md', 'result.json', 'transcript.jsonl']);
+      expect(Object.keys(outcome.saved ?? {}).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
     },
   },
 ];

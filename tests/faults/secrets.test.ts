@@ -57,8 +57,8 @@ describe('canary keys never leave the process', () => {
 
     const home = io.env.AUTOHEDGE_HOME as string;
     const saved = filesUnder(join(home, 'runs'));
-    expect(Object.keys(saved).map((path) => path.split('/').at(-1)).sort()).toEqual(['report.md', 'result.json', 'transcript.jsonl']);
-    expect(Object.keys(filesUnder(out)).sort()).toEqual(['report.md', 'result.json', 'transcript.jsonl']);
+    expect(Object.keys(saved).map((path) => path.split('/').at(-1)).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
+    expect(Object.keys(filesUnder(out)).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
     // The echoed answer is kept, with the key taken out.
     expect(result.reports[2]?.text).toBe('Execution: limit 99. Debug: authorization=Bearer REDACTED');
     expectNoFragments({

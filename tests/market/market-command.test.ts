@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { marketCommand } from '../../src/cli/commands/market.js';
+import { showSnapshot } from '../../src/cli/commands/market.js';
 import { UsageError } from '../../src/errors.js';
 import { createYahooMarketData } from '../../src/market/index.js';
 import type { MarketData, MarketSnapshot } from '../../src/market/types.js';
@@ -39,10 +39,10 @@ function setup(overrides: { isTTY?: boolean; color?: boolean; columns?: number }
   return { context, stdout, stderr, calls, router };
 }
 
-describe('marketCommand', () => {
+describe('showSnapshot', () => {
   it('not a TTY: the text block exactly as the agents see it, then a plain-text chart; nothing on stderr', async () => {
     const { context, stdout, stderr, calls } = setup();
-    const snapshot = await marketCommand('acme', { json: false, refresh: true }, context);
+    const snapshot = await showSnapshot('acme', { json: false, refresh: true }, context);
     expect(calls).toEqual([{ ticker: 'ACME', refresh: true }]);
     const output = stdout.join('');
     const chart = renderPriceChart(snapshot.bars, { width: 80, color: false, unicode: false });
@@ -55,7 +55,7 @@ describe('marketCommand', () => {
 
   it('a colour terminal gets the block chart in colour, no wider than the terminal', async () => {
     const { context, stdout } = setup({ isTTY: true, color: true, columns: 60 });
-    await marketCommand('ACME', { json: false, refresh: false }, context);
+    await showSnapshot('ACME', { json: false, refresh: false }, context);
     const output = stdout.join('');
     expect(output).toMatch(/\u001b\[3[12]m/);
     expect(output).toMatch(/[▁▂▃▄▅▆▇█]/);
@@ -65,13 +65,13 @@ describe('marketCommand', () => {
 
   it('a TTY with colour off falls back to the plain chart', async () => {
     const { context, stdout } = setup({ isTTY: true, color: false });
-    await marketCommand('ACME', { json: false, refresh: false }, context);
+    await showSnapshot('ACME', { json: false, refresh: false }, context);
     expect(stdout.join('')).not.toMatch(/[▁▂▃▄▅▆▇█]|\u001b\[/);
   });
 
   it('--json prints only the snapshot, as pretty JSON', async () => {
     const { context, stdout, stderr } = setup({ isTTY: true, color: true });
-    const snapshot = await marketCommand('ACME', { json: true, refresh: false }, context);
+    const snapshot = await showSnapshot('ACME', { json: true, refresh: false }, context);
     expect(stdout).toHaveLength(1);
     const output = stdout[0]!;
     expect(output).toBe(`${JSON.stringify(snapshot, null, 2)}\n`);
@@ -86,7 +86,7 @@ describe('marketCommand', () => {
 
   it('a malformed ticker is a usage error before the market is asked', async () => {
     const { context, calls, router, stdout } = setup();
-    await expect(marketCommand('QQQ,', { json: true, refresh: false }, context)).rejects.toThrow(UsageError);
+    await expect(showSnapshot('QQQ,', { json: true, refresh: false }, context)).rejects.toThrow(UsageError);
     expect(calls).toEqual([]);
     expect(router.requests).toEqual([]);
     expect(stdout).toEqual([]);

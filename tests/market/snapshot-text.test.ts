@@ -125,7 +125,7 @@ describe('renderSnapshotText', () => {
     expect(lines).toContain('Dividend yield: 1.23 %');
     expect(lines).toContain('Profit margin: 23.45 % | Revenue growth (year over year): -4.56 %');
     expect(lines).toContain(`RSI(14): ${data.indicators.rsi14!.toFixed(1)} (2025-10-10)`);
-    expect(lines.find((line) => line.startsWith('Max drawdown (1 year): '))).toMatch(/^Max drawdown \(1 year\): -\d+\.\d\d % \(2025-10-10\)$/);
+    expect(lines.find((line) => line.startsWith('Max drawdown (1 year): '))).toMatch(/^Max drawdown \(1 year\): -\d+\.\d\d % \(peak \d{4}-\d\d-\d\d, trough \d{4}-\d\d-\d\d\)$/);
     expect(lines).toContain('- 3 session(s) without a price were skipped');
   });
 

@@ -95,7 +95,7 @@ describe.skipIf(!hasRecordedYahoo)('recorded: one consistent moment, AAPL and MS
     expect(snapshot.indicators.sma200).toBeNull();
     expect(snapshot.indicators.returns.y1).toBeNull();
     expect(snapshot.warnings).toEqual([
-      'Yahoo returned no price, summaryDetail, defaultKeyStatistics, financialData for AAPL',
+      "Yahoo's quoteSummary has no price module (name, exchange, market cap); summary detail (P/E, dividend yield, 52-week range, beta); key statistics (forward P/E, beta); financial data (margins, growth, analyst target) for AAPL; the last price comes from the quote",
       'only 126 daily sessions (2025-04-11 → 2025-10-10): 1-year figures cover this shorter window, the 1-year return is not available',
     ]);
 

@@ -210,7 +210,7 @@ describe('partial data', () => {
     expect(snapshot.quote.beta).toBe(1.15);
     expect(snapshot.quote.targetMeanPrice).toBeNull();
     expect(snapshot.identity.sector).toBeNull();
-    expect(snapshot.warnings).toContain('Yahoo returned no financialData, assetProfile for ACME');
+    expect(snapshot.warnings).toContain("Yahoo's quoteSummary has no financial data (margins, growth, analyst target); company profile (sector, industry) for ACME");
     expect(snapshot.text).toContain('Sector: not available — do not estimate | Industry: not available — do not estimate');
     expect(snapshot.text).toContain('Analyst mean target: not available — do not estimate');
   });

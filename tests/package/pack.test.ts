@@ -106,12 +106,13 @@ describe('the tarball installed globally into an empty prefix', () => {
     expect(result).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: '' });
   });
 
-  it('autohedge agents lists the five agents in order', () => {
+  it('autohedge agents lists the five agents in order, under a header', () => {
     const result = autohedge('agents');
     expect(result.code).toBe(0);
     const ids = result.stdout
       .trim()
       .split('\n')
+      .slice(1)
       .map((line) => line.split(/\s+/)[0]);
     expect(ids).toEqual(['director', 'quant', 'risk', 'execution', 'sentiment']);
   });

@@ -116,9 +116,9 @@ it('a run recorded against loopback services replays, with those services stoppe
   expect(replayed.runId).not.toBe(recorded.runId);
   expect(comparable(replayed)).toEqual(comparable(recorded));
 
-  // Hygiene: the cassette, the saved run (result.json, report.md, transcript.jsonl) and the output.
+  // Hygiene: the cassette, the saved run (result.json, report.md, report.html, chart.svg, transcript.jsonl) and the output.
   const runFiles = filesUnder(path.join(recordingHome, 'runs'));
-  expect(runFiles.map((file) => path.basename(file)).sort()).toEqual(['report.md', 'result.json', 'transcript.jsonl']);
+  expect(runFiles.map((file) => path.basename(file)).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
   const written = [cassette, ...runFiles].map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   written.push({ file: 'stdout', text: recording.stdout }, { file: 'stderr', text: recording.stderr });
   const leaks = written.flatMap(({ file, text }) => findSecrets(text, Object.values(canaries)).map((finding) => `${path.basename(file)}: ${finding}`));

@@ -101,7 +101,7 @@ describe('renderMarkdown', () => {
     });
     const markdown = renderMarkdown(result);
     expect(markdown).toContain('#### Technicals');
-    expect(markdown).toContain('```\n# not a heading\n```');
+    expect(markdown).toContain('```text\n# not a heading\n```');
     expect(markdown).toContain('| 1 \\| 2 weeks |');
   });
 });

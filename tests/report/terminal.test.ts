@@ -51,7 +51,8 @@ describe('renderTerminal, no colour', () => {
 
   test('each desk with status, model and time; Sentiment\'s tool calls and sources', () => {
     // A heading is ruled out to 80 columns.
-    expect(lines).toContain(`── Quant · ok · gpt-4.1 · 4.2 s ${'─'.repeat(48)}`);
+    // Rules span the text width (100 here), not a fixed 80.
+    expect(lines).toContain(`── Quant · ok · gpt-4.1 · 4.2 s ${'─'.repeat(68)}`);
     expect(lines).toContain('Trend is up: price 4.3% above the 20-day average, RSI 61. Momentum score 0.7.');
     const sentiment = lines.findIndex((line) => line.startsWith('── Sentiment · ok · gpt-4o-mini · 6.4 s '));
     expect(lines.slice(sentiment + 1, sentiment + 10)).toEqual([
@@ -68,7 +69,7 @@ describe('renderTerminal, no colour', () => {
   });
 
   test('footer: tokens with cached, cost total and per agent, wall time, run id, status', () => {
-    const rule = lines.findIndex((line) => /^─{80}$/.test(line));
+    const rule = lines.findIndex((line) => /^─{100}$/.test(line));
     expect(lines.slice(rule + 1)).toEqual([
       'Tokens 9,600 in (1,024 cached) · 1,850 out · cost $0.0412 · wall time 42.1 s',
       '  director   gpt-4.1      3,600 in · 600 out · $0.0120',
@@ -194,5 +195,38 @@ describe('renderTerminal variants', () => {
     expect(wrapped.length).toBeGreaterThan(4);
     expect(wrapped.every((line) => line.length <= 60)).toBe(true);
     expect(wrapped.join(' ')).toBe(long);
+  });
+});
+
+describe('terminal polish at 60, 80, 100 and 120 columns', () => {
+  const widths = [60, 80, 100, 120];
+  const longCall = makeReport('sentiment', {
+    toolCalls: [{ id: 'call_1', name: 'exa_search', arguments: JSON.stringify({ query: 'Acme Robotics '.repeat(20), numResults: 5, daysBack: 30 }), result: '[]', error: null, durationMs: 820 }],
+  });
+
+  test.each(widths)('at %i columns no line is wider than the terminal, tool-call lines and the demo banner included', (width) => {
+    for (const unicode of [true, false]) {
+      const output = renderTerminal(makeResult({ demo: true, reports: [longCall] }), { color: false, unicode, width });
+      const lines = output.split('\n');
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+      const call = lines.find((line) => line.startsWith('  1. exa_search '));
+      expect(call).toBeDefined();
+      // Cut with its marker, ending exactly at the width.
+      expect(call!.length).toBe(width);
+      expect(call).toMatch(/… \[\+\d+ chars\] [·|] 820 ms$/);
+    }
+  });
+
+  test.each(widths)('at %i columns the section rules are as wide as the text', (width) => {
+    const lines = renderTerminal(makeResult(), { color: false, unicode: true, width }).split('\n');
+    const rules = lines.filter((line) => line.startsWith('── '));
+    expect(rules.length).toBeGreaterThan(3);
+    for (const rule of rules) expect(rule.length).toBe(width);
+    expect(lines).toContain('─'.repeat(width));
+  });
+
+  test('the demo banner is the short one where the full one would wrap', () => {
+    expect(renderTerminal(makeResult({ demo: true }), { color: false, unicode: true, width: 60 }).split('\n')[0]).toBe('DEMO — synthetic data; not advice');
+    expect(renderTerminal(makeResult({ demo: true }), { color: false, unicode: true, width: 80 }).split('\n')[0]).toBe('DEMO — synthetic data, scripted analyses; not investment advice');
   });
 });

@@ -158,6 +158,19 @@ export const analysisResultSchema = z.strictObject({
   startedAt: z.iso.datetime(),
   durationMs: z.number().min(0),
   error: z.string().nullable(),
+  autohedgeVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
+  options: z
+    .strictObject({
+      models: z.record(z.string(), z.string().min(1)),
+      baseUrlHost: z.string().min(1),
+      maxPositionPct: z.number().positive(),
+      maxRiskPct: z.number().positive(),
+      minRewardRisk: z.number().positive(),
+      maxCostUsd: z.number().positive().nullable(),
+      search: z.string().min(1),
+      agents: z.array(z.string()),
+    })
+    .optional(),
   search: z.strictObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() }).optional(),
 });
 

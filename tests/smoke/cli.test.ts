@@ -51,15 +51,19 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     const sections = [...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1]);
     expect(sections).toEqual(['Decision', 'Guardrails', 'Quant', 'Risk', 'Execution', 'Sentiment']);
     expect(run.stdout).toContain('\nBUY | conviction 64/100 | size 4.0% of portfolio | limit order | horizon 4–8 weeks\nEntry 139.57 | Stop 130.43 | Target 155.57\n');
-    expect(run.stdout).toContain('-- Guardrails ------------------------------------------------------------------\nNo findings.\n');
+    // Section rules span the text width (100 columns off a terminal).
+    expect(run.stdout).toContain(`-- Guardrails ${'-'.repeat(100 - '-- Guardrails '.length)}\nNo findings.\n`);
     expect(run.stdout).toContain('\nSources (5):\n');
     expect(run.stdout).toContain('https://news.example.com/2026/11/05/acme-robotics-q3-results');
-    expect(run.stdout).toMatch(/\nTokens 8,686 in \| 1,667 out \| cost \$0\.\d{4} \| wall time .+\n/);
+    expect(run.stdout).toMatch(/\nTokens 8,722 in \| 1,667 out \| cost \$0\.\d{4} \| wall time .+\n/);
     expect(run.stdout).toMatch(/\nRun \d{8}T\d{6}Z-ACME-[0-9a-f]{6} \| status ok \| as of 2026-11-27 21:00 UTC\n$/);
     // Plain text on a pipe: no colour codes, no box drawing.
     expect(run.stdout).not.toMatch(/\u001b\[|[─•·]/);
 
     const progress = lines(run.stderr);
+    // Progress, then where the run went.
+    const savedLine = progress.pop();
+    expect(savedLine).toMatch(new RegExp(`^saved ${path.join(run.home, 'runs')}/\\d{8}T\\d{6}Z-ACME-[0-9a-f]{6}$`));
     expect([...progress].sort()).toEqual(fullRunProgress('ACME'));
     const at = (line: string) => progress.indexOf(line);
     expect(at('[ACME] sentiment: running (gpt-4o-mini)')).toBeLessThan(at('[ACME] sentiment: calling exa_search'));
@@ -108,7 +112,7 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
       ['exa_search', '{"query":"Acme Robotics ACME news earnings guidance","numResults":5,"daysBack":30}', null],
     ]);
     expect(sentiment.toolCalls[0]!.result).toMatch(/^<<<UNTRUSTED WEB CONTENT: 5 search results for "Acme Robotics ACME news earnings guidance" published 2026-10-28 to 2026-11-27/);
-    expect(result.usage).toMatchObject({ promptTokens: 8686, completionTokens: 1667 });
+    expect(result.usage).toMatchObject({ promptTokens: 8722, completionTokens: 1667 });
     expect(result.usage.costUsd).toBeGreaterThan(0);
 
     // The demo's Quant is held to the rule its prompt sets: no number that is not in the block it was sent.
@@ -165,8 +169,8 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(run.code).toBe(2);
     const misses = run.stderr.split('\n').filter((line) => line.startsWith('autohedge:'));
     expect(misses.sort()).toEqual([
-      `autohedge: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: director) in cassette '${demoCassette}'`,
-      `autohedge: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: sentiment) in cassette '${demoCassette}'`,
+      `autohedge: CassetteError: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: director) in cassette '${demoCassette}'`,
+      `autohedge: CassetteError: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: sentiment) in cassette '${demoCassette}'`,
     ]);
     // No hang: a miss is final for Yahoo and exa-js, and the SDK's two connection retries take a second or two.
     expect(run.elapsedMs).toBeLessThan(5_000);
@@ -191,8 +195,9 @@ describe('autohedge market ACME --replay (built CLI)', () => {
     expect([json.code, json.stderr]).toEqual([0, '']);
 
     const snapshot = marketSnapshotSchema.parse(JSON.parse(json.stdout));
-    expect(snapshot).toMatchObject({ symbol: 'ACME', asOf: '2026-11-27T21:00:00.000Z', source: 'yahoo', warnings: [] });
-    expect(text.stdout.startsWith(`${snapshot.text}\n\nDaily closes (USD):\n`)).toBe(true);
+    // The demo cassette is synthetic data however it is replayed: labelled DEMO, source "demo".
+    expect(snapshot).toMatchObject({ symbol: 'ACME', asOf: '2026-11-27T21:00:00.000Z', source: 'demo', warnings: [] });
+    expect(text.stdout.startsWith(`${demoBanner}\n\n${snapshot.text}\n\nDaily closes (USD):\n`)).toBe(true);
     expect(snapshot.text.split('\n').slice(0, 1)).toEqual(['MARKET DATA — ACME (Acme Robotics Corp), as of 2026-11-27']);
     expect(snapshot.text).toContain('\nLast close: 141.85 USD (2026-11-27)\n');
     expect(snapshot.text.endsWith('\nDATA NOTES\n- none')).toBe(true);
@@ -205,7 +210,7 @@ describe('autohedge market ACME --replay (built CLI)', () => {
     const misses = run.stderr.trim().split('\n');
     expect(misses).toHaveLength(3);
     for (const line of misses) {
-      expect(line).toMatch(new RegExp(`^autohedge: no recorded response for GET https://query2\\.finance\\.yahoo\\.com/v\\d+/finance/\\S+GLBX\\S* in cassette '${demoCassette.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`));
+      expect(line).toMatch(new RegExp(`^autohedge: CassetteError: no recorded response for GET https://query2\\.finance\\.yahoo\\.com/v\\d+/finance/\\S+GLBX\\S* in cassette '${demoCassette.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`));
     }
   });
 });

@@ -103,9 +103,9 @@ describe('listRuns', () => {
     const list = await listRuns(home);
     const good = list.filter((run) => run.state === 'ok');
     expect(good).toEqual([
-      { runId: '20261127T210000Z-BETA-bbbbbb', when: '2026-11-27T21:00:00.000Z', ticker: 'BETA', action: 'SELL', conviction: 55, status: 'degraded', costUsd: 0.0412, state: 'ok' },
-      { runId: '20261125T090000Z-GAMA-cccccc', when: '2026-11-25T09:00:00.000Z', ticker: 'GAMA', action: null, conviction: null, status: 'ok', costUsd: null, state: 'ok' },
-      { runId: '20261120T100000Z-ACME-aaaaaa', when: '2026-11-20T10:00:00.000Z', ticker: 'ACME', action: 'BUY', conviction: 72, status: 'ok', costUsd: 0.0412, state: 'ok' },
+      { runId: '20261127T210000Z-BETA-bbbbbb', when: '2026-11-27T21:00:00.000Z', ticker: 'BETA', action: 'SELL', conviction: 55, status: 'degraded', mode: 'full', costUsd: 0.0412, state: 'ok' },
+      { runId: '20261125T090000Z-GAMA-cccccc', when: '2026-11-25T09:00:00.000Z', ticker: 'GAMA', action: null, conviction: null, status: 'ok', mode: 'desks', costUsd: null, state: 'ok' },
+      { runId: '20261120T100000Z-ACME-aaaaaa', when: '2026-11-20T10:00:00.000Z', ticker: 'ACME', action: 'BUY', conviction: 72, status: 'ok', mode: 'full', costUsd: 0.0412, state: 'ok' },
     ]);
     const byId = new Map(list.map((run) => [run.runId, run]));
     expect(list).toHaveLength(6);

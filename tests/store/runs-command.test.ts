@@ -6,6 +6,7 @@ import { runsListCommand, runsShowCommand } from '../../src/cli/commands/runs.js
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { UsageError } from '../../src/errors.js';
+import { renderHtml } from '../../src/report/html.js';
 import { renderJson, renderTerminal } from '../../src/report/terminal.js';
 import { saveRun } from '../../src/store/index.js';
 import { makeDecision, makeResult } from '../support/results.js';
@@ -56,14 +57,28 @@ describe('autohedge runs', () => {
     expect(await runsListCommand({}, io)).toBe(0);
     expect(output.stderr).toBe('');
     const lines = output.stdout.split('\n');
-    expect(lines[0]).toBe('WHEN              RUN ID                        TICKER  ACTION  CONVICTION  STATUS    COST');
+    expect(lines[0]).toBe('WHEN              RUN ID                        TICKER  MODE  ACTION  CONVICTION  STATUS    COST');
     // The partial directory is dated now, so it is newest.
-    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d  zz-partial                    -       -       -           partial   -$/);
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d  zz-partial                    -       -     -       -           partial   -$/);
     expect(lines.slice(2, 4)).toEqual([
-      '2026-11-27 21:00  20261127T210000Z-BETA-bbbbbb  BETA    SELL    55          degraded  unknown',
-      '2026-11-20 10:00  20261120T100000Z-ACME-aaaaaa  ACME    BUY     72          ok        $0.0412',
+      '2026-11-27 21:00  20261127T210000Z-BETA-bbbbbb  BETA    full  SELL    55          degraded  unknown',
+      '2026-11-20 10:00  20261120T100000Z-ACME-aaaaaa  ACME    full  BUY     72          ok        $0.0412',
     ]);
     expect(lines.slice(4)).toEqual(['', 'zz-partial: partial: no result.json (the run did not finish saving)', '']);
+  });
+
+  test('a mode column tells demo, desk-only and full runs apart; a demo shows no cost as spent', async () => {
+    await saveRun(home, makeResult({ runId: '20261101T100000Z-ACME-dddddd', startedAt: '2026-11-01T10:00:00.000Z', demo: true }), { transcript: [], markdown: '' });
+    await saveRun(home, makeResult({ runId: '20261102T100000Z-ACME-eeeeee', startedAt: '2026-11-02T10:00:00.000Z', mode: 'agents', decision: null }), { transcript: [], markdown: '' });
+    await saveRun(home, makeResult({ runId: '20261103T100000Z-ACME-ffffff', startedAt: '2026-11-03T10:00:00.000Z' }), { transcript: [], markdown: '' });
+    const { io, output } = captureIo();
+    expect(await runCli(['runs'], io)).toBe(0);
+    const rows = output.stdout.trimEnd().split('\n').slice(1).map((line) => line.split(/\s{2,}/));
+    expect(rows.map((row) => [row[1], row[3], row.at(-1)])).toEqual([
+      ['20261103T100000Z-ACME-ffffff', 'full', '$0.0412'],
+      ['20261102T100000Z-ACME-eeeeee', 'desks', '$0.0412'],
+      ['20261101T100000Z-ACME-dddddd', 'demo', 'none (demo)'],
+    ]);
   });
 
   test('--json: the summaries as an array', async () => {
@@ -79,6 +94,7 @@ describe('autohedge runs', () => {
       action: 'SELL',
       conviction: 55,
       status: 'degraded',
+      mode: 'full',
       costUsd: null,
       state: 'ok',
     });
@@ -119,6 +135,25 @@ describe('autohedge runs show', () => {
     const { io, output } = captureIo();
     expect(await runsShowCommand('20261120T100000Z-ACME-aaaaaa', { json: true }, io)).toBe(0);
     expect(output.stdout).toBe(renderJson(first));
+  });
+
+  test('through the CLI, `runs show <id> --json` prints the saved JSON (the flag is show\'s, not the listing\'s)', async () => {
+    const { first } = await saveSamples();
+    const { io, output } = captureIo();
+    expect(await runCli(['runs', 'show', '20261120', '--json'], io)).toBe(0);
+    expect(output.stdout).toBe(renderJson(first));
+    expect(JSON.parse(output.stdout).runId).toBe(first.runId);
+  });
+
+  test('through the CLI, `runs show <id> --html` prints the self-contained HTML report; with --json too it is a usage error', async () => {
+    const { first } = await saveSamples();
+    const { io, output } = captureIo();
+    expect(await runCli(['runs', 'show', first.runId, '--html'], io)).toBe(0);
+    expect(output.stdout).toBe(renderHtml(first));
+    expect(output.stdout.startsWith('<!doctype html>')).toBe(true);
+    const both = captureIo();
+    expect(await runCli(['runs', 'show', first.runId, '--html', '--json'], both.io)).toBe(2);
+    expect(both.output.stderr).toBe('autohedge: UsageError: --json and --html cannot be combined\n');
   });
 
   test('an ambiguous prefix is a usage error', async () => {

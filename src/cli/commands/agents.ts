@@ -2,6 +2,7 @@ import { agentDefinitions } from '../../../agents/index.js';
 import { resolveModel } from '../../pipeline/models.js';
 import { loadEnvFile } from '../env-file.js';
 import type { CliIo } from '../io.js';
+import { renderTable } from '../../report/table.js';
 
 /** `autohedge agents`: the five agents with the models they would use here. */
 export async function agentsCommand(options: { json?: boolean; model?: string }, io: CliIo): Promise<number> {
@@ -17,11 +18,7 @@ export async function agentsCommand(options: { json?: boolean; model?: string },
     io.stdout(`${JSON.stringify(agents, null, 2)}\n`);
     return 0;
   }
-  const idWidth = Math.max(...agents.map((agent) => agent.id.length));
-  const modelWidth = Math.max(...agents.map((agent) => agent.model.length));
-  for (const agent of agents) {
-    const tools = agent.tools.length > 0 ? `  tools: ${agent.tools.join(', ')}` : '';
-    io.stdout(`${agent.id.padEnd(idWidth)}  ${agent.model.padEnd(modelWidth)}  ${agent.description}${tools}\n`);
-  }
+  const rows = agents.map((agent) => [agent.id, agent.name, agent.model, agent.tools.join(', ') || '-', agent.description]);
+  io.stdout(renderTable(['ID', 'NAME', 'MODEL', 'TOOLS', 'DESCRIPTION'], rows, io.stdoutIsTTY ? io.columns : 0));
   return 0;
 }

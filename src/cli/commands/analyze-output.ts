@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ExitCode, errorMessage } from '../../errors.js';
+import { CassetteError, ExitCode, errorMessage } from '../../errors.js';
 import type { EventSink } from '../../events.js';
 import type { ChatModel } from '../../llm/types.js';
 import type { AnalyzeDeps } from '../../pipeline/analyze.js';
@@ -13,6 +13,7 @@ import { colorEnabled, type CliIo } from '../io.js';
 import type { AnalyzeCliOptions } from '../options.js';
 import { createProgress } from '../progress.js';
 import { secretsOf, type Session } from '../services.js';
+import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { createResultPrinter } from './result-printer.js';
 
 interface OutputContext {
@@ -35,10 +36,13 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
     quiet: options.quiet,
     color: stderrColor,
     stream: process.stderr,
+    rows: io.rows,
+    columns: io.columns,
   });
   const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
   const { createTranscript } = await import('../../report/transcript.js');
   const printer = await createResultPrinter(options, io, tickers);
+  const record = runOptionsRecord(options, session);
   const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
   const secrets = secretsOf(session.env);
   const several = tickers.length > 1;
@@ -76,7 +80,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
         tally.addError();
         return;
       }
-      const result = scrubDeep(outcome.result, secrets);
+      const result = scrubDeep(withRunRecord(outcome.result, record), secrets);
       if (result.reviewFailure?.kind === 'replay-miss') reviewNotReplayed = true;
       codes.add(exitCodeForStatus(result.status));
       tally.addResult(result);
@@ -86,7 +90,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
     /** The --json array, the summary, replay misses and the cassette; the exit code. */
     async finish(current: Session): Promise<number> {
       const misses = current.replayMisses(reviewNotReplayed ? ['director'] : []);
-      for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
+      for (const miss of misses) io.stderr(`${formatError(new CassetteError(miss), false)}\n`);
       printer.flushJson();
       if (several) await printer.summary(tally);
       await current.finish(io);
@@ -106,11 +110,12 @@ async function saveResult(
   const { options, session, io } = context;
   if (!options.save && !options.out) return;
   const { saveRun, writeRunFiles } = await import('../../store/index.js');
-  const { renderMarkdown } = await import('../../report/markdown.js');
-  const files = { transcript, markdown: renderMarkdown(result) };
+  const { renderRunFiles } = await import('../../report/run-files.js');
+  const files = { transcript, ...renderRunFiles(result) };
   if (options.save) {
     try {
-      await saveRun(autohedgeHome(session.env), result, files);
+      const { dir } = await saveRun(autohedgeHome(session.env), result, files);
+      if (!options.quiet) io.stderr(`saved ${dir}\n`);
     } catch (error) {
       io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
     }
@@ -119,6 +124,7 @@ async function saveResult(
     const directory = context.several ? join(options.out, result.ticker) : options.out;
     try {
       await writeRunFiles(directory, result, files);
+      if (!options.quiet) io.stderr(`wrote ${directory}\n`);
     } catch (error) {
       io.stderr(`autohedge: warning: could not write --out ${directory}: ${errorMessage(error)}\n`);
     }

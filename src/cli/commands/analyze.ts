@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { isoDay } from '../../clock.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
@@ -10,7 +10,7 @@ import { resolveModels } from '../../pipeline/models.js';
 import { agentIds } from '../../pipeline/types.js';
 import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
 import { tickersUntil, watchBudget } from '../../pipeline/universe.js';
-import { autohedgeHome, packageRoot } from '../../paths.js';
+import { autohedgeHome, demoCassettePath } from '../../paths.js';
 import { validateTicker } from '../../market/ticker.js';
 import { finishedTickers } from '../../store/finished-runs.js';
 import type { CliIo } from '../io.js';
@@ -20,7 +20,7 @@ import { redactingIo } from '../redact.js';
 import { buildServices, secretsOf, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
 
-export const demoCassettePath = () => join(packageRoot(), 'demo', 'demo.cassette.json');
+export { demoCassettePath };
 
 /** `autohedge analyze <tickers...>`: a thin shell over the library's analyze(). */
 /** `argv` is the whole command line, kept in a recorded cassette. */
@@ -77,7 +77,7 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   // One cap for the whole command, its model calls and searches, however many tickers share
   // it; once a model call is refused for it no further ticker starts (they would only fetch
   // market data to report the cap).
-  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost) : null;
+  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost, { stopAfterCap: session.replaying }) : null;
   const budget = cap ? watchBudget(withBudget(session.model, cap, session.prices)) : null;
   const search = cap && session.search ? withSearchBudget(session.search, cap, session.prices) : session.search;
   const notStarted = { count: 0 };
@@ -119,7 +119,7 @@ function checkPricesKnown(options: AnalyzeCliOptions, session: Session, search: 
   const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((model) => priceFor(model, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
-      `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to a JSON file named by AUTOHEDGE_PRICES`,
+      `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)`,
     );
   }
 }

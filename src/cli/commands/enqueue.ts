@@ -48,7 +48,8 @@ export async function enqueueCommand(rawTickers: string[], rawOptions: Record<st
 }
 
 async function waitAndPrint(queued: Enqueued, tickers: string[], options: EnqueueCliOptions, io: CliIo): Promise<number> {
-  const printer = await createResultPrinter(options, io, tickers);
+  // The runs are saved on the workers' hosts, not here.
+  const printer = await createResultPrinter({ ...options, save: false }, io, tickers);
   const tally = new UniverseTally();
   const codes = new Set<ExitCode>();
   const interrupted = new Promise<'interrupted'>((resolve) => {

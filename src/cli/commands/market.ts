@@ -1,10 +1,19 @@
+import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
+import { demoCassettePath } from '../../paths.js';
 import type { MarketData, MarketSnapshot } from '../../market/types.js';
 import { renderPriceChart } from '../../report/chart.js';
+import { demoBanner } from '../../report/format.js';
+import type { CliDeps } from '../deps.js';
+import { formatError } from '../exit.js';
+import { colorEnabled, type CliIo } from '../io.js';
+import { buildServices } from '../services.js';
 
 export interface MarketCommandOptions {
   json: boolean;
   refresh: boolean;
+  /** Synthetic demo data: labelled DEMO, with `source: "demo"` in the JSON. */
+  demo?: boolean;
 }
 
 export interface MarketCommandContext {
@@ -23,17 +32,63 @@ export interface MarketCommandContext {
 const maximumChartWidth = 100;
 
 /**
- * `autohedge market <ticker>`: the snapshot text exactly as the agents receive it,
- * then a chart of the closes (block characters and colour on a colour terminal, plain
- * ASCII otherwise). With --json, only the snapshot as pretty JSON.
+ * `autohedge market <ticker>`: wires options and services (record, replay, --demo)
+ * to showSnapshot. A replay that cannot answer lists every request it missed, one
+ * line each, rather than the first symptom.
  */
-export async function marketCommand(ticker: string, options: MarketCommandOptions, context: MarketCommandContext): Promise<MarketSnapshot> {
+export async function marketCommand(rawTicker: string, options: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+  const ticker = validateTicker(rawTicker);
+  const record = typeof options.record === 'string' ? options.record : undefined;
+  const demo = options.demo === true;
+  const replay = demo ? demoCassettePath() : typeof options.replay === 'string' ? options.replay : undefined;
+  if ([record, options.replay, demo || undefined].filter(Boolean).length > 1) throw new UsageError('--record, --replay and --demo cannot be combined');
+  const session = await buildServices(
+    { env: io.env, cwd: io.cwd, record, replay, demo, refresh: Boolean(options.refresh), argv, needsModel: false, warn: (message) => io.stderr(`autohedge: warning: ${message}\n`) },
+    deps,
+  );
+  try {
+    if (demo) session.checkDemoTickers([ticker]);
+    await showSnapshot(
+      ticker,
+      { json: Boolean(options.json), refresh: Boolean(options.refresh), demo: session.demo },
+      {
+        market: session.market,
+        asOf: session.asOf(),
+        stdout: io.stdout,
+        stderr: io.stderr,
+        color: colorEnabled(io.env, io.stdoutIsTTY),
+        isTTY: io.stdoutIsTTY,
+        columns: io.columns,
+        signal: io.signal,
+      },
+    );
+    await session.finish(io);
+    return ExitCode.ok;
+  } catch (error) {
+    const misses = session.replayMisses();
+    if (misses.length === 0) throw error;
+    for (const miss of misses) io.stderr(`${formatError(new CassetteError(miss), false)}\n`);
+    return ExitCode.usage;
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * The snapshot text exactly as the agents receive it, then a chart of the closes
+ * (block characters and colour on a colour terminal, plain ASCII otherwise). With
+ * --json, only the snapshot as pretty JSON. Demo data is labelled as such.
+ */
+export async function showSnapshot(ticker: string, options: MarketCommandOptions, context: MarketCommandContext): Promise<MarketSnapshot> {
   const symbol = validateTicker(ticker);
-  const snapshot = await context.market.snapshot(symbol, { asOf: context.asOf, refresh: options.refresh, signal: context.signal });
+  const fetched = await context.market.snapshot(symbol, { asOf: context.asOf, refresh: options.refresh, signal: context.signal });
+  // The block stays as the agents saw it; the data's origin is named outside it.
+  const snapshot = options.demo ? { ...fetched, source: 'demo' } : fetched;
   if (options.json) {
     context.stdout(`${JSON.stringify(snapshot, null, 2)}\n`);
     return snapshot;
   }
+  if (options.demo) context.stdout(`${context.isTTY ? demoBanner : demoBanner.replace(' — ', ' - ')}\n\n`);
   context.stdout(`${snapshot.text}\n`);
   const fancy = context.isTTY && context.color;
   const width = Math.min(Math.max(context.columns || 80, 40), maximumChartWidth);

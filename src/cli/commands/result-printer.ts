@@ -6,6 +6,8 @@ export interface PrintModes {
   json: boolean;
   jsonl: boolean;
   quiet: boolean;
+  /** Whether the runs are saved here: the terminal footer names the run id `runs show` finds only then. */
+  save: boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ export async function createResultPrinter(modes: PrintModes, io: CliIo, tickers:
     print(result: AnalysisResult): void {
       if (modes.jsonl) io.stdout(`${JSON.stringify(result)}\n`);
       else if (modes.json) kept.set(result.ticker, result);
-      else io.stdout(`${printed > 0 ? '\n' : ''}${render.renderTerminal(result, reportOptions(io))}`);
+      else io.stdout(`${printed > 0 ? '\n' : ''}${render.renderTerminal(result, { ...reportOptions(io), saved: modes.save })}`);
       printed += 1;
     },
     flushJson(): void {

@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.js';
 import { autohedgeHome } from '../../paths.js';
 import { formatCost } from '../../report/format.js';
 import { createPalette } from '../../report/palette.js';
@@ -19,14 +20,20 @@ export async function runsListCommand(options: { json?: boolean }, io: CliIo): P
 }
 
 /** `autohedge runs show <runId>`: a saved run rendered exactly as the live run was. */
-export async function runsShowCommand(runId: string, options: { json?: boolean }, io: CliIo): Promise<number> {
+export async function runsShowCommand(runId: string, options: { json?: boolean; html?: boolean }, io: CliIo): Promise<number> {
+  if (options.json && options.html) throw new UsageError('--json and --html cannot be combined');
   const result = await loadRun(autohedgeHome(io.env), runId);
-  io.stdout(options.json ? renderJson(result) : renderTerminal(result, reportOptions(io)));
+  if (options.json) io.stdout(renderJson(result));
+  else if (options.html) {
+    // Rendered from the saved result, so a run saved before report.html existed gets one too.
+    const { renderHtml } = await import('../../report/html.js');
+    io.stdout(renderHtml(result));
+  } else io.stdout(renderTerminal(result, reportOptions(io)));
   return 0;
 }
 
 /** The view options `autohedge analyze` uses, so a re-render matches the live one. */
-const columns = ['WHEN', 'RUN ID', 'TICKER', 'ACTION', 'CONVICTION', 'STATUS', 'COST'] as const;
+const columns = ['WHEN', 'RUN ID', 'TICKER', 'MODE', 'ACTION', 'CONVICTION', 'STATUS', 'COST'] as const;
 
 export function renderRunTable(runs: RunSummary[], color: boolean): string {
   const paint = createPalette(color);
@@ -34,10 +41,11 @@ export function renderRunTable(runs: RunSummary[], color: boolean): string {
     formatWhen(run.when),
     run.runId,
     run.ticker ?? '-',
+    run.mode ?? '-',
     run.action ?? '-',
     run.conviction === null ? '-' : String(Math.round(run.conviction)),
     run.state === 'ok' ? (run.status ?? '-') : run.state,
-    run.state !== 'ok' ? '-' : run.costUsd === null ? 'unknown' : formatCost(run.costUsd),
+    costCell(run),
   ]);
   const widths = columns.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   // Pad first, then colour: escape codes must not count towards a column's width.
@@ -51,8 +59,8 @@ export function renderRunTable(runs: RunSummary[], color: boolean): string {
     lines.push(
       line(row, (cell, column) => {
         const value = row[column];
-        if (column === 3) return value === 'BUY' ? paint.green(cell) : value === 'SELL' ? paint.red(cell) : value === 'HOLD' ? paint.yellow(cell) : cell;
-        if (column === 5) {
+        if (column === 4) return value === 'BUY' ? paint.green(cell) : value === 'SELL' ? paint.red(cell) : value === 'HOLD' ? paint.yellow(cell) : cell;
+        if (column === 6) {
           if (value === 'ok') return paint.green(cell);
           if (value === 'failed' || value === 'corrupt') return paint.red(cell);
           return paint.yellow(cell);
@@ -67,6 +75,13 @@ export function renderRunTable(runs: RunSummary[], color: boolean): string {
     for (const run of problems) lines.push(paint.yellow(`${run.runId}: ${run.state}: ${run.problem}`));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A demo replays a recording: its token counts cost nothing, so no amount is shown as spent. */
+function costCell(run: RunSummary): string {
+  if (run.state !== 'ok') return '-';
+  if (run.mode === 'demo') return 'none (demo)';
+  return run.costUsd === null ? 'unknown' : formatCost(run.costUsd);
 }
 
 /** "YYYY-MM-DD HH:MM" in UTC, like every instant autohedge prints. */

@@ -3,6 +3,9 @@ import { resolveSearchChoice } from '../../search/choice.js';
 import { defaultOpenAISearchModel } from '../../search/openai.js';
 import type { SearchChoice } from '../../search/types.js';
 import { createExaSearchTool, searchToolName } from '../../tools/exa-search.js';
+import { agentDefinitions } from '../../../agents/index.js';
+import { renderTable } from '../../report/table.js';
+import type { Tool } from '../../tools/types.js';
 import type { CliIo } from '../io.js';
 
 /** Which provider backs the search tool under this choice, in words and as data. */
@@ -16,9 +19,9 @@ function searchBacking(choice: SearchChoice, env: NodeJS.ProcessEnv): { provider
 }
 
 /**
- * `autohedge tools`: each tool's describe() line and which search provider backs
- * exa_search (`--search`, AUTOHEDGE_SEARCH), or with --json the exact definitions sent
- * to the model. The definition is the same whichever provider is behind it.
+ * `autohedge tools`: a table (name, agents, parameters, one line of description) and
+ * which search provider backs exa_search (`--search`, AUTOHEDGE_SEARCH), or with --json
+ * the exact definitions sent to the model. The definition is the same whichever provider is behind it.
  */
 export async function toolsCommand(options: { json?: boolean; search?: string }, io: CliIo): Promise<number> {
   const backing = searchBacking(resolveSearchChoice(options.search, io.env), io.env);
@@ -34,7 +37,27 @@ export async function toolsCommand(options: { json?: boolean; search?: string },
     }));
     io.stdout(`${JSON.stringify(listing, null, 2)}\n`);
   } else {
-    io.stdout(`${tools.map((tool) => (tool.name === searchToolName ? `${tool.describe()}\n  ${tool.name}: ${backing.line}` : tool.describe())).join('\n')}\n`);
+    const rows = tools.map((tool) => [tool.name, agentsUsing(tool.name), parameterList(tool), firstSentence(tool.description)]);
+    io.stdout(renderTable(['NAME', 'AGENTS', 'PARAMETERS', 'DESCRIPTION'], rows, io.stdoutIsTTY ? io.columns : 0));
+    for (const tool of tools) if (tool.name === searchToolName) io.stdout(`  ${tool.name}: ${backing.line}\n`);
   }
   return 0;
+}
+
+/** The agents whose definitions name the tool. */
+function agentsUsing(name: string): string {
+  const ids = agentDefinitions.filter((definition) => (definition.tools as readonly string[]).includes(name)).map((definition) => definition.id);
+  return ids.length > 0 ? ids.join(', ') : '-';
+}
+
+/** "query, numResults?, daysBack?": the parameters the model may send, optional ones marked. */
+function parameterList(tool: Tool): string {
+  const shape = tool.parameters.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
+  const names = Object.entries(shape).map(([name, schema]) => (schema.safeParse(undefined).success || schema.safeParse(null).success ? `${name}?` : name));
+  return names.length > 0 ? names.join(', ') : '-';
+}
+
+function firstSentence(text: string): string {
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(text.trim());
+  return (sentence ? sentence[1]! : text).replace(/\s+/g, ' ');
 }

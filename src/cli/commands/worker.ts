@@ -88,9 +88,9 @@ function jobSession(session: Session, options: WorkerCliOptions, io: CliIo, crea
       const clean = scrubDeep(result, secrets);
       if (!options.save) return clean;
       const { saveRun } = await import('../../store/index.js');
-      const { renderMarkdown } = await import('../../report/markdown.js');
+      const { renderRunFiles } = await import('../../report/run-files.js');
       try {
-        await saveRun(autohedgeHome(session.env), clean, { transcript: transcript.lines(), markdown: renderMarkdown(clean) });
+        await saveRun(autohedgeHome(session.env), clean, { transcript: transcript.lines(), ...renderRunFiles(clean) });
       } catch (error) {
         io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
       }

@@ -1,0 +1,29 @@
+import { sanitizeText } from '../sanitize.js';
+
+/**
+ * Escaping for the HTML report and the SVG chart. Untrusted text is sanitised first
+ * (control characters made visible), then escaped, so it can never become markup.
+ */
+
+const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text safe inside an element or a quoted attribute of HTML or SVG. */
+export function escapeHtml(text: string): string {
+  return sanitizeText(text).replace(/[&<>"']/g, (character) => entities[character]!);
+}
+
+/**
+ * A URL that may become a link: http(s) only, no credentials, as the URL parser
+ * normalises it; null for anything else (javascript:, data:, relative, malformed).
+ */
+export function safeLinkUrl(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+  if (parsed.username || parsed.password) return null;
+  return parsed.href;
+}
