@@ -34,7 +34,7 @@ const scenarios: FaultScenario[] = [
   universe('--universe file missing', null, [], "autohedge: UsageError: cannot read --universe universe.txt: ENOENT: no such file or directory"),
   universe('a malformed ticker in the universe file', 'AAPL\n\nMS FT\n', [], "autohedge: UsageError: universe.txt:3: invalid ticker 'MS FT': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)"),
   universe('a CSV universe without a ticker or symbol column', 'name,weight\nApple,1\n', [], "autohedge: UsageError: universe.txt: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got 'name', 'weight')"),
-  universe('an empty universe file', '# only comments\n', [], 'autohedge: UsageError: no tickers: give some on the command line or in --universe universe.txt'),
+  universe('an empty universe file', '# only comments\n', [], 'autohedge: UsageError: no tickers in --universe universe.txt'),
   universe('--json with --jsonl', 'AAPL\n', ['--json', '--jsonl'], 'autohedge: UsageError: --json and --jsonl cannot be combined: --json prints one array at the end, --jsonl one line per result as it finishes'),
   universe('--resume with --no-save', 'AAPL\n', ['--resume', '--no-save'], 'autohedge: UsageError: --resume reads and fills the run store: it cannot be combined with --no-save'),
   {

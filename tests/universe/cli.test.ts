@@ -56,7 +56,7 @@ describe('analyze --universe', () => {
     for (const [text, message] of [
       ['AAPL\nBRK B\n', 'autohedge: UsageError: list.txt:2: invalid ticker'],
       ['Name,Weight\nAcme,1\n', "autohedge: UsageError: list.txt: a CSV universe needs a 'ticker' or 'symbol' column"],
-      ['# nothing but a comment\n', 'autohedge: UsageError: no tickers: give some on the command line or in --universe list.txt'],
+      ['# nothing but a comment\n', 'autohedge: UsageError: no tickers in --universe list.txt'],
     ] as const) {
       const io = captureIo();
       const model = universeModel(0);

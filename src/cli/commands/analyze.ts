@@ -29,7 +29,8 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   checkCombinations(options);
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
   const tickers = mergeTickers(rawTickers.map((ticker) => validateTicker(ticker)), fromFile);
-  if (tickers.length === 0) throw new UsageError(`no tickers: give some on the command line or in --universe ${options.universe ?? '<file>'}`);
+  // Without --universe the tickers are commander's required argument, and read like it.
+  if (tickers.length === 0) throw new UsageError(options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'");
   const search = resolveSearchChoice(options.search, io.env);
   const session: Session = await buildServices(
     {

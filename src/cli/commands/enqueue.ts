@@ -23,7 +23,8 @@ export async function enqueueCommand(rawTickers: string[], rawOptions: Record<st
   if (options.jsonl && !options.wait) throw new UsageError('--jsonl prints results as jobs complete: it needs --wait');
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
   const tickers = mergeTickers(rawTickers.map((ticker) => validateTicker(ticker)), fromFile);
-  if (tickers.length === 0) throw new UsageError(`no tickers: give some on the command line or in --universe ${options.universe ?? '<file>'}`);
+  // Without --universe the tickers are commander's required argument, and read like it.
+  if (tickers.length === 0) throw new UsageError(options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'");
   const now = (deps.now ?? (() => new Date()))();
   // A day's as-of is the end of that day, or now for today: never a moment still to come.
   if (options.asOf && isoDay(options.asOf) > isoDay(now)) throw new UsageError(`--as-of cannot be after today (${isoDay(now)})`);
