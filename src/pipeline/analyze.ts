@@ -11,7 +11,7 @@ import type { Tool } from '../tools/types.js';
 import { SpendingCap, withBudget } from './budget.js';
 import { deskDefinitions, failureSummary, orderReports, reportWarnings, runDesk, standingBrief, type Brief } from './desks.js';
 import { announceDirector, createDirector } from './director.js';
-import { checkDecision, defaultLimits, type GuardrailLimits } from './guardrails.js';
+import { checkDecision, defaultLimits, resolveLimits, type GuardrailLimits } from './guardrails.js';
 import { runStatus, type RunFacts } from './run-status.js';
 import { setUpSearch, type RunSearch } from './search-setup.js';
 import type { SpecSource } from './specs.js';
@@ -74,7 +74,7 @@ interface Run {
   roster: readonly AgentDefinition[];
   specs: SpecSource;
   context: AgentContext;
-  limits: Partial<GuardrailLimits>;
+  limits: GuardrailLimits;
   marketBlock: string;
   result: AnalysisResult;
   /** The run's search provider (capped, metered) and the tool it backs. */
@@ -167,7 +167,8 @@ function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usa
     roster: specs.roster,
     specs,
     context: { model, asOf, events, signal },
-    limits: { ...options.guardrailLimits, maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct },
+    // Resolved once, before any model call: a bad limit is the caller's error, not a silent rule switched off.
+    limits: resolveLimits({ ...options.guardrailLimits, maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct }),
     marketBlock: noMarketBlock(symbol),
     result,
     search,
@@ -203,7 +204,7 @@ async function selectedDesksPhase(run: Run, selected: readonly WorkerId[]): Prom
 
 /** 2–4. Plan (desks that need no plan already running), the other desks, the decision. */
 async function fullPhases(run: Run): Promise<void> {
-  const director = createDirector({ ticker: run.symbol, marketBlock: run.marketBlock, specs: run.specs, context: run.context });
+  const director = createDirector({ ticker: run.symbol, marketBlock: run.marketBlock, specs: run.specs, limits: run.limits, context: run.context });
   const early = earlyDesks(run);
   const end = announceDirector(run.events, director.model);
   const plan = await planPhase(run, director, early);

@@ -2,6 +2,7 @@ import { runAgent } from '../agent/run-agent.js';
 import type { AgentContext, AgentReport, AgentSpec } from '../agent/types.js';
 import type { EventSink } from '../events.js';
 import { frameDeskReports } from './desk-reports.js';
+import { limitsForPrompt, type GuardrailLimits } from './guardrails.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
 import { decisionSchema, planSchema } from './schemas.js';
 import { specFor, type SpecSource } from './specs.js';
@@ -12,6 +13,8 @@ export interface DirectorWork {
   ticker: string;
   marketBlock: string;
   specs: SpecSource;
+  /** The limits the decision is checked against, told to the Director in its decide task. */
+  limits: GuardrailLimits;
   context: Omit<AgentContext, 'review' | 'nextCallNumber' | 'announce'>;
 }
 
@@ -63,6 +66,7 @@ function decideTask(work: DirectorWork, plan: Plan, reports: AgentReport[]): str
     market: work.marketBlock,
     thesis: plan.thesis,
     reports: frameDeskReports(reports),
+    limits: limitsForPrompt(work.limits),
     missing:
       missing.length > 0
         ? `- These desks failed and sent no report: ${missing.join(', ')}. Decide without them and say in the rationale that their view is missing.\n`

@@ -1,3 +1,4 @@
+import { ConfigError } from '../errors.js';
 import type { MarketSnapshot } from '../market/types.js';
 import { horizonSessions } from './horizon.js';
 import { decisionSchema } from './schemas.js';
@@ -44,6 +45,33 @@ export const defaultLimits: GuardrailLimits = {
   fallbackAtrPct: 2.5,
 };
 
+/** The defaults with a caller's overrides; an override left undefined keeps the default (it never switches a rule off). */
+export function resolveLimits(limits: Partial<GuardrailLimits> = {}): GuardrailLimits {
+  const set = Object.entries(limits).filter(([, value]) => value !== undefined);
+  for (const [name, value] of set) {
+    // NaN or a string would switch its rule off without a word (every comparison with it is false).
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new ConfigError(`guardrail limit ${name} must be a finite number of at least 0 (got ${String(value)})`);
+    }
+  }
+  return { ...defaultLimits, ...(Object.fromEntries(set) as Partial<GuardrailLimits>) };
+}
+
+/**
+ * The limits as the Director reads them in its decide task: the same numbers the
+ * decision is then checked against, so it is never judged by rules it was not told.
+ */
+export function limitsForPrompt(limits: GuardrailLimits): string {
+  const n = (value: number) => String(value);
+  return [
+    `- The deterministic guardrails check the decision against the MARKET DATA with these limits (a value exactly at a limit passes; ATR is ATR(14); where ATR is not available, one ATR is ${n(limits.fallbackAtrPct)} % of the price):`,
+    `  - positionSizePct at most ${n(limits.maxPositionPct)}; the loss at the stop (positionSizePct × stop distance ÷ entry) at most ${n(limits.maxRiskPct)} % of the portfolio; conviction at least ${n(limits.minConvictionAtMaxSize)} at the maximum size, proportionally less for a smaller one;`,
+    `  - a limit entry within ${n(limits.maxEntryAtr)} ATR of the last close; a market order, or a limit on the far side of the market, fills at the last close and its levels are judged there;`,
+    `  - stop at least ${n(limits.minStopAtr)} ATR and at most ${n(limits.maxStopAtr)} ATR from the entry; reward/risk (target distance ÷ stop distance) at least ${n(limits.minRewardRisk)};`,
+    `  - take-profit within ${n(limits.maxTargetAtrPerSqrtSession)} ATR × √(trading sessions in timeHorizon) of the entry, and at most ${n(limits.maxBeyond52WeekPct)} % beyond the 52-week high (BUY) or low (SELL).`,
+  ].join('\n');
+}
+
 /** Sessions assumed when the horizon names no unit: a quarter, the lenient end. */
 const defaultHorizonSessions = 63;
 /** Comparisons at a limit pass despite floating-point noise (7.5 / 2.5 is not always 3). */
@@ -75,21 +103,25 @@ interface Reference {
  * that is doubtful; `info` context. Pure: neither argument is mutated.
  */
 export function checkDecision(decision: Decision, market: MarketSnapshot | null, limits: Partial<GuardrailLimits> = {}): GuardrailFinding[] {
-  const bounds: GuardrailLimits = { ...defaultLimits, ...limits };
+  const bounds = resolveLimits(limits);
   const findings: GuardrailFinding[] = [];
   const add: Add = (rule, severity, message) => findings.push({ rule, severity, message });
   if (!validInput(decision, add)) return findings;
 
   checkSize(decision, bounds, add);
   const reference = referenceFor(decision, market, bounds, add);
-  if (reference) checkQuoteAge(market, add);
+  if (reference) checkPriceAge(market, add);
   if (decision.action === 'HOLD') {
     checkHoldLevels(decision, reference, add);
     return findings;
   }
   checkLevelsPresent(decision, add);
   const fill = reference?.fill ?? decision.entry;
-  if (fill === null) return findings;
+  if (fill === null) {
+    // A market order with no stated entry and no price: its stop and target are still unverifiable.
+    unverifiable(decision, add);
+    return findings;
+  }
   checkSides(decision, fill, reference, add);
   checkRiskPerTrade(decision, fill, bounds, add);
   checkRewardRisk(decision, fill, reference, bounds, add);
@@ -142,19 +174,33 @@ function referenceFor(decision: Decision, market: MarketSnapshot | null, limits:
   const last = usablePrice(market?.indicators.lastClose) ?? usablePrice(market?.quote.price);
   if (last === null) return null;
   const ruler = rulerFor(market?.indicators.atr14 ?? null, last, limits, add);
-  const { fill, fillBasis } = fillFor(decision, last);
-  if (fillBasis === 'market' && decision.entry !== null && Math.abs(decision.entry - last) > limits.minStopAtr * ruler.atr + tolerance) {
+  const reference: Reference = { last, ruler, ...fillFor(decision, last) };
+  checkStatedEntry(decision, reference, limits, add);
+  return reference;
+}
+
+/** Where an order fills at the last price, how far its stated entry is from that price. */
+function checkStatedEntry(decision: Decision, { last, ruler, fillBasis }: Reference, limits: GuardrailLimits, add: Add): void {
+  if (decision.entry === null) return;
+  const distance = Math.abs(decision.entry - last);
+  if (fillBasis === 'market' && distance > limits.minStopAtr * ruler.atr + tolerance) {
     add(
       'market-entry',
       'warning',
-      `a market order fills near the last price ${num(last)}, not the stated entry ${num(decision.entry)} (${ruler.measure(Math.abs(decision.entry - last))} away); levels are judged at ${num(last)}`,
+      `a market order fills near the last price ${num(last)}, not the stated entry ${num(decision.entry)} (${ruler.measure(distance)} away); levels are judged at ${num(last)}`,
     );
   }
-  if (fillBasis === 'marketable-limit' && decision.entry !== null) {
-    const side = decision.action === 'BUY' ? 'above' : 'below';
-    add('marketable-limit', 'info', `the ${decision.action} limit ${num(decision.entry)} is ${side} the last price ${num(last)}: it fills at once, so levels are judged at ${num(last)}`);
+  if (fillBasis !== 'marketable-limit') return;
+  const buy = decision.action === 'BUY';
+  add('marketable-limit', 'info', `the ${decision.action} limit ${num(decision.entry)} is ${buy ? 'above' : 'below'} the last price ${num(last)}: it fills at once, so levels are judged at ${num(last)}`);
+  // A limit that far through the market caps nothing, and was set from some other price than the market's.
+  if (distance > limits.maxEntryAtr * ruler.atr * (1 + tolerance)) {
+    add(
+      'entry-distance',
+      'warning',
+      `the ${decision.action} limit ${num(decision.entry)} is ${ruler.measure(distance)} ${buy ? 'above' : 'below'} the last price ${num(last)} (limit ${ruler.limit(limits.maxEntryAtr)}): it fills at once, at any price ${buy ? 'up' : 'down'} to ${num(decision.entry)}`,
+    );
   }
-  return { last, ruler, fill, fillBasis };
 }
 
 function usablePrice(value: number | null | undefined): number | null {
@@ -178,15 +224,23 @@ function fillFor(decision: Decision, last: number): Pick<Reference, 'fill' | 'fi
   return marketable ? { fill: last, fillBasis: 'marketable-limit' } : { fill: decision.entry, fillBasis: 'stated' };
 }
 
-/** The quote should be at least as new as the last session that closed before the run's clock. */
-function checkQuoteAge(market: MarketSnapshot | null, add: Add): void {
-  const quoteTime = market?.quote.priceTime ? new Date(market.quote.priceTime) : null;
+/**
+ * The prices the levels are judged against should be at least as new as the last
+ * session that closed before the run's clock: the quote, and the daily bars whose
+ * last close is the reference price.
+ */
+function checkPriceAge(market: MarketSnapshot | null, add: Add): void {
   const asOf = market ? new Date(market.asOf) : null;
-  if (!quoteTime || !asOf || Number.isNaN(quoteTime.getTime()) || Number.isNaN(asOf.getTime())) return;
-  const quoteDay = newYorkDay(quoteTime);
+  if (!market || !asOf || Number.isNaN(asOf.getTime())) return;
   const lastSession = lastClosedSession(asOf);
-  if (quoteDay < lastSession) {
-    add('stale-quote', 'warning', `the quote is from ${quoteDay}, older than the last session (${lastSession}) before the run's clock ${asOf.toISOString()}`);
+  const before = `older than the last session (${lastSession}) before the run's clock ${asOf.toISOString()}`;
+  const quoteTime = market.quote.priceTime ? new Date(market.quote.priceTime) : null;
+  if (quoteTime && !Number.isNaN(quoteTime.getTime()) && newYorkDay(quoteTime) < lastSession) {
+    add('stale-quote', 'warning', `the quote is from ${newYorkDay(quoteTime)}, ${before}`);
+  }
+  const { asOfBar, lastClose } = market.indicators;
+  if (usablePrice(lastClose) !== null && asOfBar && /^\d{4}-\d{2}-\d{2}$/.test(asOfBar) && asOfBar < lastSession) {
+    add('stale-bars', 'warning', `the last close ${num(lastClose as number)} the levels are judged against is from ${asOfBar}, ${before}`);
   }
 }
 

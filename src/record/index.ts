@@ -10,15 +10,14 @@
  *   const clock = new Date(replay.meta.asOf);
  *   try { ... run ... } catch (error) { throw findReplayMiss(error) ?? error; } finally { replay.stop(); }
  *
- * Interception patches globalThis.fetch. openai and yahoo-finance2 look fetch up at
- * call time, but exa-js copies `global.fetch` when its module is first imported
- * (src/tools/exa-search.ts imports it lazily, on the first search). So:
- * - start recording or replay BEFORE anything imports exa-js, i.e. before the run
- *   starts; an exa-js imported earlier keeps the real fetch and bypasses the cassette;
- * - one recording or replay per process when exa-js is used: after stop(), exa-js
- *   still holds the stopped session's fetch, which then passes straight through to
- *   the network (tests that record and then replay in one process must not rely on
- *   exa-js seeing the second session).
+ * Interception patches globalThis.fetch, once per process (src/record/intercept.ts):
+ * the patch stays after stop() and passes requests through while no session listens.
+ * openai and yahoo-finance2 look fetch up at call time, but exa-js copies
+ * `global.fetch` when its module is first imported (src/search/exa.ts imports it
+ * lazily, on the first search). So start the first recording or replay BEFORE anything
+ * imports exa-js: an exa-js imported earlier keeps the real fetch and bypasses every
+ * cassette. Later sessions in the same process (the MCP server, a queue worker) reach
+ * exa-js through the same patch.
  *
  * A miss rejects the fetch with ReplayMissError (a CassetteError, exit 2). openai
  * wraps it in APIConnectionError (`cause`) after its connection retries (short: a

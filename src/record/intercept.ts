@@ -11,7 +11,7 @@
  * - re-serialises JSON bodies (not byte-exact);
  * and on a miss nock throws a multi-line dump of the request including its
  * headers, i.e. the API key. Here the matching, the one-line miss error and the
- * scrubbing are ours, and the interceptor only patches and restores fetch.
+ * scrubbing are ours, and the interceptor only patches fetch.
  *
  * All three SDKs (openai, exa-js, yahoo-finance2) call the global fetch (undici);
  * none uses node:http, so only fetch is intercepted.
@@ -27,18 +27,53 @@ export type FetchInterception = { dispose(): void };
 /** FetchInterceptor keeps its running instance under this global symbol. */
 const RUNNING_INSTANCE = Symbol.for('fetch-interceptor');
 
+type Interceptor = import('@mswjs/interceptors/fetch').FetchInterceptor;
+
+/**
+ * One interceptor per process, applied on first use and never restored. exa-js keeps
+ * the global fetch it found when it was first imported; had each recording or replay
+ * patched fetch anew and restored it after, a second run in the same process (the MCP
+ * server, a queue worker, tests) would send Exa's requests through a dead patch. With
+ * no listener attached, the patched fetch passes every request through untouched.
+ */
+let shared: Promise<Interceptor> | undefined;
+let active = false;
+
+async function sharedInterceptor(): Promise<Interceptor> {
+  const { FetchInterceptor } = await import('@mswjs/interceptors/fetch');
+  const interceptor = new FetchInterceptor();
+  interceptor.apply();
+  return interceptor;
+}
+
 export async function interceptFetch(listeners: {
   request?: RequestListener;
   response?: ResponseListener;
 }): Promise<FetchInterception> {
-  // A second interceptor would silently attach to the first one's patch.
-  if ((globalThis as Record<symbol, unknown>)[RUNNING_INSTANCE] !== undefined) {
+  // Two recordings or replays at once would both answer every request.
+  const foreign = shared === undefined && (globalThis as Record<symbol, unknown>)[RUNNING_INSTANCE] !== undefined;
+  if (active || foreign) {
     throw new CassetteError('cannot start recording or replay: another recording or replay is already active');
   }
-  const { FetchInterceptor } = await import('@mswjs/interceptors/fetch');
-  const interceptor = new FetchInterceptor();
-  interceptor.apply();
+  active = true;
+  let interceptor: Interceptor;
+  try {
+    interceptor = await (shared ??= sharedInterceptor());
+  } catch (error) {
+    active = false;
+    shared = undefined;
+    throw error;
+  }
   if (listeners.request) interceptor.on('request', listeners.request);
   if (listeners.response) interceptor.on('response', listeners.response);
-  return { dispose: () => interceptor.dispose() };
+  let disposed = false;
+  return {
+    dispose: () => {
+      if (disposed) return;
+      disposed = true;
+      if (listeners.request) interceptor.off('request', listeners.request);
+      if (listeners.response) interceptor.off('response', listeners.response);
+      active = false;
+    },
+  };
 }

@@ -92,8 +92,8 @@ it('a run recorded against loopback services replays, with those services stoppe
   expect(recording.code, recording.stderr).toBe(0);
   const recorded = analysisResultSchema.parse(JSON.parse(recording.stdout));
   expect(recorded).toMatchObject({ ticker: 'ACME', status: 'ok', demo: false, warnings: [], decision });
-  // The fixture's quote is from a fixed past day while the run's clock is today: the only finding says so.
-  expect(recorded.guardrails.map((finding) => finding.rule)).toEqual(['stale-quote']);
+  // The fixture's quote and bars are from a fixed past day while the run's clock is today: the only findings say so.
+  expect(recorded.guardrails.map((finding) => finding.rule)).toEqual(['stale-quote', 'stale-bars']);
   expect(recorded.market?.identity.name).toBe('Acme Robotics Corp');
   expect(recorded.reports[3]?.toolCalls[0]?.result).toContain('Acme Robotics wins an order (round-trip fixture)');
 
