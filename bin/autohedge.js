@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin shim: hand argv to the CLI, turn Ctrl-C into an abort, exit with its code.
+// Thin shim: hand argv to the CLI (which turns Ctrl-C, SIGHUP and SIGTERM into an abort), exit with its code.
 // A clone that was never built has no dist/: say so in one line instead of a stack.
 import('../dist/src/cli/main.js').then(
   ({ main }) => main(process.argv.slice(2)),

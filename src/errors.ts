@@ -10,7 +10,10 @@ export const ExitCode = {
   degraded: 3,
   /** The decision broke a guardrail rule (an `error` finding). */
   flagged: 4,
+  /** SIGINT (Ctrl-C); SIGHUP and SIGTERM end a run the same way with their own codes (128 + signal). */
   interrupted: 130,
+  hangup: 129,
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -48,3 +48,20 @@ export function sanitizeDeep<Value>(value: Value): Value {
   }
   return value;
 }
+
+/**
+ * Characters JSON.stringify leaves raw that a terminal may still act on: DEL, the
+ * 8-bit C1 range (`\x9b` is a one-byte CSI) and bidirectional overrides. (C0 controls
+ * JSON.stringify already escapes.)
+ */
+const RAW_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON.stringify with every character a terminal could act on written as a `\uXXXX`
+ * escape: the data stays exact (a reader parses back the same strings) while
+ * `cat result.json` or `--json` on a terminal cannot run a control sequence. Such
+ * characters can only occur inside JSON strings, where the escape is valid.
+ */
+export function stringifyJsonSafely(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(RAW_IN_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

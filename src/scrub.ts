@@ -29,6 +29,25 @@ const SECRET_HEADER_PATTERN = /(?:api[-_]?key|secret|(?:^|-)(?:access-|auth-)?to
  */
 export const MINIMUM_SECRET_LENGTH = 8;
 
+/*
+ * Yahoo's session crumb, the one rule for it everywhere: its getcrumb endpoint answers
+ * the crumb as the whole body, every data URL carries it as `crumb=`, and yahoo-finance2's
+ * debug lines name it ("New crumb: …"). Fresh RegExp objects: the patterns are global.
+ */
+const crumbPath = '/v1/test/getcrumb';
+const crumbInQuery = () => /([?&](?:crumb|gcrumb)=)[^&#\s"']*/g;
+const crumbInLogLine = () => /(crumb[^:=]{0,20}[:=]\s*)[^\s&]+/gi;
+
+/** Whether `url` is Yahoo's getcrumb request, whose response body is the crumb itself. */
+export function isCrumbUrl(url: string): boolean {
+  return new URL(url).pathname.endsWith(crumbPath);
+}
+
+/** A log line with every crumb replaced, in URLs and in yahoo-finance2's own wording. */
+export function scrubCrumbs(line: string): string {
+  return line.replace(crumbInQuery(), `$1${REDACTED}`).replace(crumbInLogLine(), `$1${REDACTED}`);
+}
+
 const KEY_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   // OpenAI keys (sk-…, sk-proj-…), also as OpenAI masks them in a 401 (`sk-proj-****abcd`,
   // `sk-canar****…tN3c`, which keep the key's ends); \b keeps "…at-risk-2470" in a URL slug intact.
@@ -44,8 +63,12 @@ const KEY_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
     `$1${REDACTED}`,
   ],
   [/((?:^|[?&;\s])(?:x-)?(?:api[-_]?key|access[-_]?token|client[-_]?secret)=)[^&#\s"']+/gi, `$1${REDACTED}`],
+  // Credentials inside a URL: userinfo (`https://user:pass@host`) and token-named query
+  // parameters (`?key=…`, `&access_token=…`, `?sig=…`), wherever a URL is printed or saved.
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi, `$1${REDACTED}@`],
+  [/([?&;](?:[A-Za-z0-9-]*[_-])?(?:key|apikey|token|secret|password|passwd|signature|sig|auth)=)[^&#;\s"'\\]+/gi, `$1${REDACTED}`],
   // Yahoo's crumb travels in the query string of every data URL.
-  [/([?&](?:crumb|gcrumb)=)[^&#\s"']*/g, `$1${REDACTED}`],
+  [crumbInQuery(), `$1${REDACTED}`],
 ];
 
 function escapeRegExp(text: string): string {

@@ -112,15 +112,6 @@ export async function startExaStub(initial: ExaStubResponder = { body: emptySear
   };
 }
 
-/** A base URL on which nothing listens: a port that was free a moment ago. */
-export async function closedPortURL(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
 function send(response: ServerResponse, reply: ExaStubReply): void {
   if ('hang' in reply) return;
   const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);

@@ -33,6 +33,8 @@ export interface Answer {
   model?: string;
   /** How many pieces text and each tool call's arguments are split into when streamed. */
   pieces?: number;
+  /** The completion id; defaults to `chatcmpl-test`. */
+  id?: string;
 }
 
 interface Timing {
@@ -41,7 +43,7 @@ interface Timing {
 }
 
 export type Reply =
-  | ({ answer: Answer; chunkDelayMs?: number } & Timing)
+  | ({ answer: Answer; chunkDelayMs?: number; headers?: Record<string, string> } & Timing)
   | ({ json: unknown; status?: number; headers?: Record<string, string>; destroyAfterBytes?: number } & Timing)
   | ({ text: string; status: number; headers?: Record<string, string> } & Timing)
   | ({ sse: string; status?: number; headers?: Record<string, string>; destroyAfterBytes?: number } & Timing)
@@ -80,6 +82,8 @@ export interface OpenAIServer {
   readonly url: string;
   readonly origin: string;
   readonly requests: RecordedRequest[];
+  /** TCP connections accepted so far (a replay must open none). */
+  readonly connections: number;
   /** Replies still queued (always 0 for a handler script). */
   remaining(): number;
   close(): Promise<void>;
@@ -97,6 +101,7 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler): Promise
   const sockets = new Set<Socket>();
   const pendingTimers = new Set<NodeJS.Timeout>();
   let closing = false;
+  let connections = 0;
 
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -119,6 +124,7 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler): Promise
     });
   });
   server.on('connection', (socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -158,9 +164,9 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler): Promise
       const streamed = recorded.body?.stream === true;
       const model = reply.answer.model ?? recorded.body?.model ?? 'gpt-test';
       if (streamed) {
-        await sendChunks(response, answerChunks({ ...reply.answer, model }), { chunkDelayMs: reply.chunkDelayMs });
+        await sendChunks(response, answerChunks({ ...reply.answer, model }), { chunkDelayMs: reply.chunkDelayMs, headers: reply.headers });
       } else {
-        sendJson(response, 200, answerCompletion({ ...reply.answer, model }), {});
+        sendJson(response, 200, answerCompletion({ ...reply.answer, model }), reply.headers ?? {});
       }
       return;
     }
@@ -220,6 +226,9 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler): Promise
     url: `${origin}/v1`,
     origin,
     requests,
+    get connections() {
+      return connections;
+    },
     remaining: () => queue?.length ?? 0,
     async close() {
       closing = true;
@@ -334,7 +343,7 @@ export function splitInto(text: string, count: number): string[] {
 export function answerCompletion(answer: Answer & { model: string }): object {
   const calls = resolvedCalls(answer);
   return {
-    id: 'chatcmpl-test',
+    id: answer.id ?? 'chatcmpl-test',
     object: 'chat.completion',
     created,
     model: answer.model,
@@ -369,7 +378,7 @@ export function answerCompletion(answer: Answer & { model: string }): object {
  */
 export function answerChunks(answer: Answer & { model: string }): object[] {
   const pieces = answer.pieces ?? 3;
-  const base = { id: 'chatcmpl-test', object: 'chat.completion.chunk', created, model: answer.model, service_tier: 'default', system_fingerprint: 'fp_test' };
+  const base = { id: answer.id ?? 'chatcmpl-test', object: 'chat.completion.chunk', created, model: answer.model, service_tier: 'default', system_fingerprint: 'fp_test' };
   const chunk = (delta: object, finishReason: string | null = null) => ({
     ...base,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
@@ -400,4 +409,29 @@ export function errorReply(
   headers: Record<string, string> = {},
 ): Reply {
   return { status, headers, json: { error: { message: error.message, type: error.type ?? 'invalid_request_error', param: null, code: error.code ?? null } } };
+}
+
+// ---- an echo model ---------------------------------------------------------------------
+
+type EchoBody = { model: string; stream?: boolean; messages: Array<{ role: string; content: string }> };
+
+/** The echo model's answer: the last message, so each request has its own recognisable answer. */
+export function echoText(body: EchoBody): string {
+  return `echo: ${body.messages.at(-1)?.content ?? ''}`;
+}
+
+/**
+ * A model that echoes, for the cassette tests: every answer has its own id (chatcmpl-1, -2, …
+ * in arrival order) and x-request-id; streamed 20 ms apart when asked (with an
+ * openai-organization header a cassette must scrub), else pretty-printed JSON, as OpenAI
+ * sends it, so a cassette must keep the exact bytes. `delayFor` makes some answers slower.
+ */
+export function startEchoServer(options: { delayFor?: (body: EchoBody) => number } = {}): Promise<OpenAIServer> {
+  return startOpenAIServer((body: EchoBody, index) => {
+    const answer = { text: echoText(body), id: `chatcmpl-${index + 1}`, model: body.model, usage: { prompt_tokens: 7, completion_tokens: 3 } };
+    const delayMs = options.delayFor?.(body) ?? 0;
+    const headers = { 'x-request-id': `req_${index + 1}` };
+    if (body.stream) return { answer, delayMs, chunkDelayMs: 20, headers: { ...headers, 'openai-organization': 'org-canaryorganisation' } };
+    return { text: JSON.stringify(answerCompletion(answer), null, 2), status: 200, delayMs, headers: { ...headers, 'content-type': 'application/json' } };
+  });
 }

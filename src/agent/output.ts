@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorMessage } from '../errors.js';
 import type { JsonSchemaFormat } from '../llm/types.js';
+import { sanitizeDeep } from '../sanitize.js';
 import { toStrictJsonSchema } from '../tools/strict-schema.js';
 import { formatZodIssues } from '../zod-issues.js';
 import type { AgentOutput } from './types.js';
@@ -22,7 +23,8 @@ export function parseAnswer<Output>(output: AgentOutput<Output>, content: string
   } catch (error) {
     return { ok: false, error: `not valid JSON (${errorMessage(error)})` };
   }
-  const result = output.schema.safeParse(raw);
+  // JSON escapes (`\u001b`) decode to control characters the content's own sanitising could not see.
+  const result = output.schema.safeParse(sanitizeDeep(raw));
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, error: formatZodIssues(result.error) };
 }

@@ -1,4 +1,5 @@
 import { errorMessage } from '../errors.js';
+import { sanitizeText } from '../sanitize.js';
 import type { EventSink } from '../events.js';
 import type { ToolCall } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -55,8 +56,9 @@ export async function executeToolCall(call: ToolCall, options: ToolExecutionOpti
   const started = performance.now();
   const outcome = await attempt(call, options);
   const durationMs = performance.now() - started;
-  const content = truncateToolResult(outcome.ok ? outcome.value : `${errorPrefix}${outcome.error}`, options.maxResultChars);
-  const error = outcome.ok ? null : outcome.error;
+  // A tool's output (web pages, MCP servers, error texts) is untrusted: sanitised where it enters the run.
+  const content = truncateToolResult(sanitizeText(outcome.ok ? outcome.value : `${errorPrefix}${outcome.error}`), options.maxResultChars);
+  const error = outcome.ok ? null : sanitizeText(outcome.error);
   options.emit({ type: 'tool-result', agent: options.agent, id: call.id, name, content, error, durationMs });
   return {
     content,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseEnv as parseEnvText } from 'node:util';
 import { ConfigError, errorMessage } from '../errors.js';
 
 /**
@@ -23,23 +24,15 @@ export function loadEnvFile(cwd: string, env: NodeJS.ProcessEnv): NodeJS.Process
   return merged;
 }
 
+/**
+ * Node's own .env parser (node:util parseEnv, Node >= 20.12; engines asks for 20.19),
+ * so `KEY="value" # comment`, `export KEY=…`, quotes and CRLF mean here what they mean
+ * to `node --env-file` and dotenv.
+ */
 export function parseEnv(text: string): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
-    if (!match) continue;
-    const name = match[1] as string;
-    let value = (match[2] as string).trim();
-    const quote = value[0];
-    if ((quote === '"' || quote === "'") && value.endsWith(quote) && value.length >= 2) {
-      value = value.slice(1, -1);
-      if (quote === '"') value = value.replace(/\\n/g, '\n');
-    } else {
-      value = value.replace(/\s+#.*$/, '');
-    }
-    values[name] = value;
+  for (const [name, value] of Object.entries(parseEnvText(text))) {
+    if (value !== undefined) values[name] = value;
   }
   return values;
 }

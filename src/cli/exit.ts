@@ -1,4 +1,6 @@
-import { AutohedgeError, ExitCode } from '../errors.js';
+import { AutohedgeError, errorCode, ExitCode } from '../errors.js';
+import { sanitizeText } from '../sanitize.js';
+import { scrubText } from '../scrub.js';
 import type { RunStatus } from '../pipeline/types.js';
 
 /** The one place errors become exit codes. */
@@ -30,14 +32,33 @@ export function worstExitCode(codes: readonly ExitCode[]): ExitCode {
   return precedence.find((code) => codes.includes(code)) ?? ExitCode.ok;
 }
 
-/** One clear line for the user; the stack only with --verbose. */
+/**
+ * One clear line for the user; the stack only with --verbose. A message may quote a
+ * server, a file or a command-line value, so it is sanitised and scrubbed here too.
+ * A bug (a TypeError from our own code) says so, instead of passing as a domain error.
+ */
 export function formatError(error: unknown, verbose: boolean): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = sanitizeText(scrubText(error instanceof Error ? error.message : String(error)));
   const firstLine = message.split('\n')[0] ?? message;
+  const stack = verbose && error instanceof Error && error.stack ? `\n${sanitizeText(scrubText(error.stack))}` : '';
+  if (isProgrammerError(error)) {
+    return `autohedge: unexpected error: ${firstLine}${verbose ? stack : ' (run with --verbose for the stack)'}`;
+  }
   const label = error instanceof AutohedgeError && !(error.name === 'AutohedgeError') ? `${error.name}: ` : '';
-  const line = `autohedge: ${label}${firstLine}`;
-  if (verbose && error instanceof Error && error.stack) return `${line}\n${error.stack}`;
-  return line;
+  return `autohedge: ${label}${firstLine}${stack}`;
+}
+
+const programmerErrors = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
+
+/**
+ * A bug rather than a failure of the world: one of JavaScript's own error classes, or a
+ * thrown non-Error. A system or network failure (fetch's `TypeError: fetch failed`
+ * carries an ECONNREFUSED cause) is not one; nor is anything autohedge typed.
+ */
+export function isProgrammerError(error: unknown): boolean {
+  if (error instanceof AutohedgeError || isCommanderError(error)) return false;
+  if (!(error instanceof Error)) return true;
+  return programmerErrors.some((kind) => error instanceof kind) && errorCode(error) === undefined;
 }
 
 /**

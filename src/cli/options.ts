@@ -20,6 +20,34 @@ const positiveNumber = (flag: string, max?: number) =>
     .refine((value) => value > 0, { error: (issue) => `${flag} must be greater than 0${got(issue)}` })
     .refine((value) => max === undefined || value <= max, { error: (issue) => `${flag} must be at most ${max}${got(issue)}` });
 
+/**
+ * What is wrong with an OpenAI-compatible base URL, named by where it came from
+ * (`--base-url` or `OPENAI_BASE_URL`), or null. Credentials in the URL are refused
+ * rather than moved: userinfo never reaches the server as a key (the SDK sends its own
+ * Authorization header), and a URL is printed in errors and saved in cassettes.
+ */
+export function baseUrlProblem(value: string, source: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${source} must be an http(s) URL (got '${value}')`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${source} must be an http(s) URL, not ${url.protocol}`;
+  if (url.username || url.password) {
+    return `${source} must not carry credentials (user:password@host): put the key in OPENAI_API_KEY, which is sent as the Authorization header`;
+  }
+  return null;
+}
+
+/** Control characters or line breaks in a model name would forge lines on stderr and in reports. */
+export const unsafeInName = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+const modelName = z
+  .string()
+  .min(1, '--model must not be empty')
+  .refine((value) => !unsafeInName.test(value), '--model must not contain control characters or line breaks');
+
 /** Everything `analyze` accepts, validated once at the boundary. */
 export const analyzeOptionsSchema = z.object({
   agent: z
@@ -33,8 +61,14 @@ export const analyzeOptionsSchema = z.object({
       }
     })
     .transform((ids) => [...new Set(ids)] as WorkerId[]),
-  model: z.string().min(1).optional(),
-  baseUrl: z.url({ protocol: /^https?$/, message: '--base-url must be an http(s) URL' }).optional(),
+  model: modelName.optional(),
+  baseUrl: z
+    .string()
+    .superRefine((value, context) => {
+      const problem = baseUrlProblem(value, '--base-url');
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   json: z.boolean().default(false),
   /** One AnalysisResult per line on stdout as each finishes. */
   jsonl: z.boolean().default(false),

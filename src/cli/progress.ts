@@ -1,5 +1,7 @@
 import { formatDuration } from '../report/format.js';
 import type { EventSink, RunEvent } from '../events.js';
+import { sanitizeDeep } from '../sanitize.js';
+import { scrubText } from '../scrub.js';
 
 export interface ProgressOptions {
   write: (text: string) => void;
@@ -40,7 +42,7 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
   if (!options.live) {
     return {
       sink: (ticker) => (event: RunEvent) => {
-        const line = plainLine(event);
+        const line = plainLine(sanitizeDeep(event));
         if (line) options.write(`[${ticker}] ${line}\n`);
       },
       done: () => {},
@@ -54,11 +56,14 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
   const { default: ora } = await import('ora');
   const spinner = ora({ stream: options.stream, color: options.color ? 'cyan' : false, discardStdin: false, hideCursor: true });
   const render = () => {
-    spinner.text = progressBlock(states, { rows: options.rows ?? 0, columns: options.columns ?? 0 });
+    // ora writes to the stream itself, past the CLI's scrubbing io: scrub by pattern here.
+    spinner.text = scrubText(progressBlock(states, { rows: options.rows ?? 0, columns: options.columns ?? 0 }));
   };
   spinner.start('starting');
   return {
-    sink: (ticker) => (event: RunEvent) => {
+    sink: (ticker) => (unsafe: RunEvent) => {
+      // Tool names and error messages come from servers and models.
+      const event = sanitizeDeep(unsafe);
       if (event.type === 'agent-start') update(ticker, event.agent, { status: 'running', detail: '' });
       else if (event.type === 'tool-call') update(ticker, event.agent, { status: 'running', detail: `(${event.name})` });
       else if (event.type === 'agent-end') {

@@ -1,18 +1,23 @@
-import { scrubSecrets } from '../scrub.js';
+import { scrubText } from '../scrub.js';
 import type { CliIo } from './io.js';
 
 /**
  * The keys a run was given never leave it, whatever carried them: a server can echo
- * an Authorization header into an error body or even into an answer. Everything the
- * analyze command prints passes through here, and the result it prints and saves is
- * scrubbed once, so every renderer and file works from the same clean copy.
+ * an Authorization header into an error body or even into an answer, and a key pasted
+ * as `--model sk-…` is echoed in progress lines and errors. Everything a command prints
+ * passes through here — stdout and stderr alike, the exact keys and anything shaped
+ * like one (src/scrub.ts) — and the result it prints and saves is scrubbed once, so
+ * every renderer and file works from the same clean copy.
  */
 export function redactingIo(io: CliIo, secrets: readonly string[]): CliIo {
-  if (secrets.length === 0) return io;
   return {
     ...io,
-    stdout: (text) => io.stdout(scrubSecrets(text, secrets)),
-    stderr: (text) => io.stderr(scrubSecrets(text, secrets)),
+    stdout: (text) => io.stdout(scrubText(text, secrets)),
+    stderr: (text) => io.stderr(scrubText(text, secrets)),
   };
 }
 
+/** The key values to scrub from everything written. */
+export function secretsOf(env: NodeJS.ProcessEnv): string[] {
+  return [env.OPENAI_API_KEY, env.EXA_API_KEY].filter((value): value is string => typeof value === 'string' && value.trim().length >= 8).map((value) => value.trim());
+}

@@ -3,6 +3,8 @@ import { ExitCode } from '../errors.js';
 import { packageVersion } from '../paths.js';
 import { exitCodeFor, formatCommanderError, formatError, isCommanderError } from './exit.js';
 import type { CliIo } from './io.js';
+import { sanitizeText } from '../sanitize.js';
+import { redactingIo, secretsOf } from './redact.js';
 import type { CliDeps } from './deps.js';
 import type { CommanderError as CommanderErrorType } from 'commander';
 
@@ -16,7 +18,9 @@ const { Command, CommanderError, Option } = createRequire(import.meta.url)('comm
  * bin/autohedge.js is a thin shim around this; tests call it in-process.
  * Command modules are imported only when their command runs, so `--help` stays fast.
  */
-export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo, deps: CliDeps = {}): Promise<number> {
+  // Every command's output, usage errors from commander included, is scrubbed alike.
+  const io = redactingIo(rawIo, secretsOf(rawIo.env));
   let exitCode: number = ExitCode.ok;
   const verbose = argv.includes('--verbose');
   const program = new Command('autohedge')
@@ -25,7 +29,8 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
     .configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),
-      outputError: (text, write) => write(`${formatCommanderError(text)}\n`),
+      // Commander quotes the offending argument, which may hold anything.
+      outputError: (text, write) => write(`${sanitizeText(formatCommanderError(text))}\n`),
     })
     .addHelpText(
       'after',
@@ -39,7 +44,7 @@ Examples:
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, AUTOHEDGE_SEARCH[_MODEL], AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME;
 a .env file in the working directory is read.
 Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 4 flagged (the decision breaks a
-guardrail rule), 130 interrupted.
+guardrail rule), 130 interrupted (129 SIGHUP, 143 SIGTERM).
 Not investment advice: autohedge never places an order.`,
     )
     .exitOverride()

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
+import { chatBaseUrlOf } from '../llm/endpoints.js';
 import { loadPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
@@ -7,7 +8,10 @@ import { autohedgeHome, packageVersion } from '../paths.js';
 import type { SearchChoice, SearchProvider } from '../search/types.js';
 import type { Recorder, Replay } from '../record/index.js';
 import type { CliDeps } from './deps.js';
+import { sanitizeText } from '../sanitize.js';
 import { loadEnvFile } from './env-file.js';
+import { baseUrlProblem, unsafeInName } from './options.js';
+import { secretsOf } from './redact.js';
 import type { CliIo } from './io.js';
 
 export interface ServiceConfig {
@@ -62,7 +66,10 @@ const replayKey = 'REDACTED';
  */
 export async function buildServices(config: ServiceConfig, deps: CliDeps): Promise<Session> {
   const env = loadEnvFile(config.cwd, config.env);
+  checkModelVariables(env);
   const prices = await loadPriceTable(env);
+  // Checked before any recording starts; a replay talks to the recorded servers instead.
+  const configuredBaseUrl = config.replay ? undefined : (config.baseUrl ?? checkedEnvBaseUrl(env));
   // The interception layer loads only for a recording or a replay.
   const record = config.replay || config.record ? await import('../record/index.js') : null;
   let asOf = deps.now ?? (() => new Date());
@@ -86,11 +93,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   }
 
   // A replay talks to whatever servers were recorded (api.openai.com, or a local one).
-  const replayedBase = (suffix: string) => {
-    const url = recordedUrls.find((candidate) => new URL(candidate).pathname.endsWith(suffix));
-    return url ? url.slice(0, url.indexOf(suffix, url.indexOf('://') + 3)) : undefined;
-  };
-  const baseURL = replay ? replayedBase('/chat/completions') : (config.baseUrl ?? env.OPENAI_BASE_URL?.trim()) || undefined;
+  const baseURL = replay ? firstDefined(recordedUrls, chatBaseUrlOf) : configuredBaseUrl;
   const apiKey = replay ? replayKey : env.OPENAI_API_KEY?.trim() || undefined;
   if (config.needsModel && !deps.model && !apiKey && !baseURL) {
     recorder?.discard();
@@ -100,7 +103,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   }
 
   const { createOpenAIModel } = await import('../llm/openai-model.js');
-  const { createYahooMarketData } = await import('../market/yahoo.js');
+  const { createYahooMarketData, yahooChartSymbolOf } = await import('../market/yahoo.js');
   const intercepted = Boolean(replay || recorder);
   // Retries stay on under replay: the cassette holds every exchange, a 429 or 5xx that was
   // retried included, so the replay has to retry the way the recording did.
@@ -112,7 +115,8 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache'),
       // A replay retries what the recording retried, without waiting; a miss is final anyway.
       retryDelayMs: replay ? 0 : undefined,
-      logger: { debug: () => {}, warn: (message) => config.warn(message) },
+      // yahoo-finance2's warnings quote what Yahoo sent.
+      logger: { debug: () => {}, warn: (message) => config.warn(sanitizeText(message)) },
     });
   const search = deps.search !== undefined ? deps.search : await buildSearch(config.search ?? 'exa', { env, replay: replay !== null, recordedUrls, apiKey, baseURL });
 
@@ -127,7 +131,8 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     prices,
     demo: config.demo === true || replay?.meta.demo === true,
     checkDemoTickers(tickers) {
-      const covered = recordedSymbols(recordedUrls);
+      // The symbols the cassette holds market data for: those whose chart it recorded.
+      const covered = [...new Set(recordedUrls.flatMap((url) => yahooChartSymbolOf(url) ?? []))];
       const uncovered = tickers.filter((ticker) => !covered.includes(ticker));
       if (uncovered.length > 0) {
         throw new UsageError(
@@ -153,6 +158,24 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   };
 }
 
+/** AUTOHEDGE_MODEL and AUTOHEDGE_MODEL_<ID>, held to the rules of --model. */
+function checkModelVariables(env: NodeJS.ProcessEnv): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (/^AUTOHEDGE_MODEL(?:_[A-Z]+)?$/.test(name) && value !== undefined && unsafeInName.test(value.trim())) {
+      throw new ConfigError(`${name} must not contain control characters or line breaks`);
+    }
+  }
+}
+
+/** OPENAI_BASE_URL, held to the rules of --base-url (src/cli/options.ts). */
+function checkedEnvBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.OPENAI_BASE_URL?.trim();
+  if (!value) return undefined;
+  const problem = baseUrlProblem(value, 'OPENAI_BASE_URL');
+  if (problem) throw new ConfigError(problem);
+  return value;
+}
+
 /** The provider behind the search tool, for the choice made with `--search` / AUTOHEDGE_SEARCH. */
 async function buildSearch(
   choice: SearchChoice,
@@ -169,21 +192,18 @@ async function buildSearch(
   const { createExaProvider, exaBaseUrlOf } = await import('../search/exa.js');
   // A replay searches only if the recording did: a run recorded without EXA_API_KEY told the
   // sentiment desk that exa_search is not configured, and its replay must say the same.
-  const exaBase = context.replay ? context.recordedUrls.map(exaBaseUrlOf).find((base) => base !== undefined) : context.env.EXA_BASE_URL?.trim() || undefined;
+  const exaBase = context.replay ? firstDefined(context.recordedUrls, exaBaseUrlOf) : context.env.EXA_BASE_URL?.trim() || undefined;
   const exaKey = context.replay ? (exaBase ? replayKey : undefined) : context.env.EXA_API_KEY?.trim() || undefined;
   return createExaProvider({ apiKey: exaKey, baseURL: exaBase });
 }
 
-/** The symbols a cassette holds market data for: those whose chart it recorded. */
-function recordedSymbols(urls: readonly string[]): string[] {
-  const symbols = urls.flatMap((url) => {
-    const match = /\/finance\/chart\/([^/?]+)/.exec(new URL(url).pathname);
-    return match?.[1] ? [decodeURIComponent(match[1]).toUpperCase()] : [];
-  });
-  return [...new Set(symbols)];
+/** The first thing an adapter reads out of the recorded URLs (its server's base URL). */
+function firstDefined<T>(urls: readonly string[], read: (url: string) => T | undefined): T | undefined {
+  for (const url of urls) {
+    const value = read(url);
+    if (value !== undefined) return value;
+  }
+  return undefined;
 }
 
-/** The key values to scrub from everything written. */
-export function secretsOf(env: NodeJS.ProcessEnv): string[] {
-  return [env.OPENAI_API_KEY, env.EXA_API_KEY].filter((value): value is string => typeof value === 'string' && value.trim().length >= 8).map((value) => value.trim());
-}
+export { secretsOf };

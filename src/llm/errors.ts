@@ -7,6 +7,7 @@
  * its 429 names the organisation; neither, nor the configured key, may reach a log.
  */
 import { formatSeconds } from '../clock.js';
+import { sanitizeText } from '../sanitize.js';
 import { scrubText } from '../scrub.js';
 import { AutohedgeError, errorCode, findCause, ModelError, type ModelErrorKind } from '../errors.js';
 
@@ -51,7 +52,8 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   const host = hostOf(context.baseURL);
   const provider = host === 'api.openai.com' ? 'OpenAI' : host;
   const make = (message: string, kind: ModelErrorKind, status: number | null = null, cause?: unknown) =>
-    new ModelError(scrubText(message, context.secrets), kind, status, cause === undefined ? undefined : { cause });
+    // The message quotes the server's error body and the base URL: both untrusted.
+    new ModelError(sanitizeText(scrubText(message, context.secrets)), kind, status, cause === undefined ? undefined : { cause });
   const attempts = context.maxRetries + 1;
 
   if (error instanceof sdk.APIUserAbortError || isAbortError(error)) {
@@ -69,7 +71,7 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
     const status = error.status ?? null;
     const detail = serverDetail(error);
     // The raw SDK error is not kept as the cause: its message is the server's, unscrubbed.
-    const cause = new Error(scrubText(error.message, context.secrets));
+    const cause = new Error(sanitizeText(scrubText(error.message, context.secrets)));
     const suffix = detail ? `: ${detail}` : '';
     const afterRetries = context.maxRetries > 0 ? ` after ${context.maxRetries} ${context.maxRetries === 1 ? 'retry' : 'retries'}` : '';
     if (status === null) {

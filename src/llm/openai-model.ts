@@ -17,6 +17,7 @@ import { formatSeconds } from '../clock.js';
 import { agentHeader } from '../constants.js';
 import { ConfigError, ModelError } from '../errors.js';
 import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
+import { sanitizeText } from '../sanitize.js';
 import type { AssistantMessage, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
 
 export interface OpenAIModelOptions {
@@ -178,7 +179,7 @@ async function assembleStream(
 
   const problem = (what: string, cause: unknown) => {
     const inProgress = finishReason === null ? calls.at(-1) : undefined;
-    const during = inProgress ? ` during tool call '${inProgress.name}' (${inProgress.arguments.length} argument characters received)` : '';
+    const during = inProgress ? ` during tool call '${sanitizeText(inProgress.name)}' (${inProgress.arguments.length} argument characters received)` : '';
     return new ModelError(`${what}${during} (model '${request.model}')`, 'invalid-response', null, { cause });
   };
 
@@ -232,13 +233,20 @@ async function assembleStream(
   };
 }
 
+/**
+ * The one place a ChatResponse's message is built, streamed or not: the server's text
+ * (content, refusal, reasoning, tool names) is untrusted, so it is sanitised here,
+ * where it enters, and nothing downstream can print a control sequence from it.
+ * Tool arguments stay as sent (they are JSON; the renderers sanitise what they show).
+ */
 function assistantMessage(parts: { content: string | null; refusal: string | null; reasoning: string; toolCalls: ToolCall[] }): AssistantMessage {
+  const toolCalls = parts.toolCalls.map((call) => ({ ...call, function: { ...call.function, name: sanitizeText(call.function.name) } }));
   return {
     role: 'assistant',
-    content: parts.content,
-    ...(parts.toolCalls.length > 0 ? { tool_calls: parts.toolCalls } : {}),
-    ...(parts.refusal ? { refusal: parts.refusal } : {}),
-    ...(parts.reasoning ? { reasoning_content: parts.reasoning } : {}),
+    content: parts.content === null ? null : sanitizeText(parts.content),
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    ...(parts.refusal ? { refusal: sanitizeText(parts.refusal) } : {}),
+    ...(parts.reasoning ? { reasoning_content: sanitizeText(parts.reasoning) } : {}),
   };
 }
 

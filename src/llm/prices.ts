@@ -53,11 +53,23 @@ const perMillion = 1_000_000;
  * `gpt-4o-mini` never falls back to `gpt-4o`, nor `gpt-5.2` to `gpt-5`.
  */
 export function priceFor(model: string, table: PriceTable = defaultPriceTable): Price | null {
-  const exact = table[model];
+  const exact = ownPrice(table, model);
   if (exact) return exact;
   const snapshot = /^(.+)-\d{4}-\d{2}-\d{2}$/.exec(model);
-  if (snapshot?.[1]) return table[snapshot[1]] ?? null;
+  if (snapshot?.[1]) return ownPrice(table, snapshot[1]);
   return null;
+}
+
+/**
+ * The table's own entry only: `constructor`, `toString` or `__proto__` as a model name
+ * must find nothing (an inherited function is not a price, and its NaN cost would
+ * pass every cap). An entry whose amounts are not finite numbers is no price either.
+ */
+function ownPrice(table: PriceTable, model: string): Price | null {
+  if (!Object.hasOwn(table, model)) return null;
+  const price = table[model];
+  if (!price || ![price.input, price.cachedInput, price.output].every((amount) => typeof amount === 'number' && Number.isFinite(amount) && amount >= 0)) return null;
+  return price;
 }
 
 /** USD for one call's usage: cached prompt tokens at cachedInput, the rest at input. */

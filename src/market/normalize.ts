@@ -1,5 +1,11 @@
 import { z } from 'zod';
+import { sanitizeDeep, sanitizeText } from '../sanitize.js';
 import type { Bar, Identity, QuoteStats } from './types.js';
+
+/** Yahoo's recommendation key is free text too. */
+function nullableSanitized(text: string | null): string | null {
+  return text === null ? null : sanitizeText(text);
+}
 
 /**
  * Yahoo's raw shapes → our types. yahoo-finance2 validates and coerces its results,
@@ -233,8 +239,9 @@ export interface RawSources {
   meta: ChartMeta | null;
 }
 
+/** Names, exchanges and sectors are Yahoo's text, not ours: sanitised where they enter. */
 export function identityFrom(symbol: string, { quote, summary, meta }: RawSources): Identity {
-  return {
+  return sanitizeDeep({
     symbol,
     name: first(quote?.longName, quote?.shortName, summary?.price?.longName, summary?.price?.shortName, summary?.quoteType?.longName, summary?.quoteType?.shortName, meta?.longName, meta?.shortName, quote?.displayName),
     exchange: first(quote?.fullExchangeName, summary?.price?.exchangeName, meta?.fullExchangeName, quote?.exchange, meta?.exchangeName, summary?.quoteType?.exchange),
@@ -242,7 +249,7 @@ export function identityFrom(symbol: string, { quote, summary, meta }: RawSource
     quoteType: first(quote?.quoteType, summary?.price?.quoteType, summary?.quoteType?.quoteType, meta?.instrumentType),
     sector: first(summary?.assetProfile?.sectorDisp, summary?.assetProfile?.sector),
     industry: first(summary?.assetProfile?.industryDisp, summary?.assetProfile?.industry),
-  };
+  });
 }
 
 /** "strong_buy" → "strong buy (mean 1.26 on 1 = strong buy … 5 = sell; 51 analysts)". */
@@ -283,7 +290,7 @@ export function quoteStatsFrom(sources: RawSources): QuoteStats {
     averageVolume: first(quote?.averageDailyVolume3Month, detail?.averageVolume, price?.averageDailyVolume3Month),
     dividendYield: first(detail?.dividendYield, scaled(quote?.dividendYield, 0.01), detail?.trailingAnnualDividendYield, quote?.trailingAnnualDividendYield),
     targetMeanPrice: financial?.targetMeanPrice ?? null,
-    recommendation: recommendationFrom(sources),
+    recommendation: nullableSanitized(recommendationFrom(sources)),
     profitMargin: first(financial?.profitMargins, statistics?.profitMargins),
     revenueGrowth: financial?.revenueGrowth ?? null,
     debtToEquity: financial?.debtToEquity ?? null,

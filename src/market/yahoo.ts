@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { daysBefore, isoDay } from '../clock.js';
 import { CassetteError, DataError, findCause, InterruptedError } from '../errors.js';
+import { scrubCrumbs } from '../scrub.js';
 import { createSnapshotCache, defaultCacheTtlMs, type SnapshotCache } from './cache.js';
 import {
   createResilientFetch,
@@ -81,15 +82,11 @@ interface YahooClient {
 /** Yahoo's own notices and the "requires Node 22" warning are noise, not news. */
 const droppedLogLines = [/Unsupported environment/i, /can suppress this message/i, /yahoo-finance-api-feedback/i];
 
-function redact(line: string): string {
-  return line.replace(/(crumb[^:=]{0,20}[:=]\s*)[^\s&]+/gi, '$1[redacted]');
-}
-
 function yahooLogger(logger: MarketLogger) {
   const route = (...values: unknown[]) => {
     const line = values.map((value) => (typeof value === 'string' ? value : inspect(value, { depth: 2, breakLength: Infinity }))).join(' ');
     if (droppedLogLines.some((pattern) => pattern.test(line))) return;
-    logger.debug(`yahoo-finance2: ${redact(line)}`);
+    logger.debug(`yahoo-finance2: ${scrubCrumbs(line)}`);
   };
   return { info: route, warn: route, error: route, debug: route, dir: route };
 }
@@ -136,8 +133,8 @@ export function classifyYahooError(error: unknown): Failure {
   if (/Quote not found|No data found|symbol may be delisted/i.test(message)) return { kind: 'unknown-ticker', reason: firstLine(message) };
   if (/No fundamentals data found/i.test(message)) return { kind: 'missing', reason: firstLine(message) };
   // The cookie/crumb handshake failing means we have no session: Yahoo is out of reach for us.
-  if (/crumb|set-cookie|cookie|Unauthorized/i.test(message)) return { kind: 'unreachable', reason: `no Yahoo session: ${firstLine(redact(message))}` };
-  return { kind: 'invalid', reason: firstLine(redact(message)) };
+  if (/crumb|set-cookie|cookie|Unauthorized/i.test(message)) return { kind: 'unreachable', reason: `no Yahoo session: ${firstLine(scrubCrumbs(message))}` };
+  return { kind: 'invalid', reason: firstLine(scrubCrumbs(message)) };
 }
 
 interface Outcome<T> {
@@ -392,6 +389,18 @@ function historyNotes(bars: MarketSnapshot['bars'], asOf: Date): string[] {
   const skipped = bars.length - window.sessions;
   if (skipped > 0) notes.push(`${skipped} session(s) without a price were skipped`);
   return notes;
+}
+
+/** yahoo-finance2's chart endpoint, `/v8/finance/chart/<symbol>`. */
+const chartPathPattern = /\/finance\/chart\/([^/?]+)/;
+
+/**
+ * The symbol a recorded chart request asked for, or undefined for any other URL:
+ * which tickers a cassette holds, without the cassette code knowing Yahoo's paths.
+ */
+export function yahooChartSymbolOf(url: string): string | undefined {
+  const match = chartPathPattern.exec(new URL(url).pathname);
+  return match?.[1] ? decodeURIComponent(match[1]).toUpperCase() : undefined;
 }
 
 function findCassetteError(error: unknown): CassetteError | undefined {

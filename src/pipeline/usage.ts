@@ -49,7 +49,9 @@ export class UsageTracker {
     let costUsd: number | null = 0;
     for (const [agent, usage] of this.byAgent) {
       const price = priceFor(usage.model, prices);
-      const cost = price ? costOf(usage, price) : null;
+      const computed = price ? costOf(usage, price) : null;
+      // A server's token counts are untrusted (1e400 parses as Infinity): an incomputable cost is unknown, not NaN.
+      const cost = computed !== null && Number.isFinite(computed) ? computed : null;
       byAgent[agent] = { ...usage, costUsd: cost };
       promptTokens += usage.promptTokens;
       completionTokens += usage.completionTokens;

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from '../atomic-write.js';
 import { CassetteError, errorMessage } from '../errors.js';
+import { maximumNesting, nestingBeyond } from '../json-depth.js';
 import { formatZodIssues } from '../zod-issues.js';
 
 export const CASSETTE_FORMAT = 'autohedge-cassette';
@@ -84,6 +85,8 @@ export async function readCassette(path: string): Promise<Cassette> {
   } catch (error) {
     throw cannotReplay(path, 'not valid JSON (truncated or corrupt?)', error);
   }
+  const depth = nestingBeyond(parsed, maximumNesting);
+  if (depth) throw cannotReplay(path, `nested more than ${maximumNesting} levels deep (at ${depth}); not a recording autohedge made`);
   const format = typeof parsed === 'object' && parsed !== null ? (parsed as { format?: unknown }).format : undefined;
   if (format !== CASSETTE_FORMAT) throw cannotReplay(path, 'not an autohedge cassette');
   const version = (parsed as { version?: unknown }).version;
@@ -97,6 +100,24 @@ export async function readCassette(path: string): Promise<Cassette> {
   return result.data;
 }
 
+/** Why a write failed, in words first (the errno message names the temporary file). */
+function writeFailure(error: unknown): string {
+  const reasons: Record<string, string> = {
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is exhausted',
+    EROFS: 'the file system is read-only',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    ENOTDIR: 'a parent of that path is not a directory',
+    EISDIR: 'that path is a directory',
+  };
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  // mkdir -p over a file where a folder should be.
+  if (code === 'EEXIST' && syscall === 'mkdir') return `${reasons.ENOTDIR} (EEXIST)`;
+  const reason = code ? reasons[code] : undefined;
+  return reason ? `${reason} (${code})` : errorMessage(error);
+}
+
 /** Atomically, so a crash mid-write never leaves a truncated cassette behind. */
 export async function writeCassette(path: string, cassette: Cassette): Promise<void> {
   const checked = cassetteSchema.parse(cassette);
@@ -104,6 +125,6 @@ export async function writeCassette(path: string, cassette: Cassette): Promise<v
   try {
     await writeFileAtomic(path, text, { createParents: true, mode: 0o644 });
   } catch (error) {
-    throw new CassetteError(`cannot write cassette '${path}': ${errorMessage(error)}`, { cause: error });
+    throw new CassetteError(`cannot write cassette '${path}': ${writeFailure(error)}`, { cause: error });
   }
 }

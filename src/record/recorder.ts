@@ -9,7 +9,7 @@ import { CASSETTE_FORMAT, CASSETTE_VERSION, writeCassette } from './cassette.js'
 import type { Cassette, CassetteMeta, Interaction } from './cassette.js';
 import { interceptFetch } from './intercept.js';
 import { parseBody } from './match.js';
-import { MINIMUM_SECRET_LENGTH, REDACTED, requestCredentials, scrubHeaders, scrubText } from '../scrub.js';
+import { isCrumbUrl, MINIMUM_SECRET_LENGTH, REDACTED, requestCredentials, scrubHeaders, scrubText } from '../scrub.js';
 
 export type RecordingMeta = Omit<CassetteMeta, 'format' | 'version' | 'recordedAt'>;
 
@@ -21,7 +21,7 @@ export type RecordingOptions = {
 export type Recorder = {
   /** Stops intercepting, waits for bodies still streaming, scrubs, and writes the cassette atomically. */
   stop(path: string): Promise<void>;
-  /** Stops intercepting and keeps nothing, for a run that failed before it was worth saving. */
+  /** Stops intercepting and keeps nothing, for a run that failed before it was worth saving; safe to call after stop(). */
   discard(): void;
 };
 
@@ -30,8 +30,6 @@ const KEPT_REQUEST_HEADERS = ['accept', 'authorization', 'content-type', 'cookie
 
 /** fetch has already decoded the body and the length changes with scrubbing; the rest is per-connection. */
 const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'content-encoding', 'content-length', 'keep-alive', 'transfer-encoding']);
-
-const YAHOO_CRUMB_PATH = '/v1/test/getcrumb';
 
 type Captured = {
   sequence: number;
@@ -90,10 +88,13 @@ export async function startRecording(meta: RecordingMeta, options: RecordingOpti
         interactions: captured.map((item) => toInteraction(item, secrets)),
       };
       assertNoSecretLeft(JSON.stringify(cassette), secrets, path);
+      assertNoSecretInBinary(captured, secrets, path);
       await writeCassette(path, cassette);
     },
+    // Idempotent: it is the cleanup after a stop() that failed (disk full, read-only, a
+    // secret left), and must not replace that failure's cause with its own.
     discard() {
-      stopIntercepting();
+      if (!stopped) stopIntercepting();
     },
   };
 }
@@ -130,10 +131,6 @@ async function capture(sequence: number, request: Request, response: Response): 
   }
 }
 
-function isCrumbRequest(item: Captured): boolean {
-  return new URL(item.url).pathname.endsWith(YAHOO_CRUMB_PATH);
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function decodeBody(bytes: Uint8Array): { text: string } | { base64: string } {
@@ -148,7 +145,7 @@ function collectSecrets(captured: readonly Captured[], given: readonly string[])
   const secrets = new Set(given);
   for (const item of captured) {
     for (const credential of requestCredentials((name) => item.requestHeaders[name])) secrets.add(credential);
-    if (isCrumbRequest(item)) {
+    if (isCrumbUrl(item.url)) {
       const body = decodeBody(item.responseBody);
       if ('text' in body && body.text.trim() !== '') secrets.add(body.text.trim());
     }
@@ -161,7 +158,7 @@ function toInteraction(item: Captured, secrets: readonly string[]): Interaction 
   const body = decodeBody(item.responseBody);
   // The crumb is replaced by the same word in the getcrumb body and in every crumb= URL,
   // so a replayed yahoo-finance2 asks for exactly the URLs that were recorded.
-  const responseBody = isCrumbRequest(item) && item.status === 200 ? REDACTED : 'text' in body ? scrubText(body.text, secrets) : body.base64;
+  const responseBody = isCrumbUrl(item.url) && item.status === 200 ? REDACTED : 'text' in body ? scrubText(body.text, secrets) : body.base64;
   const requestBody = parseBody(scrubText(item.requestBodyText, secrets));
   return {
     method: item.method,
@@ -174,6 +171,16 @@ function toInteraction(item: Captured, secrets: readonly string[]): Interaction 
     responseBody,
     ...('base64' in body ? { responseBodyEncoding: 'base64' as const } : {}),
   };
+}
+
+/**
+ * A body that is not UTF-8 is stored as base64, which no text scrubbing can reach and in
+ * which no key shows literally: a binary answer echoing a key is refused instead.
+ */
+function assertNoSecretInBinary(captured: readonly Captured[], secrets: readonly string[], path: string): void {
+  const binary = captured.filter((item) => 'base64' in decodeBody(item.responseBody)).map((item) => Buffer.from(item.responseBody));
+  const leaked = secrets.some((secret) => secret.length >= MINIMUM_SECRET_LENGTH && binary.some((body) => body.includes(secret)));
+  if (leaked) throw new CassetteError(`refusing to write cassette '${path}': a secret survived scrubbing (in a binary response body)`);
 }
 
 /** Last line of defence: refuse to write rather than leak a key the patterns missed. */

@@ -19,6 +19,7 @@ import {
   oneLine,
   truncate,
 } from './format.js';
+import { sanitizeDeep } from '../sanitize.js';
 import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
 import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
 import { collectSources, searchBackingLine } from './sources.js';
@@ -33,7 +34,9 @@ export interface MarkdownOptions {
  * decision, guardrail findings, each desk's report, the sources Sentiment cited,
  * usage and cost, warnings and status. Plain GitHub-flavoured markdown.
  */
-export function renderMarkdown(result: AnalysisResult, options: MarkdownOptions = {}): string {
+export function renderMarkdown(unsafe: AnalysisResult, options: MarkdownOptions = {}): string {
+  // report.md is read in terminals (`cat`, `less -R`) too: no untrusted control sequence.
+  const result = sanitizeDeep(unsafe);
   const sections: string[] = [title(result)];
   if (result.demo) sections.push(`> **${demoBanner}**`);
   sections.push(summaryLine(result));

@@ -1,3 +1,4 @@
+import { sanitizeDeep } from '../sanitize.js';
 import type { AgentReport } from '../agent/types.js';
 import type { AnalysisResult } from '../pipeline/types.js';
 import { formatCost } from './format.js';
@@ -55,7 +56,8 @@ function sourcesInResult(content: string): Array<{ url: string; title: string | 
     const trimmed = candidate.trim();
     if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) continue;
     try {
-      collectFromJson(JSON.parse(trimmed), found);
+      // Parsed after the result was sanitised, so its `\u001b` escapes decode to control characters: sanitise again.
+      collectFromJson(sanitizeDeep(JSON.parse(trimmed)), found);
     } catch {
       // Not JSON after all: the URL pattern below still finds its links.
     }

@@ -25,6 +25,7 @@ import {
   visibleText,
   wrap,
 } from './format.js';
+import { sanitizeDeep } from '../sanitize.js';
 import { createPalette } from './palette.js';
 import { collectSources, searchBackingLine } from './sources.js';
 
@@ -46,7 +47,9 @@ export interface TerminalOptions {
  * result and the options, so `autohedge runs show` renders a saved run exactly as
  * the live run printed it.
  */
-export function renderTerminal(result: AnalysisResult, options: TerminalOptions): string {
+export function renderTerminal(unsafe: AnalysisResult, options: TerminalOptions): string {
+  // Sanitised again here: a saved run (`runs show`) may predate sanitising or be hand-edited.
+  const result = sanitizeDeep(unsafe);
   const view = new View(options);
   const blocks: string[][] = [];
 

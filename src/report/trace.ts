@@ -2,7 +2,8 @@ import { agentIds } from '../../agents/index.js';
 import type { ChalkInstance } from 'chalk';
 import type { EventSink, RunEvent } from '../events.js';
 import type { ChatMessage, ChatRequest, ChatResponse } from '../llm/types.js';
-import { formatDuration, formatTokens, oneLine, truncate } from './format.js';
+import { formatDuration, formatNumber, formatTokens, oneLine } from './format.js';
+import { sanitizeDeep } from '../sanitize.js';
 import { createPalette } from './palette.js';
 
 /**
@@ -44,7 +45,9 @@ export function createTraceSink(options: TraceOptions): EventSink {
     return state;
   };
 
-  return (event: RunEvent) => {
+  return (unsafe: RunEvent) => {
+    // Tool arguments and results, names and errors are untrusted; the colours added below are ours.
+    const event = sanitizeDeep(unsafe);
     const lines = describe(event, { paint, max, stateOf });
     if (lines.length === 0) return;
     const who = event.type === 'warning' ? 'warning' : event.agent;
@@ -72,18 +75,18 @@ function describe(event: RunEvent, context: Context): string[] {
       return modelCall(event, context);
     case 'tool-call':
       // The assistant message above already listed the call; this is where it starts running.
-      return [paint.dim(`⚙ running ${event.name} (id ${event.id})`)];
+      return [paint.dim(`⚙ running ${cut(event.name, nameMax)} (id ${cut(event.id, nameMax)})`)];
     case 'tool-result': {
       context.stateOf(event.agent).toolMessagesShown.add(event.id);
-      const head = `← role:"tool" tool_call_id ${event.id} (${event.name}, ${formatDuration(event.durationMs)})`;
-      const lines = [event.error ? paint.red(`${head} error: ${oneLine(event.error)}`) : paint.magenta(head)];
+      const head = `← role:"tool" tool_call_id ${cut(event.id, nameMax)} (${cut(event.name, nameMax)}, ${formatDuration(event.durationMs)})`;
+      const lines = [event.error ? paint.red(`${head} error: ${content(event.error, context.max)}`) : paint.magenta(head)];
       lines.push(`  content: ${content(event.content, context.max)}`);
       return lines;
     }
     case 'agent-end': {
       const took = formatDuration(event.durationMs);
       if (event.status === 'ok') return [paint.bold.green(`■ end ok (${took})`)];
-      return [paint.bold.red(`■ end failed (${took}): ${oneLine(event.error ?? 'unknown error')}`)];
+      return [paint.bold.red(`■ end failed (${took}): ${content(event.error ?? 'unknown error', context.max)}`)];
     }
     case 'usage':
       // Already shown with the response it belongs to.
@@ -93,7 +96,7 @@ function describe(event: RunEvent, context: Context): string[] {
       return [paint.dim(`⌕ search via ${event.provider}${event.model ? ` (${event.model}${tokens})` : ''}`)];
     }
     case 'warning':
-      return [paint.yellow(oneLine(event.message))];
+      return [paint.yellow(content(event.message, context.max))];
   }
 }
 
@@ -177,15 +180,30 @@ function assistantLines(message: Extract<ChatMessage, { role: 'assistant' }>, co
   if (message.refusal) lines.push(paint.red(`  refusal: ${content(message.refusal, context.max)}`));
   for (const call of message.tool_calls ?? []) {
     lines.push(
-      `  tool_call id ${paint.bold(call.id)} function.name ${paint.bold(call.function.name)} function.arguments ${call.function.arguments}`,
+      `  tool_call id ${paint.bold(cut(call.id, nameMax))} function.name ${paint.bold(cut(call.function.name, nameMax))} function.arguments ${content(call.function.arguments, context.max)}`,
     );
   }
   if (lines.length === 0) lines.push(paint.dim('  content: (empty)'));
   return lines;
 }
 
+/** Ids and names come from the model too; a real one is far shorter. */
+const nameMax = 100;
+
 function content(text: string, max: number): string {
-  return truncate(oneLine(text), max);
+  return cut(oneLine(text), max);
+}
+
+/**
+ * At most `max` characters, then a marker giving the full size, so a 10 MB argument or
+ * result is one readable line that still says how big it was. Never splits a surrogate pair.
+ */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… [cut: ${formatNumber(text.length, 0)} characters in all]`;
 }
 
 const agentColors = ['cyan', 'magenta', 'blue', 'green', 'yellow'] as const;

@@ -1,4 +1,5 @@
 import type { EventSink, RunEvent } from '../events.js';
+import { stringifyJsonSafely } from '../sanitize.js';
 import { scrubDeep } from '../scrub.js';
 
 /**
@@ -32,7 +33,7 @@ export function createTranscript(options: TranscriptOptions = {}): Transcript {
 
   const sink: EventSink = (event) => {
     const line = toLine(event, now);
-    if (line) lines.push(JSON.stringify(scrubDeep(line, secrets)));
+    if (line) lines.push(stringifyJsonSafely(scrubDeep(line, secrets)));
   };
   return { sink, lines: () => [...lines] };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maximumNesting, nestingBeyond } from '../json-depth.js';
 import type { AnalysisResult } from '../pipeline/types.js';
 import { formatZodIssues } from '../zod-issues.js';
 import { decisionSchema } from '../pipeline/schemas.js';
@@ -106,6 +107,8 @@ export function parseSavedResult(text: string): ParsedResult {
   } catch (error) {
     return { ok: false, problem: `result.json is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
   }
+  const deep = nestingBeyond(raw);
+  if (deep) return { ok: false, problem: `result.json nests more than ${maximumNesting} levels deep (at ${deep})` };
   const parsed = savedResultSchema.safeParse(raw);
   if (!parsed.success) {
     return { ok: false, problem: `result.json is not a saved run (${formatZodIssues(parsed.error, { limit: 1, root: 'result' })})` };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { errorCode, UsageError } from '../errors.js';
 import type { AnalysisResult, Decision, RunStatus } from '../pipeline/types.js';
+import { stringifyJsonSafely } from '../sanitize.js';
 import { RunStoreError } from './errors.js';
 import { parseSavedResult } from './result-schema.js';
 
@@ -75,7 +76,7 @@ export async function writeRunFiles(dir: string, result: AnalysisResult, files: 
     if (files.chart) await writeFileAtomic(join(dir, runFileNames.chart), files.chart);
     await writeFileAtomic(join(dir, runFileNames.report), files.markdown);
     if (files.html !== undefined) await writeFileAtomic(join(dir, runFileNames.html), files.html);
-    await writeFileAtomic(join(dir, runFileNames.result), `${JSON.stringify(result, null, 2)}\n`);
+    await writeFileAtomic(join(dir, runFileNames.result), `${stringifyJsonSafely(result, 2)}\n`);
   } catch (error) {
     throw new RunStoreError(`cannot write ${dir}: ${describeFsError(error)}`, 'unwritable', { cause: error });
   }

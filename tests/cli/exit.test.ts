@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../../src/cli/exit.js';
+import { exitCodeFor, exitCodeForStatus, formatError, isProgrammerError, worstExitCode } from '../../src/cli/exit.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { ScriptedModel } from '../../src/testing/scripted-model.js';
+import { captureIo } from '../support/cli.js';
 import { BudgetExceededError, CassetteError, ConfigError, DataError, InterruptedError, ModelError, UsageError } from '../../src/errors.js';
 
 describe('exit codes, in one place', () => {
@@ -34,5 +37,35 @@ describe('exit codes, in one place', () => {
     const error = new DataError("unknown ticker 'XYZ'\nmore detail", 'unknown-ticker');
     expect(formatError(error, false)).toBe("autohedge: DataError: unknown ticker 'XYZ'");
     expect(formatError(error, true).split('\n').length).toBeGreaterThan(2);
+  });
+
+  it('a programmer error looks unexpected, distinct from a domain error; the stack only when verbose', () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'close')");
+    expect(formatError(bug, false)).toBe("autohedge: unexpected error: Cannot read properties of undefined (reading 'close') (run with --verbose for the stack)");
+    const verbose = formatError(bug, true).split('\n');
+    expect(verbose[0]).toBe("autohedge: unexpected error: Cannot read properties of undefined (reading 'close')");
+    expect(verbose[1]).toMatch(/^TypeError: /);
+    expect(formatError('a thrown string', false)).toBe('autohedge: unexpected error: a thrown string (run with --verbose for the stack)');
+    // fetch's network failure is a TypeError too, but the world's fault, not ours.
+    const network = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    expect([bug, new RangeError('x'), new ReferenceError('x'), network, new UsageError('x'), new Error('x')].map(isProgrammerError)).toEqual([true, true, true, false, false, false]);
+  });
+
+  it('a message is sanitised and scrubbed: no control sequence, no key shape', () => {
+    const error = new ConfigError('bad value \u001b]52;c;ZXZpbA==\u0007 sk-proj-abcdefghijklmnop at http://user:pw@host/v1?key=secret123');
+    expect(formatError(error, false)).toBe('autohedge: ConfigError: bad value ␛]52;c;ZXZpbA==␇ REDACTED at http://REDACTED@host/v1?key=REDACTED');
+  });
+
+  it('through the CLI: a bug in a dependency prints the unexpected-error line, exit 1', async () => {
+    const io = captureIo();
+    const market = {
+      async snapshot(): Promise<never> {
+        throw new TypeError("Cannot read properties of undefined (reading 'bars')");
+      },
+    };
+    const code = await runCli(['analyze', 'ACME', '--json', '--quiet', '--no-save'], io, { model: new ScriptedModel([]), market, search: { search: async () => [] } });
+    expect(code).toBe(1);
+    expect(io.err()).toBe("autohedge: unexpected error: Cannot read properties of undefined (reading 'bars') (run with --verbose for the stack)\n");
+    expect(io.out()).toBe('');
   });
 });

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import { fakeMarket } from '../support/market.js';
-import { decision, deskText, faultMatrix, plan, type FaultContext, type FaultScenario } from '../support/faults.js';
+import { allOk, decision, deskText, faultMatrix, plan, type FaultContext, type FaultScenario } from '../support/faults.js';
 
 const search = { search: async () => [] };
 const fixtures = resolve(import.meta.dirname, '..', 'fixtures', 'record');
@@ -49,7 +49,6 @@ function unwritableHome(): string {
   return join(directory, 'file', 'home');
 }
 
-const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
 
 const scenarios: FaultScenario[] = [
   {
@@ -57,7 +56,7 @@ const scenarios: FaultScenario[] = [
     arrange: (context) => ({ argv: ['analyze', 'ACME', '--frobnicate'], deps: { model: untouchedModel(context), market: fakeMarket(), search } }),
     expect: { exitCode: 2, result: null, stderr: "autohedge: UsageError: unknown option '--frobnicate'" },
   },
-  refused('a --base-url that is not http(s)', ['--base-url', 'ftp://models.example'], "autohedge: UsageError: --base-url must be an http(s) URL"),
+  refused('a --base-url that is not http(s)', ['--base-url', 'ftp://models.example'], "autohedge: UsageError: --base-url must be an http(s) URL, not ftp:"),
   refused('unknown agent id', ['--agent', 'oracle'], "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)"),
   refused('negative --concurrency', ['--concurrency', '-1'], "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got '-1')"),
   refused('non-numeric --concurrency', ['--concurrency', 'two'], "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got 'two')"),

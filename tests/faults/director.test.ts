@@ -3,11 +3,10 @@
 // response asking for more tool calls than one response may run.
 import { expect } from 'vitest';
 import type { SearchProvider } from '../../src/tools/exa-search.js';
-import { byAgent, decision, deskText, faultMatrix, plan, requestsOf, schemaOf, toolMessages, type FaultScenario } from '../support/faults.js';
+import { allOk, byAgent, decision, deskText, faultMatrix, plan, requestsOf, schemaOf, toolMessages, type FaultScenario } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';
 import { textAnswer, toolCallAnswer } from '../support/openai-server.js';
 
-const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
 /** A BUY whose stop sits above its entry: an `error` finding on fakeMarket (last close 100). */
 const broken = { ...decision, stopLoss: 101 };
 

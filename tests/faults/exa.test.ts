@@ -3,14 +3,15 @@
 // tool message, answers without the news, and the run completes.
 import { expect } from 'vitest';
 import { createExaProvider } from '../../src/search/exa.js';
-import { closedPortURL, type ExaStubReply } from '../support/exa-server.js';
+import { type ExaStubReply } from '../support/exa-server.js';
+import { closedPortURL } from '../support/local-server.js';
 import { fakeMarket } from '../support/market.js';
-import { byAgent, deskText, exaCanary, faultMatrix, requestsOf, toolMessages, type FaultContext, type FaultScenario } from '../support/faults.js';
+import { allOk, byAgent, deskText, exaCanary, faultMatrix, requestsOf, toolMessages, type FaultContext, type FaultScenario } from '../support/faults.js';
 import { textAnswer, toolCallAnswer } from '../support/openai-server.js';
 
 const okRun = {
   exitCode: 0,
-  result: { status: 'ok' as const, error: null, decision: true, reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' }, warnings: [] as string[] },
+  result: { status: 'ok' as const, error: null, decision: true, reports: allOk, warnings: [] as string[] },
 };
 
 /** Sentiment searches once, then answers. */

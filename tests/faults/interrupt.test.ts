@@ -1,6 +1,7 @@
-// Interruption, on the built CLI as a user runs it: SIGINT while three desks wait on
-// the model aborts every in-flight request (the server sees each socket close), saves
-// what finished with status "interrupted", and exits 130 within a second.
+// Interruption, on the built CLI as a user runs it: SIGINT (Ctrl-C), SIGTERM (`docker
+// stop`, `timeout`, CI cancellation) or SIGHUP (a dropped ssh session) while three desks
+// wait on the model aborts every in-flight request (the server sees each socket close),
+// saves what finished with status "interrupted", and exits 130 / 143 / 129 within a second.
 //
 // The child gets its market data from a snapshot already in its $AUTOHEDGE_HOME cache
 // (no network), and its model from the loopback OpenAI server through OPENAI_BASE_URL.
@@ -33,8 +34,14 @@ function seedMarketCache(home: string, now: Date): void {
   writeFileSync(join(directory, `${isoDay(now)}.json`), JSON.stringify({ version: 1, savedAt: now.toISOString(), snapshot }));
 }
 
-describe.skipIf(!built)('SIGINT on the built CLI', () => {
-  it('during the fan-out: every in-flight request aborted, what finished saved as interrupted, exit 130 within a second', async () => {
+const signals = [
+  { signal: 'SIGINT', exitCode: 130 },
+  { signal: 'SIGTERM', exitCode: 143 },
+  { signal: 'SIGHUP', exitCode: 129 },
+] as const;
+
+describe.skipIf(!built).each(signals)('$signal on the built CLI', ({ signal: sent, exitCode }) => {
+  it(`during the fan-out: every in-flight request aborted, what finished saved as interrupted, exit ${exitCode} within a second`, async () => {
     // The Director plans and Sentiment answers at once; the three other desks wait forever.
     server = await startOpenAIServer(byAgent({ quant: [{ hang: true }], risk: [{ hang: true }], execution: [{ hang: true }] }));
     const home = mkdtempSync(join(tmpdir(), 'autohedge-sigint-'));
@@ -60,10 +67,10 @@ describe.skipIf(!built)('SIGINT on the built CLI', () => {
       expect(stderr).toMatch(/^\[ACME\] sentiment: done/m);
       expect(hanging.map((agent) => requestsOf(server!, agent).length), stderr).toEqual([1, 1, 1]);
       const interruptedAt = Date.now();
-      child.kill('SIGINT');
+      child.kill(sent);
       const { code, signal, at } = await exited;
 
-      expect({ code, signal }).toEqual({ code: 130, signal: null });
+      expect({ code, signal }).toEqual({ code: exitCode, signal: null });
       expect(at - interruptedAt).toBeLessThan(1_000);
       // Each waiting request's socket was closed by the client, not left to time out.
       await settle(() => server!.requests.every((request) => request.answeredAt !== undefined));

@@ -1,9 +1,10 @@
 // Fault matrix, LLM: the real openai SDK over real HTTP to the scripted server, each
 // fault aimed at one agent through the x-autohedge-agent header, the CLI run in-process.
 import { expect } from 'vitest';
-import { closedPortURL } from '../support/exa-server.js';
+import { closedPortURL } from '../support/local-server.js';
 import { fakeMarket } from '../support/market.js';
 import {
+  allOk,
   byAgent,
   decision,
   deskText,
@@ -18,7 +19,6 @@ import { answerChunks, errorReply, textAnswer, type Reply } from '../support/ope
 const emptySearch = { search: async () => [] };
 const deps = (model: import('../../src/llm/types.js').ChatModel) => ({ model, market: fakeMarket(), search: emptySearch });
 
-const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
 const delayed = (reply: Reply, delayMs: number): Reply => ({ ...reply, delayMs }) as Reply;
 
 /** OpenAI's own 401 body, which quotes the masked key it was sent. */

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { createExaProvider } from '../../src/search/exa.js';
 import type { SearchResult } from '../../src/search/types.js';
 import { untrustedContentEnd } from '../../src/tools/untrusted.js';
-import { byAgent, deskText, exaCanary, faultMatrix, requestsOf, toolMessages, type FaultScenario } from '../support/faults.js';
+import { allOk, byAgent, deskText, exaCanary, faultMatrix, requestsOf, toolMessages, type FaultScenario } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';
 import { textAnswer, toolCallAnswer, type OpenAIServer } from '../support/openai-server.js';
 import { isSearchRequest, searchAnswer, searchUsage, threeCitations, withSearchModel } from '../support/search-model.js';
@@ -27,7 +27,7 @@ const scenarios: FaultScenario[] = [
       const server = await context.openai(withSearchModel(() => searchAnswer(threeCitations), sentimentSearches()));
       return { argv: ['analyze', 'ACME', '--json', '--search', 'openai', '--base-url', server.url], deps: { model: context.model(server), market: fakeMarket() } };
     },
-    expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' }, warnings: [] } },
+    expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
     verify(outcome, { servers }) {
       const [search, ...more] = searchRequests(servers[0]!);
       expect(more).toEqual([]);
@@ -77,7 +77,7 @@ const scenarios: FaultScenario[] = [
         status: 'ok',
         error: null,
         decision: true,
-        reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' },
+        reports: allOk,
         warnings: [`sentiment: every tool call failed (${noCitations}); its report rests on no tool results`],
       },
     },
@@ -99,7 +99,7 @@ const scenarios: FaultScenario[] = [
         status: 'ok',
         error: null,
         decision: true,
-        reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' },
+        reports: allOk,
         warnings: ['sentiment: no web search in this run (--search none); its report rests on no news search'],
       },
     },
@@ -133,7 +133,7 @@ const scenarios: FaultScenario[] = [
         status: 'ok',
         error: null,
         decision: true,
-        reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' },
+        reports: allOk,
         warnings: ['sentiment: no web search in this run (--search none); its report rests on no news search'],
       },
     },
@@ -176,7 +176,7 @@ const scenarios: FaultScenario[] = [
           status: 'ok',
           error: null,
           decision: true,
-          reports: { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' },
+          reports: allOk,
           warnings: [expect.stringMatching(/^--max-cost \$0\.5000 reached: the next exa search could cost up to \$1\.0000 \(spent \$0\.\d{4}, in flight up to \$0\.\d{4}\); the call was not made$/) as unknown as string, expect.stringContaining(`sentiment: every tool call failed (--max-cost $0.5000 reached: the next exa search`) as unknown as string],
         },
       };

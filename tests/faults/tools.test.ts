@@ -7,12 +7,11 @@ import { analyze } from '../../src/pipeline/analyze.js';
 import type { SearchProvider, SearchResult } from '../../src/search/types.js';
 import { untrustedContentEnd } from '../../src/tools/untrusted.js';
 import { fakeMarket } from '../support/market.js';
-import { byAgent, deskText, faultMatrix, fixedNow, openaiCanary, requestsOf, toolMessages, type FaultScenario } from '../support/faults.js';
+import { allOk, byAgent, deskText, faultMatrix, fixedNow, openaiCanary, requestsOf, toolMessages, type FaultScenario } from '../support/faults.js';
 import { startOpenAIServer, textAnswer, toolCallAnswer, type Reply } from '../support/openai-server.js';
 import { createOpenAIModel } from '../../src/llm/openai-model.js';
 import { jsonErrorOf } from '../support/json.js';
 
-const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
 const okRun = { exitCode: 0, result: { status: 'ok' as const, error: null, decision: true, reports: allOk, warnings: [] as string[] } };
 /** Still ok, but the run says Sentiment's only tool call failed. */
 const searchFailed = (error: string) => ({ ...okRun, result: { ...okRun.result, warnings: [`sentiment: every tool call failed (${error}); its report rests on no tool results`] } });

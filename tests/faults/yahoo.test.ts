@@ -5,13 +5,12 @@
 import { expect } from 'vitest';
 import { createYahooMarketData } from '../../src/market/index.js';
 import type { FaultContext, FaultScenario } from '../support/faults.js';
-import { byAgent, faultMatrix, requestsOf } from '../support/faults.js';
-import { acmeRoutes, bodyOf, createYahooRouter, json, own, type RouterRoutes } from '../market/support/yahoo-router.js';
+import { allOk, byAgent, faultMatrix, requestsOf } from '../support/faults.js';
+import { acmeRoutes, bodyOf, createYahooRouter, json, own, type RouterRoutes } from '../support/yahoo.js';
 
 /** The fixtures' own day: their last bar is 2025-10-10. */
 const now = () => new Date('2025-10-10T21:00:00Z');
 const search = { search: async () => [] };
-const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
 /** The fixture chart has one session without a price. */
 const fixtureGap = 'market data: 1 session(s) without a price were skipped';
 

@@ -1,11 +1,11 @@
 // Failures of a model call, over real HTTP through the real SDK, each mapped to one
 // typed ModelError with one line a user understands and no key in it.
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, ModelError, CassetteError } from '../../src/errors.js';
 import { createOpenAIModel, type OpenAIModelOptions } from '../../src/llm/openai-model.js';
 import type { ChatRequest } from '../../src/llm/types.js';
 import { errorReply, startOpenAIServer, textAnswer, type OpenAIServer, type Reply } from '../support/openai-server.js';
+import { closedPort } from '../support/local-server.js';
 
 let server: OpenAIServer | undefined;
 afterEach(async () => {
@@ -363,14 +363,6 @@ describe('configuration and secrets', () => {
     await expect(model.complete(ask())).rejects.toBe(miss);
   });
 });
-
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function until(condition: () => boolean): Promise<void> {
   for (let tries = 0; tries < 200 && !condition(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 5));

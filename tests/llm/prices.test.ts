@@ -23,6 +23,18 @@ describe('priceFor', () => {
     expect(priceFor('gpt-5-mini-2025-08-07')).toBe(defaultPriceTable['gpt-5-mini']);
   });
 
+  it('finds no inherited member: Object.prototype names and their dated forms are unknown models', () => {
+    for (const model of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'constructor-2024-07-18', '__proto__-2025-01-01']) {
+      expect(priceFor(model), model).toBeNull();
+    }
+  });
+
+  it('an entry whose amounts are not finite numbers is no price', () => {
+    const table = { broken: { input: Number.NaN, cachedInput: 0, output: 1 }, huge: { input: 1, cachedInput: 1, output: Infinity } };
+    expect(priceFor('broken', table)).toBeNull();
+    expect(priceFor('huge', table)).toBeNull();
+  });
+
   it('returns null for an unknown model rather than guessing from a similar name', () => {
     expect(priceFor('gpt-5.2')).toBeNull();
     expect(priceFor('gpt-4o-mini-audio-preview')).toBeNull();

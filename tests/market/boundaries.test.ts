@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './support/yahoo-router.js';
+import { repoRoot } from '../support/yahoo.js';
 
 /** yahoo-finance2 is imported in exactly one module, lazily, so start-up never loads it. */
 

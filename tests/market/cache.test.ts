@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSnapshotCache, createYahooMarketData } from '../../src/market/index.js';
-import { acmeRoutes, createYahooRouter, own, quoteSummaryFrom } from './support/yahoo-router.js';
+import { acmeRoutes, createYahooRouter, own, quoteSummaryFrom } from '../support/yahoo.js';
 
 /**
  * The disk cache, through the real client: what is fetched and what is served. The

@@ -4,7 +4,7 @@ import { createYahooMarketData } from '../../src/market/index.js';
 import { adjustedCloses, maxDrawdown, maxDrawdownWindow } from '../../src/market/indicators.js';
 import type { MarketSnapshot } from '../../src/market/types.js';
 import { captureIo } from '../support/cli.js';
-import { acmeRoutes, bodyOf, createYahooRouter, json, own, quoteSummaryFrom } from './support/yahoo-router.js';
+import { acmeRoutes, bodyOf, createYahooRouter, json, own, quoteSummaryFrom } from '../support/yahoo.js';
 
 /**
  * `autohedge market ACME` on our own Yahoo fixtures, altered the way real data is:

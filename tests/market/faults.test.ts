@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DataError, ExitCode, UsageError } from '../../src/errors.js';
 import { createYahooMarketData, validateTicker } from '../../src/market/index.js';
-import { acmeRoutes, createYahooRouter, hasRecordedYahoo, json, own, recorded, recordedYahooDir } from './support/yahoo-router.js';
+import { acmeRoutes, createYahooRouter, hasRecordedYahoo, json, own, recorded, recordedYahooDir } from '../support/yahoo.js';
+import { closedPort } from '../support/local-server.js';
 
 /** Every bad input and fault is one defined outcome with one exact message. */
 
@@ -102,15 +102,6 @@ describe.skipIf(!hasRecordedYahoo)(`unknown symbols, recorded Yahoo answers (${r
     expect(snapshot.warnings).toContain('key statistics and company profile unavailable (No fundamentals data found for any of the summaryTypes=assetProfile)');
   });
 });
-
-/** A port on 127.0.0.1 that nothing listens on: a real "connection refused". */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('Yahoo out of reach', () => {
   it('network down: every request refused, retried, then "could not reach Yahoo Finance (connection refused)"', async () => {

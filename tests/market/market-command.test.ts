@@ -4,7 +4,7 @@ import { UsageError } from '../../src/errors.js';
 import { createYahooMarketData } from '../../src/market/index.js';
 import type { MarketData, MarketSnapshot } from '../../src/market/types.js';
 import { renderPriceChart } from '../../src/report/chart.js';
-import { createYahooRouter, own, quoteSummaryFrom } from './support/yahoo-router.js';
+import { createYahooRouter, own, quoteSummaryFrom } from '../support/yahoo.js';
 
 /** `autohedge market <ticker>` on our own fixtures, through the real client. */
 

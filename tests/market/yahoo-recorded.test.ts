@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createYahooMarketData } from '../../src/market/index.js';
 import { snapshotTextBudgetChars } from '../../src/market/snapshot-text.js';
 import type { MarketSnapshot } from '../../src/market/types.js';
-import { bodyOf, createYahooRouter, hasRecordedYahoo, quoteSummaryFrom, recorded, recordedYahooDir, type RouterRoutes } from './support/yahoo-router.js';
+import { bodyOf, createYahooRouter, hasRecordedYahoo, quoteSummaryFrom, recorded, recordedYahooDir, type RouterRoutes } from '../support/yahoo.js';
 
 /**
  * Conformance against real Yahoo answers recorded by public projects

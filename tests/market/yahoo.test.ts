@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataError, InterruptedError } from '../../src/errors.js';
 import { createYahooMarketData, type MarketLogger } from '../../src/market/index.js';
 import type { Bar } from '../../src/market/types.js';
-import { acmeRoutes, bodyOf, createYahooRouter, fixtureCrumb, json, own, quoteSummaryFrom, type RouterRoutes } from './support/yahoo-router.js';
+import { acmeRoutes, bodyOf, createYahooRouter, fixtureCrumb, json, own, quoteSummaryFrom, type RouterRoutes } from '../support/yahoo.js';
 
 /**
  * The whole path on our own fixtures (tests/fixtures/market, see generate.mjs): the
@@ -180,7 +180,7 @@ describe('snapshot from our own fixtures', () => {
     const debug = [...ok.lines.debug, ...htmlError.lines.debug, ...down.lines.debug].join('\n');
     expect(debug).not.toMatch(/Unsupported environment|survey|suppress this message/i);
     expect(debug).not.toContain('fixture-crumb');
-    expect(debug).toContain('yahoo-finance2: New crumb: [redacted]');
+    expect(debug).toContain('yahoo-finance2: New crumb: REDACTED');
     expect(ok.lines.warn).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import type { RunEvent } from '../../src/events.js';
 import type { ChatRequest } from '../../src/llm/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import type { SearchProvider } from '../../src/tools/exa-search.js';
+import { decision } from '../support/faults.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';
 
 const asOf = new Date('2026-11-28T12:00:00Z');
@@ -15,19 +16,6 @@ const asOf = new Date('2026-11-28T12:00:00Z');
 const plan = {
   thesis: 'Acme trends up above every moving average; the question is whether momentum holds.',
   briefs: { quant: 'QUANT-BRIEF: judge the trend.', risk: 'RISK-BRIEF: size it.', execution: 'EXECUTION-BRIEF: plan the order.', sentiment: 'SENTIMENT-BRIEF: read the news.' },
-};
-const decision = {
-  action: 'BUY',
-  conviction: 70,
-  timeHorizon: '4–8 weeks',
-  positionSizePct: 5,
-  orderType: 'limit',
-  entry: 99,
-  stopLoss: 94,
-  takeProfit: 110,
-  rationale: 'Trend and sentiment agree.',
-  keyRisks: ['earnings', 'valuation'],
-  dissent: null,
 };
 
 const searchProvider = (): SearchProvider & { queries: string[] } => {
@@ -51,7 +39,6 @@ function script(overrides: Partial<Record<string, ScriptedStep[]>> = {}): Record
     ...overrides,
   };
 }
-
 
 function run(model: ScriptedModel, options = {}, extra: Partial<AnalyzeDeps> = {}) {
   const events: RunEvent[] = [];

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { ModelError } from '../../src/errors.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
+import { plan } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';
 
 const asOf = new Date('2026-11-28T12:00:00Z');
-const plan = { thesis: 'Acme trends up.', briefs: { quant: 'Q.', risk: 'R.', execution: 'E.', sentiment: 'S.' } };
 const decision = {
   action: 'HOLD',
   conviction: 40,

@@ -5,23 +5,12 @@ import { BudgetExceededError } from '../../src/errors.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import { captureIo } from '../support/cli.js';
+import { decision, plan } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';
 
 const asOf = new Date('2026-11-28T12:00:00Z');
-const plan = { thesis: 'Acme trends up.', briefs: { quant: 'Q.', risk: 'R.', execution: 'E.', sentiment: 'S.' } };
-const sane = {
-  action: 'BUY',
-  conviction: 70,
-  timeHorizon: '4–8 weeks',
-  positionSizePct: 5,
-  orderType: 'limit',
-  entry: 99,
-  stopLoss: 94,
-  takeProfit: 110,
-  rationale: 'Trend and sentiment agree.',
-  keyRisks: ['earnings', 'valuation'],
-  dissent: null,
-};
+/** The fault matrix's sane BUY at a close of 100 (entry 99, stop 94, target 110). */
+const sane = decision;
 /** A stop above the entry of a BUY: an `error` finding. */
 const broken = { ...sane, stopLoss: 101 };
 

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startRecording, startReplay } from '../../src/record/index.js';
-import { startServer } from './servers.js';
-import type { LocalServer } from './servers.js';
+import { startServer, type LocalServer } from '../support/local-server.js';
 
 const openaiCanary = 'sk-canary-5f0c1d2e3a4b5c6d7e8f9a0b';
 const exaCanary = '7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6';

@@ -6,14 +6,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CassetteError } from '../../src/errors.js';
 import { startRecording, startReplay } from '../../src/record/index.js';
 import type { Cassette } from '../../src/record/index.js';
-import { replyFor, startChatServer, startServer, startYahooServer } from './servers.js';
-import type { LocalServer } from './servers.js';
+import { startServer, type LocalServer } from '../support/local-server.js';
+import { answerCompletion, echoText, startEchoServer, type OpenAIServer } from '../support/openai-server.js';
+import { startYahooServer } from '../support/yahoo.js';
 
 const meta = { autohedgeVersion: '0.1.0', asOf: '2026-01-05T21:00:00.000Z', argv: ['analyze', 'NVDA', '--record', 'nvda.json'] };
 const apiKey = 'sk-test-recordreplay0123456789';
 
 let directory: string;
-let servers: LocalServer[];
+let servers: Array<{ close(): Promise<void> }>;
 
 beforeEach(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'autohedge-record-'));
@@ -25,7 +26,7 @@ afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-async function serve(started: Promise<LocalServer>): Promise<LocalServer> {
+async function serve<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
   const server = await started;
   servers.push(server);
   return server;
@@ -48,8 +49,8 @@ async function readCassetteFile(file: string): Promise<{ text: string; cassette:
   return { text, cassette: JSON.parse(text) as Cassette };
 }
 
-function chatClient(server: LocalServer): OpenAI {
-  return new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
+function chatClient(server: OpenAIServer): OpenAI {
+  return new OpenAI({ apiKey, baseURL: server.url, maxRetries: 0 });
 }
 
 async function streamedChat(client: OpenAI, content: string) {
@@ -75,8 +76,8 @@ async function plainChat(client: OpenAI, content: string) {
 }
 
 /** Raw bytes of a streamed completion, read through native fetch. */
-async function rawStream(server: LocalServer, content: string): Promise<string> {
-  const response = await fetch(`${server.url}/v1/chat/completions`, {
+async function rawStream(server: OpenAIServer, content: string): Promise<string> {
+  const response = await fetch(`${server.url}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
     body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content }] }),
@@ -100,7 +101,7 @@ async function yahooHandshake(server: LocalServer) {
 
 describe('record then replay with the services stopped', () => {
   it('replays a streamed completion, a JSON completion and the cookie/crumb handshake', async () => {
-    const chat = await serve(startChatServer());
+    const chat = await serve(startEchoServer());
     const yahoo = await serve(startYahooServer({ cookie: 'cookieSecretValue42', crumb: 'Xy7crumbQ.2' }));
     const file = path.join(directory, 'nested', 'run.json');
 
@@ -116,7 +117,7 @@ describe('record then replay with the services stopped', () => {
     await Promise.all(servers.map((server) => server.close()));
 
     // Sanity: the live services really answered what the replay must reproduce.
-    expect(recorded.streamed).toEqual({ text: 'echo: streamed hello', usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } });
+    expect(recorded.streamed).toMatchObject({ text: 'echo: streamed hello', usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } });
     expect(recorded.plain.text).toBe('echo: plain hello');
     expect(recorded.yahoo.quoteStatus).toBe(200);
     expect(recorded.yahoo.crumb).toBe('Xy7crumbQ.2');
@@ -135,19 +136,9 @@ describe('record then replay with the services stopped', () => {
     // SSE is kept as the raw text; JSON as the exact (pretty-printed) string the server sent.
     expect(streamedInteraction?.responseBody).toMatch(/^data: \{.*\}\n\ndata: .*data: \[DONE\]\n\n$/s);
     expect(plainInteraction?.responseBody).toBe(
-      JSON.stringify(
-        {
-          id: 'chatcmpl-2',
-          object: 'chat.completion',
-          created: 1_760_000_000,
-          model: 'gpt-4o-mini',
-          choices: [{ index: 0, message: { role: 'assistant', content: 'echo: plain hello' }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
-        },
-        null,
-        2,
-      ),
+      JSON.stringify(answerCompletion({ id: 'chatcmpl-2', model: 'gpt-4o-mini', text: 'echo: plain hello', usage: { prompt_tokens: 7, completion_tokens: 3 } }), null, 2),
     );
+    expect(plainInteraction?.responseBody).toContain('\n  "id": "chatcmpl-2",\n');
     expect(streamedInteraction?.requestHeaders).toEqual({ accept: 'application/json', authorization: 'REDACTED', 'content-type': 'application/json', 'x-autohedge-agent': 'sentiment' });
     expect(streamedInteraction?.requestBody).toEqual({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'streamed hello' }] });
     expect(page?.responseHeaders['set-cookie']).toEqual([
@@ -219,7 +210,7 @@ describe('record then replay with the services stopped', () => {
   it('matches concurrent requests by body, whatever order they arrive in', async () => {
     const contents = ['first', 'second', 'third'];
     // The first request is answered last, so recording order and completion order differ.
-    const chat = await serve(startChatServer({ delayFor: (body) => (body.messages[0]?.content === 'first' ? 120 : 10) }));
+    const chat = await serve(startEchoServer({ delayFor: (body) => (body.messages[0]?.content === 'first' ? 120 : 10) }));
     const file = path.join(directory, 'concurrent.json');
     const recorder = await startRecording(meta);
     const client = chatClient(chat);
@@ -232,7 +223,7 @@ describe('record then replay with the services stopped', () => {
       const replayClient = chatClient(chat);
       const reversed = [...contents].reverse();
       const replayed = await Promise.all(reversed.map((content) => plainChat(replayClient, content)));
-      expect(replayed.map((result) => result.text)).toEqual(reversed.map((content) => replyFor({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] })));
+      expect(replayed.map((result) => result.text)).toEqual(reversed.map((content) => echoText({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] })));
       expect(replayed.reverse()).toEqual(recorded);
     } finally {
       replay.stop();
@@ -240,7 +231,7 @@ describe('record then replay with the services stopped', () => {
   });
 
   it('serves identical requests in recorded order', async () => {
-    const chat = await serve(startChatServer());
+    const chat = await serve(startEchoServer());
     const file = path.join(directory, 'identical.json');
     const recorder = await startRecording(meta);
     const client = chatClient(chat);
@@ -257,7 +248,7 @@ describe('record then replay with the services stopped', () => {
       expect((await plainChat(replayClient, 'same')).id).toBe('chatcmpl-2');
       // Both recordings are used up: a third identical request is a miss.
       await expect(plainChat(replayClient, 'same')).rejects.toThrow('Connection error.');
-      expect(replay.unmatched).toEqual([{ method: 'POST', url: `${chat.url}/v1/chat/completions`, agent: 'quant' }]);
+      expect(replay.unmatched).toEqual([{ method: 'POST', url: `${chat.url}/chat/completions`, agent: 'quant' }]);
     } finally {
       replay.stop();
     }
@@ -309,6 +300,26 @@ describe('after stop()', () => {
     expect(await fetch(`${server.url}/two`).then((response) => response.text())).toBe('live');
     expect(server.requests).toEqual(['GET /one', 'GET /between', 'GET /two']);
     await rm(file);
+  });
+
+  it('a binary response echoing the key: refused, saying a secret survived scrubbing; the cleanup after it keeps that cause', async () => {
+    const key = 'sk-binary-echo-0123456789abcdef';
+    const binary = await startServer((_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      // 0xff is never valid UTF-8, so the body is stored as base64, out of the text scrubber's reach.
+      response.end(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`key=${key}`)]));
+    });
+    try {
+      const file = path.join(directory, 'leak.json');
+      const recorder = await startRecording(meta, { secrets: [key] });
+      await fetch(`${binary.url}/blob`).then((response) => response.arrayBuffer());
+      await expect(recorder.stop(file)).rejects.toThrow(new CassetteError(`refusing to write cassette '${file}': a secret survived scrubbing (in a binary response body)`));
+      // What services.close() does after a failed stop: no second error replaces the first.
+      expect(() => recorder.discard()).not.toThrow();
+      await expect(readFile(file)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await binary.close();
+    }
   });
 
   it('a recorder that is discarded writes nothing and lets the next session start', async () => {

@@ -5,13 +5,12 @@ import OpenAI, { APIConnectionError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CassetteError, ExitCode } from '../../src/errors.js';
 import { ReplayMissError, findReplayMiss, isReplayMiss, startRecording, startReplay } from '../../src/record/index.js';
-import { startChatServer } from './servers.js';
-import type { LocalServer } from './servers.js';
+import { startEchoServer, type OpenAIServer } from '../support/openai-server.js';
 
 const meta = { autohedgeVersion: '0.1.0', asOf: '2026-01-05T21:00:00.000Z', argv: ['analyze', 'NVDA'] };
 
 let directory: string;
-let chat: LocalServer;
+let chat: OpenAIServer;
 let file: string;
 
 function ask(client: OpenAI, content: string, agent: string) {
@@ -22,9 +21,9 @@ beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'autohedge-miss-'));
   file = path.join(directory, 'one-call.json');
   // The server stays up during replay: it counts connections, so a live call would show.
-  chat = await startChatServer();
+  chat = await startEchoServer();
   const recorder = await startRecording(meta);
-  await ask(new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: `${chat.url}/v1`, maxRetries: 0 }), 'recorded question', 'quant');
+  await ask(new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: chat.url, maxRetries: 0 }), 'recorded question', 'quant');
   await recorder.stop(file);
 });
 
@@ -38,7 +37,7 @@ describe('a request with no recorded response', () => {
     const connectionsBefore = chat.connections;
     const replay = await startReplay(file);
     try {
-      const client = new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: `${chat.url}/v1`, maxRetries: 0 });
+      const client = new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: chat.url, maxRetries: 0 });
       const error = await ask(client, 'a question nobody recorded', 'sentiment').then(
         () => undefined,
         (thrown: unknown) => thrown,
@@ -49,10 +48,10 @@ describe('a request with no recorded response', () => {
       expect(miss).toBeInstanceOf(ReplayMissError);
       expect(miss).toBeInstanceOf(CassetteError);
       expect(miss?.exitCode).toBe(ExitCode.usage);
-      expect(miss?.message).toBe(`no recorded response for POST ${chat.url}/v1/chat/completions (agent: sentiment) in cassette '${file}'`);
+      expect(miss?.message).toBe(`no recorded response for POST ${chat.url}/chat/completions (agent: sentiment) in cassette '${file}'`);
       expect(miss?.message.includes('\n')).toBe(false);
       expect(isReplayMiss(error)).toBe(true);
-      expect(replay.unmatched).toEqual([{ method: 'POST', url: `${chat.url}/v1/chat/completions`, agent: 'sentiment' }]);
+      expect(replay.unmatched).toEqual([{ method: 'POST', url: `${chat.url}/chat/completions`, agent: 'sentiment' }]);
       // The recorded question is still answerable.
       const answer = await ask(client, 'recorded question', 'quant');
       expect(answer.choices[0]?.message.content).toBe('echo: recorded question');
@@ -78,15 +77,15 @@ describe('a request with no recorded response', () => {
   it('reports a miss that the SDK retried only once, and scrubs keys out of the URL it names', async () => {
     const replay = await startReplay(file);
     try {
-      const client = new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: `${chat.url}/v1`, maxRetries: 1 });
+      const client = new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: chat.url, maxRetries: 1 });
       const error = await ask(client, 'retried question', 'risk').catch((thrown: unknown) => thrown);
       expect(findReplayMiss(error)?.agent).toBe('risk');
-      await expect(fetch(`${chat.url}/v1/models?api_key=sk-proj-leakyleakyleaky01`)).rejects.toThrow(
-        `no recorded response for GET ${chat.url}/v1/models?api_key=REDACTED in cassette '${file}'`,
+      await expect(fetch(`${chat.url}/models?api_key=sk-proj-leakyleakyleaky01`)).rejects.toThrow(
+        `no recorded response for GET ${chat.url}/models?api_key=REDACTED in cassette '${file}'`,
       );
       expect(replay.unmatched).toEqual([
-        { method: 'POST', url: `${chat.url}/v1/chat/completions`, agent: 'risk' },
-        { method: 'GET', url: `${chat.url}/v1/models?api_key=REDACTED`, agent: null },
+        { method: 'POST', url: `${chat.url}/chat/completions`, agent: 'risk' },
+        { method: 'GET', url: `${chat.url}/models?api_key=REDACTED`, agent: null },
       ]);
     } finally {
       replay.stop();
@@ -106,7 +105,7 @@ describe('one session at a time', () => {
     try {
       await expect(startReplay(file)).rejects.toThrow(new CassetteError('cannot start recording or replay: another recording or replay is already active'));
       await expect(startRecording(meta)).rejects.toBeInstanceOf(CassetteError);
-      const client = new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: `${chat.url}/v1`, maxRetries: 0 });
+      const client = new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: chat.url, maxRetries: 0 });
       expect((await ask(client, 'recorded question', 'quant')).choices[0]?.message.content).toBe('echo: recorded question');
     } finally {
       replay.stop();

@@ -14,8 +14,8 @@ import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReplay, startRecording } from '../../src/record/index.js';
 import type { Cassette } from '../../src/record/index.js';
-import { startYahooServer } from './servers.js';
-import type { LocalServer } from './servers.js';
+import type { LocalServer } from '../support/local-server.js';
+import { startYahooServer } from '../support/yahoo.js';
 
 const quietLogger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {}, dir: () => {} };
 

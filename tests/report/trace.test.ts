@@ -41,8 +41,8 @@ describe('createTraceSink', () => {
     const content = lines[13]!;
     expect(content.startsWith('[sentiment]   content: <<<UNTRUSTED WEB CONTENT: 3 search results for "ACME earnings">>> [{"title":"Result 1"')).toBe(true);
     const shown = content.slice('[sentiment]   content: '.length);
-    expect(shown).toMatch(/… \[\+\d+ chars\]$/);
-    expect(shown.replace(/… \[\+\d+ chars\]$/, '')).toHaveLength(300);
+    expect(shown).toMatch(/… \[cut: [\d,]+ characters in all\]$/);
+    expect(shown.replace(/… \[cut: [\d,]+ characters in all\]$/, '')).toHaveLength(300);
     // The second request's messages were all shown already (the answer, then the tool results): none repeat.
     expect(lines.slice(14)).toEqual([
       '[sentiment] → request #2 (model gpt-4o-mini, tools: exa_search, tool_choice auto)',
@@ -67,7 +67,42 @@ describe('createTraceSink', () => {
 
   test('maxContentChars and a label for several tickers', () => {
     const { lines } = traceOf(twoRoundEvents(), { maxContentChars: 10, label: 'ACME' });
-    expect(lines[2]).toBe('[ACME sentiment]   system: You are th… [+40 chars]');
+    expect(lines[2]).toBe('[ACME sentiment]   system: You are th… [cut: 50 characters in all]');
+  });
+
+  test('a 1 MB tool argument, result and error are each one cut line saying the full size; control sequences arrive inert', () => {
+    const huge = 'x'.repeat(1_000_000);
+    const hostile = 'title \u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZWNobyBoaQ==\u0007\u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\ \u009b31m';
+    const usage = { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 };
+    const events: RunEvent[] = [
+      {
+        type: 'model-call',
+        agent: 'sentiment',
+        call: 1,
+        request: { model: 'gpt-4.1', messages: [{ role: 'user', content: hostile }] },
+        response: {
+          message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: `exa_search${hostile}`, arguments: JSON.stringify({ query: huge }) } }] },
+          finishReason: 'tool_calls',
+          usage,
+          model: 'gpt-4.1',
+        },
+        durationMs: 10,
+      },
+      { type: 'tool-call', agent: 'sentiment', id: 'call_1', name: 'exa_search', arguments: JSON.stringify({ query: huge }) },
+      { type: 'tool-result', agent: 'sentiment', id: 'call_1', name: 'exa_search', content: huge + hostile, error: huge, durationMs: 5 },
+    ];
+    for (const color of [false, true]) {
+      const { writes, lines } = traceOf(events, { color });
+      const text = writes.join('');
+      expect(text.length).toBeLessThan(3_000);
+      // Only autohedge's own SGR colours (ESC [ … m) remain, and only with colour on.
+      expect(text.replace(/\u001b\[[0-9;]*m/g, '')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      expect(/\u001b/.test(text)).toBe(color);
+      const argumentsLine = lines.find((line) => line.includes('function.arguments'))!;
+      expect(argumentsLine).toContain(`… [cut: ${(1_000_012).toLocaleString('en-US')} characters in all]`);
+      expect(lines.filter((line) => line.includes('[cut: 1,000,000 characters in all]'))).toHaveLength(1);
+    }
+    expect(traceOf(events).lines[1]).toContain('user: title ␛[2J␛]0;pwned␇');
   });
 
   test('requests with a response format, tool errors, failures and warnings', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasUnsafeCharacters, sanitizeDeep, sanitizeText } from '../../src/sanitize.js';
+import { hasUnsafeCharacters, sanitizeDeep, sanitizeText, stringifyJsonSafely } from '../../src/sanitize.js';
 
 const ESC = '\u001b';
 
@@ -40,5 +40,16 @@ describe('sanitizeDeep', () => {
     const output = sanitizeDeep(input);
     expect(output).toEqual({ rationale: '\u241b[2J', levels: [1, '\u241b]52;c;x\u2407'], nested: { 'k\u241b': null } });
     expect(input).toEqual(copy);
+  });
+});
+
+describe('stringifyJsonSafely', () => {
+  it('writes DEL, C1 and bidi overrides as escapes, so the file holds no raw control byte and parses back exactly', () => {
+    const value = { title: 'a\u009b31m b\u007f c\u202e d\u001b[2J', list: ['\u0085'] };
+    const text = stringifyJsonSafely(value, 2);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toContain('a\\u009b31m b\\u007f c\\u202e d\\u001b[2J');
+    expect(JSON.parse(text)).toEqual(value);
+    expect(stringifyJsonSafely({ plain: 'ünïcode ✓' })).toBe(JSON.stringify({ plain: 'ünïcode ✓' }));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, scrubDeep, scrubHeaders, scrubSecrets, scrubText } from '../../src/scrub.js';
+import { isCrumbUrl, REDACTED, scrubCrumbs, scrubDeep, scrubHeaders, scrubSecrets, scrubText } from '../../src/scrub.js';
 
 describe('scrubText', () => {
   it('replaces OpenAI-style keys and bearer tokens', () => {
@@ -105,5 +105,35 @@ describe('the shared rules', () => {
     const value = { text: 'Bearer sk-live-1234567890abcdef', list: ['plain', 'my-own-secret-value'], count: 3, flag: null };
     expect(scrubDeep(value, ['my-own-secret-value'])).toEqual({ text: 'Bearer REDACTED', list: ['plain', 'REDACTED'], count: 3, flag: null });
     expect(value.list[1]).toBe('my-own-secret-value');
+  });
+
+  it('catches credentials inside URLs: userinfo and token-named query parameters, nothing else', () => {
+    expect(scrubText('could not connect to http://user:pa55word@127.0.0.1:9/v1 (ECONNREFUSED)')).toBe('could not connect to http://REDACTED@127.0.0.1:9/v1 (ECONNREFUSED)');
+    expect(scrubText('"url":"https://me@host/v1"')).toBe('"url":"https://REDACTED@host/v1"');
+    expect(scrubText('http://h/v1?key=abc123&x=1;sig=zz9')).toBe('http://h/v1?key=REDACTED&x=1;sig=REDACTED');
+    expect(scrubText('https://h/v1?api-version=2024-06-01&access_token=zzz#frag')).toBe('https://h/v1?api-version=2024-06-01&access_token=REDACTED#frag');
+    expect(scrubText('https://h/?session_token=t0k3n&password=hunter2&apikey=k')).toBe('https://h/?session_token=REDACTED&password=REDACTED&apikey=REDACTED');
+    // Not credentials: an @ in a path, a parameter that merely ends in letters like "key".
+    expect(scrubText('https://medium.com/@author/post and https://a.com/path/me@x.com')).toBe('https://medium.com/@author/post and https://a.com/path/me@x.com');
+    expect(scrubText('https://monkey.example/?monkey=1&hotkey=2')).toBe('https://monkey.example/?monkey=1&hotkey=2');
+  });
+});
+
+describe("Yahoo's crumb: one rule", () => {
+  it('knows the getcrumb request, whose body is the crumb, and no other', () => {
+    expect(isCrumbUrl('https://query1.finance.yahoo.com/v1/test/getcrumb')).toBe(true);
+    expect(isCrumbUrl('http://127.0.0.1:4010/v1/test/getcrumb')).toBe(true);
+    expect(isCrumbUrl('https://query2.finance.yahoo.com/v7/finance/quote?symbols=ACME&crumb=abc')).toBe(false);
+    expect(isCrumbUrl('https://api.openai.com/v1/chat/completions')).toBe(false);
+  });
+
+  it('replaces the crumb in data URLs and in yahoo-finance2 debug lines with the word everything else uses', () => {
+    expect(scrubText('GET /v7/finance/quote?symbols=ACME&crumb=Xy7.zZ9q')).toBe(`GET /v7/finance/quote?symbols=ACME&crumb=${REDACTED}`);
+    expect(scrubCrumbs('New crumb: Xy7.zZ9q')).toBe(`New crumb: ${REDACTED}`);
+    expect(scrubCrumbs('Retrieved crumb from cookie store: Xy7.zZ9q')).toBe(`Retrieved crumb from cookie store: ${REDACTED}`);
+    expect(scrubCrumbs('fetching /v7/finance/quote?crumb=Xy7.zZ9q&symbols=ACME')).toBe(`fetching /v7/finance/quote?crumb=${REDACTED}&symbols=ACME`);
+    // Called twice in a row: the patterns are global, and must not carry state between calls.
+    expect(scrubCrumbs('New crumb: second')).toBe(`New crumb: ${REDACTED}`);
+    expect(scrubCrumbs('a breadcrumb trail')).toBe('a breadcrumb trail');
   });
 });

@@ -9,7 +9,8 @@ import { createExaSearchTool, createExaSearchToolFromEnvironment } from '../../s
 import { formatSearchResults, searchOutputMaxCharacters } from '../../src/tools/search-results.js';
 import { untrustedContentEnd } from '../../src/tools/untrusted.js';
 import type { Tool, ToolContext } from '../../src/tools/types.js';
-import { closedPortURL, startExaStub, type ExaStub, type ExaStubResponder } from '../support/exa-server.js';
+import { startExaStub, type ExaStub, type ExaStubResponder } from '../support/exa-server.js';
+import { closedPortURL } from '../support/local-server.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const recordedExa = path.resolve(repoRoot, '..', 'shared', 'fixtures', 'recorded', 'exa', 'extracted');

@@ -6,6 +6,7 @@
  * stderr lines — with the row's expectation.
  *
  * Every row also checks what must hold whatever the fault: no stack trace on stderr,
+ * no raw control character in stdout, stderr or a saved file,
  * no canary key in stdout, stderr or any file the run saved, every server request
  * finished (answered, cut or abandoned) by the time the CLI returned.
  */
@@ -56,6 +57,9 @@ export function filesUnder(root: string): Record<string, string> {
   walk(root);
   return files;
 }
+
+/** Every desk of the full roster reporting ok. */
+export const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok' };
 
 // ---- the Director's and desks' good answers ----------------------------------------------
 
@@ -358,9 +362,24 @@ export function checkOutcome(outcome: Outcome, expected: Expected): void {
     else expect(lines.some((candidate) => new RegExp(`^(?:${line.source})$`).test(candidate)), `stderr line: ${line}\n${summary}`).toBe(true);
   }
 
-  // Whatever the fault: no stack trace, no key.
+  // Whatever the fault: no stack trace, no key, no raw control character a terminal could act on.
   expect(stderr).not.toMatch(/^\s+at .+\(.*:\d+:\d+\)$/m);
   expectNoCanary(stdout, 'stdout');
   expectNoCanary(stderr, 'stderr');
   for (const [name, text] of Object.entries(outcome.saved ?? {})) expectNoCanary(text, `saved ${name}`);
+  expectNoRawControl({ stdout, stderr, ...Object.fromEntries(Object.entries(outcome.saved ?? {}).map(([name, text]) => [`saved ${name}`, text])) });
+}
+
+/** C0 but \n and \t, DEL and C1, once autohedge's own SGR colours are set aside. */
+const rawControl = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/** autohedge's own colours: SGR sequences only. */
+export const ownColours = /\u001b\[[0-9;]*m/g;
+
+/** Where any artifact holds a raw control character: empty when all are inert. */
+export function expectNoRawControl(artifacts: Record<string, string>): void {
+  const offenders = Object.entries(artifacts).flatMap(([where, text]) => {
+    const found = rawControl.exec(text.replace(ownColours, ''));
+    return found ? [`${where}: ${JSON.stringify(found[0])}`] : [];
+  });
+  expect(offenders, 'raw control characters').toEqual([]);
 }

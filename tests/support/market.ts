@@ -1,4 +1,7 @@
+import { computeIndicators } from '../../src/market/indicators.js';
+import { renderSnapshotText } from '../../src/market/snapshot-text.js';
 import type { Bar, MarketData, MarketSnapshot } from '../../src/market/types.js';
+import { makeBars } from './results.js';
 
 /** A small, fixed snapshot for pipeline tests: last close 100, ATR 2.5. */
 export function makeSnapshot(symbol = 'ACME', overrides: Partial<MarketSnapshot> = {}): MarketSnapshot {
@@ -60,6 +63,21 @@ export function makeSnapshot(symbol = 'ACME', overrides: Partial<MarketSnapshot>
     source: 'test',
     ...overrides,
   };
+}
+
+/**
+ * A snapshot whose indicators and market block are computed from its own bars by the real
+ * src/market code (indicators.ts, snapshot-text.ts), the way a Yahoo snapshot is: for tests
+ * where the numbers a model or a reader sees must agree with the bars a chart draws.
+ * makeSnapshot keeps its fixed numbers (the guardrail tests depend on them).
+ */
+export function snapshotFromBars(bars: Bar[] = makeBars(260), symbol = 'ACME'): MarketSnapshot {
+  const base = makeSnapshot(symbol);
+  const indicators = computeIndicators(bars);
+  const lastBar = bars.at(-1);
+  const asOf = lastBar ? `${lastBar.date}T21:00:00.000Z` : base.asOf;
+  const data = { ...base, asOf, bars, indicators, quote: { ...base.quote, price: indicators.lastClose, priceTime: asOf } };
+  return { ...data, text: renderSnapshotText(data) };
 }
 
 export function fakeMarket(snapshot: MarketSnapshot | ((ticker: string) => MarketSnapshot | Promise<MarketSnapshot>) = makeSnapshot()): MarketData & { calls: string[] } {

@@ -1,6 +1,7 @@
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
 import { demoCassettePath } from '../../paths.js';
+import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
 import type { MarketData, MarketSnapshot } from '../../market/types.js';
 import { renderPriceChart } from '../../report/chart.js';
 import { demoBanner } from '../../report/format.js';
@@ -85,14 +86,15 @@ export async function showSnapshot(ticker: string, options: MarketCommandOptions
   // The block stays as the agents saw it; the data's origin is named outside it.
   const snapshot = options.demo ? { ...fetched, source: 'demo' } : fetched;
   if (options.json) {
-    context.stdout(`${JSON.stringify(snapshot, null, 2)}\n`);
+    context.stdout(`${stringifyJsonSafely(snapshot, 2)}\n`);
     return snapshot;
   }
   if (options.demo) context.stdout(`${context.isTTY ? demoBanner : demoBanner.replace(' — ', ' - ')}\n\n`);
-  context.stdout(`${snapshot.text}\n`);
+  // Sanitised at entry already; a cached snapshot on disk may be older or hand-edited.
+  context.stdout(`${sanitizeText(snapshot.text)}\n`);
   const fancy = context.isTTY && context.color;
   const width = Math.min(Math.max(context.columns || 80, 40), maximumChartWidth);
   const chart = renderPriceChart(snapshot.bars, { width, color: fancy, unicode: fancy });
-  if (chart !== '') context.stdout(`\nDaily closes (${snapshot.identity.currency ?? 'listing currency'}):\n${chart}`);
+  if (chart !== '') context.stdout(`\nDaily closes (${sanitizeText(snapshot.identity.currency ?? 'listing currency')}):\n${chart}`);
   return snapshot;
 }

@@ -4,13 +4,14 @@ import { formatCost } from '../../report/format.js';
 import { createPalette } from '../../report/palette.js';
 import { renderJson, renderTerminal } from '../../report/terminal.js';
 import { listRuns, loadRun, runsDirectory, type RunSummary } from '../../store/index.js';
+import { sanitizeDeep, stringifyJsonSafely } from '../../sanitize.js';
 import { colorEnabled, reportOptions, type CliIo } from '../io.js';
 
 /** `autohedge runs`: saved runs, newest first, as a table or JSON. */
 export async function runsListCommand(options: { json?: boolean }, io: CliIo): Promise<number> {
   const home = autohedgeHome(io.env);
   const runs = await listRuns(home);
-  if (options.json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
+  if (options.json) io.stdout(`${stringifyJsonSafely(runs, 2)}\n`);
   if (runs.length === 0) {
     io.stderr(`No saved runs yet in ${runsDirectory(home)}. Run \`autohedge analyze <ticker>\` to make one.\n`);
     return 0;
@@ -35,7 +36,9 @@ export async function runsShowCommand(runId: string, options: { json?: boolean; 
 /** The view options `autohedge analyze` uses, so a re-render matches the live one. */
 const columns = ['WHEN', 'RUN ID', 'TICKER', 'MODE', 'ACTION', 'CONVICTION', 'STATUS', 'COST'] as const;
 
-export function renderRunTable(runs: RunSummary[], color: boolean): string {
+export function renderRunTable(savedRuns: RunSummary[], color: boolean): string {
+  // A saved file is whatever is on disk now (hand-edited, or written before sanitising).
+  const runs = sanitizeDeep(savedRuns);
   const paint = createPalette(color);
   const rows = runs.map((run) => [
     formatWhen(run.when),

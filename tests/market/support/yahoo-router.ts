@@ -1,2 +1,2 @@
-// Moved to testkit/ (shared with bench/, which must not import tests/); this path stays for the tests that import it.
-export * from '../../../testkit/yahoo-router.js';
+/** Moved to testkit/yahoo.ts (the one Yahoo fake, shared with bench/); kept for the tests that import this path. */
+export * from '../../../testkit/yahoo.js';

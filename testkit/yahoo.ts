@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer, type LocalServer } from './local-server.js';
 
 /**
  * An injected fetch that answers yahoo-finance2 the way Yahoo does, from bodies on
@@ -13,6 +14,11 @@ import { fileURLToPath } from 'node:url';
  * to quote and quoteSummary. The recordings have the getcrumb exchange but not the
  * first page (its cookies were session secrets), so that one answer is synthetic: a
  * 200 with one Set-Cookie, which is all the library reads from it.
+ *
+ * With a `session` the router is as strict as Yahoo: the page sets that cookie, getcrumb
+ * needs it, and data URLs need both it and `crumb=` — anything else is a 401, so a replay
+ * that lost the cookie or the crumb fails loudly. serveYahoo() puts a router on real HTTP
+ * on 127.0.0.1, for the cassette tests.
  */
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -92,13 +98,39 @@ function defaultCrumb(): FixtureResponse {
   return { status: 200, statusText: 'OK', contentType: 'text/plain;charset=utf-8', body: 'fixture-crumb' };
 }
 
-async function answer(value: Answer, request: Request, setCookie = false): Promise<Response> {
+/** The session a strict router hands out and then demands. */
+export interface YahooSession {
+  cookie: string;
+  crumb: string;
+}
+
+const fixtureSetCookies = ['A3=fixture-session; Max-Age=31557600; Domain=.yahoo.com; Path=/; Secure; HttpOnly'];
+
+function sessionSetCookies(session: YahooSession): string[] {
+  return [`A3=${session.cookie}; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly`, 'A1S=first-party; Max-Age=31557600; Domain=.yahoo.com; Path=/'];
+}
+
+async function answer(value: Answer, request: Request, setCookies: readonly string[] = []): Promise<Response> {
   if (value instanceof Error) throw value;
   if (typeof value === 'function') return value(request);
   const headers = new Headers();
   if (value.contentType) headers.set('content-type', value.contentType);
-  if (setCookie) headers.append('set-cookie', 'A3=fixture-session; Max-Age=31557600; Domain=.yahoo.com; Path=/; Secure; HttpOnly');
+  for (const cookie of setCookies) headers.append('set-cookie', cookie);
   return new Response(value.body, { status: value.status, statusText: value.statusText ?? '', headers });
+}
+
+const invalidCrumb = json({ finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } } }, 401, 'Unauthorized');
+
+/** What a strict session refuses: getcrumb without the cookie, data without cookie and crumb. */
+function refusal(session: YahooSession | undefined, url: URL, cookie: string | null): FixtureResponse | null {
+  if (!session) return null;
+  const hasCookie = (cookie ?? '').includes(`A3=${session.cookie}`);
+  if (url.pathname === '/v1/test/getcrumb') return hasCookie ? null : { status: 401, statusText: 'Unauthorized', contentType: 'text/plain', body: 'no cookie' };
+  return hasCookie && url.searchParams.get('crumb') === session.crumb ? null : invalidCrumb;
+}
+
+function isCookiePage(url: URL): boolean {
+  return url.hostname === 'finance.yahoo.com' || url.pathname.startsWith('/quote/');
 }
 
 export interface YahooRouter {
@@ -108,15 +140,18 @@ export interface YahooRouter {
   dataRequests(): SeenRequest[];
 }
 
-export function createYahooRouter(routes: RouterRoutes): YahooRouter {
+export function createYahooRouter(routes: RouterRoutes, options: { session?: YahooSession } = {}): YahooRouter {
   const requests: SeenRequest[] = [];
+  const { session } = options;
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     const url = new URL(request.url);
-    const headers = new Headers(init?.headers);
-    requests.push({ url: url.href, method: request.method, cookie: headers.get('cookie'), redirect: init?.redirect ?? null });
-    if (url.hostname === 'finance.yahoo.com') return answer(routes.cookiePage?.() ?? cookiePageResponse, request, true);
-    if (url.pathname === '/v1/test/getcrumb') return answer(routes.getCrumb?.() ?? defaultCrumb(), request);
+    const cookie = request.headers.get('cookie');
+    requests.push({ url: url.href, method: request.method, cookie, redirect: init?.redirect ?? null });
+    if (isCookiePage(url)) return answer(routes.cookiePage?.() ?? cookiePageResponse, request, session ? sessionSetCookies(session) : fixtureSetCookies);
+    const refused = refusal(session, url, cookie);
+    if (refused) return answer(refused, request);
+    if (url.pathname === '/v1/test/getcrumb') return answer(routes.getCrumb?.() ?? (session ? crumbBody(session.crumb) : defaultCrumb()), request);
     const quoteSummary = url.pathname.match(/^\/v10\/finance\/quoteSummary\/([^/]+)$/);
     if (quoteSummary && routes.quoteSummary) {
       return answer(routes.quoteSummary(decodeURIComponent(quoteSummary[1]!), (url.searchParams.get('modules') ?? '').split(',')), request);
@@ -155,8 +190,12 @@ export function quoteSummaryFrom(sources: FixtureResponse[], modules: string[]):
   return json({ quoteSummary: { result: [picked], error: null } });
 }
 
+function crumbBody(crumb: string): FixtureResponse {
+  return { status: 200, statusText: 'OK', contentType: 'text/plain;charset=utf-8', body: crumb };
+}
+
 /** The crumb the fixtures' handshake hands out. */
-export const fixtureCrumb: FixtureResponse = { status: 200, statusText: 'OK', contentType: 'text/plain;charset=utf-8', body: 'fixture-crumb' };
+export const fixtureCrumb: FixtureResponse = crumbBody('fixture-crumb');
 
 /** Yahoo answering for the fictional ACME from the project's own fixtures; override any route. */
 export function acmeRoutes(overrides: Partial<RouterRoutes> = {}): RouterRoutes {
@@ -167,4 +206,65 @@ export function acmeRoutes(overrides: Partial<RouterRoutes> = {}): RouterRoutes 
     chart: () => own('chart-ACME.json'),
     ...overrides,
   };
+}
+
+/** A v7 quote body for any symbols: a synthetic equity at 187.50 USD each. */
+export function syntheticQuotes(symbols: string): FixtureResponse {
+  const result = symbols.split(',').map((symbol) => ({
+    language: 'en-US',
+    region: 'US',
+    quoteType: 'EQUITY',
+    typeDisp: 'Equity',
+    quoteSourceName: 'Nasdaq Real Time Price',
+    triggerable: true,
+    customPriceAlertConfidence: 'HIGH',
+    currency: 'USD',
+    exchange: 'NMS',
+    shortName: `${symbol} Synthetic Inc.`,
+    marketState: 'CLOSED',
+    tradeable: false,
+    cryptoTradeable: false,
+    exchangeTimezoneName: 'America/New_York',
+    exchangeTimezoneShortName: 'EST',
+    gmtOffSetMilliseconds: -18_000_000,
+    market: 'us_market',
+    esgPopulated: false,
+    hasPrePostMarketData: true,
+    firstTradeDateMilliseconds: 345_479_400_000,
+    priceHint: 2,
+    regularMarketPrice: 187.5,
+    regularMarketTime: 1_760_000_000,
+    fullExchangeName: 'NasdaqGS',
+    sourceInterval: 15,
+    exchangeDataDelayedBy: 0,
+    symbol,
+  }));
+  return json({ quoteResponse: { result, error: null } });
+}
+
+/** A router on real HTTP on 127.0.0.1: the URL stands in for every Yahoo host. */
+export function serveYahoo(router: YahooRouter): Promise<LocalServer> {
+  let origin = '';
+  const started = startServer(async (request, body, response) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value);
+    const answered = await router.fetch(`${origin}${request.url ?? '/'}`, { method: request.method, headers, ...(body ? { body } : {}) });
+    const outgoing: Record<string, string | string[]> = {};
+    answered.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') outgoing[name] = value;
+    });
+    const cookies = answered.headers.getSetCookie();
+    if (cookies.length > 0) outgoing['set-cookie'] = cookies;
+    response.writeHead(answered.status, answered.statusText, outgoing);
+    response.end(await answered.text());
+  });
+  return started.then((server) => {
+    origin = server.url;
+    return server;
+  });
+}
+
+/** The cassette tests' Yahoo: a strict session with these secrets and synthetic quotes, over HTTP. */
+export function startYahooServer(session: YahooSession): Promise<LocalServer> {
+  return serveYahoo(createYahooRouter({ quote: syntheticQuotes }, { session }));
 }

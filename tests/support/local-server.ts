@@ -1,0 +1,2 @@
+// Moved to testkit/ (shared with bench/, which must not import tests/); this path stays for the tests that import it.
+export * from '../../testkit/local-server.js';
