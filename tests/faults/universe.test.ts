@@ -45,7 +45,7 @@ const scenarios: FaultScenario[] = [
   {
     name: 'worker with no Redis listening: one ConfigError line, exit 2, the key never printed',
     arrange: (context) => ({ argv: ['worker', '--redis', 'redis://:s3cret-password@127.0.0.1:1', '--base-url', 'http://127.0.0.1:9/v1'], deps: untouched(context) }),
-    expect: { exitCode: 2, result: null, stderr: 'autohedge: ConfigError: cannot reach Redis at redis://:***@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours' },
+    expect: { exitCode: 2, result: null, stderr: 'autohedge: ConfigError: cannot reach Redis at redis://REDACTED@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours' },
   },
   {
     name: 'enqueue with an as-of day after today',

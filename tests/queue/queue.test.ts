@@ -233,7 +233,7 @@ describe('the job queue without Redis', () => {
     const code = await runCli(['enqueue', 'ACME', '--redis', 'redis://:hunter2secret@127.0.0.1:1'], io);
     expect(code).toBe(2);
     expect(io.err()).toBe(
-      'autohedge: ConfigError: cannot reach Redis at redis://:***@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours\n',
+      'autohedge: ConfigError: cannot reach Redis at redis://REDACTED@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours\n',
     );
   });
 
