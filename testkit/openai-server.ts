@@ -95,7 +95,14 @@ const noReplyLeft = (index: number) => ({
   json: { error: { message: `openai-server: no scripted reply left for request ${index + 1}`, type: 'test_script_error', code: null, param: null } },
 });
 
-export async function startOpenAIServer(script: Reply[] | ReplyHandler): Promise<OpenAIServer> {
+export interface OpenAIServerOptions {
+  /** Serve `GET /v1/models` listing these ids; without it the route is a 404, as on servers that have none. */
+  models?: string[];
+  /** Answer `GET /v1/models` with this status and an OpenAI error body instead (e.g. 401). */
+  modelsStatus?: number;
+}
+
+export async function startOpenAIServer(script: Reply[] | ReplyHandler, options: OpenAIServerOptions = {}): Promise<OpenAIServer> {
   const queue = Array.isArray(script) ? [...script] : null;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -146,6 +153,14 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler): Promise
       recorded.answeredAt = Date.now();
     });
 
+    if (request.method === 'GET' && (path === '/v1/models' || path === '/models') && (options.models || options.modelsStatus)) {
+      if (options.modelsStatus) {
+        sendJson(response, options.modelsStatus, { error: { message: `openai-server: models answered ${options.modelsStatus}`, type: 'invalid_request_error', code: null, param: null } }, {});
+        return;
+      }
+      sendJson(response, 200, { object: 'list', data: (options.models ?? []).map((id) => ({ id, object: 'model', created, owned_by: 'test' })) }, {});
+      return;
+    }
     if (request.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: `openai-server: no route ${request.method} ${path}`, type: 'invalid_request_error' } }));

@@ -47,5 +47,7 @@ export function nextStep(response: ChatResponse, context: StepContext): NextStep
   if (finishReason === 'length') {
     return { kind: 'final', text, warning: `agent ${context.agent}: answer cut off at the token limit (finish_reason "length")` };
   }
+  // Some servers send a refusal next to a partial answer: the answer stands, the refusal is reported.
+  if (message.refusal) return { kind: 'final', text, warning: `agent ${context.agent}: the model also refused: ${message.refusal}` };
   return { kind: 'final', text, warning: null };
 }

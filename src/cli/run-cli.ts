@@ -41,7 +41,8 @@ Examples:
   autohedge analyze NVDA --agent sentiment --trace
   autohedge market NVDA --json
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, AUTOHEDGE_SEARCH[_MODEL], AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME;
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, AUTOHEDGE_SEARCH[_MODEL], AUTOHEDGE_MODEL[_<ID>],
+AUTOHEDGE_HOME, AUTOHEDGE_STRUCTURED (json_schema|json_object|prompt);
 a .env file in the working directory is read.
 Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 4 flagged (the decision breaks a
 guardrail rule), 130 interrupted (129 SIGHUP, 143 SIGTERM).
@@ -142,6 +143,18 @@ Not investment advice: autohedge never places an order.`,
     .action(async (ticker: string, options: Record<string, unknown>) => {
       const { marketCommand } = await import('./commands/market.js');
       setExit(await marketCommand(ticker, options, io, deps, argv));
+    });
+
+  program
+    .command('doctor')
+    .description('check the setup: keys, server, model, streamed tool calls, structured output, Exa, Yahoo')
+    .option('--model <model>', 'the model to check (else AUTOHEDGE_MODEL, the Director default)')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
+    .option('--search <provider>', 'the search to check: exa, openai or none (also AUTOHEDGE_SEARCH; default exa)')
+    .option('--json', 'print the checks as JSON')
+    .action(async (options: Record<string, unknown>) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      setExit(await doctorCommand(options, io, deps));
     });
 
   program

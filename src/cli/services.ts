@@ -107,7 +107,10 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   const intercepted = Boolean(replay || recorder);
   // Retries stay on under replay: the cassette holds every exchange, a 429 or 5xx that was
   // retried included, so the replay has to retry the way the recording did.
-  const model = deps.model ?? createOpenAIModel({ apiKey, baseURL });
+  const { structuredModeFromEnv } = await import('../llm/structured-mode.js');
+  // Validated even when a model is injected, so a typo is exit 2 whatever runs.
+  const structuredMode = structuredModeFromEnv(env);
+  const model = deps.model ?? createOpenAIModel({ apiKey, baseURL, structuredMode, warn: (message) => config.warn(message) });
   const market =
     deps.market ??
     createYahooMarketData({
@@ -177,7 +180,7 @@ function checkedEnvBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** The provider behind the search tool, for the choice made with `--search` / AUTOHEDGE_SEARCH. */
-async function buildSearch(
+export async function buildSearch(
   choice: SearchChoice,
   context: { env: NodeJS.ProcessEnv; replay: boolean; recordedUrls: readonly string[]; apiKey: string | undefined; baseURL: string | undefined },
 ): Promise<SearchProvider | null> {

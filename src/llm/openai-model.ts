@@ -3,9 +3,10 @@
  * (Ollama, vLLM, DeepSeek) through `baseURL`. The only module that imports `openai`,
  * lazily, so CLI start-up does not pay for the SDK.
  *
- * Streams by default and assembles the answer itself (content, refusal,
- * reasoning_content, tool calls by index, usage from the final `choices: []` chunk),
- * because a streamed answer is where servers differ and where connections drop.
+ * Streams by default and assembles the answer itself (content, refusal, reasoning,
+ * tool calls: src/llm/tool-calls.ts, usage from the final `choices: []` chunk), because
+ * a streamed answer is where servers differ and where connections drop. Structured
+ * output falls back by mode (src/llm/structured-mode.ts) for servers without json_schema.
  */
 import type OpenAI from 'openai';
 import type {
@@ -18,6 +19,9 @@ import { agentHeader } from '../constants.js';
 import { ConfigError, ModelError } from '../errors.js';
 import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
 import { sanitizeText } from '../sanitize.js';
+import { acceptWholeCompletion, requireStreamEnd, StreamEndedWithoutDone } from './stream-guard.js';
+import { extractJson, nextMode, refusesResponseFormat, requestInMode, type StructuredMode } from './structured-mode.js';
+import { idsInConversation, toolCallsOfMessage, ToolCallAssembler } from './tool-calls.js';
 import type { AssistantMessage, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
 
 export interface OpenAIModelOptions {
@@ -30,6 +34,12 @@ export interface OpenAIModelOptions {
   maxRetries?: number;
   fetch?: typeof fetch;
   stream?: boolean;
+  /** Where structured output starts (AUTOHEDGE_STRUCTURED); default json_schema. */
+  structuredMode?: StructuredMode;
+  /** Step down json_schema -> json_object -> prompt when the server refuses a mode. Default true. */
+  fallback?: boolean;
+  /** A notice for stderr: the structured mode this server needs. */
+  warn?: (message: string) => void;
 }
 
 /** Sent for servers that want no key (Ollama, vLLM); the SDK insists on one. */
@@ -41,6 +51,8 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxRetries = options.maxRetries ?? 2;
   const streaming = options.stream ?? true;
+  // The structured mode that works is learnt once and kept for the rest of the run.
+  let mode: StructuredMode = options.structuredMode ?? 'json_schema';
   let connection: Promise<{ client: OpenAI; sdk: Sdk }> | undefined;
 
   const connect = async () => {
@@ -53,12 +65,65 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       timeout: timeoutMs,
       maxRetries,
-      fetch: requireStreamEnd(noRetryOnQuota(baseFetch)),
+      fetch: requireStreamEnd(acceptWholeCompletion(noRetryOnQuota(baseFetch))),
       // Failures reach the user as one typed line; the SDK's own dumps (raw chunks on a
       // parse error) stay off unless asked for with the SDK's OPENAI_LOG.
       ...(process.env['OPENAI_LOG'] ? {} : { logLevel: 'off' as const }),
     });
     return { client, sdk };
+  };
+
+  /** One call on the wire, with `responseFormat` as the mode wants it. */
+  const send = async (request: ChatRequest, responseFormat: object | undefined): Promise<ChatResponse> => {
+    if (!options.apiKey && !options.baseURL) throw new ConfigError('OPENAI_API_KEY is not set');
+    connection ??= connect();
+    const { client, sdk } = await connection;
+    const context: ModelErrorContext = {
+      model: request.model,
+      baseURL: client.baseURL,
+      timeoutMs,
+      maxRetries,
+      secrets: options.apiKey ? [options.apiKey] : [],
+      sdk,
+    };
+    const requestOptions = {
+      signal: request.signal ?? null,
+      ...(request.agent ? { headers: { [agentHeader]: request.agent } } : {}),
+    };
+    const body = requestBody(request, responseFormat);
+    try {
+      if (!streaming) {
+        const completion = await client.chat.completions.create({ ...body, stream: false }, requestOptions);
+        return fromCompletion(completion, request, context);
+      }
+      const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
+      return await assembleStream(stream, request, context);
+    } catch (error) {
+      throw toModelError(error, context);
+    }
+  };
+
+  /** A structured call in the current mode, stepping down once per refusal of response_format. */
+  const sendStructured = async (request: ChatRequest): Promise<ChatResponse> => {
+    for (;;) {
+      const current = mode;
+      const { body, responseFormat } = requestInMode(request, current);
+      try {
+        const response = await send(body, responseFormat);
+        if (current === 'json_schema') return response;
+        return { ...response, message: { ...response.message, content: extractJson(response.message.content) }, structuredMode: current };
+      } catch (error) {
+        const next = nextMode(current);
+        if (options.fallback === false || !next || !refusesResponseFormat(error)) throw error;
+        // Concurrent calls may all be refused; the switch is announced once.
+        if (mode === current) {
+          mode = next;
+          options.warn?.(
+            `${hostOf(options.baseURL ?? 'https://api.openai.com/v1')} refused response_format ${current}; using ${next} structured output for the rest of the run (AUTOHEDGE_STRUCTURED=${next} skips this check)`,
+          );
+        }
+      }
+    }
   };
 
   return {
@@ -68,35 +133,8 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       // A failure to load surfaces on the first call, which awaits the same promise.
       connection.catch(() => undefined);
     },
-    async complete(request: ChatRequest): Promise<ChatResponse> {
-      if (!options.apiKey && !options.baseURL) throw new ConfigError('OPENAI_API_KEY is not set');
-      connection ??= connect();
-      const { client, sdk } = await connection;
-      const context: ModelErrorContext = {
-        model: request.model,
-        baseURL: client.baseURL,
-        timeoutMs,
-        maxRetries,
-        secrets: options.apiKey ? [options.apiKey] : [],
-        sdk,
-      };
-      const requestOptions = {
-        signal: request.signal ?? null,
-        ...(request.agent ? { headers: { [agentHeader]: request.agent } } : {}),
-      };
-      try {
-        if (!streaming) {
-          const completion = await client.chat.completions.create({ ...requestBody(request), stream: false }, requestOptions);
-          return fromCompletion(completion, request, context);
-        }
-        const stream = await client.chat.completions.create(
-          { ...requestBody(request), stream: true, stream_options: { include_usage: true } },
-          requestOptions,
-        );
-        return await assembleStream(stream, request, context);
-      } catch (error) {
-        throw toModelError(error, context);
-      }
+    complete(request: ChatRequest): Promise<ChatResponse> {
+      return request.responseFormat ? sendStructured(request) : send(request, undefined);
     },
   };
 }
@@ -110,7 +148,7 @@ export function acceptsTemperature(model: string): boolean {
 }
 
 /** The wire body, verbatim from the request; optional fields only when set. */
-function requestBody(request: ChatRequest): ChatCompletionCreateParamsBase {
+function requestBody(request: ChatRequest, responseFormat: object | undefined): ChatCompletionCreateParamsBase {
   const hasTools = request.tools !== undefined && request.tools.length > 0;
   return {
     model: request.model,
@@ -119,7 +157,7 @@ function requestBody(request: ChatRequest): ChatCompletionCreateParamsBase {
     ...(hasTools ? { tools: request.tools } : {}),
     // OpenAI rejects tool_choice without tools.
     ...(hasTools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
-    ...(request.responseFormat ? { response_format: request.responseFormat } : {}),
+    ...(responseFormat ? { response_format: responseFormat as ChatCompletionCreateParamsBase['response_format'] } : {}),
     ...(request.temperature !== undefined && acceptsTemperature(request.model) ? { temperature: request.temperature } : {}),
     ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
   };
@@ -128,16 +166,13 @@ function requestBody(request: ChatRequest): ChatCompletionCreateParamsBase {
 function fromCompletion(completion: ChatCompletion, request: ChatRequest, context: ModelErrorContext): ChatResponse {
   const choice = completion.choices?.[0];
   if (!choice) throw noChoices(context);
-  const wire = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: unknown };
-  const toolCalls: ToolCall[] = (wire.tool_calls ?? []).flatMap((call) =>
-    call.type === 'function' ? [{ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } }] : [],
-  );
+  const wire = (choice.message ?? {}) as ChatCompletion.Choice['message'] & WireReasoning;
   return {
     message: assistantMessage({
       content: wire.content ?? null,
       refusal: wire.refusal ?? null,
-      reasoning: typeof wire.reasoning_content === 'string' ? wire.reasoning_content : '',
-      toolCalls,
+      reasoning: reasoningOf(wire),
+      toolCalls: toolCallsOfMessage(wire.tool_calls, idsInConversation(request.messages)),
     }),
     finishReason: (choice.finish_reason as FinishReason | null) ?? null,
     usage: usageOf(completion.usage),
@@ -145,10 +180,15 @@ function fromCompletion(completion: ChatCompletion, request: ChatRequest, contex
   };
 }
 
-interface PartialToolCall {
-  id: string;
-  name: string;
-  arguments: string;
+/** DeepSeek and older vLLM send `reasoning_content`; Groq, OpenRouter, Ollama, LM Studio and newer vLLM `reasoning`. */
+interface WireReasoning {
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+}
+
+function reasoningOf(wire: WireReasoning): string {
+  if (typeof wire.reasoning_content === 'string') return wire.reasoning_content;
+  return typeof wire.reasoning === 'string' ? wire.reasoning : '';
 }
 
 async function assembleStream(
@@ -163,7 +203,7 @@ async function assembleStream(
   let usage: Usage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
   let model = '';
   let sawChoices = false;
-  const calls: PartialToolCall[] = [];
+  const calls = new ToolCallAssembler();
 
   // The SDK's timeout ends when the response starts; a stream that then goes silent
   // would hang the run, so silence longer than the timeout ends it here.
@@ -178,7 +218,7 @@ async function assembleStream(
   };
 
   const problem = (what: string, cause: unknown) => {
-    const inProgress = finishReason === null ? calls.at(-1) : undefined;
+    const inProgress = finishReason === null ? calls.current() : undefined;
     const during = inProgress ? ` during tool call '${sanitizeText(inProgress.name)}' (${inProgress.arguments.length} argument characters received)` : '';
     return new ModelError(`${what}${during} (model '${request.model}')`, 'invalid-response', null, { cause });
   };
@@ -189,20 +229,16 @@ async function assembleStream(
       restartSilenceTimer();
       if (chunk.model) model = chunk.model;
       if (chunk.usage) usage = usageOf(chunk.usage);
-      if (chunk.choices.length > 0) sawChoices = true;
-      const choice = chunk.choices.find((candidate) => candidate.index === 0);
+      // Usage-only chunks come as `choices: []`; a few servers leave `choices` out.
+      const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+      if (choices.length > 0) sawChoices = true;
+      const choice = choices.find((candidate) => (candidate.index ?? 0) === 0);
       if (!choice) continue;
-      const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown };
+      const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & WireReasoning;
       if (typeof delta.content === 'string') content = (content ?? '') + delta.content;
       if (typeof delta.refusal === 'string') refusal = (refusal ?? '') + delta.refusal;
-      if (typeof delta.reasoning_content === 'string') reasoning += delta.reasoning_content;
-      for (const fragment of delta.tool_calls ?? []) {
-        const call = (calls[fragment.index] ??= { id: '', name: '', arguments: '' });
-        if (fragment.id) call.id = fragment.id;
-        // Some servers repeat the name on every fragment; it is never split.
-        if (fragment.function?.name && !call.name) call.name = fragment.function.name;
-        if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
-      }
+      reasoning += reasoningOf(delta);
+      for (const fragment of delta.tool_calls ?? []) calls.add(fragment);
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
   } catch (error) {
@@ -221,12 +257,8 @@ async function assembleStream(
   }
   if (!sawChoices) throw noChoices(context);
 
-  // A few local servers send no call ids; the loop still needs one to pair each result.
-  const toolCalls: ToolCall[] = calls
-    .filter((call): call is PartialToolCall => call !== undefined)
-    .map((call, index) => ({ id: call.id || `call_${index}`, type: 'function', function: { name: call.name, arguments: call.arguments } }));
   return {
-    message: assistantMessage({ content, refusal, reasoning, toolCalls }),
+    message: assistantMessage({ content, refusal, reasoning, toolCalls: calls.finish(idsInConversation(request.messages)) }),
     finishReason,
     usage,
     model: model || request.model,
@@ -281,41 +313,34 @@ function noRetryOnQuota(inner: typeof fetch): typeof fetch {
   };
 }
 
-/** Raised inside the response body when an event stream closes without `data: [DONE]`. */
-class StreamEndedWithoutDone extends Error {
-  constructor() {
-    super('the event stream ended without data: [DONE]');
-  }
-}
-
 /**
- * The SDK treats a stream that simply ends as complete, so an answer cut short by a
- * proxy or a crashed server would pass as whole. This fetch makes such an event
- * stream fail when it closes without its `data: [DONE]` line.
+ * The model ids a server lists at `GET /models`, or null when it has no such list (404).
+ * Any other failure is the same typed ModelError a chat call would raise.
  */
-function requireStreamEnd(inner: typeof fetch): typeof fetch {
-  return async (input, init) => {
-    const response = await inner(input, init);
-    if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
-    const decoder = new TextDecoder();
-    let line = '';
-    let done = false;
-    const isDone = (text: string) => /^data: ?\[DONE\]\s*$/.test(text);
-    const guarded = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(bytes, controller) {
-          if (!done) {
-            const lines = (line + decoder.decode(bytes, { stream: true })).split('\n');
-            line = lines.pop() ?? '';
-            done = lines.some(isDone);
-          }
-          controller.enqueue(bytes);
-        },
-        flush(controller) {
-          if (!done && !isDone(line + decoder.decode())) controller.error(new StreamEndedWithoutDone());
-        },
-      }),
-    );
-    return new Response(guarded, { status: response.status, statusText: response.statusText, headers: response.headers });
+export async function listModels(options: OpenAIModelOptions, signal?: AbortSignal): Promise<string[] | null> {
+  const sdk = await import('openai');
+  const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const client = new sdk.OpenAI({
+    apiKey: options.apiKey ?? placeholderKey,
+    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+    timeout: options.timeoutMs ?? 120_000,
+    maxRetries: options.maxRetries ?? 2,
+    fetch: baseFetch,
+    ...(process.env['OPENAI_LOG'] ? {} : { logLevel: 'off' as const }),
+  });
+  const context: ModelErrorContext = {
+    model: '(listing models)',
+    baseURL: client.baseURL,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    maxRetries: options.maxRetries ?? 2,
+    secrets: options.apiKey ? [options.apiKey] : [],
+    sdk,
   };
+  try {
+    const page = await client.models.list({ signal: signal ?? null });
+    return page.data.map((model) => model.id);
+  } catch (error) {
+    if (error instanceof sdk.NotFoundError) return null;
+    throw toModelError(error, context);
+  }
 }

@@ -69,6 +69,11 @@ export interface ChatResponse {
   usage: Usage;
   /** The model the server says answered. */
   model: string;
+  /**
+   * Set when a structured request went out in a fallback mode (json_object or prompt)
+   * rather than as the json_schema the request carried, so a transcript tells what was sent.
+   */
+  structuredMode?: 'json_object' | 'prompt';
 }
 
 /** The one interface the agent runtime and pipeline talk to. */

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { closedPortURL } from '../support/local-server.js';
 import { fakeMarket } from '../support/market.js';
 import {
+  agentOf,
   allOk,
   byAgent,
   decision,
@@ -14,7 +15,7 @@ import {
   schemaOf,
   type FaultScenario,
 } from '../support/faults.js';
-import { answerChunks, errorReply, textAnswer, type Reply } from '../support/openai-server.js';
+import { answerChunks, answerCompletion, errorReply, textAnswer, type RecordedRequest, type Reply } from '../support/openai-server.js';
 
 const emptySearch = { search: async () => [] };
 const deps = (model: import('../../src/llm/types.js').ChatModel) => ({ model, market: fakeMarket(), search: emptySearch });
@@ -36,6 +37,12 @@ const overloaded = errorReply(503, { message: 'The server is overloaded. Please 
 const internal = errorReply(500, { message: 'The server had an error while processing your request.', type: 'server_error' }, { 'retry-after-ms': '5' });
 
 const planAnswer = textAnswer(JSON.stringify(plan));
+
+/** Good answers by agent, for json_object requests: the Director's schema is named in its system prompt, not in response_format. */
+function byAgentJsonObject(body: any, index: number, request: RecordedRequest): Reply {
+  if (agentOf(request) !== 'director') return byAgent()(body, index, request);
+  return textAnswer(JSON.stringify(/the plan,/.test(body.messages[0].content) ? plan : decision));
+}
 const decideMessage = (body: any): string => body.messages.at(-1).content;
 
 const scenarios: FaultScenario[] = [
@@ -251,15 +258,60 @@ const scenarios: FaultScenario[] = [
     },
   },
   {
-    name: 'a stream that ends without [DONE]: the desk fails rather than pass a cut answer as whole, exit 3',
+    name: 'a stream that ends before its finish_reason and without [DONE]: the desk fails rather than pass a cut answer as whole, exit 3',
     async arrange(context) {
-      const server = await context.openai(byAgent({ quant: [{ chunks: answerChunks({ text: deskText.quant!, model: 'gpt-4.1' }), omitDone: true }] }));
+      // Every chunk but the finish and usage chunks: the answer stops mid-text.
+      const cut = answerChunks({ text: deskText.quant!, model: 'gpt-4.1' }).slice(0, -2);
+      const server = await context.openai(byAgent({ quant: [{ chunks: cut, omitDone: true }] }));
       return { deps: deps(context.model(server)) };
     },
     expect: ({ host }) => {
       const error = `the stream from ${host} ended without [DONE] (model 'gpt-4.1')`;
       return { exitCode: 3, result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, quant: error }, warnings: [`quant failed: ${error}`] } };
     },
+  },
+  {
+    name: 'a stream that ends without [DONE] after its finish_reason (Cerebras, routers): a complete answer, ok, exit 0',
+    async arrange(context) {
+      const server = await context.openai(byAgent({ quant: [{ chunks: answerChunks({ text: deskText.quant!, model: 'gpt-4.1' }), omitDone: true }] }));
+      return { deps: deps(context.model(server)) };
+    },
+    expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
+  },
+  {
+    name: 'a server that refuses json_schema (DeepSeek): the Director falls back to json_object, decides, ok, exit 0',
+    async arrange(context) {
+      const refused = errorReply(400, { message: 'This response_format type is unavailable now', type: 'invalid_request_error', code: 'invalid_request_error' });
+      const server = await context.openai((body: any, index, request) =>
+        body.response_format?.type === 'json_schema' ? refused : byAgentJsonObject(body, index, request),
+      );
+      return { deps: deps(context.model(server)) };
+    },
+    expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
+    verify(outcome, { servers }) {
+      expect(requestsOf(servers[0]!, 'director').map((request) => request.body.response_format?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
+    },
+  },
+  {
+    name: 'a server that refuses every response_format: prompt mode, the JSON taken from a fenced answer, ok, exit 0',
+    async arrange(context) {
+      const refused = errorReply(400, { message: "'response_format.type' must be 'text'" });
+      const server = await context.openai((body: any, index, request) => {
+        if (body.response_format) return refused;
+        if (agentOf(request) !== 'director') return byAgent()(body, index, request);
+        return textAnswer(`Here you go:\n\`\`\`json\n${JSON.stringify(/the plan,/.test(body.messages[0].content) ? plan : decision)}\n\`\`\``);
+      });
+      return { deps: deps(context.model(server)) };
+    },
+    expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
+  },
+  {
+    name: 'a proxy that answers a stream request with one application/json completion: used as the answer, ok, exit 0',
+    async arrange(context) {
+      const server = await context.openai(byAgent({ risk: [{ json: answerCompletion({ text: deskText.risk!, model: 'gpt-4.1' }) }] }));
+      return { deps: deps(context.model(server)) };
+    },
+    expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
   },
   {
     name: 'an answer with no choices: the desk fails, degraded, exit 3',
@@ -332,6 +384,18 @@ const scenarios: FaultScenario[] = [
     expect: () => {
       const error = "model refused: I can't help with that.";
       return { exitCode: 3, result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, quant: error }, warnings: [`quant failed: ${error}`] } };
+    },
+  },
+  {
+    name: 'a desk answers and also refuses: the text kept, the refusal quoted in a warning, ok, exit 0',
+    async arrange(context) {
+      const server = await context.openai(byAgent({ execution: [{ answer: { text: deskText.execution!, refusal: 'I cannot place orders.' } }] }));
+      return { deps: deps(context.model(server)) };
+    },
+    expect: {
+      exitCode: 0,
+      result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: ['agent execution: the model also refused: I cannot place orders.'] },
+      stderrLines: ['[ACME] warning: agent execution: the model also refused: I cannot place orders.'],
     },
   },
   {

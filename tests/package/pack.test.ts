@@ -35,9 +35,10 @@ beforeAll(() => {
   packedFiles = entry.files.map((file) => file.path).sort();
 }, packageTimeoutMs);
 
+// Removing a global install's node_modules takes long on a loaded machine.
 afterAll(() => {
   if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
-});
+}, packageTimeoutMs);
 
 describe('npm pack', () => {
   it('ships compiled code with declarations, bin, prompts, demo, README and licence — and nothing else', () => {
@@ -89,7 +90,7 @@ describe('the tarball installed globally into an empty prefix', () => {
 
   afterAll(() => {
     if (elsewhere) rmSync(elsewhere, { recursive: true, force: true });
-  });
+  }, packageTimeoutMs);
 
   const autohedge = (...args: string[]) => run(path.join(prefix, 'bin', 'autohedge'), args, { cwd: elsewhere, env, timeoutMs: 60_000 });
 

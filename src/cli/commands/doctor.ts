@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { ConfigFacts } from '../../doctor/config-checks.js';
+import type { DoctorReport } from '../../doctor/types.js';
+import type { CliDeps } from '../deps.js';
+import { loadEnvFile } from '../env-file.js';
+import type { CliIo } from '../io.js';
+import { parseOptions } from '../options.js';
+import { redactingIo } from '../redact.js';
+import { buildSearch, secretsOf } from '../services.js';
+
+const doctorOptionsSchema = z.object({
+  json: z.boolean().optional(),
+  model: z.string().trim().min(1, '--model needs a model name').optional(),
+  baseUrl: z.string().trim().min(1, '--base-url needs a URL').optional(),
+  search: z.string().optional(),
+});
+
+/** `autohedge doctor`: builds the real clients from the environment and prints the checks. */
+export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: CliIo, deps: CliDeps): Promise<number> {
+  const options = parseOptions(doctorOptionsSchema, rawOptions);
+  const env = loadEnvFile(rawIo.cwd, rawIo.env);
+  const io = redactingIo(rawIo, secretsOf(env));
+  const [{ runDoctor, formatDoctorReport }, { createOpenAIModel, listModels }, { resolveModels }] = await Promise.all([
+    import('../../doctor/run-doctor.js'),
+    import('../../llm/openai-model.js'),
+    import('../../pipeline/models.js'),
+  ]);
+  const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
+  const { resolveSearchChoice } = await import('../../search/choice.js');
+  const searchChoice = resolveSearchChoice(options.search, env);
+  const clientOptions = (facts: ConfigFacts) => ({ apiKey: facts.apiKey, baseURL: facts.baseURL, timeoutMs: 30_000, maxRetries: 1 });
+  const model = resolveModels(options.model, env).director;
+  const report: DoctorReport = await runDoctor({
+    env,
+    cwd: rawIo.cwd,
+    model,
+    ...(options.baseUrl ? { baseUrlOption: options.baseUrl } : {}),
+    probe: (facts) => ({
+      model,
+      chat: (overrides) => createOpenAIModel({ ...clientOptions(facts), ...overrides }),
+      listModels: () => listModels(clientOptions(facts)),
+    }),
+    market,
+    search: async (facts) => ({
+      choice: searchChoice,
+      // Exa without a key is reported as such rather than searched.
+      provider:
+        deps.search ?? (searchChoice === 'exa' && !facts.exaKey ? null : await buildSearch(searchChoice, { env, replay: false, recordedUrls: [], apiKey: facts.apiKey, baseURL: facts.baseURL })),
+    }),
+    asOf: (deps.now ?? (() => new Date()))(),
+  });
+  io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
+  return report.exitCode;
+}
