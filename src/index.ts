@@ -19,3 +19,5 @@ export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall, ToolD
 export type { MarketData, MarketSnapshot, Bar, Indicators } from './market/types.js';
 export type { RunEvent, EventSink } from './events.js';
 export * from './errors.js';
+// MCP servers as tool sources: `analyze(…, { …, agentTools: sources.agentTools })`, then `sources.close()`.
+export { loadMcpConfig, openMcpTools, type McpConfig, type McpServerConfig, type McpTool, type McpToolSources } from './mcp/index.js';

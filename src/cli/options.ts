@@ -12,7 +12,7 @@ const positiveInteger = (flag: string) =>
     .transform(Number)
     .refine((value) => value >= 1, { error: (issue) => `${flag} must be at least 1${got(issue)}` });
 
-const positiveNumber = (flag: string, max?: number) =>
+export const positiveNumber = (flag: string, max?: number) =>
   z
     .string()
     .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a positive number${got(issue)}` })
@@ -92,6 +92,7 @@ export const analyzeOptionsSchema = z.object({
   refresh: z.boolean().default(false),
   quiet: z.boolean().default(false),
   verbose: z.boolean().default(false),
+  mcpConfig: z.string().min(1).optional(),
 });
 
 export type AnalyzeCliOptions = z.infer<typeof analyzeOptionsSchema>;

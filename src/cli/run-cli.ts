@@ -81,6 +81,7 @@ Not investment advice: autohedge never places an order.`,
     .option('--trace', 'print the tool-calling protocol on stderr as it happens')
     .option('--refresh', 'bypass the market-data cache')
     .option('-q, --quiet', 'no progress output')
+    .option('--mcp-config <file>', 'MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)')
     .option('--verbose', 'show stack traces on errors')
     .action(async (tickers: string[], options: Record<string, unknown>) => {
       const { analyzeCommand } = await import('./commands/analyze.js');
@@ -162,7 +163,8 @@ Not investment advice: autohedge never places an order.`,
     .description('list the agents: id, name, description, model, tools')
     .option('--model <model>', 'show the models as overridden by --model')
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean; model?: string }) => {
+    .option('--mcp-config <file>', 'also show the MCP tools this config binds (also AUTOHEDGE_MCP_CONFIG)')
+    .action(async (options: { json?: boolean; model?: string; mcpConfig?: string }) => {
       const { agentsCommand } = await import('./commands/agents.js');
       setExit(await agentsCommand(options, io));
     });
@@ -170,11 +172,31 @@ Not investment advice: autohedge never places an order.`,
   program
     .command('tools')
     .description('list the tools the agents can call, with their function-calling definitions')
-    .option('--json', 'print [{ name, description, summary, definition, provider }]')
+    .option('--json', 'print [{ name, agents, strict, description, summary, definition, provider }]')
     .option('--search <provider>', 'show the tool as backed by exa, openai or none (also AUTOHEDGE_SEARCH)')
-    .action(async (options: { json?: boolean; search?: string }) => {
+    .option('--mcp-config <file>', 'include the MCP tools this config binds (also AUTOHEDGE_MCP_CONFIG)')
+    .action(async (options: { json?: boolean; search?: string; mcpConfig?: string }) => {
       const { toolsCommand } = await import('./commands/tools.js');
       setExit(await toolsCommand(options, io));
+    });
+
+  program
+    .command('mcp')
+    .description('serve market data, analyses and saved runs as an MCP server over stdio (JSON-RPC on stdout)')
+    .option('--demo', 'answer from the bundled demo cassette (synthetic data, no keys needed)')
+    .option('--replay <file>', 'answer from a cassette: no network at all')
+    .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
+    .option('--mcp-config <file>', "MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)")
+    .option('--search <provider>', 'what backs the search tool: exa, openai or none (also AUTOHEDGE_SEARCH)')
+    .option('--max-cost <usd>', 'spending cap of each analyze call, USD', '1')
+    .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
+    .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
+    .option('--min-reward-risk <ratio>', 'lowest reward/risk a decision may have', '1')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (options: Record<string, unknown>) => {
+      const { mcpCommand } = await import('./commands/mcp.js');
+      setExit(await mcpCommand(options, io, deps, argv));
     });
 
   const runs = program.command('runs').description('list saved runs (newest first)').enablePositionalOptions();

@@ -7,6 +7,7 @@ import type { MarketData } from '../market/types.js';
 import { autohedgeHome, packageVersion } from '../paths.js';
 import type { SearchChoice, SearchProvider } from '../search/types.js';
 import type { Recorder, Replay } from '../record/index.js';
+import type { McpToolSources } from '../mcp/index.js';
 import type { CliDeps } from './deps.js';
 import { sanitizeText } from '../sanitize.js';
 import { loadEnvFile } from './env-file.js';
@@ -31,6 +32,8 @@ export interface ServiceConfig {
   search?: SearchChoice;
   /** Warnings from the clients (an unwritable cache), for stderr. */
   warn: (message: string) => void;
+  /** --mcp-config (else AUTOHEDGE_MCP_CONFIG): MCP servers whose allowed tools the desks get. */
+  mcpConfig?: string;
 }
 
 /** The clients of one CLI invocation, and the record/replay around them. */
@@ -46,6 +49,10 @@ export interface Session {
   /** null for `--search none`. */
   search: SearchProvider | null;
   prices: PriceTable;
+  /** The configured MCP servers' tools per desk; null without an MCP config. */
+  mcp: McpToolSources | null;
+  /** Every value to scrub from what is written: the API keys and the MCP config's env and header values. */
+  secrets: string[];
   /** Synthetic data: --demo, or a replayed cassette labelled `demo` (so its results carry the DEMO banner however it is replayed). */
   demo: boolean;
   checkDemoTickers(tickers: string[]): void;
@@ -122,6 +129,18 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       logger: { debug: () => {}, warn: (message) => config.warn(sanitizeText(message)) },
     });
   const search = deps.search !== undefined ? deps.search : await buildSearch(config.search ?? 'exa', { env, replay: replay !== null, recordedUrls, apiKey, baseURL });
+  const mcpMisses: string[] = [];
+  let mcp: McpToolSources | null = null;
+  let secrets = secretsOf(env);
+  try {
+    const opened = await openMcp(config, env, replay, recorder, mcpMisses);
+    mcp = opened?.sources ?? null;
+    secrets = [...secrets, ...(opened?.secrets ?? [])];
+  } catch (error) {
+    replay?.stop();
+    recorder?.discard();
+    throw error;
+  }
 
   return {
     env,
@@ -132,6 +151,8 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     market,
     search,
     prices,
+    mcp,
+    secrets,
     demo: config.demo === true || replay?.meta.demo === true,
     checkDemoTickers(tickers) {
       // The symbols the cassette holds market data for: those whose chart it recorded.
@@ -143,10 +164,12 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
         );
       }
     },
-    replayMisses: (except = []) =>
-      record && replay
+    replayMisses: (except = []) => [
+      ...(record && replay
         ? replay.unmatched.filter((miss) => miss.agent === null || !except.includes(miss.agent)).map((miss) => new record.ReplayMissError(miss, replay?.path ?? '').message)
-        : [],
+        : []),
+      ...new Set(mcpMisses),
+    ],
     async finish(io) {
       if (recorder && config.record) {
         await recorder.stop(config.record);
@@ -155,6 +178,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
       }
     },
     async close() {
+      await mcp?.close();
       replay?.stop();
       recorder?.discard();
     },
@@ -198,6 +222,34 @@ export async function buildSearch(
   const exaBase = context.replay ? firstDefined(context.recordedUrls, exaBaseUrlOf) : context.env.EXA_BASE_URL?.trim() || undefined;
   const exaKey = context.replay ? (exaBase ? replayKey : undefined) : context.env.EXA_API_KEY?.trim() || undefined;
   return createExaProvider({ apiKey: exaKey, baseURL: exaBase });
+}
+
+/**
+ * The MCP servers of --mcp-config (or AUTOHEDGE_MCP_CONFIG), connected once for the
+ * command; under replay answered from the cassette with nothing spawned. Loads the
+ * MCP modules only when a config is given.
+ */
+async function openMcp(
+  config: ServiceConfig,
+  env: NodeJS.ProcessEnv,
+  replay: Replay | null,
+  recorder: Recorder | null,
+  misses: string[],
+): Promise<{ sources: McpToolSources; secrets: string[] } | null> {
+  // Only a file named here is ever read: a stray .mcp.json in the working directory does nothing.
+  const path = config.mcpConfig ?? (env.AUTOHEDGE_MCP_CONFIG?.trim() || undefined);
+  if (path === undefined) return null;
+  const { loadMcpConfig, configSecrets } = await import('../mcp/config.js');
+  const { openMcpTools } = await import('../mcp/index.js');
+  const { builtInToolNames } = await import('../tools/exa-search.js');
+  const mcpConfig = await loadMcpConfig(path, config.cwd, env);
+  const sources = await openMcpTools(mcpConfig, {
+    mode: replay ? { kind: 'replay', section: replay.mcp, cassette: replay.path, onMiss: (line) => misses.push(line) } : recorder ? { kind: 'record' } : { kind: 'live' },
+    builtInNames: builtInToolNames,
+    warn: config.warn,
+  });
+  recorder?.attachMcp(() => sources.section());
+  return { sources, secrets: configSecrets(mcpConfig) };
 }
 
 /** The first thing an adapter reads out of the recorded URLs (its server's base URL). */

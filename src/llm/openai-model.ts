@@ -19,6 +19,7 @@ import { agentHeader } from '../constants.js';
 import { ConfigError, ModelError } from '../errors.js';
 import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
 import { sanitizeText } from '../sanitize.js';
+import { newOpenAIClient, type Sdk } from './openai-client.js';
 import { acceptWholeCompletion, requireStreamEnd, StreamEndedWithoutDone } from './stream-guard.js';
 import { extractJson, nextMode, refusesResponseFormat, requestInMode, type StructuredMode } from './structured-mode.js';
 import { idsInConversation, toolCallsOfMessage, ToolCallAssembler } from './tool-calls.js';
@@ -42,10 +43,6 @@ export interface OpenAIModelOptions {
   warn?: (message: string) => void;
 }
 
-/** Sent for servers that want no key (Ollama, vLLM); the SDK insists on one. */
-const placeholderKey = 'not-needed';
-
-type Sdk = typeof import('openai');
 
 export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   const timeoutMs = options.timeoutMs ?? 120_000;
@@ -57,18 +54,13 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
 
   const connect = async () => {
     const sdk = await import('openai');
-    // The SDK keeps the fetch it is given; a late-bound one lets an interceptor
-    // installed after this point (nock, for record / replay) still see every call.
-    const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    const client = new sdk.OpenAI({
-      apiKey: options.apiKey ?? placeholderKey,
-      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      timeout: timeoutMs,
+    const client = newOpenAIClient(sdk, {
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      timeoutMs,
       maxRetries,
-      fetch: requireStreamEnd(acceptWholeCompletion(noRetryOnQuota(baseFetch))),
-      // Failures reach the user as one typed line; the SDK's own dumps (raw chunks on a
-      // parse error) stay off unless asked for with the SDK's OPENAI_LOG.
-      ...(process.env['OPENAI_LOG'] ? {} : { logLevel: 'off' as const }),
+      fetch: options.fetch,
+      wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(noRetryOnQuota(base))),
     });
     return { client, sdk };
   };
@@ -319,14 +311,12 @@ function noRetryOnQuota(inner: typeof fetch): typeof fetch {
  */
 export async function listModels(options: OpenAIModelOptions, signal?: AbortSignal): Promise<string[] | null> {
   const sdk = await import('openai');
-  const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const client = new sdk.OpenAI({
-    apiKey: options.apiKey ?? placeholderKey,
-    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-    timeout: options.timeoutMs ?? 120_000,
+  const client = newOpenAIClient(sdk, {
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    timeoutMs: options.timeoutMs ?? 120_000,
     maxRetries: options.maxRetries ?? 2,
-    fetch: baseFetch,
-    ...(process.env['OPENAI_LOG'] ? {} : { logLevel: 'off' as const }),
+    fetch: options.fetch,
   });
   const context: ModelErrorContext = {
     model: '(listing models)',

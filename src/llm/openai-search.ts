@@ -10,6 +10,7 @@ import type OpenAI from 'openai';
 import { z } from 'zod';
 import { agentHeader } from '../constants.js';
 import { ConfigError, ModelError } from '../errors.js';
+import { newOpenAIClient, type Sdk } from './openai-client.js';
 import { toModelError, type ModelErrorContext } from './errors.js';
 import type { Usage } from './types.js';
 
@@ -55,9 +56,6 @@ export interface OpenAISearchClient {
   search(call: WebSearchCall): Promise<WebSearchAnswer>;
 }
 
-/** Sent for servers that want no key; the SDK insists on one. */
-const placeholderKey = 'not-needed';
-
 const citationSchema = z.object({
   type: z.literal('url_citation'),
   url_citation: z.object({ url: z.string(), title: z.string().nullish(), start_index: z.number().int(), end_index: z.number().int() }),
@@ -89,19 +87,10 @@ const completionSchema = z.object({
 export function createOpenAISearchClient(options: OpenAISearchClientOptions = {}): OpenAISearchClient {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 2;
-  let connection: Promise<{ client: OpenAI; sdk: typeof import('openai') }> | undefined;
+  let connection: Promise<{ client: OpenAI; sdk: Sdk }> | undefined;
   const connect = async () => {
     const sdk = await import('openai');
-    // Late-bound, so a record / replay interceptor installed after this point sees every call.
-    const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    const client = new sdk.OpenAI({
-      apiKey: options.apiKey ?? placeholderKey,
-      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      timeout: timeoutMs,
-      maxRetries,
-      fetch: baseFetch,
-      ...(process.env['OPENAI_LOG'] ? {} : { logLevel: 'off' as const }),
-    });
+    const client = newOpenAIClient(sdk, { apiKey: options.apiKey, baseURL: options.baseURL, timeoutMs, maxRetries, fetch: options.fetch });
     return { client, sdk };
   };
 

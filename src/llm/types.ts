@@ -31,7 +31,8 @@ export interface ToolDefinition {
     name: string;
     description: string;
     parameters: Record<string, unknown>;
-    strict: true;
+    /** false only for an MCP tool whose schema strict mode cannot express (tuples, patternProperties, …). */
+    strict: boolean;
   };
 }
 

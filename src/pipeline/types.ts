@@ -58,6 +58,8 @@ export interface RunUsage {
   /** Everything the run spent, searches included; null when any price is unknown. */
   costUsd: number | null;
   byAgent: Record<string, AgentUsage>;
+  /** Tool calls made, by tool name (MCP tools as `<server>__<tool>`); absent in runs saved before it existed. */
+  toolCalls?: Record<string, number>;
   /** Absent when the run made no search. */
   search?: SearchUsage;
 }

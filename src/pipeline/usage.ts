@@ -9,9 +9,13 @@ import type { AgentUsage, RunUsage, SearchUsage } from './types.js';
 export class UsageTracker {
   private readonly byAgent = new Map<string, { model: string; promptTokens: number; completionTokens: number; cachedPromptTokens: number }>();
 
+  /** Calls per tool name (MCP tools included, as `<server>__<tool>`). */
+  private readonly toolCalls = new Map<string, number>();
+
   private search: Omit<SearchUsage, 'costUsd'> & { cachedPromptTokens: number } | null = null;
 
   readonly record = (event: RunEvent): void => {
+    if (event.type === 'tool-call') this.toolCalls.set(event.name, (this.toolCalls.get(event.name) ?? 0) + 1);
     if (event.type === 'search-usage') this.recordSearch(event);
     if (event.type !== 'usage') return;
     const current = this.byAgent.get(event.agent) ?? { model: event.model, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
@@ -60,7 +64,7 @@ export class UsageTracker {
     }
     const search = this.searchSummary(prices);
     if (search) costUsd = search.costUsd === null || costUsd === null ? null : costUsd + search.costUsd;
-    return { promptTokens, completionTokens, cachedPromptTokens, costUsd, byAgent, ...(search ? { search } : {}) };
+    return { promptTokens, completionTokens, cachedPromptTokens, costUsd, byAgent, ...(search ? { search } : {}), toolCalls: Object.fromEntries(this.toolCalls) };
   }
 }
 

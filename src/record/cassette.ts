@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../atomic-write.js';
 import { CassetteError, errorMessage } from '../errors.js';
 import { maximumNesting, nestingBeyond } from '../json-depth.js';
 import { formatZodIssues } from '../zod-issues.js';
+import { mcpSectionSchema, type McpSection } from './mcp-section.js';
 
 export const CASSETTE_FORMAT = 'autohedge-cassette';
 export const CASSETTE_VERSION = 1;
@@ -61,9 +62,10 @@ const cassetteSchema = z.object({
   demo: z.boolean().optional(),
   note: z.string().optional(),
   interactions: z.array(interactionSchema),
+  mcp: mcpSectionSchema.optional(),
 });
 
-export type Cassette = CassetteMeta & { interactions: Interaction[] };
+export type Cassette = CassetteMeta & { interactions: Interaction[]; mcp?: McpSection };
 
 function cannotReplay(path: string, reason: string, cause?: unknown): CassetteError {
   return new CassetteError(`cannot replay '${path}': ${reason}`, { cause });

@@ -32,6 +32,8 @@
 export { readCassette, CASSETTE_FORMAT, CASSETTE_VERSION } from './cassette.js';
 export type { Cassette, CassetteMeta, Interaction } from './cassette.js';
 export { startRecording } from './recorder.js';
+export { MCP_REQUEST_HEADER, mcpSectionSchema } from './mcp-section.js';
+export type { McpSection } from './mcp-section.js';
 export type { Recorder, RecordingMeta, RecordingOptions } from './recorder.js';
 export { startReplay } from './replay.js';
 export type { Replay, ReplayOptions } from './replay.js';

@@ -9,6 +9,7 @@ import { CASSETTE_FORMAT, CASSETTE_VERSION, writeCassette } from './cassette.js'
 import type { Cassette, CassetteMeta, Interaction } from './cassette.js';
 import { interceptFetch } from './intercept.js';
 import { parseBody } from './match.js';
+import { MCP_REQUEST_HEADER, type McpSection } from './mcp-section.js';
 import { isCrumbUrl, MINIMUM_SECRET_LENGTH, REDACTED, requestCredentials, scrubHeaders, scrubText } from '../scrub.js';
 
 export type RecordingMeta = Omit<CassetteMeta, 'format' | 'version' | 'recordedAt'>;
@@ -23,6 +24,8 @@ export type Recorder = {
   stop(path: string): Promise<void>;
   /** Stops intercepting and keeps nothing, for a run that failed before it was worth saving; safe to call after stop(). */
   discard(): void;
+  /** Where stop() reads the run's MCP traffic from (recorded at the tool boundary, not as HTTP). */
+  attachMcp(source: () => McpSection | undefined): void;
 };
 
 /** Enough to follow a recording by eye; the rest (user-agent, sdk telemetry) is noise. */
@@ -56,6 +59,7 @@ export async function startRecording(meta: RecordingMeta, options: RecordingOpti
       nextSequence += 1;
     },
     response: ({ request, response, requestId }) => {
+      if (request.headers.has(MCP_REQUEST_HEADER)) return;
       const sequence = sequenceByRequest.get(requestId) ?? Number.MAX_SAFE_INTEGER;
       // Not awaited: the caller gets the response (and its stream) right away while
       // this copy is read alongside.
@@ -64,6 +68,7 @@ export async function startRecording(meta: RecordingMeta, options: RecordingOpti
   });
 
   let stopped = false;
+  let mcpSource: (() => McpSection | undefined) | undefined;
   const stopIntercepting = () => {
     if (stopped) throw new CassetteError('the recording was already stopped');
     stopped = true;
@@ -87,6 +92,8 @@ export async function startRecording(meta: RecordingMeta, options: RecordingOpti
         ...(meta.note === undefined ? {} : { note: scrubText(meta.note, secrets) }),
         interactions: captured.map((item) => toInteraction(item, secrets)),
       };
+      const mcp = mcpSource?.();
+      if (mcp) cassette.mcp = JSON.parse(scrubText(JSON.stringify(mcp), secrets)) as McpSection;
       assertNoSecretLeft(JSON.stringify(cassette), secrets, path);
       assertNoSecretInBinary(captured, secrets, path);
       await writeCassette(path, cassette);
@@ -95,6 +102,9 @@ export async function startRecording(meta: RecordingMeta, options: RecordingOpti
     // secret left), and must not replace that failure's cause with its own.
     discard() {
       if (!stopped) stopIntercepting();
+    },
+    attachMcp(source) {
+      mcpSource = source;
     },
   };
 }

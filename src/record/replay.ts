@@ -12,6 +12,7 @@ import { interactionKey, requestKey, sameRequest } from './match.js';
 import type { RequestKey } from './match.js';
 import { ReplayMissError } from './replay-miss.js';
 import type { ReplayMiss } from './replay-miss.js';
+import type { McpSection } from './mcp-section.js';
 import { requestCredentials, scrubText } from '../scrub.js';
 import { agentHeader } from '../constants.js';
 
@@ -25,6 +26,8 @@ export type Replay = {
   readonly unmatched: readonly ReplayMiss[];
   /** How many recorded exchanges were never asked for. */
   readonly unused: number;
+  /** The recorded MCP traffic, when the run used MCP servers: replayed at the tool boundary, nothing spawned. */
+  readonly mcp: McpSection | undefined;
   /** Stops answering and restores the real fetch. */
   stop(): void;
 };
@@ -50,7 +53,7 @@ export type ReplayOptions = {
 };
 
 export async function startReplay(path: string, options: ReplayOptions = {}): Promise<Replay> {
-  const { interactions, ...meta } = await readCassette(path);
+  const { interactions, mcp, ...meta } = await readCassette(path);
   // Kept in recorded order: of several identical requests, the first unused one answers.
   const slots: Slot[] = interactions.map((interaction) => ({ interaction, key: interactionKey(interaction), used: false }));
   const unmatched: ReplayMiss[] = [];
@@ -93,6 +96,7 @@ export async function startReplay(path: string, options: ReplayOptions = {}): Pr
     meta,
     path,
     urls,
+    mcp,
     get unmatched() {
       return [...unmatched];
     },

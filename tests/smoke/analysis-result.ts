@@ -142,6 +142,7 @@ export const analysisResultSchema = z.strictObject({
     ...usage,
     costUsd: z.number().min(0).nullable(),
     byAgent: z.record(z.string(), z.strictObject({ model: z.string(), ...usage, costUsd: z.number().min(0).nullable() })),
+    toolCalls: z.record(z.string(), z.number().int().min(1)).optional(),
     search: z
       .strictObject({
         provider: z.enum(['exa', 'openai']),

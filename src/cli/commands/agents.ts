@@ -2,17 +2,19 @@ import { agentDefinitions } from '../../../agents/index.js';
 import { resolveModel } from '../../pipeline/models.js';
 import { loadEnvFile } from '../env-file.js';
 import type { CliIo } from '../io.js';
+import { boundToolNames, withMcpTools } from '../mcp-listing.js';
 import { renderTable } from '../../report/table.js';
 
 /** `autohedge agents`: the five agents with the models they would use here. */
-export async function agentsCommand(options: { json?: boolean; model?: string }, io: CliIo): Promise<number> {
+export async function agentsCommand(options: { json?: boolean; model?: string; mcpConfig?: string }, io: CliIo): Promise<number> {
   const env = loadEnvFile(io.cwd, io.env);
+  const bound = await withMcpTools(options.mcpConfig, io, boundToolNames);
   const agents = agentDefinitions.map((definition) => ({
     id: definition.id,
     name: definition.name,
     description: definition.description,
     model: resolveModel(definition, options.model, env),
-    tools: [...definition.tools],
+    tools: bound.get(definition.id) ?? [...definition.tools],
   }));
   if (options.json) {
     io.stdout(`${JSON.stringify(agents, null, 2)}\n`);

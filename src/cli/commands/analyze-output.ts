@@ -12,7 +12,7 @@ import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../e
 import { colorEnabled, type CliIo } from '../io.js';
 import type { AnalyzeCliOptions } from '../options.js';
 import { createProgress } from '../progress.js';
-import { secretsOf, type Session } from '../services.js';
+import type { Session } from '../services.js';
 import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { createResultPrinter } from './result-printer.js';
 
@@ -44,7 +44,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
   const printer = await createResultPrinter(options, io, tickers);
   const record = runOptionsRecord(options, session);
   const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
-  const secrets = secretsOf(session.env);
+  const secrets = session.secrets;
   const several = tickers.length > 1;
   const tally = new UniverseTally();
   const codes = new Set<ExitCode>();
@@ -65,6 +65,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
         market: session.market,
         search,
         prices: session.prices,
+        agentTools: session.mcp?.agentTools,
         events: (event) => {
           for (const sink of sinks) sink(event);
         },

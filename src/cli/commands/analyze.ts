@@ -7,7 +7,7 @@ import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
-import { agentIds } from '../../pipeline/types.js';
+import { agentIds, type WorkerId } from '../../pipeline/types.js';
 import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
 import { tickersUntil, watchBudget } from '../../pipeline/universe.js';
 import { autohedgeHome, demoCassettePath } from '../../paths.js';
@@ -17,7 +17,7 @@ import type { CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
 import { redactingIo } from '../redact.js';
-import { buildServices, secretsOf, type Session } from '../services.js';
+import { buildServices, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
 
 export { demoCassettePath };
@@ -45,13 +45,14 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
       needsModel: true,
       search,
       warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
+      mcpConfig: options.mcpConfig,
     },
     deps,
   );
   try {
     if (options.demo) session.checkDemoTickers(tickers);
-    if (options.maxCost !== undefined) checkPricesKnown(options, session, search);
-    return await runAnalyses(tickers, options, session, redactingIo(io, secretsOf(session.env)));
+    if (options.maxCost !== undefined) checkPricesKnown(options.model, options.agent, session, search);
+    return await runAnalyses(tickers, options, session, redactingIo(io, session.secrets));
   } finally {
     await session.close();
   }
@@ -111,16 +112,16 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
 }
 
 /** A cap cannot be enforced on a model (or a search) whose price is unknown: say so before spending anything. */
-function checkPricesKnown(options: AnalyzeCliOptions, session: Session, search: SearchChoice): void {
-  const models = resolveModels(options.model, session.env);
-  const involved = options.agent.length > 0 ? options.agent : agentIds;
+export function checkPricesKnown(model: string | undefined, agents: readonly WorkerId[] | undefined, session: Session, search: SearchChoice, cap = '--max-cost'): void {
+  const models = resolveModels(model, session.env);
+  const involved = agents && agents.length > 0 ? agents : agentIds;
   const searching = search !== 'none' && (involved as readonly string[]).includes('sentiment');
   const searchModel = session.search?.model ?? session.search?.id;
   const searchPriced = searching && searchModel ? [searchModel] : [];
-  const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((model) => priceFor(model, session.prices) === null))];
+  const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((name) => priceFor(name, session.prices) === null))];
   if (unpriced.length > 0) {
     throw new ConfigError(
-      `--max-cost needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)`,
+      `${cap} needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)`,
     );
   }
 }

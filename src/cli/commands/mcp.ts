@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { CassetteError, ExitCode, UsageError } from '../../errors.js';
+import { validateTicker } from '../../market/ticker.js';
+import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
+import type { AnalysisResult } from '../../pipeline/types.js';
+import { autohedgeHome, packageVersion } from '../../paths.js';
+import { scrubDeep } from '../../scrub.js';
+import type { CliDeps } from '../deps.js';
+import { formatError } from '../exit.js';
+import type { CliIo } from '../io.js';
+import { parseOptions, positiveNumber } from '../options.js';
+import { resolveSearchChoice } from '../../search/choice.js';
+import type { SearchChoice } from '../../search/types.js';
+import { buildServices, type Session } from '../services.js';
+import { checkPricesKnown, demoCassettePath } from './analyze.js';
+
+const mcpOptionsSchema = z.object({
+  demo: z.boolean().default(false),
+  replay: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  baseUrl: z.url({ protocol: /^https?$/, message: '--base-url must be an http(s) URL' }).optional(),
+  mcpConfig: z.string().min(1).optional(),
+  search: z.string().min(1).optional(),
+  // An upstream agent can loop: every analyze call is capped unless the caller asks for less.
+  maxCost: positiveNumber('--max-cost').default(1),
+  maxPosition: positiveNumber('--max-position', 100),
+  maxRisk: positiveNumber('--max-risk', 100),
+  minRewardRisk: positiveNumber('--min-reward-risk'),
+  verbose: z.boolean().default(false),
+});
+
+type McpOptions = z.infer<typeof mcpOptionsSchema>;
+
+/**
+ * `autohedge mcp`: an MCP server over stdio, a thin shell over analyze() and the run
+ * store. stdout carries JSON-RPC only; warnings go to stderr. Each call builds its own
+ * session (a replayed cassette answers one run), and under --demo or --replay calls run
+ * one at a time, since one replay serves the process.
+ */
+export async function mcpCommand(rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+  const options = parseOptions(mcpOptionsSchema, rawOptions);
+  if (options.demo && options.replay) throw new UsageError('--replay and --demo cannot be combined');
+  const { serveMcpStdio } = await import('../../mcp/server.js');
+  const handlers = createHandlers(options, io, deps, argv);
+  const end = await serveMcpStdio(handlers, { name: 'autohedge', version: packageVersion(), errorLine: (error) => formatError(error, false), maxCostUsd: options.maxCost }, io.signal);
+  // A host closing stdin is the normal end; a signal's exit code is set by src/cli/main.ts.
+  return end === 'aborted' ? ExitCode.interrupted : ExitCode.ok;
+}
+
+function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: string[]): ServeHandlers {
+  const replaying = options.demo || options.replay !== undefined;
+  const search = resolveSearchChoice(options.search, io.env);
+  let queue: Promise<unknown> = Promise.resolve();
+  // One replay per process at a time; live sessions need no turn-taking.
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    if (!replaying) return work();
+    const next = queue.then(work, work);
+    queue = next.catch(() => {});
+    return next;
+  };
+  const open = (needsModel: boolean) =>
+    buildServices(
+      {
+        env: io.env,
+        cwd: io.cwd,
+        baseUrl: options.baseUrl,
+        replay: options.demo ? demoCassettePath() : options.replay,
+        demo: options.demo,
+        argv,
+        needsModel,
+        search,
+        warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
+        mcpConfig: needsModel ? options.mcpConfig : undefined,
+      },
+      deps,
+    );
+  const withSession = <T>(needsModel: boolean, work: (session: Session) => Promise<T>): Promise<T> =>
+    exclusive(async () => {
+      const session = await open(needsModel);
+      try {
+        const value = await work(session);
+        const [miss] = session.replayMisses();
+        if (miss !== undefined) throw new CassetteError(miss);
+        return value;
+      } finally {
+        await session.close();
+      }
+    });
+
+  return {
+    market: (ticker, signal) => {
+      const symbol = validateTicker(ticker);
+      return withSession(false, async (session) => {
+        if (session.demo) session.checkDemoTickers([symbol]);
+        return session.market.snapshot(symbol, { asOf: session.asOf(), signal });
+      });
+    },
+    analyze: (input, signal, onEvent) => {
+      const symbol = validateTicker(input.ticker);
+      return withSession(true, (session) => analyzeOnce(symbol, input, session, { ...options, searchChoice: search }, signal, onEvent));
+    },
+    runsList: async (limit) => {
+      const { listRuns } = await import('../../store/index.js');
+      return (await listRuns(autohedgeHome(io.env))).slice(0, limit);
+    },
+    runGet: async (id) => {
+      const { loadRun } = await import('../../store/index.js');
+      return loadRun(autohedgeHome(io.env), id);
+    },
+  };
+}
+
+async function analyzeOnce(
+  symbol: string,
+  input: AnalyzeInput,
+  session: Session,
+  options: McpOptions & { searchChoice: SearchChoice },
+  signal: AbortSignal,
+  onEvent: Parameters<ServeHandlers['analyze']>[2],
+): Promise<AnalysisResult> {
+  if (session.demo) session.checkDemoTickers([symbol]);
+  const cap = Math.min(input.maxCostUsd ?? options.maxCost, options.maxCost);
+  checkPricesKnown(options.model, input.agents, session, options.searchChoice, 'the per-call cost cap');
+  const { analyze } = await import('../../pipeline/analyze.js');
+  const { createTranscript } = await import('../../report/transcript.js');
+  const transcript = createTranscript({ secrets: session.secrets });
+  const raw = await analyze(
+    symbol,
+    {
+      asOf: session.asOf(),
+      agents: input.agents,
+      model: options.model,
+      env: session.env,
+      maxCostUsd: cap,
+      signal,
+      demo: session.demo,
+      maxPositionPct: options.maxPosition,
+      guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
+    },
+    {
+      model: session.model,
+      market: session.market,
+      search: session.search,
+      prices: session.prices,
+      agentTools: session.mcp?.agentTools,
+      events: (event) => {
+        transcript.sink(event);
+        onEvent(event);
+      },
+    },
+  );
+  const result = scrubDeep(raw, session.secrets);
+  const { saveRun } = await import('../../store/index.js');
+  const { renderMarkdown } = await import('../../report/markdown.js');
+  // A run cut short by cancellation is saved too, as interrupted.
+  await saveRun(autohedgeHome(session.env), result, { transcript: transcript.lines(), markdown: renderMarkdown(result) });
+  return result;
+}
