@@ -5,15 +5,23 @@
  *
  *   node dist/bench/bench/driver.js '<DriverConfig JSON>'
  */
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { devNull, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/pipeline/analyze.js';
-import { analyzeMany } from '../src/pipeline/analyze-many.js';
+import { analyzeEach, analyzeMany } from '../src/pipeline/analyze-many.js';
+import { renderRunFiles } from '../src/report/run-files.js';
+import { saveRun } from '../src/store/run-store.js';
 import { benchDeps, type ServiceAddresses, type ServiceWait } from './services.js';
 
 export interface DriverConfig extends ServiceAddresses {
-  /** `sequential`: one analysis after another, each timed; `many`: all at once under a limit, timed together. */
-  mode: 'sequential' | 'many';
+  /**
+   * `sequential`: one analysis after another, each timed; `many`: all at once under a
+   * limit, timed together; `universe`: streamed as `analyze --universe --jsonl` does —
+   * each result written out and saved to a run store as it finishes, none kept.
+   */
+  mode: 'sequential' | 'many' | 'universe';
   tickers: string[];
   concurrency: number;
   asOf: string;
@@ -36,8 +44,14 @@ export interface TickerRun {
 
 export interface DriverOutput {
   runs: TickerRun[];
-  /** Every analysis together, start to end; in many mode, after one warm-up analysis. */
+  /** Every analysis together, start to end; in many and universe mode, after one warm-up analysis. */
   wallMs: number;
+  /** Universe mode: the process's peak RSS (MB) after the first third of the tickers, and at the end. */
+  peakRssMb?: { firstThird: number; end: number };
+  /** Universe mode: the live heap (MB) after a full GC at the same two points: flat when nothing is kept. */
+  heapAfterGcMb?: { firstThird: number; end: number };
+  /** Universe mode: results by status (the runs themselves are not kept). */
+  statuses?: Record<string, number>;
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -96,6 +110,52 @@ async function many(config: DriverConfig, asOf: Date): Promise<DriverOutput> {
   return { runs, wallMs };
 }
 
+const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
+/** The live heap after a full collection (the driver runs with --expose-gc in universe mode). */
+const heapAfterGcMb = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 1e6;
+};
+
+/** A universe as the CLI streams one: JSONL out, each run saved, nothing kept but counters. */
+async function universe(config: DriverConfig, asOf: Date): Promise<DriverOutput> {
+  const deps = benchDeps(config, repoRoot);
+  await analyze('WARM', { asOf }, deps);
+  const home = mkdtempSync(path.join(tmpdir(), 'autohedge-bench-universe-'));
+  const sink = createWriteStream(devNull);
+  const statuses: Record<string, number> = {};
+  let finished = 0;
+  let firstThird = 0;
+  let heapFirstThird = 0;
+  const started = performance.now();
+  try {
+    await analyzeEach(config.tickers, {
+      concurrency: config.concurrency,
+      options: () => ({ asOf }),
+      deps: () => deps,
+      onOutcome: async (outcome) => {
+        const status = outcome.result?.status ?? 'threw';
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (outcome.result) {
+          sink.write(`${JSON.stringify(outcome.result)}\n`);
+          await saveRun(home, outcome.result, { transcript: [], ...renderRunFiles(outcome.result) });
+        }
+        finished += 1;
+        if (finished === Math.ceil(config.tickers.length / 3)) {
+          firstThird = peakRssMb();
+          heapFirstThird = heapAfterGcMb();
+        }
+      },
+    });
+    const wallMs = performance.now() - started;
+    return { runs: [], wallMs, peakRssMb: { firstThird, end: peakRssMb() }, heapAfterGcMb: { firstThird: heapFirstThird, end: heapAfterGcMb() }, statuses };
+  } finally {
+    sink.end();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 const config = JSON.parse(process.argv[2] ?? '{}') as DriverConfig;
-const output = await (config.mode === 'sequential' ? sequential : many)(config, new Date(config.asOf));
+const modes = { sequential, many, universe } as const;
+const output = await modes[config.mode](config, new Date(config.asOf));
 process.stdout.write(`${JSON.stringify(output)}\n`);

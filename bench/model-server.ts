@@ -12,7 +12,7 @@ import {
   type OpenAIServer,
   type RecordedRequest,
   type Reply,
-} from '../tests/support/openai-server.js';
+} from '../testkit/openai-server.js';
 import type { CallKind, CallRecord } from './critical-path.js';
 
 export interface ModelServerOptions {

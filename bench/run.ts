@@ -12,11 +12,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startExaStub, type ExaStub } from '../tests/support/exa-server.js';
+import { startExaStub, type ExaStub } from '../testkit/exa-server.js';
 import { criticalPath, describeChain, labelOf, modelCalls, observedSerialChain, type CallRecord, type CriticalPath } from './critical-path.js';
 import type { DriverConfig, DriverOutput } from './driver.js';
 import { median, run } from './measure.js';
 import { callsByTicker, startModelServer, tickerOf, type ModelServer } from './model-server.js';
+import { measureWorkers, universeTickers } from './universe.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(benchDir, '..', '..', '..');
@@ -35,6 +36,12 @@ interface Settings {
   rateLimitShare: number;
   retryAfterMs: number;
   only: Set<string>;
+  /** P6: tickers in the streamed universe, and tickers at once. */
+  universeTickers: number;
+  universeConcurrency: number;
+  /** P7: tickers on the queue, and each worker's concurrency. */
+  queueTickers: number;
+  workerConcurrency: number;
   timeline: boolean;
   /** Write a V8 CPU profile of every analysis process here. */
   profileDir: string | null;
@@ -50,6 +57,10 @@ const usage = `npm run bench -- [options]
   --concurrency <n>        P4: tickers at once (default 4)
   --rate-limit <share>     P4: share of model calls refused with 429 (default 0.1)
   --retry-after-ms <ms>    P4: the 429's retry-after-ms (default 20)
+  --universe <n>           P6: tickers in the streamed universe (default 300)
+  --universe-concurrency <n>  P6: tickers at once (default 8)
+  --queue-tickers <n>      P7: tickers enqueued for the workers (default 48)
+  --worker-concurrency <n> P7: analyses each worker runs at once (default 4)
   --only <P1,P2,...>       measure only these figures
   --timeline               print when each call of a P1 analysis was made and answered, and P4's tickers
   --profile <dir>          write a CPU profile (.cpuprofile) of each analysis process to <dir>
@@ -67,7 +78,11 @@ function settingsFrom(argv: string[]): Settings | null {
       concurrency: { type: 'string', default: '4' },
       'rate-limit': { type: 'string', default: '0.1' },
       'retry-after-ms': { type: 'string', default: '20' },
-      only: { type: 'string', default: 'P1,P2,P3,P4,P5' },
+      universe: { type: 'string', default: '300' },
+      'universe-concurrency': { type: 'string', default: '8' },
+      'queue-tickers': { type: 'string', default: '48' },
+      'worker-concurrency': { type: 'string', default: '4' },
+      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7' },
       timeline: { type: 'boolean', default: false },
       profile: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -88,6 +103,10 @@ function settingsFrom(argv: string[]): Settings | null {
     concurrency: Math.round(number('concurrency', 1)),
     rateLimitShare: Math.min(0.5, number('rate-limit', 0)),
     retryAfterMs: number('retry-after-ms', 0),
+    universeTickers: Math.round(number('universe', 1)),
+    universeConcurrency: Math.round(number('universe-concurrency', 1)),
+    queueTickers: Math.round(number('queue-tickers', 1)),
+    workerConcurrency: Math.round(number('worker-concurrency', 1)),
     only: new Set(String(values.only).toUpperCase().split(',').map((figure) => figure.trim())),
     timeline: values.timeline === true,
     profileDir: typeof values.profile === 'string' ? path.resolve(values.profile) : null,
@@ -116,7 +135,9 @@ const exaResults = {
 async function driver(settings: Settings, config: Omit<DriverConfig, 'asOf'>): Promise<DriverOutput> {
   const full: DriverConfig = { ...config, asOf: fixturesAsOf };
   const profile = settings.profileDir ? ['--cpu-prof', '--cpu-prof-dir', settings.profileDir] : [];
-  const child = await run(process.execPath, [...profile, path.join(benchDir, 'driver.js'), JSON.stringify(full)]);
+  // A universe reports its live heap after full collections, which needs gc() exposed.
+  const gc = config.mode === 'universe' ? ['--expose-gc'] : [];
+  const child = await run(process.execPath, [...profile, ...gc, path.join(benchDir, 'driver.js'), JSON.stringify(full)]);
   if (child.code !== 0) throw new Error(`the analysis process exited with ${child.code}:\n${child.stderr.trim()}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as DriverOutput;
 }
@@ -368,7 +389,7 @@ async function main(): Promise<void> {
 
   let single: SingleFigures | null = null;
   await attempt(['P1', 'P5'], async () => {
-    if (!wants('P1') && !wants('P4') && !wants('P5')) return;
+    if (!wants('P1') && !wants('P4') && !wants('P5') && !wants('P6')) return;
     progress(`P1/P5: ${settings.runs + 1} analyses one after another (the first warms up)…`);
     single = await measureSingle(settings);
     const runs = single.runs;
@@ -460,6 +481,51 @@ async function main(): Promise<void> {
       notes.push('P4 timeline of the median run:', ...typical.timeline.map((line) => `  ${line}`));
     }
     for (const failure of [...new Set(many.flatMap((entry) => entry.failures))]) notes.push(`MISSED: P4 ticker ${failure}`);
+  });
+
+  await attempt(['P6'], async () => {
+    if (!wants('P6')) return;
+    if (!single) throw new Error("needs one ticker's critical path from P1, which could not be measured");
+    const tickerPathMs = median(single.runs.map((entry) => entry.path.ms));
+    progress(`P6: a ${settings.universeTickers}-ticker universe at concurrency ${settings.universeConcurrency}, streamed (JSONL out, each run saved, none kept)…`);
+    const output = await withServers(settings, 0, (model, exa) =>
+      driver(settings, { mode: 'universe', tickers: universeTickers(settings.universeTickers), concurrency: settings.universeConcurrency, ...addresses(settings, model, exa) }),
+    );
+    const waves = Math.ceil(settings.universeTickers / settings.universeConcurrency);
+    const value = output.wallMs / (waves * tickerPathMs);
+    const ok = output.statuses?.ok ?? 0;
+    const peak = output.peakRssMb ?? { firstThird: Number.NaN, end: Number.NaN };
+    const heap = output.heapAfterGcMb ?? { firstThird: Number.NaN, end: Number.NaN };
+    rows.push({
+      id: 'P6',
+      measure: `${settings.universeTickers}-ticker universe @ ${settings.universeConcurrency} ÷ ${waves} × path`,
+      value: `${ratio(value)}  (${milliseconds(output.wallMs)} / ${waves} × ${milliseconds(tickerPathMs)}), ${ok}/${settings.universeTickers} ok`,
+      target: '≤ 1.2, all ok',
+      pass: value <= 1.2 && ok === settings.universeTickers,
+    });
+    rows.push({ id: 'P6', measure: `${settings.universeTickers}-ticker universe: peak RSS`, value: `${Math.round(peak.end)} MB`, target: '≤ 250 MB', pass: peak.end <= 250 });
+    notes.push(
+      `P6: after the first third of the universe / at its end: peak RSS ${Math.round(peak.firstThird)} / ${Math.round(peak.end)} MB, live heap after a full GC ${heap.firstThird.toFixed(1)} / ${heap.end.toFixed(1)} MB (nothing keeps the results); statuses ${JSON.stringify(output.statuses)}`,
+    );
+  });
+
+  await attempt(['P7'], async () => {
+    if (!wants('P7')) return;
+    progress(`P7: ${settings.queueTickers} tickers on a real Redis queue, 1 worker process then 2, each at concurrency ${settings.workerConcurrency}…`);
+    const figure = await withServers(settings, 0, (model, exa) => measureWorkers(addresses(settings, model, exa), settings.queueTickers, settings.workerConcurrency));
+    if (!figure) {
+      rows.push({ id: 'P7', measure: '2 workers vs 1: speed-up', value: 'n/a (redis-server not installed)', target: '≥ 1.8', pass: null });
+      return;
+    }
+    const speedUp = figure.wallMs[1] / figure.wallMs[2];
+    rows.push({
+      id: 'P7',
+      measure: `2 workers vs 1 @ ${figure.concurrency} each, ${figure.tickers} tickers: speed-up`,
+      value: `${ratio(speedUp)}  (${milliseconds(figure.wallMs[1])} / ${milliseconds(figure.wallMs[2])})`,
+      target: '≥ 1.8, all ok',
+      pass: speedUp >= 1.8 && figure.failures.length === 0,
+    });
+    for (const failure of [...new Set(figure.failures)].slice(0, 5)) notes.push(`MISSED: P7 job ${failure}`);
   });
 
   printTable(rows.sort((a, b) => a.id.localeCompare(b.id)));

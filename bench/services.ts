@@ -13,7 +13,7 @@ import type { MarketData } from '../src/market/types.js';
 import type { AnalyzeDeps } from '../src/pipeline/analyze.js';
 import { createExaProvider } from '../src/search/exa.js';
 import type { SearchProvider } from '../src/search/types.js';
-import { createYahooRouter, quoteSummaryFrom, type FixtureResponse } from '../tests/market/support/yahoo-router.js';
+import { createYahooRouter, quoteSummaryFrom, type FixtureResponse } from '../testkit/yahoo.js';
 
 export interface ServiceAddresses {
   openaiURL: string;

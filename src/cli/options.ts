@@ -70,6 +70,12 @@ export const analyzeOptionsSchema = z.object({
     })
     .optional(),
   json: z.boolean().default(false),
+  /** One AnalysisResult per line on stdout as each finishes. */
+  jsonl: z.boolean().default(false),
+  /** A file of tickers (lines, or CSV with a ticker/symbol column). */
+  universe: z.string().min(1).optional(),
+  /** Skip tickers with a finished run for the same as-of day in the run store. */
+  resume: z.boolean().default(false),
   concurrency: positiveInteger('--concurrency'),
   maxPosition: positiveNumber('--max-position', 100),
   maxRisk: positiveNumber('--max-risk', 100),

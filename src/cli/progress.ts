@@ -18,6 +18,8 @@ export interface ProgressOptions {
 
 export interface Progress {
   sink(ticker: string): EventSink;
+  /** The ticker's analysis has ended: a live view drops its lines, keeping only what went wrong, so a universe's view stays the size of what runs. */
+  done(ticker: string): void;
   stop(): void;
 }
 
@@ -29,7 +31,7 @@ export type AgentState = { status: 'running' | 'done' | 'failed'; detail: string
  * with --quiet. ora is imported only when a spinner is really drawn.
  */
 export async function createProgress(options: ProgressOptions): Promise<Progress> {
-  if (options.quiet) return { sink: () => () => {}, stop: () => {} };
+  if (options.quiet) return { sink: () => () => {}, done: () => {}, stop: () => {} };
   const states = new Map<string, Map<string, AgentState>>();
   const update = (ticker: string, agent: string, state: AgentState) => {
     const agents = states.get(ticker) ?? new Map<string, AgentState>();
@@ -43,11 +45,14 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
         const line = plainLine(sanitizeDeep(event));
         if (line) options.write(`[${ticker}] ${line}\n`);
       },
+      done: () => {},
       stop: () => {},
     };
   }
 
   const warnings: Array<{ ticker: string; message: string }> = [];
+  /** Failed agents of tickers that have ended, for the lines printed at stop(). */
+  const failures: Array<{ ticker: string; agent: string; detail: string }> = [];
   const { default: ora } = await import('ora');
   const spinner = ora({ stream: options.stream, color: options.color ? 'cyan' : false, discardStdin: false, hideCursor: true });
   const render = () => {
@@ -72,17 +77,25 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
       } else return;
       render();
     },
+    done: (ticker) => {
+      for (const [agent, state] of states.get(ticker) ?? []) {
+        if (state.status === 'failed') failures.push({ ticker, agent, detail: state.detail });
+      }
+      states.delete(ticker);
+      render();
+    },
     stop: () => {
       if (spinner.isSpinning) spinner.stop();
       // The spinner's lines are gone; what went wrong must stay on the screen.
       for (const [ticker, agents] of states) {
         for (const [agent, state] of agents) {
-          if (state.status === 'failed') options.write(`[${ticker}] ${agent}: failed ${state.detail}\n`);
+          if (state.status === 'failed') failures.push({ ticker, agent, detail: state.detail });
         }
       }
+      for (const { ticker, agent, detail } of failures) options.write(`[${ticker}] ${agent}: failed ${detail}\n`);
       for (const { ticker, message } of warnings) {
         // "<agent> failed: …" repeats a line just written.
-        if (![...(states.get(ticker)?.keys() ?? [])].some((agent) => message.startsWith(`${agent} failed: `))) {
+        if (!failures.some((failure) => failure.ticker === ticker && message.startsWith(`${failure.agent} failed: `))) {
           options.write(`[${ticker}] warning: ${message}\n`);
         }
       }

@@ -60,11 +60,14 @@ Not investment advice: autohedge never places an order.`,
   program
     .command('analyze')
     .description('analyse one or more tickers: Director plan, four desks, decision, guardrails')
-    .argument('<tickers...>', 'ticker symbols, e.g. NVDA AAPL')
+    .argument('[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)')
     .addOption(new Option('--agent <id>', 'run only this worker on the market data (repeatable; no Director)').argParser(collect).default([]))
     .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
     .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
     .option('--json', 'print the AnalysisResult JSON only (an array for several tickers)')
+    .option('--jsonl', 'print one AnalysisResult JSON per line as each ticker finishes')
+    .option('--universe <file>', 'also analyse the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)')
+    .option('--resume', 'skip tickers that already have a finished run for the same as-of day')
     .option('--concurrency <n>', 'tickers analysed at once', '2')
     .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
     .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
@@ -85,6 +88,49 @@ Not investment advice: autohedge never places an order.`,
     .action(async (tickers: string[], options: Record<string, unknown>) => {
       const { analyzeCommand } = await import('./commands/analyze.js');
       setExit(await analyzeCommand(tickers, options, io, deps, argv));
+    });
+
+  program
+    .command('worker')
+    .description('process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C')
+    .option('--redis <url>', 'Redis URL (else AUTOHEDGE_REDIS_URL, else redis://127.0.0.1:6379)')
+    .option('--queue <name>', 'queue name', 'autohedge')
+    .option('--concurrency <n>', 'analyses this worker runs at once', '2')
+    .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
+    .option('--search <provider>', "what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default exa)")
+    .option('--max-cost <usd>', 'cap on each job\'s model spend, in USD')
+    .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
+    .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
+    .option('--min-reward-risk <ratio>', 'lowest reward/risk a decision may have', '1')
+    .option('--stall-interval <seconds>', 'a dead worker\'s job goes back to the queue within about twice this', '15')
+    .option('--rate-limit-pause <seconds>', 'how long the whole queue pauses after an OpenAI 429', '10')
+    .option('--no-save', 'do not save the runs under $AUTOHEDGE_HOME/runs')
+    .option('-q, --quiet', 'no job lines on stderr')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (options: Record<string, unknown>) => {
+      const { workerCommand } = await import('./commands/worker.js');
+      setExit(await workerCommand(options, io, deps, argv));
+    });
+
+  program
+    .command('enqueue')
+    .description('queue one analysis job per (ticker, as-of day) for `autohedge worker`')
+    .argument('[tickers...]', 'ticker symbols (and/or --universe <file>)')
+    .option('--universe <file>', 'also the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)')
+    .option('--as-of <day>', 'the as-of day (YYYY-MM-DD) or instant of the analyses (default: now)')
+    .option('--wait', 'wait for the jobs and print each result as it completes, then a summary')
+    .option('--json', 'with --wait: the results as one JSON array; without: the job ids as JSON')
+    .option('--jsonl', 'with --wait: one AnalysisResult JSON per line as each job completes')
+    .option('--attempts <n>', 'attempts in all for a job that fails for a transient reason (default 4)')
+    .option('--backoff <seconds>', 'wait before the second attempt, doubling after each (default 5)')
+    .option('--redis <url>', 'Redis URL (else AUTOHEDGE_REDIS_URL, else redis://127.0.0.1:6379)')
+    .option('--queue <name>', 'queue name', 'autohedge')
+    .option('-q, --quiet', 'nothing on stderr but errors')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (tickers: string[], options: Record<string, unknown>) => {
+      const { enqueueCommand } = await import('./commands/enqueue.js');
+      setExit(await enqueueCommand(tickers, options, io, deps));
     });
 
   program

@@ -3,10 +3,52 @@ import type { AnalysisResult } from './types.js';
 
 export type TickerOutcome = { ticker: string; result: AnalysisResult; error?: undefined } | { ticker: string; result?: undefined; error: unknown };
 
+export interface AnalyzeEachOptions {
+  /** Analyses in flight at once. */
+  concurrency: number;
+  options: (ticker: string) => AnalyzeOptions;
+  deps: (ticker: string) => AnalyzeDeps;
+  /** Once aborted no further ticker starts; those begun finish (interrupted) and are reported. */
+  signal?: AbortSignal;
+  /**
+   * Called as each analysis finishes, in completion order, before its slot takes the
+   * next ticker: whatever it keeps is all that is kept, so a universe of any size runs
+   * in the memory of `concurrency` analyses. An error it throws ends the whole run.
+   */
+  onOutcome: (outcome: TickerOutcome) => void | Promise<void>;
+}
+
 /**
- * Several tickers, each a whole chain, at most `concurrency` at once. Outcomes come
- * back in the order the tickers were given; one ticker's error never stops the others.
- * Once `signal` aborts no further ticker starts: only those begun have an outcome.
+ * Every ticker, each a whole chain, at most `concurrency` at once; one ticker's error
+ * never stops the others. Tickers are taken from the iterable lazily, one per free slot.
+ * Resolves with how many tickers were started.
+ */
+export async function analyzeEach(tickers: Iterable<string>, settings: AnalyzeEachOptions): Promise<number> {
+  const iterator = tickers[Symbol.iterator]();
+  let started = 0;
+  const slot = async () => {
+    while (!settings.signal?.aborted) {
+      const next = iterator.next();
+      if (next.done) return;
+      started += 1;
+      const ticker = next.value;
+      let outcome: TickerOutcome;
+      try {
+        outcome = { ticker, result: await analyze(ticker, settings.options(ticker), settings.deps(ticker)) };
+      } catch (error) {
+        outcome = { ticker, error };
+      }
+      await settings.onOutcome(outcome);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, settings.concurrency) }, slot));
+  return started;
+}
+
+/**
+ * Several tickers at most `concurrency` at once, every outcome kept and returned in
+ * the order the tickers were given (for `--json`'s array and small runs); a universe
+ * streams through analyzeEach instead.
  */
 export async function analyzeMany(
   tickers: string[],
@@ -16,19 +58,15 @@ export async function analyzeMany(
   signal?: AbortSignal,
 ): Promise<TickerOutcome[]> {
   const outcomes: Array<TickerOutcome | undefined> = new Array(tickers.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tickers.length && !signal?.aborted) {
-      const index = next;
-      next += 1;
-      const ticker = tickers[index] as string;
-      try {
-        outcomes[index] = { ticker, result: await analyze(ticker, options(ticker), deps(ticker)) };
-      } catch (error) {
-        outcomes[index] = { ticker, error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, tickers.length)) }, worker));
+  const positions = new Map(tickers.map((ticker, index) => [ticker, index]));
+  await analyzeEach(tickers, {
+    concurrency: Math.min(concurrency, tickers.length),
+    options,
+    deps,
+    signal,
+    onOutcome: (outcome) => {
+      outcomes[positions.get(outcome.ticker) ?? outcomes.length] = outcome;
+    },
+  });
   return outcomes.filter((outcome): outcome is TickerOutcome => outcome !== undefined);
 }

@@ -11,3 +11,4 @@ export {
   type RunFiles,
   type RunSummary,
 } from './run-store.js';
+export { finishedTickers } from './finished-runs.js';

@@ -18,6 +18,18 @@ describe('progress on a terminal', () => {
     expect(written).toBe('[ACME] risk: failed — OpenAI service error (503)\n[ACME] warning: market data: 1 session(s) without a price were skipped\n');
   });
 
+  it('a finished ticker leaves the live view, its failures still printed at the end, once', async () => {
+    let written = '';
+    const progress = await createProgress({ write: (text) => void (written += text), live: true, quiet: false, color: false, stream: new PassThrough() });
+    for (const ticker of ['AAA', 'BBB']) progress.sink(ticker)({ type: 'agent-start', agent: 'quant', model: 'gpt-4.1', at: 0 });
+    progress.sink('AAA')({ type: 'agent-end', agent: 'quant', status: 'failed', durationMs: 900, error: 'OpenAI service error (503)' });
+    progress.done('AAA');
+    progress.sink('BBB')({ type: 'agent-end', agent: 'quant', status: 'ok', durationMs: 900, error: null });
+    progress.sink('AAA')({ type: 'warning', message: 'quant failed: OpenAI service error (503)' });
+    progress.stop();
+    expect(written).toBe('[AAA] quant: failed — OpenAI service error (503)\n');
+  });
+
   it('prints nothing at all with --quiet', async () => {
     let written = '';
     const progress = await createProgress({ write: (text) => void (written += text), live: true, quiet: true, color: false });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertFreshBuild, childEnv, repoRoot, run } from './support.js';
 
 const hook = path.join(repoRoot, 'tests', 'package', 'module-log-hook.mjs');
-const heavyPackages = /\/node_modules\/(openai|exa-js|yahoo-finance2|nock|@mswjs\/[^/]+|@modelcontextprotocol\/[^/]+)\//;
+const heavyPackages = /\/node_modules\/(openai|exa-js|yahoo-finance2|bullmq|ioredis|nock|@mswjs\/[^/]+|@modelcontextprotocol\/[^/]+)\//;
 
 let scratch = '';
 let runs = 0;
@@ -42,7 +42,7 @@ describe('the module log', () => {
   });
 });
 
-describe.each(['--help', '--version', 'agents', 'tools', 'tools --json', 'analyze --help', 'mcp --help'])('autohedge %s', (command) => {
+describe.each(['--help', '--version', 'agents', 'tools', 'tools --json', 'analyze --help', 'worker --help', 'enqueue --help', 'mcp --help'])('autohedge %s', (command) => {
   it('loads commander and none of openai, exa-js, yahoo-finance2, nock, @mswjs', () => {
     const { code, stdout, modules } = loadedModules([path.join(repoRoot, 'bin', 'autohedge.js'), ...command.split(' ')], os.tmpdir());
     expect(code).toBe(0);

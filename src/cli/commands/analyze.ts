@@ -1,26 +1,25 @@
-import { join } from 'node:path';
-import { CassetteError, ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
+import { resolve } from 'node:path';
+import { isoDay } from '../../clock.js';
+import { ConfigError, UsageError } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
+import { analyzeEach } from '../../pipeline/analyze-many.js';
 import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget.js';
 import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
 import { agentIds, type WorkerId } from '../../pipeline/types.js';
-import type { EventSink } from '../../events.js';
-import type { AnalysisResult } from '../../pipeline/types.js';
-import { analyzeMany, type TickerOutcome } from '../../pipeline/analyze-many.js';
+import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
+import { tickersUntil, watchBudget } from '../../pipeline/universe.js';
 import { autohedgeHome, demoCassettePath } from '../../paths.js';
 import { resolveAsOf, type HistoricalAsOf } from '../../market/as-of.js';
 import { validateTicker } from '../../market/ticker.js';
-import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
-import { colorEnabled, reportOptions, type CliIo } from '../io.js';
+import { finishedTickers } from '../../store/finished-runs.js';
+import type { CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
-import { createProgress } from '../progress.js';
-import { scrubDeep } from '../../scrub.js';
 import { redactingIo } from '../redact.js';
-import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { buildServices, type Session } from '../services.js';
+import { createUniverseOutput } from './analyze-output.js';
 
 export { demoCassettePath };
 
@@ -28,11 +27,11 @@ export { demoCassettePath };
 /** `argv` is the whole command line, kept in a recorded cassette. */
 export async function analyzeCommand(rawTickers: string[], rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
   const options = parseOptions(analyzeOptionsSchema, rawOptions);
-  const tickers = [...new Set(rawTickers.map((ticker) => validateTicker(ticker)))];
-  if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
-    throw new UsageError('--record, --replay and --demo cannot be combined');
-  }
-  if (options.demo && options.asOf !== undefined) throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
+  checkCombinations(options);
+  const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
+  const tickers = mergeTickers(rawTickers.map((ticker) => validateTicker(ticker)), fromFile);
+  // Without --universe the tickers are commander's required argument, and read like it.
+  if (tickers.length === 0) throw new UsageError(options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'");
   // Before any client exists: a closed or future day is the user's to fix, with no request made.
   const historical = options.asOf !== undefined ? resolveAsOf(options.asOf, deps.now?.() ?? new Date()) : null;
   const search = resolveSearchChoice(options.search, io.env);
@@ -63,125 +62,60 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
   }
 }
 
-async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, session: Session, io: CliIo, historical: HistoricalAsOf | null): Promise<number> {
-  const stderrColor = colorEnabled(io.env, io.stderrIsTTY);
-  const progress = await createProgress({
-    write: io.stderr,
-    live: io.stderrIsTTY && io.columns > 0 && !options.trace,
-    quiet: options.quiet,
-    color: stderrColor,
-    stream: process.stderr,
-    rows: io.rows,
-    columns: io.columns,
-  });
-  const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
-  const { createTranscript } = await import('../../report/transcript.js');
-  const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
-  const secrets = session.secrets;
-
-  // One cap for the whole command, its model calls and searches, however many tickers share it.
-  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost, { stopAfterCap: session.replaying }) : null;
-  const model = cap ? withBudget(session.model, cap, session.prices) : session.model;
-  const search = cap && session.search ? withSearchBudget(session.search, cap, session.prices) : session.search;
-
-  let outcomes: TickerOutcome[];
-  try {
-    outcomes = await analyzeMany(
-      tickers,
-      options.concurrency,
-      () => ({
-        asOf: historical?.close ?? session.asOf(),
-        historical: historical !== null,
-        agents: options.agent,
-        model: options.model,
-        env: session.env,
-        maxPositionPct: options.maxPosition,
-        guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
-        signal: io.signal,
-        refresh: options.refresh,
-        demo: session.demo,
-      }),
-      (ticker) => {
-        const transcript = createTranscript({ secrets });
-        transcripts.set(ticker, transcript);
-        const sinks: EventSink[] = [progress.sink(ticker), transcript.sink];
-        if (createTraceSink) sinks.push(createTraceSink({ write: io.stderr, color: stderrColor, label: tickers.length > 1 ? ticker : undefined }));
-        return {
-          model,
-          market: session.market,
-          search,
-          prices: session.prices,
-          agentTools: session.mcp?.agentTools,
-          events: (event) => {
-            for (const sink of sinks) sink(event);
-          },
-        };
-      },
-      io.signal,
-    );
-  } finally {
-    progress.stop();
+function checkCombinations(options: AnalyzeCliOptions): void {
+  if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
+    throw new UsageError('--record, --replay and --demo cannot be combined');
   }
-
-  const record = runOptionsRecord(options, session);
-  const results = outcomes.flatMap((outcome) => (outcome.result ? [scrubDeep(withRunRecord(outcome.result, record), secrets)] : []));
-  for (const outcome of outcomes) {
-    if (outcome.error !== undefined) io.stderr(`${formatError(outcome.error, options.verbose)}${tickers.length > 1 ? ` (${outcome.ticker})` : ''}\n`);
-  }
-  // A Director's review the cassette does not hold leaves its decision standing, flagged,
-  // with a warning: the run says so itself, so that miss is not a stale cassette.
-  const reviewNotReplayed = results.some((result) => result.reviewFailure?.kind === 'replay-miss');
-  const misses = session.replayMisses(reviewNotReplayed ? ['director'] : []);
-  for (const miss of misses) io.stderr(`${formatError(new CassetteError(miss), false)}\n`);
-
-  if (results.length > 0) {
-    if (options.json) {
-      const { renderJson } = await import('../../report/terminal.js');
-      io.stdout(renderJson(tickers.length === 1 ? (results[0] as AnalysisResult) : results));
-    } else {
-      const { renderTerminal } = await import('../../report/terminal.js');
-      // Without --no-save the footer names the run id `runs show` finds; with it, that id would lead nowhere.
-      io.stdout(results.map((result) => renderTerminal(result, { ...reportOptions(io), saved: options.save })).join('\n'));
-    }
-  }
-  await saveResults(results, transcripts, options, session, io);
-  await session.finish(io);
-  const code = worstExitCode(outcomes.map((outcome) => (outcome.result === undefined ? exitCodeFor(outcome.error) : exitCodeForStatus(outcome.result.status))));
-  // A replay that asked for something its cassette does not hold is a stale or wrong
-  // cassette (re-record it), not a failed analysis: exit like a usage error.
-  return misses.length > 0 && code !== ExitCode.interrupted ? ExitCode.usage : code;
+  if (options.demo && options.asOf !== undefined) throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
+  if (options.json && options.jsonl) throw new UsageError('--json and --jsonl cannot be combined: --json prints one array at the end, --jsonl one line per result as it finishes');
+  if (options.resume && !options.save) throw new UsageError('--resume reads and fills the run store: it cannot be combined with --no-save');
 }
 
-async function saveResults(
-  results: AnalysisResult[],
-  transcripts: Map<string, { lines(): string[] }>,
-  options: AnalyzeCliOptions,
-  session: Session,
-  io: CliIo,
-): Promise<void> {
-  if (results.length === 0 || (!options.save && !options.out)) return;
-  const { saveRun, writeRunFiles } = await import('../../store/index.js');
-  const { renderRunFiles } = await import('../../report/run-files.js');
-  for (const result of results) {
-    const files = { transcript: transcripts.get(result.ticker)?.lines() ?? [], ...renderRunFiles(result) };
-    if (options.save) {
-      try {
-        const { dir } = await saveRun(autohedgeHome(session.env), result, files);
-        if (!options.quiet) io.stderr(`saved ${dir}\n`);
-      } catch (error) {
-        io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
-      }
-    }
-    if (options.out) {
-      const directory = results.length > 1 ? join(options.out, result.ticker) : options.out;
-      try {
-        await writeRunFiles(directory, result, files);
-        if (!options.quiet) io.stderr(`wrote ${directory}\n`);
-      } catch (error) {
-        io.stderr(`autohedge: warning: could not write --out ${directory}: ${errorMessage(error)}\n`);
-      }
-    }
+async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, session: Session, io: CliIo, historical: HistoricalAsOf | null): Promise<number> {
+  const runClock = () => historical?.close ?? session.asOf();
+  const asOfDay = isoDay(runClock());
+  const finished = options.resume ? await finishedTickers(autohedgeHome(session.env), asOfDay) : new Set<string>();
+  const pending = tickers.filter((ticker) => !finished.has(ticker));
+  if (options.resume && !options.quiet) {
+    io.stderr(`autohedge: --resume: ${tickers.length - pending.length} of ${tickers.length} tickers already have a finished run for ${asOfDay}; analysing ${pending.length}\n`);
   }
+  const output = await createUniverseOutput({ tickers, options, session, io });
+  for (let skipped = tickers.length - pending.length; skipped > 0; skipped -= 1) output.tally.addSkipped();
+
+  // One cap for the whole command, its model calls and searches, however many tickers share
+  // it; once a model call is refused for it no further ticker starts (they would only fetch
+  // market data to report the cap).
+  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost, { stopAfterCap: session.replaying }) : null;
+  const budget = cap ? watchBudget(withBudget(session.model, cap, session.prices)) : null;
+  const search = cap && session.search ? withSearchBudget(session.search, cap, session.prices) : session.search;
+  const notStarted = { count: 0 };
+  try {
+    await analyzeEach(
+      tickersUntil(pending, () => budget?.reached() ?? false, notStarted),
+      {
+        concurrency: options.concurrency,
+        options: () => ({
+          asOf: runClock(),
+          historical: historical !== null,
+          agents: options.agent,
+          model: options.model,
+          env: session.env,
+          maxPositionPct: options.maxPosition,
+          guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
+          signal: io.signal,
+          refresh: options.refresh,
+          demo: session.demo,
+        }),
+        deps: (ticker) => output.depsFor(ticker, budget?.model ?? session.model, search),
+        signal: io.signal,
+        onOutcome: (outcome) => output.add(outcome),
+      },
+    );
+  } finally {
+    output.stopProgress();
+  }
+  if (notStarted.count > 0) io.stderr(`autohedge: warning: --max-cost $${options.maxCost?.toFixed(4)} reached: ${notStarted.count} ticker(s) not started (run again with --resume to continue)\n`);
+  return output.finish(session);
 }
 
 /** A cap cannot be enforced on a model (or a search) whose price is unknown: say so before spending anything. */
@@ -198,5 +132,3 @@ export function checkPricesKnown(model: string | undefined, agents: readonly Wor
     );
   }
 }
-
-

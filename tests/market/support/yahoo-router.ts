@@ -1,2 +1,2 @@
-/** Moved to tests/support/yahoo.ts (the one Yahoo fake); kept for bench/services.ts until bench stops importing tests/. */
-export * from '../../support/yahoo.js';
+/** Moved to testkit/yahoo.ts (the one Yahoo fake, shared with bench/); kept for the tests that import this path. */
+export * from '../../../testkit/yahoo.js';

@@ -1,0 +1,40 @@
+/**
+ * One `autohedge worker` for the benchmark's 2-workers-against-1 figure: the library's
+ * queue worker (src/queue, BullMQ on the bench's redis-server) analysing against the
+ * loopback services, in its own process. Prints `ready` once it waits for jobs and
+ * closes cleanly on SIGTERM.
+ *
+ *   node dist/bench/bench/queue-worker.js '<QueueWorkerConfig JSON>'
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyze } from '../src/pipeline/analyze.js';
+import { loadQueueModules } from '../src/queue/redis.js';
+import { startWorker } from '../src/queue/worker.js';
+import { benchDeps, type ServiceAddresses } from './services.js';
+
+export interface QueueWorkerConfig extends ServiceAddresses {
+  redisUrl: string;
+  queue: string;
+  concurrency: number;
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const config = JSON.parse(process.argv[2] ?? '{}') as QueueWorkerConfig;
+const deps = benchDeps(config, repoRoot);
+// The first analysis in a process loads the SDKs (P1's cold figure): not part of the comparison.
+await analyze('WARM', { asOf: new Date() }, deps);
+const worker = await startWorker(await loadQueueModules(), {
+  url: config.redisUrl,
+  queueName: config.queue,
+  concurrency: config.concurrency,
+  stallIntervalMs: 15_000,
+  rateLimitPauseMs: 1_000,
+  options: () => ({}),
+  session: () => ({ deps, finish: async (result) => result }),
+  log: () => {},
+});
+process.stdout.write('ready\n');
+process.once('SIGTERM', () => {
+  void worker.close().then(() => process.exit(0));
+});

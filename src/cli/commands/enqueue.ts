@@ -1,0 +1,85 @@
+import { resolve } from 'node:path';
+import { isoDay } from '../../clock.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { validateTicker } from '../../market/ticker.js';
+import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
+import { UniverseTally } from '../../pipeline/universe-summary.js';
+import type { Enqueued, JobOutcome } from '../../queue/enqueue.js';
+import type { CliDeps } from '../deps.js';
+import { exitCodeForStatus, worstExitCode } from '../exit.js';
+import type { CliIo } from '../io.js';
+import { parseOptions } from '../options.js';
+import { enqueueOptionsSchema, redisUrlFrom, type EnqueueCliOptions } from '../queue-options.js';
+import { createResultPrinter } from './result-printer.js';
+
+/**
+ * `autohedge enqueue <tickers...|--universe f>`: one job per (ticker, as-of day) on the
+ * queue that `autohedge worker` processes. Prints the job ids and returns, or with
+ * --wait prints each result as its job completes, then a summary.
+ */
+export async function enqueueCommand(rawTickers: string[], rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps): Promise<number> {
+  const options = parseOptions(enqueueOptionsSchema, rawOptions);
+  if (options.json && options.jsonl) throw new UsageError('--json and --jsonl cannot be combined');
+  if (options.jsonl && !options.wait) throw new UsageError('--jsonl prints results as jobs complete: it needs --wait');
+  const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
+  const tickers = mergeTickers(rawTickers.map((ticker) => validateTicker(ticker)), fromFile);
+  // Without --universe the tickers are commander's required argument, and read like it.
+  if (tickers.length === 0) throw new UsageError(options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'");
+  const now = (deps.now ?? (() => new Date()))();
+  // A day's as-of is the end of that day, or now for today: never a moment still to come.
+  if (options.asOf && isoDay(options.asOf) > isoDay(now)) throw new UsageError(`--as-of cannot be after today (${isoDay(now)})`);
+  const asOf = options.asOf && options.asOf < now ? options.asOf : now;
+  const url = redisUrlFrom(options.redis, io.env);
+  const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
+  const { enqueueAnalyses } = await import('../../queue/enqueue.js');
+  const queued = await enqueueAnalyses(await loadQueueModules(), { url, queueName: options.queue, tickers, asOf, attempts: options.attempts, backoffMs: options.backoff });
+  try {
+    if (!options.quiet) {
+      const again = queued.existing > 0 ? ` (${queued.existing} already queued or done: not added again)` : '';
+      io.stderr(`autohedge: enqueued ${tickers.length} job(s) on queue '${options.queue}' at ${displayRedisUrl(url)}${again}\n`);
+    }
+    if (!options.wait) {
+      io.stdout(options.json ? `${JSON.stringify(queued.jobIds.map((jobId, index) => ({ ticker: tickers[index], jobId })), null, 2)}\n` : `${queued.jobIds.join('\n')}\n`);
+      return ExitCode.ok;
+    }
+    return await waitAndPrint(queued, tickers, options, io);
+  } finally {
+    await queued.close();
+  }
+}
+
+async function waitAndPrint(queued: Enqueued, tickers: string[], options: EnqueueCliOptions, io: CliIo): Promise<number> {
+  // The runs are saved on the workers' hosts, not here.
+  const printer = await createResultPrinter({ ...options, save: false }, io, tickers);
+  const tally = new UniverseTally();
+  const codes = new Set<ExitCode>();
+  const interrupted = new Promise<'interrupted'>((resolve) => {
+    if (io.signal?.aborted) resolve('interrupted');
+    io.signal?.addEventListener('abort', () => resolve('interrupted'), { once: true });
+  });
+  let stopped = false;
+  const done = queued.wait((outcome: JobOutcome) => {
+    // Once the waiting stops, closing the queue ends the pending waits: not job failures.
+    if (stopped) return;
+    if (outcome.result) {
+      codes.add(exitCodeForStatus(outcome.result.status));
+      tally.addResult(outcome.result);
+      printer.print(outcome.result);
+    } else {
+      codes.add(/^(UsageError|ConfigError|DataError): /.test(outcome.failure) ? ExitCode.usage : ExitCode.failed);
+      tally.addError();
+      io.stderr(`autohedge: job ${outcome.jobId} failed: ${outcome.failure}\n`);
+    }
+  });
+  // Ctrl-C stops the waiting, not the jobs: the workers carry on with them.
+  if ((await Promise.race([done, interrupted])) === 'interrupted') {
+    stopped = true;
+    // The pending waits end as the queue closes; nothing is left to report from them.
+    done.catch(() => {});
+    io.stderr('autohedge: stopped waiting; the jobs stay queued and the workers carry on\n');
+    return ExitCode.interrupted;
+  }
+  printer.flushJson();
+  if (tickers.length > 1) await printer.summary(tally);
+  return worstExitCode([...codes]);
+}

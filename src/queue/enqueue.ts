@@ -1,0 +1,109 @@
+import type { AnalysisResult } from '../pipeline/types.js';
+import { sanitizeDeep, sanitizeText } from '../sanitize.js';
+import { savedResultSchema } from '../store/result-schema.js';
+import { formatZodIssues } from '../zod-issues.js';
+import { jobIdFor, keepFinishedSeconds, type AnalysisJobData } from './jobs.js';
+import { ensureReachable, type QueueModules } from './redis.js';
+
+export interface EnqueueSettings {
+  url: string;
+  queueName: string;
+  tickers: readonly string[];
+  asOf: Date;
+  /** Attempts in all for transient failures, and the first back-off (doubling after each). */
+  attempts: number;
+  backoffMs: number;
+}
+
+export type JobOutcome = { jobId: string; ticker: string; result: AnalysisResult; failure?: undefined } | { jobId: string; ticker: string; result?: undefined; failure: string };
+
+export interface Enqueued {
+  /** One per ticker, in order; a pair enqueued before keeps its job (and its id). */
+  jobIds: string[];
+  /** How many of them were already in the queue (waiting, running or finished). */
+  existing: number;
+  /** Resolves once every job has finished, calling `onOutcome` as each does. */
+  wait(onOutcome: (outcome: JobOutcome) => void | Promise<void>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * One job per (ticker, as-of day), its id derived from both, so enqueuing the same
+ * pair again adds nothing. Transient failures are retried with exponential back-off.
+ */
+export async function enqueueAnalyses(modules: QueueModules, settings: EnqueueSettings): Promise<Enqueued> {
+  const { bullmq } = modules;
+  const connection = modules.connect(settings.url);
+  await ensureReachable(connection, settings.url);
+  const queue = new bullmq.Queue<AnalysisJobData, AnalysisResult>(settings.queueName, { connection });
+  const jobs = settings.tickers.map((ticker) => ({ ticker, jobId: jobIdFor(ticker, settings.asOf) }));
+  let existing = 0;
+  try {
+    for (const { jobId } of jobs) if (await queue.getJob(jobId)) existing += 1;
+    await queue.addBulk(
+      jobs.map(({ ticker, jobId }) => ({
+        name: 'analyze',
+        data: { ticker, asOf: settings.asOf.toISOString() },
+        opts: { jobId, attempts: settings.attempts, backoff: { type: 'exponential', delay: settings.backoffMs }, removeOnComplete: { age: keepFinishedSeconds }, removeOnFail: { age: keepFinishedSeconds } },
+      })),
+    );
+  } catch (error) {
+    await queue.close();
+    connection.disconnect();
+    throw error;
+  }
+  return {
+    jobIds: jobs.map((job) => job.jobId),
+    existing,
+    wait: (onOutcome) => waitForJobs(modules, settings, queue, jobs, onOutcome),
+    async close() {
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
+
+async function waitForJobs(
+  modules: QueueModules,
+  settings: EnqueueSettings,
+  queue: import('bullmq').Queue<AnalysisJobData, AnalysisResult>,
+  jobs: Array<{ ticker: string; jobId: string }>,
+  onOutcome: (outcome: JobOutcome) => void | Promise<void>,
+): Promise<void> {
+  const eventsConnection = modules.connect(settings.url);
+  const events = new modules.bullmq.QueueEvents(settings.queueName, { connection: eventsConnection });
+  // Each job waited for listens for its completion and failure, and for the queue closing.
+  events.setMaxListeners(jobs.length * 2 + 10);
+  queue.setMaxListeners(jobs.length + 10);
+  try {
+    await events.waitUntilReady();
+    await Promise.all(
+      jobs.map(async ({ ticker, jobId }) => {
+        const job = await queue.getJob(jobId);
+        let outcome: JobOutcome;
+        if (!job) outcome = { jobId, ticker, failure: 'the job is no longer in the queue (removed, or expired after a week)' };
+        else {
+          try {
+            outcome = jobValue(jobId, ticker, await job.waitUntilFinished(events));
+          } catch (error) {
+            outcome = { jobId, ticker, failure: sanitizeText(error instanceof Error ? error.message : String(error)) };
+          }
+        }
+        await onOutcome(outcome);
+      }),
+    );
+  } finally {
+    await events.close();
+    eventsConnection.disconnect();
+  }
+}
+
+/**
+ * A job's value comes out of Redis, where anyone with access may have written: it is
+ * checked to be an AnalysisResult (the saved-run schema) and sanitised before printing.
+ */
+function jobValue(jobId: string, ticker: string, value: unknown): JobOutcome {
+  const parsed = savedResultSchema.safeParse(value);
+  if (!parsed.success) return { jobId, ticker, failure: `the job's value is not an AnalysisResult (${formatZodIssues(parsed.error, { limit: 1, root: 'value' })})` };
+  return { jobId, ticker, result: sanitizeDeep(value as AnalysisResult) };
+}
