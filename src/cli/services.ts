@@ -77,33 +77,73 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   const prices = await loadPriceTable(env);
   // Checked before any recording starts; a replay talks to the recorded servers instead.
   const configuredBaseUrl = config.replay ? undefined : (config.baseUrl ?? checkedEnvBaseUrl(env));
+  const interception = await startInterception(config, env, deps);
+  // Whatever fails from here on must not leave the process's interception active: the MCP
+  // server and in-process callers start another session after this one.
+  try {
+    return await buildSession(config, deps, { env, prices, configuredBaseUrl, interception });
+  } catch (error) {
+    interception.end();
+    throw error;
+  }
+}
+
+interface Interception {
+  record: typeof import('../record/index.js') | null;
+  replay: Replay | null;
+  recorder: Recorder | null;
+  asOf: () => Date;
+  recordedUrls: readonly string[];
+  /** Stops a replay and discards an unfinished recording; safe to call twice. */
+  end(): void;
+}
+
+/** Recording or replay interception, installed first because exa-js captures fetch when it is imported. */
+async function startInterception(config: ServiceConfig, env: NodeJS.ProcessEnv, deps: CliDeps): Promise<Interception> {
   // The interception layer loads only for a recording or a replay.
   const record = config.replay || config.record ? await import('../record/index.js') : null;
-  let asOf = deps.now ?? (() => new Date());
-  let replay: Replay | null = null;
-  let recorder: Recorder | null = null;
-  let recordedUrls: readonly string[] = [];
-
+  const interception: Interception = {
+    record,
+    replay: null,
+    recorder: null,
+    asOf: deps.now ?? (() => new Date()),
+    recordedUrls: [],
+    end() {
+      interception.replay?.stop();
+      interception.recorder?.discard();
+      interception.recorder = null;
+    },
+  };
   if (record && config.replay) {
     // A bad file is a usage error before any interception starts.
-    replay = await record.startReplay(config.replay, { secrets: secretsOf(env) });
-    recordedUrls = replay.urls;
+    const replay = await record.startReplay(config.replay, { secrets: secretsOf(env) });
     const fixed = new Date(replay.meta.asOf);
-    asOf = () => fixed;
+    Object.assign(interception, { replay, recordedUrls: replay.urls, asOf: () => fixed });
   } else if (record && config.record) {
-    const fixed = asOf();
-    asOf = () => fixed;
-    recorder = await record.startRecording(
+    const fixed = interception.asOf();
+    interception.asOf = () => fixed;
+    interception.recorder = await record.startRecording(
       { autohedgeVersion: packageVersion(), asOf: fixed.toISOString(), argv: config.argv },
       { secrets: secretsOf(env) },
     );
   }
+  return interception;
+}
 
+interface SessionInputs {
+  env: NodeJS.ProcessEnv;
+  prices: PriceTable;
+  configuredBaseUrl: string | undefined;
+  interception: Interception;
+}
+
+async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: SessionInputs): Promise<Session> {
+  const { env, prices, interception } = inputs;
+  const { record, replay, recordedUrls } = interception;
   // A replay talks to whatever servers were recorded (api.openai.com, or a local one).
-  const baseURL = replay ? firstDefined(recordedUrls, chatBaseUrlOf) : configuredBaseUrl;
+  const baseURL = replay ? firstDefined(recordedUrls, chatBaseUrlOf) : inputs.configuredBaseUrl;
   const apiKey = replay ? replayKey : env.OPENAI_API_KEY?.trim() || undefined;
   if (config.needsModel && !deps.model && !apiKey && !baseURL) {
-    recorder?.discard();
     throw new ConfigError(
       'OPENAI_API_KEY is not set: export it (or put it in .env), or point --base-url / OPENAI_BASE_URL at an OpenAI-compatible server; to try autohedge with no key, run `autohedge analyze ACME --demo`',
     );
@@ -111,7 +151,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
 
   const { createOpenAIModel } = await import('../llm/openai-model.js');
   const { createYahooMarketData, yahooChartSymbolOf } = await import('../market/yahoo.js');
-  const intercepted = Boolean(replay || recorder);
+  const intercepted = Boolean(replay || interception.recorder);
   // Retries stay on under replay: the cassette holds every exchange, a 429 or 5xx that was
   // retried included, so the replay has to retry the way the recording did.
   const { structuredModeFromEnv } = await import('../llm/structured-mode.js');
@@ -130,21 +170,13 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     });
   const search = deps.search !== undefined ? deps.search : await buildSearch(config.search ?? 'exa', { env, replay: replay !== null, recordedUrls, apiKey, baseURL });
   const mcpMisses: string[] = [];
-  let mcp: McpToolSources | null = null;
-  let secrets = secretsOf(env);
-  try {
-    const opened = await openMcp(config, env, replay, recorder, mcpMisses);
-    mcp = opened?.sources ?? null;
-    secrets = [...secrets, ...(opened?.secrets ?? [])];
-  } catch (error) {
-    replay?.stop();
-    recorder?.discard();
-    throw error;
-  }
+  const opened = await openMcp(config, env, replay, interception.recorder, mcpMisses);
+  const mcp: McpToolSources | null = opened?.sources ?? null;
+  const secrets = [...secretsOf(env), ...(opened?.secrets ?? [])];
 
   return {
     env,
-    asOf,
+    asOf: interception.asOf,
     baseUrl: baseURL,
     replaying: replay !== null,
     model,
@@ -166,21 +198,23 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
     },
     replayMisses: (except = []) => [
       ...(record && replay
-        ? replay.unmatched.filter((miss) => miss.agent === null || !except.includes(miss.agent)).map((miss) => new record.ReplayMissError(miss, replay?.path ?? '').message)
+        ? replay.unmatched.filter((miss) => miss.agent === null || !except.includes(miss.agent)).map((miss) => new record.ReplayMissError(miss, replay.path).message)
         : []),
       ...new Set(mcpMisses),
     ],
     async finish(io) {
-      if (recorder && config.record) {
-        await recorder.stop(config.record);
+      if (interception.recorder && config.record) {
+        await interception.recorder.stop(config.record);
         io.stderr(`autohedge: recorded the run's HTTP exchanges to ${config.record}\n`);
-        recorder = null;
+        interception.recorder = null;
       }
     },
     async close() {
-      await mcp?.close();
-      replay?.stop();
-      recorder?.discard();
+      try {
+        await mcp?.close();
+      } finally {
+        interception.end();
+      }
     },
   };
 }

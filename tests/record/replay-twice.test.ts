@@ -20,4 +20,14 @@ describe('replaying twice in one process', () => {
     expect(searches[1]?.error).toBeNull();
     expect(searches[1]?.result).toBe(searches[0]?.result);
   });
+
+  it('a session that fails after its replay started leaves none active: the next replay runs', async () => {
+    const failing = captureIo();
+    failing.env.AUTOHEDGE_STRUCTURED = 'bogus';
+    expect(await runCli(['market', 'ACME', '--demo'], failing)).toBe(2);
+    expect(failing.err()).toContain('AUTOHEDGE_STRUCTURED');
+    const next = captureIo();
+    expect(await runCli(['market', 'ACME', '--demo', '--json'], next), next.err()).toBe(0);
+    expect(JSON.parse(next.out())).toMatchObject({ symbol: 'ACME' });
+  });
 });
