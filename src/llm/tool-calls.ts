@@ -111,7 +111,9 @@ export function idsInConversation(messages: ReadonlyArray<{ role: string; tool_c
  * run replays byte for byte) and unused anywhere else, so every result pairs with its call.
  */
 function withUniqueIds(calls: readonly PendingCall[], taken: Iterable<string>): ToolCall[] {
-  const used = new Set(taken);
+  // Ids earlier responses already used: a server that numbers ids per response repeats them.
+  const earlier = new Set(taken);
+  const used = new Set(earlier);
   for (const call of calls) if (call.id) used.add(call.id);
   const seen = new Set<string>();
   let counter = 0;
@@ -123,7 +125,7 @@ function withUniqueIds(calls: readonly PendingCall[], taken: Iterable<string>): 
     return id;
   };
   return calls.map((call) => {
-    const id = call.id && !seen.has(call.id) ? call.id : fresh();
+    const id = call.id && !seen.has(call.id) && !earlier.has(call.id) ? call.id : fresh();
     seen.add(id);
     return { id, type: 'function', function: { name: call.name, arguments: call.arguments } };
   });
