@@ -4,6 +4,7 @@ import { loadEnvFile } from '../env-file.js';
 import type { CliIo } from '../io.js';
 import { boundToolNames, withMcpTools } from '../mcp-listing.js';
 import { renderTable } from '../../report/table.js';
+import { stringifyJsonSafely } from '../../sanitize.js';
 
 /** `autohedge agents`: the five agents with the models they would use here. */
 export async function agentsCommand(options: { json?: boolean; model?: string; mcpConfig?: string }, io: CliIo): Promise<number> {
@@ -17,7 +18,7 @@ export async function agentsCommand(options: { json?: boolean; model?: string; m
     tools: bound.get(definition.id) ?? [...definition.tools],
   }));
   if (options.json) {
-    io.stdout(`${JSON.stringify(agents, null, 2)}\n`);
+    io.stdout(`${stringifyJsonSafely(agents, 2)}\n`);
     return 0;
   }
   const rows = agents.map((agent) => [agent.id, agent.name, agent.model, agent.tools.join(', ') || '-', agent.description]);

@@ -7,6 +7,7 @@ import type { CliIo } from '../io.js';
 import { parseOptions } from '../options.js';
 import { redactingIo } from '../redact.js';
 import { buildSearch, secretsOf } from '../services.js';
+import { stringifyJsonSafely } from '../../sanitize.js';
 
 const doctorOptionsSchema = z.object({
   json: z.boolean().optional(),
@@ -49,6 +50,6 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
     }),
     asOf: (deps.now ?? (() => new Date()))(),
   });
-  io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
+  io.stdout(options.json ? `${stringifyJsonSafely(report, 2)}\n` : formatDoctorReport(report));
   return report.exitCode;
 }

@@ -11,6 +11,7 @@ import type { CliIo } from '../io.js';
 import { parseOptions } from '../options.js';
 import { enqueueOptionsSchema, redisUrlFrom, type EnqueueCliOptions } from '../queue-options.js';
 import { createResultPrinter } from './result-printer.js';
+import { stringifyJsonSafely } from '../../sanitize.js';
 
 /**
  * `autohedge enqueue <tickers...|--universe f>`: one job per (ticker, as-of day) on the
@@ -39,7 +40,7 @@ export async function enqueueCommand(rawTickers: string[], rawOptions: Record<st
       io.stderr(`autohedge: enqueued ${tickers.length} job(s) on queue '${options.queue}' at ${displayRedisUrl(url)}${again}\n`);
     }
     if (!options.wait) {
-      io.stdout(options.json ? `${JSON.stringify(queued.jobIds.map((jobId, index) => ({ ticker: tickers[index], jobId })), null, 2)}\n` : `${queued.jobIds.join('\n')}\n`);
+      io.stdout(options.json ? `${stringifyJsonSafely(queued.jobIds.map((jobId, index) => ({ ticker: tickers[index], jobId })), 2)}\n` : `${queued.jobIds.join('\n')}\n`);
       return ExitCode.ok;
     }
     return await waitAndPrint(queued, tickers, options, io);

@@ -9,7 +9,7 @@ import { parseDay } from '../../market/sessions.js';
 import { validateTicker } from '../../market/ticker.js';
 import { autohedgeHome } from '../../paths.js';
 import type { EvaluationView } from '../../report/evaluation.js';
-import { sanitizeText } from '../../sanitize.js';
+import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
 import type { CliDeps } from '../deps.js';
 import { reportOptions, type CliIo } from '../io.js';
 import { parseOptions } from '../options.js';
@@ -109,7 +109,7 @@ function warn(io: CliIo, options: EvaluateCliOptions, message: string): void {
 
 function jsonOf(view: EvaluationView): string {
   const { evaluation, summary, skipped } = view;
-  return `${JSON.stringify({ decisions: evaluation.decisions, summary, evaluatedAt: evaluation.evaluatedAt, horizons: evaluation.horizons, benchmark: evaluation.benchmark, skipped, warnings: evaluation.warnings }, null, 2)}\n`;
+  return `${stringifyJsonSafely({ decisions: evaluation.decisions, summary, evaluatedAt: evaluation.evaluatedAt, horizons: evaluation.horizons, benchmark: evaluation.benchmark, skipped, warnings: evaluation.warnings }, 2)}\n`;
 }
 
 async function printEvaluation(view: EvaluationView, options: EvaluateCliOptions, io: CliIo): Promise<void> {

@@ -1,6 +1,7 @@
 import type { AnalysisResult } from '../../pipeline/types.js';
 import type { UniverseTally } from '../../pipeline/universe-summary.js';
 import { reportOptions, type CliIo } from '../io.js';
+import { stringifyJsonSafely } from '../../sanitize.js';
 
 export interface PrintModes {
   json: boolean;
@@ -22,7 +23,7 @@ export async function createResultPrinter(modes: PrintModes, io: CliIo, tickers:
   let printed = 0;
   return {
     print(result: AnalysisResult): void {
-      if (modes.jsonl) io.stdout(`${JSON.stringify(result)}\n`);
+      if (modes.jsonl) io.stdout(`${stringifyJsonSafely(result)}\n`);
       else if (modes.json) kept.set(result.ticker, result);
       else io.stdout(`${printed > 0 ? '\n' : ''}${render.renderTerminal(result, { ...reportOptions(io), saved: modes.save })}`);
       printed += 1;

@@ -1,5 +1,5 @@
 import { agentDefinitions } from '../../../agents/index.js';
-import { sanitizeText } from '../../sanitize.js';
+import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
 import { createExaProvider } from '../../search/exa.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import { defaultOpenAISearchModel } from '../../search/openai.js';
@@ -60,7 +60,7 @@ export async function toolsCommand(options: { json?: boolean; search?: string; m
       definition: tool.definition,
       ...(tool.name === searchToolName ? { provider: backing.provider, model: backing.model } : {}),
     }));
-    io.stdout(`${JSON.stringify(listing, null, 2)}\n`);
+    io.stdout(`${stringifyJsonSafely(listing, 2)}\n`);
   } else {
     const rows = listed.map(({ tool, agents, mcp }) => [
       tool.name,
