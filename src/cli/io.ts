@@ -1,3 +1,4 @@
+import { sanitizeText } from '../sanitize.js';
 /**
  * Everything the CLI touches in the outside world, passed in so tests run the
  * real program in-process with captured output and a chosen environment.
@@ -52,3 +53,12 @@ export function reportOptions(io: CliIo): { color: boolean; unicode: boolean; wi
     width: Math.max(60, Math.min(io.columns || 100, 120)),
   };
 }
+
+/**
+ * The one way a command reports a warning on stderr. Warnings quote what others sent (an MCP
+ * server's stderr, Yahoo's notices, tool names), so they are sanitised here, once.
+ */
+export function warningWriter(io: Pick<CliIo, 'stderr'>): (message: string) => void {
+  return (message) => io.stderr(`autohedge: warning: ${sanitizeText(message)}\n`);
+}
+

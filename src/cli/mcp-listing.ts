@@ -3,6 +3,7 @@ import type { McpTool } from '../mcp/index.js';
 import type { WorkerId } from '../pipeline/types.js';
 import { loadEnvFile } from './env-file.js';
 import type { CliIo } from './io.js';
+import { warningWriter } from './io.js';
 
 /**
  * `tools` and `agents` with --mcp-config (or AUTOHEDGE_MCP_CONFIG): connect to the
@@ -19,7 +20,7 @@ export async function withMcpTools<T>(option: string | undefined, io: CliIo, use
   const sources = await openMcpTools(config, {
     mode: { kind: 'live' },
     builtInNames: builtInToolNames,
-    warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
+    warn: warningWriter(io),
   });
   try {
     return use(sources.agentTools);

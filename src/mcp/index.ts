@@ -1,6 +1,7 @@
 import type { McpSection } from '../record/mcp-section.js';
 import type { WorkerId } from '../pipeline/types.js';
-import type { McpConfig } from './config.js';
+import { scrubSecrets } from '../scrub.js';
+import { configSecrets, type McpConfig } from './config.js';
 import { recordingHandles, replayHandles } from './recording.js';
 import { bindMcpTools, type McpTool } from './tools.js';
 import type { McpServerHandle } from './types.js';
@@ -60,12 +61,15 @@ export async function openMcpTools(config: McpConfig, options: OpenMcpOptions): 
   }
   let closed: Promise<void> | undefined;
   const close = () => (closed ??= Promise.all(handles.map((handle) => handle.close().catch(() => {}))).then(() => {}));
+  // A failing server's stderr may echo the token its config gave it: scrubbed before it is shown.
+  const secrets = configSecrets(config);
+  const warn = (message: string) => options.warn(scrubSecrets(message, secrets));
   try {
     for (const handle of handles) {
-      if (handle.error !== null) options.warn(`MCP server '${handle.name}' is unavailable: ${handle.error}`);
+      if (handle.error !== null) warn(`MCP server '${handle.name}' is unavailable: ${handle.error}`);
     }
     const pairs = config.servers.map((server, index) => ({ config: server, handle: handles[index] as McpServerHandle }));
-    const agentTools = bindMcpTools(pairs, options.builtInNames, { warn: options.warn });
+    const agentTools = bindMcpTools(pairs, options.builtInNames, { warn });
     return { agentTools, servers: handles, section, close };
   } catch (error) {
     await close();

@@ -15,6 +15,7 @@ import { resolveAsOf, type HistoricalAsOf } from '../../market/as-of.js';
 import { validateTicker } from '../../market/ticker.js';
 import { finishedTickers } from '../../store/finished-runs.js';
 import type { CliIo } from '../io.js';
+import { warningWriter } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
 import { redactingIo } from '../redact.js';
@@ -48,7 +49,7 @@ export async function analyzeCommand(rawTickers: string[], rawOptions: Record<st
       argv,
       needsModel: true,
       search,
-      warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
+      warn: warningWriter(io),
       mcpConfig: options.mcpConfig,
     },
     deps,

@@ -8,7 +8,7 @@ import { renderPriceChart } from '../../report/chart.js';
 import { demoBanner } from '../../report/format.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
-import { colorEnabled, type CliIo } from '../io.js';
+import { colorEnabled, type CliIo, warningWriter } from '../io.js';
 import { buildServices } from '../services.js';
 
 export interface MarketCommandOptions {
@@ -52,7 +52,7 @@ export async function marketCommand(rawTicker: string, options: Record<string, u
   // Before any client exists: a closed or future day is the user's to fix, with no request made.
   const historical = asOfOption !== undefined ? resolveAsOf(asOfOption, deps.now?.() ?? new Date()) : null;
   const session = await buildServices(
-    { env: io.env, cwd: io.cwd, record, replay, demo, refresh: Boolean(options.refresh), argv, needsModel: false, warn: (message) => io.stderr(`autohedge: warning: ${message}\n`) },
+    { env: io.env, cwd: io.cwd, record, replay, demo, refresh: Boolean(options.refresh), argv, needsModel: false, warn: warningWriter(io) },
     deps,
   );
   try {

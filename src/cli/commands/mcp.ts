@@ -8,6 +8,7 @@ import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import type { CliIo } from '../io.js';
+import { warningWriter } from '../io.js';
 import { parseOptions, positiveNumber } from '../options.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
@@ -69,7 +70,7 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
         argv,
         needsModel,
         search,
-        warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
+        warn: warningWriter(io),
         mcpConfig: needsModel ? options.mcpConfig : undefined,
       },
       deps,

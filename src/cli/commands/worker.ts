@@ -7,6 +7,7 @@ import { scrubDeep } from '../../scrub.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { CliDeps } from '../deps.js';
 import type { CliIo } from '../io.js';
+import { warningWriter } from '../io.js';
 import { parseOptions } from '../options.js';
 import { redisUrlFrom, workerOptionsSchema, type WorkerCliOptions } from '../queue-options.js';
 import { redactingIo } from '../redact.js';
@@ -27,7 +28,7 @@ export async function workerCommand(rawOptions: Record<string, unknown>, io: Cli
   const modules = await loadQueueModules();
   const search = resolveSearchChoice(options.search, io.env);
   const session = await buildServices(
-    { env: io.env, cwd: io.cwd, baseUrl: options.baseUrl, argv, needsModel: true, search, warn: (message) => io.stderr(`autohedge: warning: ${message}\n`) },
+    { env: io.env, cwd: io.cwd, baseUrl: options.baseUrl, argv, needsModel: true, search, warn: warningWriter(io) },
     deps,
   );
   const out = redactingIo(io, secretsOf(session.env));
