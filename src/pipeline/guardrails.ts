@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { latestClosedSession, newYorkDay } from '../market/sessions.js';
 import type { MarketSnapshot } from '../market/types.js';
 import { horizonSessions } from './horizon.js';
 import { decisionSchema } from './schemas.js';
@@ -232,7 +233,7 @@ function fillFor(decision: Decision, last: number): Pick<Reference, 'fill' | 'fi
 function checkPriceAge(market: MarketSnapshot | null, add: Add): void {
   const asOf = market ? new Date(market.asOf) : null;
   if (!market || !asOf || Number.isNaN(asOf.getTime())) return;
-  const lastSession = lastClosedSession(asOf);
+  const lastSession = latestClosedSession(asOf);
   const before = `older than the last session (${lastSession}) before the run's clock ${asOf.toISOString()}`;
   const quoteTime = market.quote.priceTime ? new Date(market.quote.priceTime) : null;
   if (quoteTime && !Number.isNaN(quoteTime.getTime()) && newYorkDay(quoteTime) < lastSession) {
@@ -242,25 +243,6 @@ function checkPriceAge(market: MarketSnapshot | null, add: Add): void {
   if (usablePrice(lastClose) !== null && asOfBar && /^\d{4}-\d{2}-\d{2}$/.test(asOfBar) && asOfBar < lastSession) {
     add('stale-bars', 'warning', `the last close ${num(lastClose as number)} the levels are judged against is from ${asOfBar}, ${before}`);
   }
-}
-
-const newYorkParts = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23', weekday: 'short' });
-
-function newYorkDay(time: Date): string {
-  const parts = Object.fromEntries(newYorkParts.formatToParts(time).map((part) => [part.type, part.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
-
-/** The last weekday whose 16:00 New York close is at or before `asOf` (exchange holidays are not modelled). */
-function lastClosedSession(asOf: Date): string {
-  let probe = new Date(asOf.getTime());
-  for (let step = 0; step < 10; step += 1) {
-    const parts = Object.fromEntries(newYorkParts.formatToParts(probe).map((part) => [part.type, part.value]));
-    const weekday = parts.weekday !== 'Sat' && parts.weekday !== 'Sun';
-    if (weekday && (step > 0 || Number(parts.hour) >= 16)) return newYorkDay(probe);
-    probe = new Date(probe.getTime() - 24 * 3_600_000);
-  }
-  return newYorkDay(probe);
 }
 
 function checkHoldLevels(decision: Decision, reference: Reference | null, add: Add): void {

@@ -240,6 +240,10 @@ describe('missing data', () => {
     // Saturday's run: Friday's close is the last session.
     const weekend = makeSnapshot('ACME', { asOf: '2026-11-28T15:00:00.000Z' });
     expect(check(long, weekend)).toEqual([]);
+    // The Friday after Thanksgiving (2026-11-26, a holiday), 10:00 in New York: Wednesday's
+    // close is still the last session.
+    const holiday = makeSnapshot('ACME', { asOf: '2026-11-27T15:00:00.000Z', quote: { ...market.quote, priceTime: '2026-11-25T21:00:00.000Z' }, indicators: { ...market.indicators, asOfBar: '2026-11-25' } });
+    expect(check(long, holiday)).toEqual([]);
     // Friday 10:00 in New York: Thursday's close is still the last session.
     const morning = makeSnapshot('ACME', { asOf: '2026-11-27T15:00:00.000Z', quote: { ...market.quote, priceTime: '2026-11-26T21:00:00.000Z' } });
     expect(check(long, morning)).toEqual([]);
