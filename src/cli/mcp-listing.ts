@@ -2,8 +2,7 @@ import { agentDefinitions } from '../../agents/index.js';
 import type { McpTool } from '../mcp/index.js';
 import type { WorkerId } from '../pipeline/types.js';
 import { loadEnvFile } from './env-file.js';
-import type { CliIo } from './io.js';
-import { warningWriter } from './io.js';
+import { warningWriter, type CliIo } from './io.js';
 
 /**
  * `tools` and `agents` with --mcp-config (or AUTOHEDGE_MCP_CONFIG): connect to the

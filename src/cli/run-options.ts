@@ -19,7 +19,10 @@ export function baseUrlHost(baseUrl: string | undefined): string {
 }
 
 /** What shaped this command's runs, as saved in each result.json. */
-export function runOptionsRecord(options: AnalyzeCliOptions, session: Session): RunOptionsRecord {
+export function runOptionsRecord(
+  options: Pick<AnalyzeCliOptions, 'model' | 'agent' | 'maxPosition' | 'maxRisk' | 'minRewardRisk' | 'maxCost' | 'search'>,
+  session: Pick<Session, 'env' | 'baseUrl'>,
+): RunOptionsRecord {
   const models = resolveModels(options.model, session.env);
   const involved: string[] = options.agent.length > 0 ? options.agent : Object.keys(models);
   return {

@@ -44,6 +44,11 @@ export interface AnalyzeOptions {
    * To cap several analyses together, wrap the model once with withBudget() instead.
    */
   maxCostUsd?: number | null;
+  /**
+   * Set when the model and search replay a cassette: once the cap refuses a call it refuses
+   * every later one, since what follows a cap differs from the recording (degraded, never a miss).
+   */
+  replay?: boolean;
   signal?: AbortSignal;
   runId?: string;
   refresh?: boolean;
@@ -136,7 +141,7 @@ function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usa
   const signal = options.signal ?? new AbortController().signal;
   const prices = deps.prices ?? defaultPriceTable;
   // One cap for the model calls and the searches of this analysis.
-  const cap = options.maxCostUsd != null ? new SpendingCap(options.maxCostUsd) : null;
+  const cap = options.maxCostUsd != null ? new SpendingCap(options.maxCostUsd, { stopAfterCap: options.replay === true }) : null;
   const model = cap ? withBudget(deps.model, cap, prices) : deps.model;
   const search = setUpSearch(deps.search, { cap, prices, events });
   const result: AnalysisResult = {

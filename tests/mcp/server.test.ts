@@ -64,7 +64,8 @@ describe('autohedge mcp --demo with the SDK client', () => {
   }, 30_000);
 
   it('serves market ACME, analyze ACME with progress per desk, NOPE as an isError line, and the saved run', async () => {
-    const client = await connect(['--demo'], { AUTOHEDGE_HOME: freshHome() });
+    const home = freshHome();
+    const client = await connect(['--demo'], { AUTOHEDGE_HOME: home });
     const market = await client.callTool({ name: 'market', arguments: { ticker: 'ACME' } });
     expect(market.isError).toBeFalsy();
     expect(market.structuredContent).toMatchObject({ symbol: 'ACME', source: expect.any(String) });
@@ -106,7 +107,9 @@ describe('autohedge mcp --demo with the SDK client', () => {
     expect(capped.isError).toBeFalsy();
     expect(capped.structuredContent).toMatchObject({ status: 'degraded', decision: null });
     const fetched = await client.callTool({ name: 'run_get', arguments: { id: result.runId } });
-    expect(fetched.structuredContent).toMatchObject({ runId: result.runId, status: 'ok' });
+    expect(fetched.structuredContent).toMatchObject({ runId: result.runId, status: 'ok', autohedgeVersion: expect.any(String), options: { maxCostUsd: 1 } });
+    // The same files as a run saved by the CLI.
+    expect(readdirSync(path.join(home, 'runs', result.runId)).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
     const missing = await client.callTool({ name: 'run_get', arguments: { id: 'no-such-run' } });
     expect(missing.isError).toBe(true);
   }, 60_000);

@@ -7,9 +7,9 @@ import { autohedgeHome, packageVersion } from '../../paths.js';
 import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
-import type { CliIo } from '../io.js';
-import { warningWriter } from '../io.js';
+import { warningWriter, type CliIo } from '../io.js';
 import { parseOptions, positiveNumber } from '../options.js';
+import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
 import { buildServices, type Session } from '../services.js';
@@ -75,12 +75,14 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
       },
       deps,
     );
-  const withSession = <T>(needsModel: boolean, work: (session: Session) => Promise<T>): Promise<T> =>
+  // `tolerated`: the agents whose replay misses the result itself reports (as the CLI does
+  // for a Director's review the cassette lacks: the run ends flagged, not as a stale cassette).
+  const withSession = <T>(needsModel: boolean, work: (session: Session) => Promise<T>, tolerated: (value: T) => string[] = () => []): Promise<T> =>
     exclusive(async () => {
       const session = await open(needsModel);
       try {
         const value = await work(session);
-        const [miss] = session.replayMisses();
+        const [miss] = session.replayMisses(tolerated(value));
         if (miss !== undefined) throw new CassetteError(miss);
         return value;
       } finally {
@@ -98,7 +100,11 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
     },
     analyze: (input, signal, onEvent) => {
       const symbol = validateTicker(input.ticker);
-      return withSession(true, (session) => analyzeOnce(symbol, input, session, { ...options, searchChoice: search }, signal, onEvent));
+      return withSession(
+        true,
+        (session) => analyzeOnce(symbol, input, session, { ...options, searchChoice: search }, signal, onEvent),
+        (result) => (result.reviewFailure?.kind === 'replay-miss' ? ['director'] : []),
+      );
     },
     runsList: async (limit) => {
       const { listRuns } = await import('../../store/index.js');
@@ -135,6 +141,7 @@ async function analyzeOnce(
       maxCostUsd: cap,
       signal,
       demo: session.demo,
+      replay: session.replaying,
       maxPositionPct: options.maxPosition,
       guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
     },
@@ -150,10 +157,14 @@ async function analyzeOnce(
       },
     },
   );
-  const result = scrubDeep(raw, session.secrets);
+  const record = runOptionsRecord(
+    { model: options.model, agent: input.agents ?? [], maxPosition: options.maxPosition, maxRisk: options.maxRisk, minRewardRisk: options.minRewardRisk, maxCost: cap, search: options.searchChoice },
+    session,
+  );
+  const result = scrubDeep(withRunRecord(raw, record), session.secrets);
   const { saveRun } = await import('../../store/index.js');
-  const { renderMarkdown } = await import('../../report/markdown.js');
-  // A run cut short by cancellation is saved too, as interrupted.
-  await saveRun(autohedgeHome(session.env), result, { transcript: transcript.lines(), markdown: renderMarkdown(result) });
+  const { renderRunFiles } = await import('../../report/run-files.js');
+  // A run cut short by cancellation is saved too, as interrupted: the same files as the CLI's.
+  await saveRun(autohedgeHome(session.env), result, { transcript: transcript.lines(), ...renderRunFiles(result) });
   return result;
 }
