@@ -60,10 +60,9 @@ export class GroupStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.once('spawn', () => resolve());
-      child.once('close', () => {
-        this.child = undefined;
-        this.onclose?.();
-      });
+      // The child stays known after its leader exits: close() (and the exit hook) must still
+      // end its process group, where an `npx` or shell wrapper may leave a grandchild running.
+      child.once('close', () => this.onclose?.());
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
       child.stderr?.on('data', (chunk: Buffer) => {
