@@ -8,7 +8,7 @@ import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import { warningWriter, type CliIo } from '../io.js';
-import { parseOptions, positiveNumber } from '../options.js';
+import { analyzeOptionsSchema, parseOptions, positiveNumber } from '../options.js';
 import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
@@ -18,8 +18,9 @@ import { checkPricesKnown, demoCassettePath } from './analyze.js';
 const mcpOptionsSchema = z.object({
   demo: z.boolean().default(false),
   replay: z.string().min(1).optional(),
-  model: z.string().min(1).optional(),
-  baseUrl: z.url({ protocol: /^https?$/, message: '--base-url must be an http(s) URL' }).optional(),
+  // The same rules as analyze's: no control characters in a model name, no credentials in a URL.
+  model: analyzeOptionsSchema.shape.model,
+  baseUrl: analyzeOptionsSchema.shape.baseUrl,
   mcpConfig: z.string().min(1).optional(),
   search: z.string().min(1).optional(),
   // An upstream agent can loop: every analyze call is capped unless the caller asks for less.
