@@ -14,6 +14,8 @@ export interface ProgressOptions {
   /** The terminal's size when live: a block taller or wider than it cannot be redrawn in place. */
   rows?: number;
   columns?: number;
+  /** Key values to scrub: ora writes to the stream itself, past the scrubbing io. */
+  secrets?: readonly string[];
 }
 
 export interface Progress {
@@ -57,7 +59,7 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
   const spinner = ora({ stream: options.stream, color: options.color ? 'cyan' : false, discardStdin: false, hideCursor: true });
   const render = () => {
     // ora writes to the stream itself, past the CLI's scrubbing io: scrub by pattern here.
-    spinner.text = scrubText(progressBlock(states, { rows: options.rows ?? 0, columns: options.columns ?? 0 }));
+    spinner.text = scrubText(progressBlock(states, { rows: options.rows ?? 0, columns: options.columns ?? 0 }), options.secrets);
   };
   spinner.start('starting');
   return {

@@ -38,6 +38,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
     stream: process.stderr,
     rows: io.rows,
     columns: io.columns,
+    secrets: session.secrets,
   });
   const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
   const { createTranscript } = await import('../../report/transcript.js');

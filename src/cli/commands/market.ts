@@ -10,6 +10,7 @@ import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import { colorEnabled, type CliIo, warningWriter } from '../io.js';
 import { buildServices } from '../services.js';
+import { redactingIo } from '../redact.js';
 
 export interface MarketCommandOptions {
   json: boolean;
@@ -55,6 +56,8 @@ export async function marketCommand(rawTicker: string, options: Record<string, u
     { env: io.env, cwd: io.cwd, record, replay, demo, refresh: Boolean(options.refresh), argv, needsModel: false, warn: warningWriter(io) },
     deps,
   );
+  // Keys read from .env are known only now: what follows is scrubbed of them too.
+  const out = redactingIo(io, session.secrets);
   try {
     if (demo) session.checkDemoTickers([ticker]);
     await showSnapshot(
@@ -63,15 +66,15 @@ export async function marketCommand(rawTicker: string, options: Record<string, u
       {
         market: session.market,
         asOf: historical?.close ?? session.asOf(),
-        stdout: io.stdout,
-        stderr: io.stderr,
+        stdout: out.stdout,
+        stderr: out.stderr,
         color: colorEnabled(io.env, io.stdoutIsTTY),
         isTTY: io.stdoutIsTTY,
         columns: io.columns,
         signal: io.signal,
       },
     );
-    await session.finish(io);
+    await session.finish(out);
     return ExitCode.ok;
   } catch (error) {
     const misses = session.replayMisses();
