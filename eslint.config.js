@@ -7,9 +7,20 @@ import tseslint from 'typescript-eslint';
 
 // Node's globals for the plain-JS files (bin/, scripts/, bench/); TypeScript files get them from @types/node.
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'AbortController', 'fetch', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'structuredClone'].map(
-    (name) => [name, 'readonly'],
-  ),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'AbortController',
+    'fetch',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'performance',
+    'structuredClone',
+  ].map((name) => [name, 'readonly']),
 );
 
 export default defineConfig(
@@ -31,7 +42,10 @@ export default defineConfig(
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/require-await': 'off',
       // Unused imports and variables are dead code; an unused callback parameter

@@ -106,7 +106,9 @@ export type DeskId = Extract<(typeof agentDefinitions)[number], { role: 'desk' }
 export const agentIds: readonly AgentId[] = agentDefinitions.map((definition) => definition.id);
 
 /** The desks in report order. */
-export const deskIds = agentDefinitions.flatMap((definition) => (definition.role === 'desk' ? [definition.id] : [])) as readonly DeskId[];
+export const deskIds = agentDefinitions.flatMap((definition) =>
+  definition.role === 'desk' ? [definition.id] : [],
+) as readonly DeskId[];
 
 /** A display name for an agent id; an id the roster does not know shows as itself. */
 export function agentName(id: string): string {

@@ -68,7 +68,11 @@ function join(...segments: Segment[]): Segment {
 }
 
 function callsSegment(calls: CallRecord[]): Segment {
-  return { ms: calls.reduce((total, call) => total + latencyOf(call), 0), modelMs: calls.reduce((total, call) => total + latencyOf(call), 0), chain: calls.map(labelOf) };
+  return {
+    ms: calls.reduce((total, call) => total + latencyOf(call), 0),
+    modelMs: calls.reduce((total, call) => total + latencyOf(call), 0),
+    chain: calls.map(labelOf),
+  };
 }
 
 /** One agent's calls in order, with the slowest tool execution between each pair of them. */
@@ -78,7 +82,12 @@ function agentSegment(calls: CallRecord[], tools: Interval[]): Segment {
     if (index > 0) {
       const previous = calls[index - 1]!;
       const between = tools.filter((tool) => tool.startedAt >= previous.answeredAt && tool.endedAt <= call.receivedAt);
-      if (between.length > 0) parts.push({ ms: Math.max(...between.map((tool) => tool.endedAt - tool.startedAt)), modelMs: 0, chain: ['search'] });
+      if (between.length > 0)
+        parts.push({
+          ms: Math.max(...between.map((tool) => tool.endedAt - tool.startedAt)),
+          modelMs: 0,
+          chain: ['search'],
+        });
     }
     parts.push(callsSegment([call]));
   }
@@ -88,7 +97,10 @@ function agentSegment(calls: CallRecord[], tools: Interval[]): Segment {
 /** Calls are one analysis's answered (not rate-limited) model calls. */
 export function criticalPath(calls: CallRecord[], options: PathOptions = {}): CriticalPath {
   const independent = options.independentDesks ?? ['sentiment'];
-  const market: Segment = options.market && options.market.length > 0 ? { ms: serialMs(options.market), modelMs: 0, chain: ['market'] } : none;
+  const market: Segment =
+    options.market && options.market.length > 0
+      ? { ms: serialMs(options.market), modelMs: 0, chain: ['market'] }
+      : none;
   const plan = callsSegment(calls.filter((call) => call.kind === 'plan').sort(byArrival));
   const decision = callsSegment(calls.filter((call) => call.kind === 'decision').sort(byArrival));
 
@@ -130,7 +142,8 @@ export function observedSerialChain(calls: CallRecord[], toleranceMs = 1): strin
     let best: string[] = [];
     for (let earlier = 0; earlier < index; earlier += 1) {
       const previous = sorted[earlier]!;
-      if (previous.answeredAt <= call.receivedAt + toleranceMs && chains[earlier]!.length > best.length) best = chains[earlier]!;
+      if (previous.answeredAt <= call.receivedAt + toleranceMs && chains[earlier]!.length > best.length)
+        best = chains[earlier]!;
     }
     chains.push([...best, labelOf(call)]);
   }

@@ -65,7 +65,9 @@ async function sequential(config: DriverConfig, asOf: Date): Promise<DriverOutpu
     const deps = benchDeps(config, repoRoot, (wait) => waits.push(wait));
     let snapshotAt = 0;
     const market = deps.market;
-    deps.market = { snapshot: (symbol, options) => market.snapshot(symbol, options).finally(() => (snapshotAt = Date.now())) };
+    deps.market = {
+      snapshot: (symbol, options) => market.snapshot(symbol, options).finally(() => (snapshotAt = Date.now())),
+    };
     const startedAt = Date.now();
     const before = performance.now();
     const result = await analyze(ticker, { asOf }, deps);
@@ -90,7 +92,12 @@ async function many(config: DriverConfig, asOf: Date): Promise<DriverOutput> {
   // The first analysis in a process loads the SDKs: P1's cold figure, not a matter of concurrency.
   await analyze('WARM', { asOf }, deps);
   const started = performance.now();
-  const outcomes = await analyzeMany(config.tickers, config.concurrency, () => ({ asOf }), () => deps);
+  const outcomes = await analyzeMany(
+    config.tickers,
+    config.concurrency,
+    () => ({ asOf }),
+    () => deps,
+  );
   const wallMs = performance.now() - started;
   const runs = outcomes.map((outcome): TickerRun => {
     const startedAt = outcome.result ? Date.parse(outcome.result.startedAt) : 0;
@@ -148,7 +155,13 @@ async function universe(config: DriverConfig, asOf: Date): Promise<DriverOutput>
       },
     });
     const wallMs = performance.now() - started;
-    return { runs: [], wallMs, peakRssMb: { firstThird, end: peakRssMb() }, heapAfterGcMb: { firstThird: heapFirstThird, end: heapAfterGcMb() }, statuses };
+    return {
+      runs: [],
+      wallMs,
+      peakRssMb: { firstThird, end: peakRssMb() },
+      heapAfterGcMb: { firstThird: heapFirstThird, end: heapAfterGcMb() },
+      statuses,
+    };
   } finally {
     sink.end();
     rmSync(home, { recursive: true, force: true });

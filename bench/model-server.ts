@@ -35,12 +35,17 @@ export function requestCharacters(body: unknown): number {
   const request = (body ?? {}) as { messages?: unknown[]; tools?: unknown[]; response_format?: unknown };
   let characters = 0;
   for (const raw of request.messages ?? []) {
-    const message = raw as { content?: unknown; tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> };
+    const message = raw as {
+      content?: unknown;
+      tool_calls?: Array<{ function?: { name?: string; arguments?: string } }>;
+    };
     if (typeof message.content === 'string') characters += message.content.length;
     else if (Array.isArray(message.content)) {
-      for (const part of message.content as Array<{ text?: unknown }>) if (typeof part.text === 'string') characters += part.text.length;
+      for (const part of message.content as Array<{ text?: unknown }>)
+        if (typeof part.text === 'string') characters += part.text.length;
     }
-    for (const call of message.tool_calls ?? []) characters += (call.function?.name ?? '').length + (call.function?.arguments ?? '').length;
+    for (const call of message.tool_calls ?? [])
+      characters += (call.function?.name ?? '').length + (call.function?.arguments ?? '').length;
   }
   if (request.tools && request.tools.length > 0) characters += JSON.stringify(request.tools).length;
   if (request.response_format) characters += JSON.stringify(request.response_format).length;
@@ -65,8 +70,8 @@ function schemaOf(body: unknown): string | undefined {
 
 /** The analysed symbol, from the market block every prompt carries. */
 export function tickerOf(request: RecordedRequest): string | null {
-  const messages = ((request.body as { messages?: Array<{ content?: unknown }> } | null)?.messages ?? []).map((message) =>
-    typeof message.content === 'string' ? message.content : '',
+  const messages = ((request.body as { messages?: Array<{ content?: unknown }> } | null)?.messages ?? []).map(
+    (message) => (typeof message.content === 'string' ? message.content : ''),
   );
   for (const text of messages) {
     const match = /MARKET DATA — ([A-Z0-9.\-=^]+)/.exec(text);
@@ -101,35 +106,56 @@ export function isRefused(index: number, share: number): boolean {
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const share = Math.min(1, Math.max(0, options.rateLimitShare ?? 0));
   const rateLimited = new Set<number>();
-  const server: OpenAIServer = await startOpenAIServer((body: unknown, index: number, request: RecordedRequest): Reply => {
-    if (isRefused(index, share)) {
-      rateLimited.add(index);
-      return errorReply(
-        429,
-        { message: 'Rate limit reached for requests per min. Please try again shortly.', type: 'requests', code: 'rate_limit_exceeded' },
-        { 'retry-after-ms': String(options.retryAfterMs ?? 20) },
-      );
-    }
-    return answerFor(request, body, options.latencyMs);
-  });
+  const server: OpenAIServer = await startOpenAIServer(
+    (body: unknown, index: number, request: RecordedRequest): Reply => {
+      if (isRefused(index, share)) {
+        rateLimited.add(index);
+        return errorReply(
+          429,
+          {
+            message: 'Rate limit reached for requests per min. Please try again shortly.',
+            type: 'requests',
+            code: 'rate_limit_exceeded',
+          },
+          { 'retry-after-ms': String(options.retryAfterMs ?? 20) },
+        );
+      }
+      return answerFor(request, body, options.latencyMs);
+    },
+  );
   return { url: server.url, requests: server.requests, rateLimited, close: () => server.close() };
 }
 
 function answerFor(request: RecordedRequest, body: unknown, latencyMs: number): Reply {
   const ticker = tickerOf(request) ?? 'ACME';
-  const usage = (completion: string) => ({ prompt_tokens: tokensOf(requestCharacters(body)), completion_tokens: tokensOf(completion.length) });
+  const usage = (completion: string) => ({
+    prompt_tokens: tokensOf(requestCharacters(body)),
+    completion_tokens: tokensOf(completion.length),
+  });
   const text = (content: string) => textAnswer(content, { usage: usage(content), ...paced(latencyMs, content.length) });
 
   const agent = agentOf(request);
-  if (agent === 'director') return text(JSON.stringify(schemaOf(body) === 'plan' ? planFor(ticker) : decisionFor(ticker)));
+  if (agent === 'director')
+    return text(JSON.stringify(schemaOf(body) === 'plan' ? planFor(ticker) : decisionFor(ticker)));
   if (agent === 'sentiment') {
     const messages = (body as { messages?: Array<{ role?: string }> }).messages ?? [];
     if (!messages.some((message) => message.role === 'tool')) {
       const calls = [
-        { id: 'call_news', name: 'exa_search', arguments: { query: `${ticker} stock news analyst reaction`, numResults: 5, daysBack: 30 } },
-        { id: 'call_earnings', name: 'exa_search', arguments: { query: `${ticker} earnings guidance`, numResults: 5, daysBack: 30 } },
+        {
+          id: 'call_news',
+          name: 'exa_search',
+          arguments: { query: `${ticker} stock news analyst reaction`, numResults: 5, daysBack: 30 },
+        },
+        {
+          id: 'call_earnings',
+          name: 'exa_search',
+          arguments: { query: `${ticker} earnings guidance`, numResults: 5, daysBack: 30 },
+        },
       ];
-      return toolCallAnswer(calls, { usage: usage(JSON.stringify(calls)), ...paced(latencyMs, JSON.stringify(calls).length, calls.length) });
+      return toolCallAnswer(calls, {
+        usage: usage(JSON.stringify(calls)),
+        ...paced(latencyMs, JSON.stringify(calls).length, calls.length),
+      });
     }
   }
   return text(deskReport(agent, ticker));
@@ -141,7 +167,11 @@ function answerFor(request: RecordedRequest, body: unknown, latencyMs: number): 
  * the answer past its latency), the last byte at the latency. The server splits a text,
  * or each tool call's arguments, into `pieces`.
  */
-export function paced(latencyMs: number, characters: number, toolCalls = 0): { delayMs: number; chunkDelayMs: number; pieces: number } {
+export function paced(
+  latencyMs: number,
+  characters: number,
+  toolCalls = 0,
+): { delayMs: number; chunkDelayMs: number; pieces: number } {
   const chunkDelayMs = 5;
   const streams = Math.max(1, toolCalls);
   // Gaps besides the pieces': before the finish and the usage chunks, and each tool call's header chunk.
@@ -159,10 +189,13 @@ function planFor(ticker: string) {
       'A continued beat on data-centre demand and stable margins would justify adding; a failed retest of support near the 50-day average would argue for trimming. ' +
       'The open question is whether the recent volume surge marks accumulation or distribution ahead of the next earnings date.',
     briefs: {
-      quant: 'Score the trend and momentum from the averages, RSI and returns. Is the move extended relative to ATR and the 52-week range? Name support and resistance and the level that would invalidate the trend.',
+      quant:
+        'Score the trend and momentum from the averages, RSI and returns. Is the move extended relative to ATR and the 52-week range? Name support and resistance and the level that would invalidate the trend.',
       risk: 'Size a position for a 1 % portfolio risk budget using the ATR and 1-year volatility. What is the maximum drawdown we should expect, and what concentration or event risk would change the size?',
-      execution: 'Propose the order: market or limit, entry level, stop below support, take-profit near resistance, time in force. Account for average volume and the spread at this price.',
-      sentiment: 'What has the news flow said over the last 30 days: earnings reaction, guidance, analyst revisions, any regulatory or legal events? Score the sentiment and cite sources.',
+      execution:
+        'Propose the order: market or limit, entry level, stop below support, take-profit near resistance, time in force. Account for average volume and the spread at this price.',
+      sentiment:
+        'What has the news flow said over the last 30 days: earnings reaction, guidance, analyst revisions, any regulatory or legal events? Score the sentiment and cite sources.',
     },
   };
 }
@@ -193,7 +226,11 @@ function deskReport(agent: string, ticker: string): string {
     'Volume ran 10 % above its 20-day average on up days, which reads as accumulation rather than distribution. ';
   const sentimentLines =
     'Sources: "Acme beats estimates as robotics orders climb" (https://news.example.com/acme-earnings); "Analysts lift targets after guidance" (https://markets.example.com/acme-targets). ';
-  const body = [paragraph, paragraph.replace('firm but not overbought', 'constructive'), paragraph.replace('accumulation', 'steady demand')];
+  const body = [
+    paragraph,
+    paragraph.replace('firm but not overbought', 'constructive'),
+    paragraph.replace('accumulation', 'steady demand'),
+  ];
   const closing = `Overall score for ${ticker}: 0.64 (${agent} desk). Invalidation: a daily close below 99.8 USD.`;
   return `${body.join('\n\n')}\n\n${agent === 'sentiment' ? sentimentLines : ''}${closing}`;
 }

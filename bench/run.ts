@@ -13,7 +13,15 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startExaStub, type ExaStub } from '../testkit/exa-server.js';
-import { criticalPath, describeChain, labelOf, modelCalls, observedSerialChain, type CallRecord, type CriticalPath } from './critical-path.js';
+import {
+  criticalPath,
+  describeChain,
+  labelOf,
+  modelCalls,
+  observedSerialChain,
+  type CallRecord,
+  type CriticalPath,
+} from './critical-path.js';
 import type { DriverConfig, DriverOutput } from './driver.js';
 import { median, run } from './measure.js';
 import { callsByTicker, startModelServer, tickerOf, type ModelServer } from './model-server.js';
@@ -107,7 +115,12 @@ function settingsFrom(argv: string[]): Settings | null {
     universeConcurrency: Math.round(number('universe-concurrency', 1)),
     queueTickers: Math.round(number('queue-tickers', 1)),
     workerConcurrency: Math.round(number('worker-concurrency', 1)),
-    only: new Set(String(values.only).toUpperCase().split(',').map((figure) => figure.trim())),
+    only: new Set(
+      String(values.only)
+        .toUpperCase()
+        .split(',')
+        .map((figure) => figure.trim()),
+    ),
     timeline: values.timeline === true,
     profileDir: typeof values.profile === 'string' ? path.resolve(values.profile) : null,
   };
@@ -126,7 +139,9 @@ const exaResults = {
     publishedDate: `2025-10-0${index + 1}T13:30:00.000Z`,
     author: 'Bench Writer',
     highlights: [
-      'Acme Robotics reported quarterly revenue above analyst expectations, helped by industrial automation orders. '.repeat(4),
+      'Acme Robotics reported quarterly revenue above analyst expectations, helped by industrial automation orders. '.repeat(
+        4,
+      ),
       'Management raised full-year guidance but flagged component costs and a longer sales cycle in Europe. '.repeat(4),
     ],
   })),
@@ -137,13 +152,26 @@ async function driver(settings: Settings, config: Omit<DriverConfig, 'asOf'>): P
   const profile = settings.profileDir ? ['--cpu-prof', '--cpu-prof-dir', settings.profileDir] : [];
   // A universe reports its live heap after full collections, which needs gc() exposed.
   const gc = config.mode === 'universe' ? ['--expose-gc'] : [];
-  const child = await run(process.execPath, [...profile, ...gc, path.join(benchDir, 'driver.js'), JSON.stringify(full)]);
+  const child = await run(process.execPath, [
+    ...profile,
+    ...gc,
+    path.join(benchDir, 'driver.js'),
+    JSON.stringify(full),
+  ]);
   if (child.code !== 0) throw new Error(`the analysis process exited with ${child.code}:\n${child.stderr.trim()}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as DriverOutput;
 }
 
-async function withServers<T>(settings: Settings, rateLimitShare: number, work: (model: ModelServer, exa: ExaStub) => Promise<T>): Promise<T> {
-  const model = await startModelServer({ latencyMs: settings.latencyMs, rateLimitShare, retryAfterMs: settings.retryAfterMs });
+async function withServers<T>(
+  settings: Settings,
+  rateLimitShare: number,
+  work: (model: ModelServer, exa: ExaStub) => Promise<T>,
+): Promise<T> {
+  const model = await startModelServer({
+    latencyMs: settings.latencyMs,
+    rateLimitShare,
+    retryAfterMs: settings.retryAfterMs,
+  });
   const exa = await startExaStub({ body: exaResults });
   try {
     return await work(model, exa);
@@ -187,7 +215,12 @@ interface SingleFigures {
 async function measureSingle(settings: Settings): Promise<SingleFigures> {
   const tickers = ['WARM', ...Array.from({ length: settings.runs }, (_, index) => `RUN${index + 1}`)];
   return withServers(settings, 0, async (model, exa) => {
-    const output = await driver(settings, { mode: 'sequential', tickers, concurrency: 1, ...addresses(settings, model, exa) });
+    const output = await driver(settings, {
+      mode: 'sequential',
+      tickers,
+      concurrency: 1,
+      ...addresses(settings, model, exa),
+    });
     const calls = callsByTicker(model);
     const runs = output.runs.map((measured): SingleRun => {
       const own = calls.get(measured.ticker) ?? [];
@@ -201,7 +234,10 @@ async function measureSingle(settings: Settings): Promise<SingleFigures> {
         wallMs: measured.wallMs,
         path: criticalPath(own, waits),
         modelPath: criticalPath(own),
-        directorPath: criticalPath(own.filter((call) => call.agent !== 'sentiment'), { market: waits.market }),
+        directorPath: criticalPath(
+          own.filter((call) => call.agent !== 'sentiment'),
+          { market: waits.market },
+        ),
         naive: criticalPath(own, { ...waits, independentDesks: [] }),
         observed: observedSerialChain(own),
         sentimentCalls: own.filter((call) => call.agent === 'sentiment').length,
@@ -221,9 +257,16 @@ function timelineOf(measured: DriverOutput['runs'][number], calls: CallRecord[])
     { at: measured.snapshotAt, line: 'market snapshot in' },
     { at: measured.endedAt, line: 'analyze() returned' },
   ];
-  for (const wait of measured.waits) events.push({ at: wait.startedAt, line: `${wait.service.padEnd(10)} asked, answered at ${at(wait.endedAt).trim()} (${wait.endedAt - wait.startedAt} ms)` });
+  for (const wait of measured.waits)
+    events.push({
+      at: wait.startedAt,
+      line: `${wait.service.padEnd(10)} asked, answered at ${at(wait.endedAt).trim()} (${wait.endedAt - wait.startedAt} ms)`,
+    });
   for (const call of calls) {
-    events.push({ at: call.receivedAt, line: `${labelOf(call).padEnd(10)} arrived, answered at ${at(call.answeredAt).trim()} (${call.answeredAt - call.receivedAt} ms)` });
+    events.push({
+      at: call.receivedAt,
+      line: `${labelOf(call).padEnd(10)} arrived, answered at ${at(call.answeredAt).trim()} (${call.answeredAt - call.receivedAt} ms)`,
+    });
   }
   return events.sort((a, b) => a.at - b.at).map((event) => `${at(event.at)}  ${event.line}`);
 }
@@ -243,12 +286,24 @@ async function measureMany(settings: Settings, tickerPathMs: number): Promise<Ma
   const results: ManyRun[] = [];
   const waves = Math.ceil(settings.tickers / settings.concurrency);
   for (let index = 0; index < settings.runs; index += 1) {
-    const tickers = Array.from({ length: settings.tickers }, (_, position) => `MANY${String(position + 1).padStart(2, '0')}`);
+    const tickers = Array.from(
+      { length: settings.tickers },
+      (_, position) => `MANY${String(position + 1).padStart(2, '0')}`,
+    );
     results.push(
       await withServers(settings, settings.rateLimitShare, async (model, exa) => {
-        const output = await driver(settings, { mode: 'many', tickers, concurrency: settings.concurrency, ...addresses(settings, model, exa) });
-        const failures = output.runs.filter((outcome) => outcome.status !== 'ok').map((outcome) => `${outcome.ticker}: ${outcome.status} ${outcome.error ?? ''}`.trim());
-        const refused = model.requests.filter((request) => model.rateLimited.has(request.index)).map((request) => tickerOf(request));
+        const output = await driver(settings, {
+          mode: 'many',
+          tickers,
+          concurrency: settings.concurrency,
+          ...addresses(settings, model, exa),
+        });
+        const failures = output.runs
+          .filter((outcome) => outcome.status !== 'ok')
+          .map((outcome) => `${outcome.ticker}: ${outcome.status} ${outcome.error ?? ''}`.trim());
+        const refused = model.requests
+          .filter((request) => model.rateLimited.has(request.index))
+          .map((request) => tickerOf(request));
         const first = Math.min(...output.runs.map((outcome) => outcome.startedAt));
         const calls = callsByTicker(model);
         const timeline = output.runs.map((outcome) => {
@@ -288,7 +343,8 @@ async function measureHelp(settings: Settings): Promise<HelpFigures> {
   // Interleaved, so a burst of load elsewhere on the machine hits both alike.
   for (let index = 0; index < spawns; index += 1) {
     const shown = await run(process.execPath, [cliBin, '--help']);
-    if (shown.code !== 0 || !shown.stdout.includes('Usage: autohedge')) throw new Error(`autohedge --help failed (exit ${shown.code}): ${shown.stderr.trim()}`);
+    if (shown.code !== 0 || !shown.stdout.includes('Usage: autohedge'))
+      throw new Error(`autohedge --help failed (exit ${shown.code}): ${shown.stderr.trim()}`);
     const bareMs = (await run(process.execPath, ['-e', '0'])).wallMs;
     help.push(shown.wallMs);
     bare.push(bareMs);
@@ -309,17 +365,27 @@ async function measureDemo(settings: Settings): Promise<DemoFigures> {
     const home = mkdtempSync(path.join(tmpdir(), 'autohedge-bench-home-'));
     const rssFile = path.join(home, 'max-rss');
     // A user's --demo run, saving the run as it does by default, into a throwaway home.
-    const env: NodeJS.ProcessEnv = { ...process.env, AUTOHEDGE_HOME: home, NO_COLOR: '1', AUTOHEDGE_BENCH_RSS_FILE: rssFile };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      AUTOHEDGE_HOME: home,
+      NO_COLOR: '1',
+      AUTOHEDGE_BENCH_RSS_FILE: rssFile,
+    };
     delete env['OPENAI_API_KEY'];
     delete env['EXA_API_KEY'];
     const cli = [cliBin, 'analyze', 'ACME', '--demo'];
     try {
       const child = timeTool
         ? await run(timeTool, ['-v', process.execPath, ...cli], { env, cwd: home })
-        : await run(process.execPath, ['--import', pathToFileURL(path.join(benchDir, 'max-rss.js')).href, ...cli], { env, cwd: home });
+        : await run(process.execPath, ['--import', pathToFileURL(path.join(benchDir, 'max-rss.js')).href, ...cli], {
+            env,
+            cwd: home,
+          });
       if (child.code !== 0) failures.push(`exit ${child.code}: ${lastLines(child.stderr)}`);
       walls.push(child.wallMs);
-      const kilobytes = timeTool ? Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(child.stderr)?.[1]) : Number(readFileSync(rssFile, 'utf8'));
+      const kilobytes = timeTool
+        ? Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(child.stderr)?.[1])
+        : Number(readFileSync(rssFile, 'utf8'));
       peaks.push(kilobytes / 1024);
     } finally {
       rmSync(home, { recursive: true, force: true });
@@ -329,7 +395,12 @@ async function measureDemo(settings: Settings): Promise<DemoFigures> {
 }
 
 function lastLines(text: string): string {
-  return text.trim().split('\n').filter((line) => !/^\s+\S.*: /.test(line) && !line.includes('Command being timed')).slice(-2).join(' / ');
+  return text
+    .trim()
+    .split('\n')
+    .filter((line) => !/^\s+\S.*: /.test(line) && !line.includes('Command being timed'))
+    .slice(-2)
+    .join(' / ');
 }
 
 // ---- the report -------------------------------------------------------------------------------
@@ -348,11 +419,22 @@ const ratio = (value: number) => value.toFixed(2);
 
 function printTable(rows: Row[]): void {
   const header: Row = { id: '', measure: 'measure', value: 'value', target: 'target', pass: null };
-  const cells = (row: Row) => [row.id, row.measure, row.value, row.target, row === header ? 'result' : row.pass === null ? 'n/a' : row.pass ? 'PASS' : 'FAIL'];
+  const cells = (row: Row) => [
+    row.id,
+    row.measure,
+    row.value,
+    row.target,
+    row === header ? 'result' : row.pass === null ? 'n/a' : row.pass ? 'PASS' : 'FAIL',
+  ];
   const table = [header, ...rows].map(cells);
   const widths = table[0]!.map((_, column) => Math.max(...table.map((line) => line[column]!.length)));
   for (const [index, line] of table.entries()) {
-    console.log(line.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+    console.log(
+      line
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    );
     if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   }
 }
@@ -382,7 +464,8 @@ async function main(): Promise<void> {
       await measure();
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-      for (const id of figures.filter(wants)) rows.push({ id, measure: 'could not be measured', value: message, target: '', pass: false });
+      for (const id of figures.filter(wants))
+        rows.push({ id, measure: 'could not be measured', value: message, target: '', pass: false });
       notes.push(`${figures.join('/')}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
@@ -414,13 +497,26 @@ async function main(): Promise<void> {
         `  before (Sentiment waiting for the plan): ${naiveCalls.length} model calls (${describeChain(naiveCalls)}), ${milliseconds(typical.naive.ms)}; after: ${calls.length}, ${milliseconds(typical.path.ms)}`,
         `  first analysis in a fresh process (loads the SDKs): ${milliseconds(single.cold.wallMs)}, ratio ${ratio(single.cold.wallMs / single.cold.path.ms)} (not in the median)`,
       );
-      if (settings.timeline) notes.push(`timeline of ${typical.ticker} (ms from the call to analyze()):`, ...typical.timeline.map((line) => `  ${line}`), `timeline of the first analysis:`, ...single.cold.timeline.map((line) => `  ${line}`));
-      if (typical.observed.length > calls.length) notes.push('MISSED: the run made more model calls one after another than the pipeline needs to');
+      if (settings.timeline)
+        notes.push(
+          `timeline of ${typical.ticker} (ms from the call to analyze()):`,
+          ...typical.timeline.map((line) => `  ${line}`),
+          `timeline of the first analysis:`,
+          ...single.cold.timeline.map((line) => `  ${line}`),
+        );
+      if (typical.observed.length > calls.length)
+        notes.push('MISSED: the run made more model calls one after another than the pipeline needs to');
     }
     if (wants('P5')) {
       const tokens = median(runs.map((entry) => entry.tokensServer));
       const reported = median(runs.map((entry) => entry.tokensReported));
-      rows.push({ id: 'P5', measure: 'input tokens per ticker', value: tokens.toLocaleString('en-US'), target: '≤ 30,000', pass: tokens <= 30_000 });
+      rows.push({
+        id: 'P5',
+        measure: 'input tokens per ticker',
+        value: tokens.toLocaleString('en-US'),
+        target: '≤ 30,000',
+        pass: tokens <= 30_000,
+      });
       notes.push(
         `P5: ceil(characters / 4) per request — message text, tool-call arguments, tool and response-format definitions — from the bodies the model server received; the run's own usage (the server reports that count) totals ${reported.toLocaleString('en-US')}`,
       );
@@ -447,21 +543,47 @@ async function main(): Promise<void> {
     progress('P3: analyze ACME --demo through the built CLI…');
     const demo = await measureDemo(settings);
     if (!demo.available) {
-      rows.push({ id: 'P3', measure: '--demo replay: wall time', value: 'n/a (no demo cassette)', target: '≤ 1 s', pass: null });
-      rows.push({ id: 'P3', measure: '--demo replay: peak RSS', value: 'n/a (no demo cassette)', target: '≤ 150 MB', pass: null });
+      rows.push({
+        id: 'P3',
+        measure: '--demo replay: wall time',
+        value: 'n/a (no demo cassette)',
+        target: '≤ 1 s',
+        pass: null,
+      });
+      rows.push({
+        id: 'P3',
+        measure: '--demo replay: peak RSS',
+        value: 'n/a (no demo cassette)',
+        target: '≤ 150 MB',
+        pass: null,
+      });
     } else {
       const ok = demo.failures.length === 0;
-      rows.push({ id: 'P3', measure: '--demo replay: wall time', value: `${(demo.wallMs / 1000).toFixed(2)} s`, target: '≤ 1 s', pass: ok && demo.wallMs <= 1000 });
-      rows.push({ id: 'P3', measure: '--demo replay: peak RSS', value: `${Math.round(demo.rssMb)} MB`, target: '≤ 150 MB', pass: ok && demo.rssMb <= 150 });
+      rows.push({
+        id: 'P3',
+        measure: '--demo replay: wall time',
+        value: `${(demo.wallMs / 1000).toFixed(2)} s`,
+        target: '≤ 1 s',
+        pass: ok && demo.wallMs <= 1000,
+      });
+      rows.push({
+        id: 'P3',
+        measure: '--demo replay: peak RSS',
+        value: `${Math.round(demo.rssMb)} MB`,
+        target: '≤ 150 MB',
+        pass: ok && demo.rssMb <= 150,
+      });
       for (const failure of [...new Set(demo.failures)]) notes.push(`MISSED: the --demo run failed: ${failure}`);
     }
   });
 
   await attempt(['P4'], async () => {
     if (!wants('P4')) return;
-    if (!single) throw new Error('needs one ticker\'s critical path from P1, which could not be measured');
+    if (!single) throw new Error("needs one ticker's critical path from P1, which could not be measured");
     const tickerPathMs = median(single.runs.map((entry) => entry.path.ms));
-    progress(`P4: ${settings.tickers} tickers at concurrency ${settings.concurrency}, ${Math.round(settings.rateLimitShare * 100)} % of model calls refused with 429…`);
+    progress(
+      `P4: ${settings.tickers} tickers at concurrency ${settings.concurrency}, ${Math.round(settings.rateLimitShare * 100)} % of model calls refused with 429…`,
+    );
     const many = await measureMany(settings, tickerPathMs);
     const value = median(many.map((entry) => entry.ratio));
     const completed = Math.min(...many.map((entry) => entry.completed));
@@ -480,16 +602,24 @@ async function main(): Promise<void> {
       const typical = [...many].sort((a, b) => a.ratio - b.ratio)[Math.floor(many.length / 2)]!;
       notes.push('P4 timeline of the median run:', ...typical.timeline.map((line) => `  ${line}`));
     }
-    for (const failure of [...new Set(many.flatMap((entry) => entry.failures))]) notes.push(`MISSED: P4 ticker ${failure}`);
+    for (const failure of [...new Set(many.flatMap((entry) => entry.failures))])
+      notes.push(`MISSED: P4 ticker ${failure}`);
   });
 
   await attempt(['P6'], async () => {
     if (!wants('P6')) return;
     if (!single) throw new Error("needs one ticker's critical path from P1, which could not be measured");
     const tickerPathMs = median(single.runs.map((entry) => entry.path.ms));
-    progress(`P6: a ${settings.universeTickers}-ticker universe at concurrency ${settings.universeConcurrency}, streamed (JSONL out, each run saved, none kept)…`);
+    progress(
+      `P6: a ${settings.universeTickers}-ticker universe at concurrency ${settings.universeConcurrency}, streamed (JSONL out, each run saved, none kept)…`,
+    );
     const output = await withServers(settings, 0, (model, exa) =>
-      driver(settings, { mode: 'universe', tickers: universeTickers(settings.universeTickers), concurrency: settings.universeConcurrency, ...addresses(settings, model, exa) }),
+      driver(settings, {
+        mode: 'universe',
+        tickers: universeTickers(settings.universeTickers),
+        concurrency: settings.universeConcurrency,
+        ...addresses(settings, model, exa),
+      }),
     );
     const waves = Math.ceil(settings.universeTickers / settings.universeConcurrency);
     const value = output.wallMs / (waves * tickerPathMs);
@@ -503,7 +633,13 @@ async function main(): Promise<void> {
       target: '≤ 1.2, all ok',
       pass: value <= 1.2 && ok === settings.universeTickers,
     });
-    rows.push({ id: 'P6', measure: `${settings.universeTickers}-ticker universe: peak RSS`, value: `${Math.round(peak.end)} MB`, target: '≤ 250 MB', pass: peak.end <= 250 });
+    rows.push({
+      id: 'P6',
+      measure: `${settings.universeTickers}-ticker universe: peak RSS`,
+      value: `${Math.round(peak.end)} MB`,
+      target: '≤ 250 MB',
+      pass: peak.end <= 250,
+    });
     notes.push(
       `P6: after the first third of the universe / at its end: peak RSS ${Math.round(peak.firstThird)} / ${Math.round(peak.end)} MB, live heap after a full GC ${heap.firstThird.toFixed(1)} / ${heap.end.toFixed(1)} MB (nothing keeps the results); statuses ${JSON.stringify(output.statuses)}`,
     );
@@ -511,10 +647,20 @@ async function main(): Promise<void> {
 
   await attempt(['P7'], async () => {
     if (!wants('P7')) return;
-    progress(`P7: ${settings.queueTickers} tickers on a real Redis queue, 1 worker process then 2, each at concurrency ${settings.workerConcurrency}…`);
-    const figure = await withServers(settings, 0, (model, exa) => measureWorkers(addresses(settings, model, exa), settings.queueTickers, settings.workerConcurrency));
+    progress(
+      `P7: ${settings.queueTickers} tickers on a real Redis queue, 1 worker process then 2, each at concurrency ${settings.workerConcurrency}…`,
+    );
+    const figure = await withServers(settings, 0, (model, exa) =>
+      measureWorkers(addresses(settings, model, exa), settings.queueTickers, settings.workerConcurrency),
+    );
     if (!figure) {
-      rows.push({ id: 'P7', measure: '2 workers vs 1: speed-up', value: 'n/a (redis-server not installed)', target: '≥ 1.8', pass: null });
+      rows.push({
+        id: 'P7',
+        measure: '2 workers vs 1: speed-up',
+        value: 'n/a (redis-server not installed)',
+        target: '≥ 1.8',
+        pass: null,
+      });
       return;
     }
     const speedUp = figure.wallMs[1] / figure.wallMs[2];
@@ -533,7 +679,11 @@ async function main(): Promise<void> {
   for (const note of notes) console.log(note);
   const missed = rows.filter((row) => row.pass === false);
   console.log('');
-  console.log(missed.length === 0 ? 'All measured targets met.' : `MISSED ${missed.length} target(s): ${missed.map((row) => `${row.id} ${row.measure}`).join('; ')}`);
+  console.log(
+    missed.length === 0
+      ? 'All measured targets met.'
+      : `MISSED ${missed.length} target(s): ${missed.map((row) => `${row.id} ${row.measure}`).join('; ')}`,
+  );
 }
 
 main().catch((error: unknown) => {

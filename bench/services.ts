@@ -33,19 +33,35 @@ export interface ServiceWait {
   endedAt: number;
 }
 
-export function benchDeps(addresses: ServiceAddresses, repoRoot: string, onWait: (wait: ServiceWait) => void = () => {}): AnalyzeDeps {
+export function benchDeps(
+  addresses: ServiceAddresses,
+  repoRoot: string,
+  onWait: (wait: ServiceWait) => void = () => {},
+): AnalyzeDeps {
   return {
     model: createOpenAIModel({ baseURL: addresses.openaiURL, apiKey: 'sk-bench-not-a-key' }),
     market: benchMarket(addresses.yahooLatencyMs, repoRoot, onWait),
-    search: delayedSearch(createExaProvider({ apiKey: 'exa-bench-not-a-key', baseURL: addresses.exaURL }), addresses.exaLatencyMs, onWait),
+    search: delayedSearch(
+      createExaProvider({ apiKey: 'exa-bench-not-a-key', baseURL: addresses.exaURL }),
+      addresses.exaLatencyMs,
+      onWait,
+    ),
   };
 }
 
 /** The ACME fixtures, renamed to whichever symbol is asked for. */
-export function benchMarket(latencyMs: number, repoRoot: string, onWait: (wait: ServiceWait) => void = () => {}): MarketData {
+export function benchMarket(
+  latencyMs: number,
+  repoRoot: string,
+  onWait: (wait: ServiceWait) => void = () => {},
+): MarketData {
   const fixtures = path.join(repoRoot, 'tests', 'fixtures', 'market');
   const read = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');
-  const texts = { quote: read('quote-ACME.json'), quoteSummary: read('quoteSummary-ACME.json'), chart: read('chart-ACME.json') };
+  const texts = {
+    quote: read('quote-ACME.json'),
+    quoteSummary: read('quoteSummary-ACME.json'),
+    chart: read('chart-ACME.json'),
+  };
   const as = (text: string, symbol: string): FixtureResponse => ({
     status: 200,
     statusText: 'OK',
@@ -71,7 +87,11 @@ export function benchMarket(latencyMs: number, repoRoot: string, onWait: (wait: 
 }
 
 /** The stub answers at once; the search service's own time is slept in front. */
-function delayedSearch(provider: SearchProvider, latencyMs: number, onWait: (wait: ServiceWait) => void): SearchProvider {
+function delayedSearch(
+  provider: SearchProvider,
+  latencyMs: number,
+  onWait: (wait: ServiceWait) => void,
+): SearchProvider {
   return {
     async search(request, signal) {
       const startedAt = Date.now();

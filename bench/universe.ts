@@ -13,7 +13,8 @@ import type { ServiceAddresses } from './services.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
-export const universeTickers = (count: number, prefix = 'U') => Array.from({ length: count }, (_, index) => `${prefix}${String(index + 1).padStart(4, '0')}`);
+export const universeTickers = (count: number, prefix = 'U') =>
+  Array.from({ length: count }, (_, index) => `${prefix}${String(index + 1).padStart(4, '0')}`);
 
 export interface WorkersFigure {
   tickers: number;
@@ -24,7 +25,11 @@ export interface WorkersFigure {
 }
 
 /** null when redis-server is not installed: the figure is then not measured. */
-export async function measureWorkers(addresses: ServiceAddresses, tickers: number, concurrency: number): Promise<WorkersFigure | null> {
+export async function measureWorkers(
+  addresses: ServiceAddresses,
+  tickers: number,
+  concurrency: number,
+): Promise<WorkersFigure | null> {
   if (!redisServerPath()) return null;
   const redis = await startRedisServer();
   const modules = await loadQueueModules();
@@ -37,7 +42,14 @@ export async function measureWorkers(addresses: ServiceAddresses, tickers: numbe
       const workers = await Promise.all(Array.from({ length: count }, () => spawnWorker(config)));
       try {
         const started = performance.now();
-        const queued = await enqueueAnalyses(modules, { url: redis.url, queueName: queue, tickers: universeTickers(tickers, `W${count}X`), asOf: new Date(), attempts: 1, backoffMs: 1_000 });
+        const queued = await enqueueAnalyses(modules, {
+          url: redis.url,
+          queueName: queue,
+          tickers: universeTickers(tickers, `W${count}X`),
+          asOf: new Date(),
+          attempts: 1,
+          backoffMs: 1_000,
+        });
         try {
           await queued.wait((outcome) => {
             if (outcome.result === undefined) failures.push(`${outcome.ticker}: ${outcome.failure}`);
@@ -59,11 +71,15 @@ export async function measureWorkers(addresses: ServiceAddresses, tickers: numbe
 
 function spawnWorker(config: QueueWorkerConfig): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(benchDir, 'queue-worker.js'), JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(benchDir, 'queue-worker.js'), JSON.stringify(config)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     child.stdout!.setEncoding('utf8').once('data', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`a bench worker exited with ${code} before it was ready: ${stderr.trim()}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`a bench worker exited with ${code} before it was ready: ${stderr.trim()}`)),
+    );
   });
 }
 

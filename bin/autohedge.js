@@ -4,7 +4,8 @@
 import('../dist/src/cli/main.js').then(
   ({ main }) => main(process.argv.slice(2)),
   (error) => {
-    const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && /[\\/]dist[\\/]src[\\/]cli[\\/]main\.js/.test(String(error.message));
+    const missing =
+      error?.code === 'ERR_MODULE_NOT_FOUND' && /[\\/]dist[\\/]src[\\/]cli[\\/]main\.js/.test(String(error.message));
     if (!missing) throw error;
     process.stderr.write('autohedge is not built: run npm run build\n');
     process.exitCode = 1;

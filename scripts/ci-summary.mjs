@@ -34,7 +34,8 @@ files.sort((left, right) => Number(reportPattern.exec(left)[1]) - Number(reportP
 const problems = [];
 const expectedMajors = values.expect.split(',').filter(Boolean);
 for (const major of expectedMajors) {
-  if (!files.some((name) => reportPattern.exec(name)[1] === major)) problems.push(`node ${major}: no vitest report (it did not run, or did not finish)`);
+  if (!files.some((name) => reportPattern.exec(name)[1] === major))
+    problems.push(`node ${major}: no vitest report (it did not run, or did not finish)`);
 }
 
 const counts = ['numTotalTests', 'numPassedTests', 'numFailedTests', 'numPendingTests', 'numTodoTests'];
@@ -48,7 +49,8 @@ function checkReport(report) {
   for (const count of counts) if (typeof report[count] !== 'number') fail(`${count} is not a number`);
   if (!Array.isArray(report.testResults)) fail('testResults is not an array');
   report.testResults.forEach((result, index) => {
-    if (typeof result !== 'object' || result === null || !Array.isArray(result.assertionResults)) fail(`testResults[${index}].assertionResults is not an array`);
+    if (typeof result !== 'object' || result === null || !Array.isArray(result.assertionResults))
+      fail(`testResults[${index}].assertionResults is not an array`);
   });
   return report;
 }
@@ -70,12 +72,17 @@ for (const name of files) {
   const skipped = report.numPendingTests + report.numTodoTests;
   console.log(`${label}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`);
   // A file that cannot even load fails no test, so it is counted from the files.
-  for (const file of report.testResults.filter((result) => result.status === 'failed' && result.assertionResults.every((test) => test.status !== 'failed'))) {
-    problems.push(`${label}: ${path.relative(process.cwd(), file.name)} failed to run: ${String(file.message).split('\n')[0]}`);
+  for (const file of report.testResults.filter(
+    (result) => result.status === 'failed' && result.assertionResults.every((test) => test.status !== 'failed'),
+  )) {
+    problems.push(
+      `${label}: ${path.relative(process.cwd(), file.name)} failed to run: ${String(file.message).split('\n')[0]}`,
+    );
   }
   if (report.numFailedTests > 0) problems.push(`${label}: ${report.numFailedTests} test(s) failed`);
   if (report.numTotalTests === 0) problems.push(`${label}: no test ran`);
-  if (!report.success && problems.length === problemsBefore) problems.push(`${label}: vitest reported failure (an error outside any test)`);
+  if (!report.success && problems.length === problemsBefore)
+    problems.push(`${label}: vitest reported failure (an error outside any test)`);
 }
 
 for (const problem of problems) console.log(`FAILED ${problem}`);

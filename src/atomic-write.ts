@@ -19,7 +19,11 @@ export async function writeFileAtomic(path: string, content: string, options: At
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
   try {
     if (options.createParents) await mkdir(dirname(path), { recursive: true });
-    await writeFile(temporary, content, options.mode === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', mode: options.mode });
+    await writeFile(
+      temporary,
+      content,
+      options.mode === undefined ? { encoding: 'utf8' } : { encoding: 'utf8', mode: options.mode },
+    );
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => {});

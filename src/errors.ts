@@ -121,7 +121,11 @@ export function errorMessage(error: unknown): string {
  * on several addresses). Only objects are tested; `maxDepth` levels and a visited set
  * keep a long or cyclic chain from looping.
  */
-export function findCause<T>(error: unknown, predicate: (cause: unknown) => cause is T, maxDepth?: number): T | undefined;
+export function findCause<T>(
+  error: unknown,
+  predicate: (cause: unknown) => cause is T,
+  maxDepth?: number,
+): T | undefined;
 export function findCause(error: unknown, predicate: (cause: unknown) => boolean, maxDepth?: number): unknown;
 export function findCause(error: unknown, predicate: (cause: unknown) => boolean, maxDepth = 8): unknown {
   const seen = new Set<object>();

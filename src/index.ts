@@ -3,9 +3,28 @@ export { analyze, type AnalyzeDeps, type AnalyzeOptions } from './pipeline/analy
 export { analyzeMany, type TickerOutcome } from './pipeline/analyze-many.js';
 export { checkDecision, defaultLimits, type GuardrailLimits } from './pipeline/guardrails.js';
 export { withBudget } from './pipeline/budget.js';
-export type { AnalysisResult, Decision, DecisionRecord, GuardrailFinding, Plan, RunStatus, RunUsage, AgentId, WorkerId } from './pipeline/types.js';
+export type {
+  AnalysisResult,
+  Decision,
+  DecisionRecord,
+  GuardrailFinding,
+  Plan,
+  RunStatus,
+  RunUsage,
+  AgentId,
+  WorkerId,
+} from './pipeline/types.js';
 export { runAgent } from './agent/run-agent.js';
-export type { AgentContext, AgentFailure, AgentOutput, AgentReport, AgentSpec, FailureKind, ReviewStep, ToolCallRecord } from './agent/types.js';
+export type {
+  AgentContext,
+  AgentFailure,
+  AgentOutput,
+  AgentReport,
+  AgentSpec,
+  FailureKind,
+  ReviewStep,
+  ToolCallRecord,
+} from './agent/types.js';
 export { runStatus, type RunFacts } from './pipeline/run-status.js';
 export { agentDefinitions, type AgentDefinition } from '../agents/index.js';
 export { defineTool } from './tools/define-tool.js';
@@ -13,15 +32,49 @@ export { ToolRegistry } from './tools/registry.js';
 export type { Tool, ToolContext, ToolSpec } from './tools/types.js';
 export { createExaSearchTool } from './tools/exa-search.js';
 export { createExaProvider } from './search/exa.js';
-export { SearchError, type SearchProvider, type SearchRequest, type SearchResult, type SearchOutcome } from './search/types.js';
+export {
+  SearchError,
+  type SearchProvider,
+  type SearchRequest,
+  type SearchResult,
+  type SearchOutcome,
+} from './search/types.js';
 export { createOpenAIModel } from './llm/openai-model.js';
-export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall, ToolDefinition, Usage } from './llm/types.js';
+export type {
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  ToolCall,
+  ToolDefinition,
+  Usage,
+} from './llm/types.js';
 export type { MarketData, MarketSnapshot, Bar, BarsOptions, Indicators } from './market/types.js';
 export { resolveAsOf, type HistoricalAsOf } from './market/as-of.js';
-export { contaminationOf, cutoffFor, trainingCutoffs, type Contamination, type ContaminationLabel } from './pipeline/contamination.js';
-export { evaluateRuns, type DecisionRow, type Evaluation, type EvaluateOptions, type HorizonResult, type PriceSource } from './evaluate/evaluate.js';
+export {
+  contaminationOf,
+  cutoffFor,
+  trainingCutoffs,
+  type Contamination,
+  type ContaminationLabel,
+} from './pipeline/contamination.js';
+export {
+  evaluateRuns,
+  type DecisionRow,
+  type Evaluation,
+  type EvaluateOptions,
+  type HorizonResult,
+  type PriceSource,
+} from './evaluate/evaluate.js';
 export { summarize, type EvaluationSummary, type GroupSummary, type StrategyStats } from './evaluate/summary.js';
 export type { RunEvent, EventSink } from './events.js';
 export * from './errors.js';
 // MCP servers as tool sources: `analyze(…, { …, agentTools: sources.agentTools })`, then `sources.close()`.
-export { loadMcpConfig, openMcpTools, type McpConfig, type McpServerConfig, type McpTool, type McpToolSources } from './mcp/index.js';
+export {
+  loadMcpConfig,
+  openMcpTools,
+  type McpConfig,
+  type McpServerConfig,
+  type McpTool,
+  type McpToolSources,
+} from './mcp/index.js';

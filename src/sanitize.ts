@@ -43,7 +43,10 @@ export function sanitizeDeep<Value>(value: Value): Value {
   if (typeof value === 'string') return sanitizeText(value) as Value;
   if (Array.isArray(value)) return value.map((item: unknown) => sanitizeDeep(item)) as Value;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => [sanitizeText(key), sanitizeDeep(item)]);
+    const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => [
+      sanitizeText(key),
+      sanitizeDeep(item),
+    ]);
     return Object.fromEntries(entries) as Value;
   }
   return value;
@@ -63,5 +66,8 @@ const RAW_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
  * characters can only occur inside JSON strings, where the escape is valid.
  */
 export function stringifyJsonSafely(value: unknown, space?: number): string {
-  return JSON.stringify(value, null, space).replace(RAW_IN_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, space).replace(
+    RAW_IN_JSON,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -66,7 +66,10 @@ const KEY_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   // Credentials inside a URL: userinfo (`https://user:pass@host`) and token-named query
   // parameters (`?key=…`, `&access_token=…`, `?sig=…`), wherever a URL is printed or saved.
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi, `$1${REDACTED}@`],
-  [/([?&;](?:[A-Za-z0-9-]*[_-])?(?:key|apikey|token|secret|password|passwd|signature|sig|auth)=)[^&#;\s"'\\]+/gi, `$1${REDACTED}`],
+  [
+    /([?&;](?:[A-Za-z0-9-]*[_-])?(?:key|apikey|token|secret|password|passwd|signature|sig|auth)=)[^&#;\s"'\\]+/gi,
+    `$1${REDACTED}`,
+  ],
   // Yahoo's crumb travels in the query string of every data URL.
   [crumbInQuery(), `$1${REDACTED}`],
 ];

@@ -48,7 +48,16 @@ export const resultNamingTheQuery: ExaStubResponder = (request) => {
     body: {
       requestId: 'b5947044c4b78efa9552a7c89b306d95',
       resolvedSearchType: 'neural',
-      results: [{ id: 'https://example.com/a', url: 'https://example.com/a', title: `About ${String(query)}`, publishedDate: '2026-01-02T00:00:00.000Z', author: null, text: 'Synthetic page.' }],
+      results: [
+        {
+          id: 'https://example.com/a',
+          url: 'https://example.com/a',
+          title: `About ${String(query)}`,
+          publishedDate: '2026-01-02T00:00:00.000Z',
+          author: null,
+          text: 'Synthetic page.',
+        },
+      ],
       costDollars: { total: 0.005 },
     },
   };

@@ -92,7 +92,14 @@ export interface OpenAIServer {
 const noReplyLeft = (index: number) => ({
   status: 400,
   headers: { 'x-should-retry': 'false' },
-  json: { error: { message: `openai-server: no scripted reply left for request ${index + 1}`, type: 'test_script_error', code: null, param: null } },
+  json: {
+    error: {
+      message: `openai-server: no scripted reply left for request ${index + 1}`,
+      type: 'test_script_error',
+      code: null,
+      param: null,
+    },
+  },
 });
 
 export interface OpenAIServerOptions {
@@ -102,7 +109,10 @@ export interface OpenAIServerOptions {
   modelsStatus?: number;
 }
 
-export async function startOpenAIServer(script: Reply[] | ReplyHandler, options: OpenAIServerOptions = {}): Promise<OpenAIServer> {
+export async function startOpenAIServer(
+  script: Reply[] | ReplyHandler,
+  options: OpenAIServerOptions = {},
+): Promise<OpenAIServer> {
   const queue = Array.isArray(script) ? [...script] : null;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -153,17 +163,45 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler, options:
       recorded.answeredAt = Date.now();
     });
 
-    if (request.method === 'GET' && (path === '/v1/models' || path === '/models') && (options.models || options.modelsStatus)) {
+    if (
+      request.method === 'GET' &&
+      (path === '/v1/models' || path === '/models') &&
+      (options.models || options.modelsStatus)
+    ) {
       if (options.modelsStatus) {
-        sendJson(response, options.modelsStatus, { error: { message: `openai-server: models answered ${options.modelsStatus}`, type: 'invalid_request_error', code: null, param: null } }, {});
+        sendJson(
+          response,
+          options.modelsStatus,
+          {
+            error: {
+              message: `openai-server: models answered ${options.modelsStatus}`,
+              type: 'invalid_request_error',
+              code: null,
+              param: null,
+            },
+          },
+          {},
+        );
         return;
       }
-      sendJson(response, 200, { object: 'list', data: (options.models ?? []).map((id) => ({ id, object: 'model', created, owned_by: 'test' })) }, {});
+      sendJson(
+        response,
+        200,
+        {
+          object: 'list',
+          data: (options.models ?? []).map((id) => ({ id, object: 'model', created, owned_by: 'test' })),
+        },
+        {},
+      );
       return;
     }
     if (request.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
       response.writeHead(404, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message: `openai-server: no route ${request.method} ${path}`, type: 'invalid_request_error' } }));
+      response.end(
+        JSON.stringify({
+          error: { message: `openai-server: no route ${request.method} ${path}`, type: 'invalid_request_error' },
+        }),
+      );
       return;
     }
 
@@ -179,7 +217,10 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler, options:
       const streamed = recorded.body?.stream === true;
       const model = reply.answer.model ?? recorded.body?.model ?? 'gpt-test';
       if (streamed) {
-        await sendChunks(response, answerChunks({ ...reply.answer, model }), { chunkDelayMs: reply.chunkDelayMs, headers: reply.headers });
+        await sendChunks(response, answerChunks({ ...reply.answer, model }), {
+          chunkDelayMs: reply.chunkDelayMs,
+          headers: reply.headers,
+        });
       } else {
         sendJson(response, 200, answerCompletion({ ...reply.answer, model }), reply.headers ?? {});
       }
@@ -187,7 +228,8 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler, options:
     }
     if ('json' in reply) {
       const text = JSON.stringify(reply.json);
-      if (reply.destroyAfterBytes !== undefined) return sendCut(response, reply.status ?? 200, 'application/json', text, reply.destroyAfterBytes, reply.headers);
+      if (reply.destroyAfterBytes !== undefined)
+        return sendCut(response, reply.status ?? 200, 'application/json', text, reply.destroyAfterBytes, reply.headers);
       sendJson(response, reply.status ?? 200, reply.json, reply.headers ?? {});
       return;
     }
@@ -197,7 +239,15 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler, options:
       return;
     }
     if ('sse' in reply) {
-      if (reply.destroyAfterBytes !== undefined) return sendCut(response, reply.status ?? 200, 'text/event-stream', reply.sse, reply.destroyAfterBytes, reply.headers);
+      if (reply.destroyAfterBytes !== undefined)
+        return sendCut(
+          response,
+          reply.status ?? 200,
+          'text/event-stream',
+          reply.sse,
+          reply.destroyAfterBytes,
+          reply.headers,
+        );
       response.writeHead(reply.status ?? 200, { ...sseHeaders, ...reply.headers });
       response.end(reply.sse);
       return;
@@ -208,7 +258,13 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler, options:
   async function sendChunks(
     response: ServerResponse,
     chunks: object[],
-    options: { omitDone?: boolean; cutAfterChunks?: number; stallAfterChunks?: number; chunkDelayMs?: number | undefined; headers?: Record<string, string> },
+    options: {
+      omitDone?: boolean;
+      cutAfterChunks?: number;
+      stallAfterChunks?: number;
+      chunkDelayMs?: number | undefined;
+      headers?: Record<string, string>;
+    },
   ): Promise<void> {
     response.writeHead(200, { ...sseHeaders, ...options.headers });
     response.flushHeaders();
@@ -256,7 +312,11 @@ export async function startOpenAIServer(script: Reply[] | ReplyHandler, options:
   };
 }
 
-const sseHeaders = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' };
+const sseHeaders = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+};
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -264,7 +324,14 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
 }
 
 /** Declares the full length, sends only the first bytes, then drops the connection. */
-function sendCut(response: ServerResponse, status: number, contentType: string, text: string, bytes: number, headers: Record<string, string> = {}): void {
+function sendCut(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  text: string,
+  bytes: number,
+  headers: Record<string, string> = {},
+): void {
   const body = Buffer.from(text);
   response.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length), ...headers });
   response.write(body.subarray(0, bytes), () => response.socket?.destroy());
@@ -311,7 +378,10 @@ export function textAnswer(text: string, options: Omit<Answer, 'text'> & Pacing 
 }
 
 /** A tool-call answer (finish_reason tool_calls), streamed or whole as the request asks. */
-export function toolCallAnswer(calls: NonNullable<Answer['toolCalls']>, options: Omit<Answer, 'toolCalls'> & Pacing = {}): Reply {
+export function toolCallAnswer(
+  calls: NonNullable<Answer['toolCalls']>,
+  options: Omit<Answer, 'toolCalls'> & Pacing = {},
+): Reply {
   const { delayMs, chunkDelayMs, ...answer } = options;
   return { answer: { toolCalls: calls, ...answer }, ...paced({ delayMs, chunkDelayMs }) };
 }
@@ -341,7 +411,12 @@ function wireUsage(usage: Usage = { prompt_tokens: 100, completion_tokens: 20 })
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
     prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -371,7 +446,13 @@ export function answerCompletion(answer: Answer & { model: string }): object {
           refusal: answer.refusal ?? null,
           ...(answer.reasoning !== undefined ? { reasoning_content: answer.reasoning } : {}),
           ...(calls.length
-            ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }
+            ? {
+                tool_calls: calls.map((call) => ({
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: call.arguments },
+                })),
+              }
             : {}),
           annotations: [],
         },
@@ -393,19 +474,32 @@ export function answerCompletion(answer: Answer & { model: string }): object {
  */
 export function answerChunks(answer: Answer & { model: string }): object[] {
   const pieces = answer.pieces ?? 3;
-  const base = { id: answer.id ?? 'chatcmpl-test', object: 'chat.completion.chunk', created, model: answer.model, service_tier: 'default', system_fingerprint: 'fp_test' };
+  const base = {
+    id: answer.id ?? 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created,
+    model: answer.model,
+    service_tier: 'default',
+    system_fingerprint: 'fp_test',
+  };
   const chunk = (delta: object, finishReason: string | null = null) => ({
     ...base,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     usage: null,
   });
-  const chunks: object[] = [chunk({ role: 'assistant', content: answer.toolCalls?.length && !answer.text ? null : '', refusal: null })];
-  if (answer.reasoning) for (const piece of splitInto(answer.reasoning, pieces)) chunks.push(chunk({ reasoning_content: piece }));
+  const chunks: object[] = [
+    chunk({ role: 'assistant', content: answer.toolCalls?.length && !answer.text ? null : '', refusal: null }),
+  ];
+  if (answer.reasoning)
+    for (const piece of splitInto(answer.reasoning, pieces)) chunks.push(chunk({ reasoning_content: piece }));
   if (answer.text) for (const piece of splitInto(answer.text, pieces)) chunks.push(chunk({ content: piece }));
   if (answer.refusal) for (const piece of splitInto(answer.refusal, pieces)) chunks.push(chunk({ refusal: piece }));
   for (const [index, call] of resolvedCalls(answer).entries()) {
-    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
-    for (const piece of splitInto(call.arguments, pieces)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    chunks.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    );
+    for (const piece of splitInto(call.arguments, pieces))
+      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   }
   chunks.push(chunk({}, finishReasonOf(answer)));
   chunks.push({ ...base, choices: [], usage: wireUsage(answer.usage) });
@@ -414,7 +508,11 @@ export function answerChunks(answer: Answer & { model: string }): object[] {
 
 /** A streamed answer's full SSE text, as `{ sse }` would send it. */
 export function answerSse(answer: Answer & { model: string }): string {
-  return answerChunks(answer).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('') + 'data: [DONE]\n\n';
+  return (
+    answerChunks(answer)
+      .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
+      .join('') + 'data: [DONE]\n\n'
+  );
 }
 
 /** An OpenAI error reply: `{ error: { message, type, code, param } }` with a status. */
@@ -423,7 +521,18 @@ export function errorReply(
   error: { message: string; type?: string; code?: string | null },
   headers: Record<string, string> = {},
 ): Reply {
-  return { status, headers, json: { error: { message: error.message, type: error.type ?? 'invalid_request_error', param: null, code: error.code ?? null } } };
+  return {
+    status,
+    headers,
+    json: {
+      error: {
+        message: error.message,
+        type: error.type ?? 'invalid_request_error',
+        param: null,
+        code: error.code ?? null,
+      },
+    },
+  };
 }
 
 // ---- an echo model ---------------------------------------------------------------------
@@ -443,10 +552,26 @@ export function echoText(body: EchoBody): string {
  */
 export function startEchoServer(options: { delayFor?: (body: EchoBody) => number } = {}): Promise<OpenAIServer> {
   return startOpenAIServer((body: EchoBody, index) => {
-    const answer = { text: echoText(body), id: `chatcmpl-${index + 1}`, model: body.model, usage: { prompt_tokens: 7, completion_tokens: 3 } };
+    const answer = {
+      text: echoText(body),
+      id: `chatcmpl-${index + 1}`,
+      model: body.model,
+      usage: { prompt_tokens: 7, completion_tokens: 3 },
+    };
     const delayMs = options.delayFor?.(body) ?? 0;
     const headers = { 'x-request-id': `req_${index + 1}` };
-    if (body.stream) return { answer, delayMs, chunkDelayMs: 20, headers: { ...headers, 'openai-organization': 'org-canaryorganisation' } };
-    return { text: JSON.stringify(answerCompletion(answer), null, 2), status: 200, delayMs, headers: { ...headers, 'content-type': 'application/json' } };
+    if (body.stream)
+      return {
+        answer,
+        delayMs,
+        chunkDelayMs: 20,
+        headers: { ...headers, 'openai-organization': 'org-canaryorganisation' },
+      };
+    return {
+      text: JSON.stringify(answerCompletion(answer), null, 2),
+      status: 200,
+      delayMs,
+      headers: { ...headers, 'content-type': 'application/json' },
+    };
   });
 }

@@ -20,7 +20,8 @@ export function redisServerPath(): string | null {
   return found.status === 0 && path ? path : null;
 }
 
-export const noRedisMessage = 'redis-server is not installed (apt-get install redis-server; .ci/debian-packages lists it): the queue tests that need a real Redis are skipped';
+export const noRedisMessage =
+  'redis-server is not installed (apt-get install redis-server; .ci/debian-packages lists it): the queue tests that need a real Redis are skipped';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,9 +38,13 @@ export async function startRedisServer(): Promise<RedisServer> {
   const binary = redisServerPath();
   if (!binary) throw new Error(noRedisMessage);
   const port = await freePort();
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   await ready(child, port);
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -51,7 +56,10 @@ export async function startRedisServer(): Promise<RedisServer> {
 function ready(child: ChildProcess, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server on port ${port} did not start within 10 s:\n${output}`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server on port ${port} did not start within 10 s:\n${output}`)),
+      10_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Ready to accept connections')) {

@@ -65,16 +65,25 @@ export function json(body: unknown, status = 200, statusText = 'OK'): FixtureRes
 export function loadFixture(file: string): FixtureResponse {
   const text = readFileSync(file, 'utf8');
   const parsed = JSON.parse(text) as {
-    response?: { status: number; statusText?: string; headers?: Record<string, string | string[]>; bodyJson?: unknown; bodyText?: string; body?: string };
+    response?: {
+      status: number;
+      statusText?: string;
+      headers?: Record<string, string | string[]>;
+      bodyJson?: unknown;
+      bodyText?: string;
+      body?: string;
+    };
   };
   const response = parsed.response;
-  if (!response || typeof response.status !== 'number') return { status: 200, statusText: 'OK', contentType: 'application/json;charset=utf-8', body: text };
+  if (!response || typeof response.status !== 'number')
+    return { status: 200, statusText: 'OK', contentType: 'application/json;charset=utf-8', body: text };
   const contentType = response.headers?.['content-type'];
   return {
     status: response.status,
     statusText: response.statusText ?? '',
     contentType: Array.isArray(contentType) ? contentType[0] : contentType,
-    body: response.bodyJson !== undefined ? JSON.stringify(response.bodyJson) : (response.bodyText ?? response.body ?? ''),
+    body:
+      response.bodyJson !== undefined ? JSON.stringify(response.bodyJson) : (response.bodyText ?? response.body ?? ''),
   };
 }
 
@@ -91,7 +100,12 @@ export function bodyOf(response: FixtureResponse): unknown {
   return JSON.parse(response.body);
 }
 
-const cookiePageResponse: FixtureResponse = { status: 200, statusText: 'OK', contentType: 'text/html', body: '<!doctype html><title>AAPL</title>' };
+const cookiePageResponse: FixtureResponse = {
+  status: 200,
+  statusText: 'OK',
+  contentType: 'text/html',
+  body: '<!doctype html><title>AAPL</title>',
+};
 
 function defaultCrumb(): FixtureResponse {
   if (hasRecordedYahoo) return recorded('v3-fetch-mock-cache/getCrumb-getcrumb.json');
@@ -107,7 +121,10 @@ export interface YahooSession {
 const fixtureSetCookies = ['A3=fixture-session; Max-Age=31557600; Domain=.yahoo.com; Path=/; Secure; HttpOnly'];
 
 function sessionSetCookies(session: YahooSession): string[] {
-  return [`A3=${session.cookie}; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly`, 'A1S=first-party; Max-Age=31557600; Domain=.yahoo.com; Path=/'];
+  return [
+    `A3=${session.cookie}; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly`,
+    'A1S=first-party; Max-Age=31557600; Domain=.yahoo.com; Path=/',
+  ];
 }
 
 async function answer(value: Answer, request: Request, setCookies: readonly string[] = []): Promise<Response> {
@@ -119,13 +136,18 @@ async function answer(value: Answer, request: Request, setCookies: readonly stri
   return new Response(value.body, { status: value.status, statusText: value.statusText ?? '', headers });
 }
 
-const invalidCrumb = json({ finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } } }, 401, 'Unauthorized');
+const invalidCrumb = json(
+  { finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } } },
+  401,
+  'Unauthorized',
+);
 
 /** What a strict session refuses: getcrumb without the cookie, data without cookie and crumb. */
 function refusal(session: YahooSession | undefined, url: URL, cookie: string | null): FixtureResponse | null {
   if (!session) return null;
   const hasCookie = (cookie ?? '').includes(`A3=${session.cookie}`);
-  if (url.pathname === '/v1/test/getcrumb') return hasCookie ? null : { status: 401, statusText: 'Unauthorized', contentType: 'text/plain', body: 'no cookie' };
+  if (url.pathname === '/v1/test/getcrumb')
+    return hasCookie ? null : { status: 401, statusText: 'Unauthorized', contentType: 'text/plain', body: 'no cookie' };
   return hasCookie && url.searchParams.get('crumb') === session.crumb ? null : invalidCrumb;
 }
 
@@ -148,23 +170,44 @@ export function createYahooRouter(routes: RouterRoutes, options: { session?: Yah
     const url = new URL(request.url);
     const cookie = request.headers.get('cookie');
     requests.push({ url: url.href, method: request.method, cookie, redirect: init?.redirect ?? null });
-    if (isCookiePage(url)) return answer(routes.cookiePage?.() ?? cookiePageResponse, request, session ? sessionSetCookies(session) : fixtureSetCookies);
+    if (isCookiePage(url))
+      return answer(
+        routes.cookiePage?.() ?? cookiePageResponse,
+        request,
+        session ? sessionSetCookies(session) : fixtureSetCookies,
+      );
     const refused = refusal(session, url, cookie);
     if (refused) return answer(refused, request);
-    if (url.pathname === '/v1/test/getcrumb') return answer(routes.getCrumb?.() ?? (session ? crumbBody(session.crumb) : defaultCrumb()), request);
+    if (url.pathname === '/v1/test/getcrumb')
+      return answer(routes.getCrumb?.() ?? (session ? crumbBody(session.crumb) : defaultCrumb()), request);
     const quoteSummary = url.pathname.match(/^\/v10\/finance\/quoteSummary\/([^/]+)$/);
     if (quoteSummary && routes.quoteSummary) {
-      return answer(routes.quoteSummary(decodeURIComponent(quoteSummary[1]!), (url.searchParams.get('modules') ?? '').split(',')), request);
+      return answer(
+        routes.quoteSummary(decodeURIComponent(quoteSummary[1]!), (url.searchParams.get('modules') ?? '').split(',')),
+        request,
+      );
     }
     const chart = url.pathname.match(/^\/v8\/finance\/chart\/([^/]+)$/);
     if (chart && routes.chart) return answer(routes.chart(decodeURIComponent(chart[1]!), url.searchParams), request);
-    if (url.pathname === '/v7/finance/quote' && routes.quote) return answer(routes.quote(url.searchParams.get('symbols') ?? ''), request);
-    return answer(json({ finance: { result: null, error: { code: 'Not Found', description: `no fixture for ${url.pathname}` } } }, 404, 'Not Found'), request);
+    if (url.pathname === '/v7/finance/quote' && routes.quote)
+      return answer(routes.quote(url.searchParams.get('symbols') ?? ''), request);
+    return answer(
+      json(
+        { finance: { result: null, error: { code: 'Not Found', description: `no fixture for ${url.pathname}` } } },
+        404,
+        'Not Found',
+      ),
+      request,
+    );
   };
   return {
     fetch,
     requests,
-    dataRequests: () => requests.filter((request) => !request.url.startsWith('https://finance.yahoo.com/') && !request.url.includes('/v1/test/getcrumb')),
+    dataRequests: () =>
+      requests.filter(
+        (request) =>
+          !request.url.startsWith('https://finance.yahoo.com/') && !request.url.includes('/v1/test/getcrumb'),
+      ),
   };
 }
 
@@ -182,7 +225,15 @@ export function quoteSummaryFrom(sources: FixtureResponse[], modules: string[]):
   const picked = Object.fromEntries(modules.filter((name) => name in available).map((name) => [name, available[name]]));
   if (Object.keys(picked).length === 0) {
     return json(
-      { quoteSummary: { result: null, error: { code: 'Not Found', description: `No fundamentals data found for any of the summaryTypes=${modules.join(',')}` } } },
+      {
+        quoteSummary: {
+          result: null,
+          error: {
+            code: 'Not Found',
+            description: `No fundamentals data found for any of the summaryTypes=${modules.join(',')}`,
+          },
+        },
+      },
       404,
       'Not Found',
     );
@@ -247,8 +298,13 @@ export function serveYahoo(router: YahooRouter): Promise<LocalServer> {
   let origin = '';
   const started = startServer(async (request, body, response) => {
     const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value);
-    const answered = await router.fetch(`${origin}${request.url ?? '/'}`, { method: request.method, headers, ...(body ? { body } : {}) });
+    for (const [name, value] of Object.entries(request.headers))
+      if (typeof value === 'string') headers.set(name, value);
+    const answered = await router.fetch(`${origin}${request.url ?? '/'}`, {
+      method: request.method,
+      headers,
+      ...(body ? { body } : {}),
+    });
     const outgoing: Record<string, string | string[]> = {};
     answered.headers.forEach((value, name) => {
       if (name !== 'set-cookie') outgoing[name] = value;

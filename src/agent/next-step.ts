@@ -41,13 +41,19 @@ export function nextStep(response: ChatResponse, context: StepContext): NextStep
   const text = message.content ?? '';
   if (text.trim() === '') {
     if (message.refusal) return { kind: 'error', error: `model refused: ${message.refusal}` };
-    if (finishReason === 'length') return { kind: 'error', error: 'model returned an empty answer (it hit the token limit)' };
+    if (finishReason === 'length')
+      return { kind: 'error', error: 'model returned an empty answer (it hit the token limit)' };
     return { kind: 'error', error: 'model returned an empty answer' };
   }
   if (finishReason === 'length') {
-    return { kind: 'final', text, warning: `agent ${context.agent}: answer cut off at the token limit (finish_reason "length")` };
+    return {
+      kind: 'final',
+      text,
+      warning: `agent ${context.agent}: answer cut off at the token limit (finish_reason "length")`,
+    };
   }
   // Some servers send a refusal next to a partial answer: the answer stands, the refusal is reported.
-  if (message.refusal) return { kind: 'final', text, warning: `agent ${context.agent}: the model also refused: ${message.refusal}` };
+  if (message.refusal)
+    return { kind: 'final', text, warning: `agent ${context.agent}: the model also refused: ${message.refusal}` };
   return { kind: 'final', text, warning: null };
 }

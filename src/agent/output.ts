@@ -9,7 +9,10 @@ import type { AgentOutput } from './types.js';
 /** The json_schema response format derived from the same zod schema that validates the reply. */
 export function responseFormatFor(output: AgentOutput<unknown>): JsonSchemaFormat {
   const emitted = z.toJSONSchema(output.schema, { io: 'input' }) as Record<string, unknown>;
-  return { type: 'json_schema', json_schema: { name: output.name, schema: toStrictJsonSchema(emitted, `response ${output.name}`), strict: true } };
+  return {
+    type: 'json_schema',
+    json_schema: { name: output.name, schema: toStrictJsonSchema(emitted, `response ${output.name}`), strict: true },
+  };
 }
 
 export type ParsedAnswer<Output> = { ok: true; value: Output } | { ok: false; error: string };

@@ -1,6 +1,14 @@
 import { ConfigError } from '../errors.js';
 import { ignoreEvents, type EventSink } from '../events.js';
-import type { AssistantMessage, ChatMessage, ChatRequest, ChatResponse, JsonSchemaFormat, ToolCall, Usage } from '../llm/types.js';
+import type {
+  AssistantMessage,
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  JsonSchemaFormat,
+  ToolCall,
+  Usage,
+} from '../llm/types.js';
 import { addUsage, zeroUsage } from '../llm/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { failureOf, stoppedFailure, type StopSignals } from './failure.js';
@@ -36,7 +44,11 @@ export const reviewPrompt =
  *
  * `text` (and `output`) are the latest accepted answer, kept on a failure in a later review pass.
  */
-export async function runAgent<Output = string>(spec: AgentSpec<Output>, task: string, context: AgentContext<Output>): Promise<AgentReport<Output>> {
+export async function runAgent<Output = string>(
+  spec: AgentSpec<Output>,
+  task: string,
+  context: AgentContext<Output>,
+): Promise<AgentReport<Output>> {
   return new AgentRun(spec, task, context).execute();
 }
 
@@ -97,15 +109,22 @@ class AgentRun<Output> {
   }
 
   async execute(): Promise<AgentReport<Output>> {
-    if (this.context.announce !== false) this.emit({ type: 'agent-start', agent: this.spec.id, model: this.spec.model, at: Date.now() });
+    if (this.context.announce !== false)
+      this.emit({ type: 'agent-start', agent: this.spec.id, model: this.spec.model, at: Date.now() });
     while (true) {
       const stopped = stoppedFailure(this.stops);
       if (stopped) return this.finish(stopped);
-      if (this.calls >= this.callCap) return this.finish({ kind: 'limit', message: `agent ${this.spec.id} stopped after ${this.calls} model calls` });
+      if (this.calls >= this.callCap)
+        return this.finish({ kind: 'limit', message: `agent ${this.spec.id} stopped after ${this.calls} model calls` });
       const forced = this.toolRounds >= this.limits.maxToolRounds;
       const response = await this.ask(forced);
       if ('kind' in response) return this.finish(response);
-      const step = nextStep(response, { agent: this.spec.id, forced, hasTools: this.registry.size > 0, maxToolRounds: this.limits.maxToolRounds });
+      const step = nextStep(response, {
+        agent: this.spec.id,
+        forced,
+        hasTools: this.registry.size > 0,
+        maxToolRounds: this.limits.maxToolRounds,
+      });
       if (step.kind === 'error') return this.finish({ kind: 'model', message: step.error });
       if (step.kind === 'run-again') {
         await this.runTools(response.message, step.toolCalls);
@@ -124,7 +143,9 @@ class AgentRun<Output> {
       model: spec.model,
       // A copy: the conversation keeps growing, the request must show what was sent.
       messages: [...this.messages],
-      ...(this.registry.size > 0 ? { tools: this.registry.definitions(), toolChoice: forced ? ('none' as const) : ('auto' as const) } : {}),
+      ...(this.registry.size > 0
+        ? { tools: this.registry.definitions(), toolChoice: forced ? ('none' as const) : ('auto' as const) }
+        : {}),
       ...(this.responseFormat ? { responseFormat: this.responseFormat } : {}),
       ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
       ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
@@ -138,7 +159,14 @@ class AgentRun<Output> {
     } catch (error) {
       return failureOf(error, this.stops);
     }
-    this.emit({ type: 'model-call', agent: spec.id, call: this.nextCallNumber(), request, response, durationMs: performance.now() - callStarted });
+    this.emit({
+      type: 'model-call',
+      agent: spec.id,
+      call: this.nextCallNumber(),
+      request,
+      response,
+      durationMs: performance.now() - callStarted,
+    });
     this.emit({ type: 'usage', agent: spec.id, model: response.model, usage: response.usage });
     this.usage = addUsage(this.usage, response.usage);
     this.answeredBy = response.model;
@@ -173,7 +201,13 @@ class AgentRun<Output> {
       if (response.finishReason === 'length') {
         // Asking again under the same limit would be cut off again.
         const limit = this.spec.maxTokens ?? 'server';
-        return { next: 'fail', failure: { kind: 'model', message: `${this.spec.id}: the model's ${output.name} was cut off at the ${limit}-token limit before the JSON was complete` } };
+        return {
+          next: 'fail',
+          failure: {
+            kind: 'model',
+            message: `${this.spec.id}: the model's ${output.name} was cut off at the ${limit}-token limit before the JSON was complete`,
+          },
+        };
       }
       const parsed = parseAnswer(output, response.message.content);
       if (!parsed.ok) return this.slip(response, parsed.error);
@@ -190,16 +224,27 @@ class AgentRun<Output> {
   private slip(response: ChatResponse, error: string): AfterAnswer {
     this.slips += 1;
     if (this.slips >= 2) {
-      return { next: 'fail', failure: { kind: 'schema', message: `${this.spec.id}: the model's ${this.spec.output?.name ?? 'answer'} broke the schema twice (${error})` } };
+      return {
+        next: 'fail',
+        failure: {
+          kind: 'schema',
+          message: `${this.spec.id}: the model's ${this.spec.output?.name ?? 'answer'} broke the schema twice (${error})`,
+        },
+      };
     }
-    this.messages.push({ role: 'assistant', content: response.message.content ?? '' }, { role: 'user', content: schemaSlipPrompt(error) });
+    this.messages.push(
+      { role: 'assistant', content: response.message.content ?? '' },
+      { role: 'user', content: schemaSlipPrompt(error) },
+    );
     return { next: 'again' };
   }
 
   private review(response: ChatResponse): AfterAnswer {
     if (this.passes >= this.limits.reviewPasses) return { next: 'done' };
     const review = this.context.review;
-    const prompt = review ? review(this.output ? this.output.value : (this.text as Output), this.passes + 1) : reviewPrompt;
+    const prompt = review
+      ? review(this.output ? this.output.value : (this.text as Output), this.passes + 1)
+      : reviewPrompt;
     if (prompt === null) return { next: 'done' };
     this.messages.push(response.message, { role: 'user', content: prompt });
     this.passes += 1;
@@ -211,7 +256,8 @@ class AgentRun<Output> {
     const durationMs = performance.now() - this.started;
     const status = failure === null ? 'ok' : 'failed';
     const error = failure?.message ?? null;
-    if (this.context.announce !== false) this.emit({ type: 'agent-end', agent: this.spec.id, status, durationMs, error });
+    if (this.context.announce !== false)
+      this.emit({ type: 'agent-end', agent: this.spec.id, status, durationMs, error });
     return {
       agent: this.spec.id,
       status,
@@ -234,10 +280,17 @@ function resolveLimits(spec: AgentSpec<unknown>): Limits {
     toolTimeoutMs: spec.toolTimeoutMs ?? defaultToolTimeoutMs,
     maxToolResultChars: spec.maxToolResultChars ?? defaultMaxToolResultChars,
   };
-  const minimums: Record<keyof Limits, number> = { maxToolRounds: 0, reviewPasses: 0, toolTimeoutMs: 1, maxToolResultChars: 1 };
+  const minimums: Record<keyof Limits, number> = {
+    maxToolRounds: 0,
+    reviewPasses: 0,
+    toolTimeoutMs: 1,
+    maxToolResultChars: 1,
+  };
   for (const key of Object.keys(minimums) as Array<keyof Limits>) {
     if (!Number.isInteger(limits[key]) || limits[key] < minimums[key]) {
-      throw new ConfigError(`agent ${spec.id}: ${key} must be an integer of at least ${minimums[key]}, got ${String(limits[key])}`);
+      throw new ConfigError(
+        `agent ${spec.id}: ${key} must be an integer of at least ${minimums[key]}, got ${String(limits[key])}`,
+      );
     }
   }
   if (spec.timeoutMs !== undefined && !(spec.timeoutMs > 0)) {

@@ -33,8 +33,15 @@ export const maxToolCallsPerResponse = 8;
  * Runs the calls of one response concurrently (up to maxToolCallsPerResponse) and
  * returns one outcome per call, in call order, whatever order the tools finished in.
  */
-export async function executeToolCalls(calls: readonly ToolCall[], options: ToolExecutionOptions): Promise<ToolCallOutcome[]> {
-  return Promise.all(calls.map(async (call, index) => (index < maxToolCallsPerResponse ? executeToolCall(call, options) : refuseToolCall(call, calls.length, options))));
+export async function executeToolCalls(
+  calls: readonly ToolCall[],
+  options: ToolExecutionOptions,
+): Promise<ToolCallOutcome[]> {
+  return Promise.all(
+    calls.map(async (call, index) =>
+      index < maxToolCallsPerResponse ? executeToolCall(call, options) : refuseToolCall(call, calls.length, options),
+    ),
+  );
 }
 
 /** A call past the per-response cap: not run, answered with an error the model can read. */
@@ -58,7 +65,10 @@ export async function executeToolCall(call: ToolCall, options: ToolExecutionOpti
   const outcome = await attempt(call, options);
   const durationMs = performance.now() - started;
   // A tool's output (web pages, MCP servers, error texts) is untrusted: sanitised where it enters the run.
-  const content = truncateToolResult(sanitizeText(outcome.ok ? outcome.value : `${errorPrefix}${outcome.error}`), options.maxResultChars);
+  const content = truncateToolResult(
+    sanitizeText(outcome.ok ? outcome.value : `${errorPrefix}${outcome.error}`),
+    options.maxResultChars,
+  );
   const error = outcome.ok ? null : sanitizeText(outcome.error);
   options.emit({ type: 'tool-result', agent: options.agent, id: call.id, name, content, error, durationMs });
   return {
@@ -83,7 +93,10 @@ async function attempt(call: ToolCall, options: ToolExecutionOptions): Promise<A
   const tool = options.registry.get(name);
   if (!tool) {
     const available = options.registry.names();
-    return { ok: false, error: `unknown tool '${name}'. Available tools: ${available.length > 0 ? available.join(', ') : 'none'}` };
+    return {
+      ok: false,
+      error: `unknown tool '${name}'. Available tools: ${available.length > 0 ? available.join(', ') : 'none'}`,
+    };
   }
   const parsed = tool.parse(call.function.arguments);
   if (!parsed.ok) return { ok: false, error: parsed.error };
@@ -94,7 +107,11 @@ async function attempt(call: ToolCall, options: ToolExecutionOptions): Promise<A
  * The tool gets a signal that fires on the run's abort or on this call's timeout.
  * The race means a tool that ignores its signal cannot hold the round past either.
  */
-async function runWithTimeout(tool: Tool, args: Parameters<Tool['run']>[0], options: ToolExecutionOptions): Promise<Attempt> {
+async function runWithTimeout(
+  tool: Tool,
+  args: Parameters<Tool['run']>[0],
+  options: ToolExecutionOptions,
+): Promise<Attempt> {
   const timeout = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   let timer: NodeJS.Timeout | undefined;
@@ -108,8 +125,14 @@ async function runWithTimeout(tool: Tool, args: Parameters<Tool['run']>[0], opti
     else options.signal?.addEventListener('abort', onAbort, { once: true });
   });
   const running = (async (): Promise<Attempt> => {
-    const value: unknown = await tool.run(args, { asOf: options.asOf, historical: options.historical === true, signal, agent: options.agent });
-    if (typeof value !== 'string') return { ok: false, error: `tool ${tool.name} failed: it returned ${typeof value}, not text` };
+    const value: unknown = await tool.run(args, {
+      asOf: options.asOf,
+      historical: options.historical === true,
+      signal,
+      agent: options.agent,
+    });
+    if (typeof value !== 'string')
+      return { ok: false, error: `tool ${tool.name} failed: it returned ${typeof value}, not text` };
     // A tool signals failure by throwing: a returned string is a success, even one
     // that begins with "Error:" (a log line, a quoted message).
     return { ok: true, value };

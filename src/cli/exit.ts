@@ -28,7 +28,14 @@ export function exitCodeForStatus(status: RunStatus): ExitCode {
 
 /** Several tickers, one exit code: interrupted beats usage beats failed beats flagged beats degraded beats ok. */
 export function worstExitCode(codes: readonly ExitCode[]): ExitCode {
-  const precedence: ExitCode[] = [ExitCode.interrupted, ExitCode.usage, ExitCode.failed, ExitCode.flagged, ExitCode.degraded, ExitCode.ok];
+  const precedence: ExitCode[] = [
+    ExitCode.interrupted,
+    ExitCode.usage,
+    ExitCode.failed,
+    ExitCode.flagged,
+    ExitCode.degraded,
+    ExitCode.ok,
+  ];
   return precedence.find((code) => codes.includes(code)) ?? ExitCode.ok;
 }
 

@@ -61,4 +61,3 @@ export function reportOptions(io: CliIo): { color: boolean; unicode: boolean; wi
 export function warningWriter(io: Pick<CliIo, 'stderr'>): (message: string) => void {
   return (message) => io.stderr(`autohedge: warning: ${sanitizeText(message)}\n`);
 }
-

@@ -9,7 +9,11 @@ import { warningWriter, type CliIo } from './io.js';
  * servers, list what each desk would be given, close every connection. Without a
  * config nothing MCP is loaded.
  */
-export async function withMcpTools<T>(option: string | undefined, io: CliIo, use: (bound: Partial<Record<WorkerId, McpTool[]>>) => T): Promise<T> {
+export async function withMcpTools<T>(
+  option: string | undefined,
+  io: CliIo,
+  use: (bound: Partial<Record<WorkerId, McpTool[]>>) => T,
+): Promise<T> {
   const env = loadEnvFile(io.cwd, io.env);
   const path = option ?? (env.AUTOHEDGE_MCP_CONFIG?.trim() || undefined);
   if (path === undefined) return use({});
@@ -30,5 +34,10 @@ export async function withMcpTools<T>(option: string | undefined, io: CliIo, use
 
 /** Each desk's own tool names followed by its MCP tools' function names. */
 export function boundToolNames(bound: Partial<Record<WorkerId, McpTool[]>>): Map<string, string[]> {
-  return new Map(agentDefinitions.map((definition) => [definition.id, [...definition.tools, ...(bound[definition.id as WorkerId] ?? []).map((tool) => tool.name)]]));
+  return new Map(
+    agentDefinitions.map((definition) => [
+      definition.id,
+      [...definition.tools, ...(bound[definition.id as WorkerId] ?? []).map((tool) => tool.name)],
+    ]),
+  );
 }

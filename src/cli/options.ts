@@ -18,7 +18,9 @@ export const positiveNumber = (flag: string, max?: number) =>
     .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a positive number${got(issue)}` })
     .transform(Number)
     .refine((value) => value > 0, { error: (issue) => `${flag} must be greater than 0${got(issue)}` })
-    .refine((value) => max === undefined || value <= max, { error: (issue) => `${flag} must be at most ${max}${got(issue)}` });
+    .refine((value) => max === undefined || value <= max, {
+      error: (issue) => `${flag} must be at most ${max}${got(issue)}`,
+    });
 
 /**
  * What is wrong with an OpenAI-compatible base URL, named by where it came from
@@ -33,7 +35,8 @@ export function baseUrlProblem(value: string, source: string): string | null {
   } catch {
     return `${source} must be an http(s) URL (got '${value}')`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${source} must be an http(s) URL, not ${url.protocol}`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `${source} must be an http(s) URL, not ${url.protocol}`;
   if (url.username || url.password) {
     return `${source} must not carry credentials (user:password@host): put the key in OPENAI_API_KEY, which is sent as the Authorization header`;
   }

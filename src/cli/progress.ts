@@ -56,10 +56,18 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
   /** Failed agents of tickers that have ended, for the lines printed at stop(). */
   const failures: Array<{ ticker: string; agent: string; detail: string }> = [];
   const { default: ora } = await import('ora');
-  const spinner = ora({ stream: options.stream, color: options.color ? 'cyan' : false, discardStdin: false, hideCursor: true });
+  const spinner = ora({
+    stream: options.stream,
+    color: options.color ? 'cyan' : false,
+    discardStdin: false,
+    hideCursor: true,
+  });
   const render = () => {
     // ora writes to the stream itself, past the CLI's scrubbing io: scrub by pattern here.
-    spinner.text = scrubText(progressBlock(states, { rows: options.rows ?? 0, columns: options.columns ?? 0 }), options.secrets);
+    spinner.text = scrubText(
+      progressBlock(states, { rows: options.rows ?? 0, columns: options.columns ?? 0 }),
+      options.secrets,
+    );
   };
   spinner.start('starting');
   return {
@@ -67,7 +75,8 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
       // Tool names and error messages come from servers and models.
       const event = sanitizeDeep(unsafe);
       if (event.type === 'agent-start') update(ticker, event.agent, { status: 'running', detail: '' });
-      else if (event.type === 'tool-call') update(ticker, event.agent, { status: 'running', detail: `(${event.name})` });
+      else if (event.type === 'tool-call')
+        update(ticker, event.agent, { status: 'running', detail: `(${event.name})` });
       else if (event.type === 'agent-end') {
         update(ticker, event.agent, {
           status: event.status === 'ok' ? 'done' : 'failed',
@@ -128,7 +137,10 @@ function plainLine(event: RunEvent): string | null {
  * (many tickers on a short terminal), one summary line instead:
  * `12 running · 3 done · 1 failed`. 0 rows or columns means unknown: no limit.
  */
-export function progressBlock(states: ReadonlyMap<string, ReadonlyMap<string, AgentState>>, size: { rows: number; columns: number }): string {
+export function progressBlock(
+  states: ReadonlyMap<string, ReadonlyMap<string, AgentState>>,
+  size: { rows: number; columns: number },
+): string {
   const lines: string[] = [];
   const counts = { running: 0, done: 0, failed: 0 };
   for (const [ticker, agents] of states) {

@@ -26,9 +26,12 @@ export function redisUrlFrom(flag: string | undefined, env: NodeJS.ProcessEnv): 
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--redis must be a redis:// or rediss:// URL (got '${value.replace(/\/\/[^@/]*@/, '//***@')}')`);
+    throw new UsageError(
+      `--redis must be a redis:// or rediss:// URL (got '${value.replace(/\/\/[^@/]*@/, '//***@')}')`,
+    );
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`--redis must be a redis:// or rediss:// URL (got a ${url.protocol} URL)`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new UsageError(`--redis must be a redis:// or rediss:// URL (got a ${url.protocol} URL)`);
   return value;
 }
 
@@ -74,8 +77,12 @@ export const enqueueOptionsSchema = z.object({
   universe: analyzeShape.universe,
   asOf: asOfSchema.optional(),
   wait: z.boolean().default(false),
-  attempts: wholeNumber('--attempts').optional().transform((value) => value ?? defaultAttempts),
-  backoff: seconds('--backoff').optional().transform((value) => value ?? defaultBackoffMs),
+  attempts: wholeNumber('--attempts')
+    .optional()
+    .transform((value) => value ?? defaultAttempts),
+  backoff: seconds('--backoff')
+    .optional()
+    .transform((value) => value ?? defaultBackoffMs),
   json: z.boolean().default(false),
   jsonl: z.boolean().default(false),
 });

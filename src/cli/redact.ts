@@ -19,5 +19,7 @@ export function redactingIo(io: CliIo, secrets: readonly string[]): CliIo {
 
 /** The key values to scrub from everything written. */
 export function secretsOf(env: NodeJS.ProcessEnv): string[] {
-  return [env.OPENAI_API_KEY, env.EXA_API_KEY].filter((value): value is string => typeof value === 'string' && value.trim().length >= 8).map((value) => value.trim());
+  return [env.OPENAI_API_KEY, env.EXA_API_KEY]
+    .filter((value): value is string => typeof value === 'string' && value.trim().length >= 8)
+    .map((value) => value.trim());
 }

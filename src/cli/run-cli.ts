@@ -61,19 +61,29 @@ Not investment advice: autohedge never places an order.`,
     .command('analyze')
     .description('analyse one or more tickers: Director plan, four desks, decision, guardrails')
     .argument('[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)')
-    .addOption(new Option('--agent <id>', 'run only this worker on the market data (repeatable; no Director)').argParser(collect).default([]))
+    .addOption(
+      new Option('--agent <id>', 'run only this worker on the market data (repeatable; no Director)')
+        .argParser(collect)
+        .default([]),
+    )
     .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
     .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
     .option('--json', 'print the AnalysisResult JSON only (an array for several tickers)')
     .option('--jsonl', 'print one AnalysisResult JSON per line as each ticker finishes')
-    .option('--universe <file>', 'also analyse the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)')
+    .option(
+      '--universe <file>',
+      'also analyse the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
+    )
     .option('--resume', 'skip tickers that already have a finished run for the same as-of day')
     .option('--concurrency <n>', 'tickers analysed at once', '2')
     .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
     .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
     .option('--min-reward-risk <ratio>', 'lowest reward/risk a decision may have', '1')
     .option('--max-cost <usd>', 'stop making model calls before the spend would pass this many USD')
-    .option('--search <provider>', "what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default exa)")
+    .option(
+      '--search <provider>',
+      "what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default exa)",
+    )
     .option('--record <file>', 'record every HTTP exchange of this run to a cassette')
     .option('--replay <file>', 'replay a cassette: no network at all')
     .option('--demo', 'replay the bundled demo cassette (synthetic data, no keys needed)')
@@ -83,7 +93,10 @@ Not investment advice: autohedge never places an order.`,
     .option('--refresh', 'bypass the market-data cache')
     .option('--as-of <date>', "analyse as of a past US session's close (YYYY-MM-DD): nothing from after it")
     .option('-q, --quiet', 'no progress output')
-    .option('--mcp-config <file>', 'MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)')
+    .option(
+      '--mcp-config <file>',
+      'MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)',
+    )
     .option('--verbose', 'show stack traces on errors')
     .action(async (tickers: string[], options: Record<string, unknown>) => {
       const { analyzeCommand } = await import('./commands/analyze.js');
@@ -98,12 +111,15 @@ Not investment advice: autohedge never places an order.`,
     .option('--concurrency <n>', 'analyses this worker runs at once', '2')
     .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
     .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
-    .option('--search <provider>', "what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default exa)")
-    .option('--max-cost <usd>', 'cap on each job\'s model spend, in USD')
+    .option(
+      '--search <provider>',
+      "what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default exa)",
+    )
+    .option('--max-cost <usd>', "cap on each job's model spend, in USD")
     .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
     .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
     .option('--min-reward-risk <ratio>', 'lowest reward/risk a decision may have', '1')
-    .option('--stall-interval <seconds>', 'a dead worker\'s job goes back to the queue within about twice this', '15')
+    .option('--stall-interval <seconds>', "a dead worker's job goes back to the queue within about twice this", '15')
     .option('--rate-limit-pause <seconds>', 'how long the whole queue pauses after an OpenAI 429', '10')
     .option('--no-save', 'do not save the runs under $AUTOHEDGE_HOME/runs')
     .option('-q, --quiet', 'no job lines on stderr')
@@ -117,7 +133,10 @@ Not investment advice: autohedge never places an order.`,
     .command('enqueue')
     .description('queue one analysis job per (ticker, as-of day) for `autohedge worker`')
     .argument('[tickers...]', 'ticker symbols (and/or --universe <file>)')
-    .option('--universe <file>', 'also the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)')
+    .option(
+      '--universe <file>',
+      'also the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
+    )
     .option('--as-of <day>', 'the as-of day (YYYY-MM-DD) or instant of the analyses (default: now)')
     .option('--wait', 'wait for the jobs and print each result as it completes, then a summary')
     .option('--json', 'with --wait: the results as one JSON array; without: the job ids as JSON')
@@ -211,7 +230,10 @@ Not investment advice: autohedge never places an order.`,
     .option('--replay <file>', 'answer from a cassette: no network at all')
     .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
     .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
-    .option('--mcp-config <file>', "MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)")
+    .option(
+      '--mcp-config <file>',
+      'MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)',
+    )
     .option('--search <provider>', 'what backs the search tool: exa, openai or none (also AUTOHEDGE_SEARCH)')
     .option('--max-cost <usd>', 'spending cap of each analyze call, USD', '1')
     .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
@@ -224,12 +246,10 @@ Not investment advice: autohedge never places an order.`,
     });
 
   const runs = program.command('runs').description('list saved runs (newest first)').enablePositionalOptions();
-  runs
-    .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
-      const { runsListCommand } = await import('./commands/runs.js');
-      setExit(await runsListCommand(options, io));
-    });
+  runs.option('--json', 'print JSON').action(async (options: { json?: boolean }) => {
+    const { runsListCommand } = await import('./commands/runs.js');
+    setExit(await runsListCommand(options, io));
+  });
   runs
     .command('show')
     .description('re-render a saved run like a live one')
@@ -248,7 +268,8 @@ Not investment advice: autohedge never places an order.`,
     if (error instanceof CommanderError || isCommanderError(error)) {
       const code = (error as CommanderErrorType).code;
       // --help and --version end through exitOverride with exit code 0.
-      if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return ExitCode.ok;
+      if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help')
+        return ExitCode.ok;
       return ExitCode.usage;
     }
     io.stderr(`${formatError(error, verbose)}\n`);

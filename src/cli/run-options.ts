@@ -20,7 +20,10 @@ export function baseUrlHost(baseUrl: string | undefined): string {
 
 /** What shaped this command's runs, as saved in each result.json. */
 export function runOptionsRecord(
-  options: Pick<AnalyzeCliOptions, 'model' | 'agent' | 'maxPosition' | 'maxRisk' | 'minRewardRisk' | 'maxCost' | 'search'>,
+  options: Pick<
+    AnalyzeCliOptions,
+    'model' | 'agent' | 'maxPosition' | 'maxRisk' | 'minRewardRisk' | 'maxCost' | 'search'
+  >,
   session: Pick<Session, 'env' | 'baseUrl'>,
 ): RunOptionsRecord {
   const models = resolveModels(options.model, session.env);

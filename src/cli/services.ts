@@ -157,7 +157,8 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   const { structuredModeFromEnv } = await import('../llm/structured-mode.js');
   // Validated even when a model is injected, so a typo is exit 2 whatever runs.
   const structuredMode = structuredModeFromEnv(env);
-  const model = deps.model ?? createOpenAIModel({ apiKey, baseURL, structuredMode, warn: (message) => config.warn(message) });
+  const model =
+    deps.model ?? createOpenAIModel({ apiKey, baseURL, structuredMode, warn: (message) => config.warn(message) });
   const market =
     deps.market ??
     createYahooMarketData({
@@ -168,7 +169,10 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
       // yahoo-finance2's warnings quote what Yahoo sent.
       logger: { debug: () => {}, warn: (message) => config.warn(sanitizeText(message)) },
     });
-  const search = deps.search !== undefined ? deps.search : await buildSearch(config.search ?? 'exa', { env, replay: replay !== null, recordedUrls, apiKey, baseURL });
+  const search =
+    deps.search !== undefined
+      ? deps.search
+      : await buildSearch(config.search ?? 'exa', { env, replay: replay !== null, recordedUrls, apiKey, baseURL });
   const mcpMisses: string[] = [];
   const opened = await openMcp(config, env, replay, interception.recorder, mcpMisses);
   const mcp: McpToolSources | null = opened?.sources ?? null;
@@ -198,7 +202,9 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     },
     replayMisses: (except = []) => [
       ...(record && replay
-        ? replay.unmatched.filter((miss) => miss.agent === null || !except.includes(miss.agent)).map((miss) => new record.ReplayMissError(miss, replay.path).message)
+        ? replay.unmatched
+            .filter((miss) => miss.agent === null || !except.includes(miss.agent))
+            .map((miss) => new record.ReplayMissError(miss, replay.path).message)
         : []),
       ...new Set(mcpMisses),
     ],
@@ -240,7 +246,13 @@ function checkedEnvBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
 /** The provider behind the search tool, for the choice made with `--search` / AUTOHEDGE_SEARCH. */
 export async function buildSearch(
   choice: SearchChoice,
-  context: { env: NodeJS.ProcessEnv; replay: boolean; recordedUrls: readonly string[]; apiKey: string | undefined; baseURL: string | undefined },
+  context: {
+    env: NodeJS.ProcessEnv;
+    replay: boolean;
+    recordedUrls: readonly string[];
+    apiKey: string | undefined;
+    baseURL: string | undefined;
+  },
 ): Promise<SearchProvider | null> {
   if (choice === 'none') return null;
   if (choice === 'openai') {
@@ -248,12 +260,17 @@ export async function buildSearch(
     const { createOpenAISearchClient } = await import('../llm/openai-search.js');
     const { createOpenAISearchProvider } = await import('../search/openai.js');
     const model = context.env.AUTOHEDGE_SEARCH_MODEL?.trim() || undefined;
-    return createOpenAISearchProvider({ client: createOpenAISearchClient({ apiKey: context.apiKey, baseURL: context.baseURL }), model });
+    return createOpenAISearchProvider({
+      client: createOpenAISearchClient({ apiKey: context.apiKey, baseURL: context.baseURL }),
+      model,
+    });
   }
   const { createExaProvider, exaBaseUrlOf } = await import('../search/exa.js');
   // A replay searches only if the recording did: a run recorded without EXA_API_KEY told the
   // sentiment desk that exa_search is not configured, and its replay must say the same.
-  const exaBase = context.replay ? firstDefined(context.recordedUrls, exaBaseUrlOf) : context.env.EXA_BASE_URL?.trim() || undefined;
+  const exaBase = context.replay
+    ? firstDefined(context.recordedUrls, exaBaseUrlOf)
+    : context.env.EXA_BASE_URL?.trim() || undefined;
   const exaKey = context.replay ? (exaBase ? replayKey : undefined) : context.env.EXA_API_KEY?.trim() || undefined;
   return createExaProvider({ apiKey: exaKey, baseURL: exaBase });
 }
@@ -278,7 +295,11 @@ async function openMcp(
   const { builtInToolNames } = await import('../tools/exa-search.js');
   const mcpConfig = await loadMcpConfig(path, config.cwd, env);
   const sources = await openMcpTools(mcpConfig, {
-    mode: replay ? { kind: 'replay', section: replay.mcp, cassette: replay.path, onMiss: (line) => misses.push(line) } : recorder ? { kind: 'record' } : { kind: 'live' },
+    mode: replay
+      ? { kind: 'replay', section: replay.mcp, cassette: replay.path, onMiss: (line) => misses.push(line) }
+      : recorder
+        ? { kind: 'record' }
+        : { kind: 'live' },
     builtInNames: builtInToolNames,
     warn: config.warn,
   });

@@ -23,7 +23,9 @@ export function configChecks(env: NodeJS.ProcessEnv, cwd: string, baseUrlOption:
   const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
   const exaKey = env.EXA_API_KEY?.trim() || undefined;
   const baseURL = (baseUrlOption ?? env.OPENAI_BASE_URL?.trim()) || undefined;
-  const checks: Check[] = [check('env-file', '.env', 'ok', existsSync(envFile) ? `read ${envFile}` : `none in ${cwd} (the environment only)`)];
+  const checks: Check[] = [
+    check('env-file', '.env', 'ok', existsSync(envFile) ? `read ${envFile}` : `none in ${cwd} (the environment only)`),
+  ];
 
   const keys = `OPENAI_API_KEY ${apiKey ? 'set' : 'not set'}, EXA_API_KEY ${exaKey ? 'set' : 'not set'}`;
   const canAsk = Boolean(apiKey || baseURL);
@@ -54,7 +56,9 @@ export function configChecks(env: NodeJS.ProcessEnv, cwd: string, baseUrlOption:
 function invalidUrl(value: string): string | undefined {
   try {
     const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : `base URL '${displayUrl(value)}' is not http(s)`;
+    return url.protocol === 'http:' || url.protocol === 'https:'
+      ? undefined
+      : `base URL '${displayUrl(value)}' is not http(s)`;
   } catch {
     return 'the base URL is not a URL';
   }

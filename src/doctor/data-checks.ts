@@ -14,20 +14,41 @@ export interface SearchSetup {
   provider: SearchProvider | null;
 }
 
-const sourceNames: Record<SearchChoice, string> = { exa: 'Exa search', openai: "OpenAI's built-in web search", none: 'no search' };
+const sourceNames: Record<SearchChoice, string> = {
+  exa: 'Exa search',
+  openai: "OpenAI's built-in web search",
+  none: 'no search',
+};
 
 /** One search of one result: the cheapest call that proves the key. */
 export async function searchCheck(setup: SearchSetup, asOf: Date): Promise<Check> {
-  if (setup.choice === 'none') return check('search', 'web search', 'skip', 'search is off (--search none / AUTOHEDGE_SEARCH=none): the sentiment desk runs without it');
-  if (!setup.provider) return check('search', 'web search', 'warn', 'EXA_API_KEY not set: the sentiment desk runs without news search');
+  if (setup.choice === 'none')
+    return check(
+      'search',
+      'web search',
+      'skip',
+      'search is off (--search none / AUTOHEDGE_SEARCH=none): the sentiment desk runs without it',
+    );
+  if (!setup.provider)
+    return check('search', 'web search', 'warn', 'EXA_API_KEY not set: the sentiment desk runs without news search');
   try {
     const answer = await setup.provider.search(
-      { query: 'Apple stock news', numResults: 1, startPublishedDate: daysBefore(asOf, 7).toISOString(), endPublishedDate: asOf.toISOString() },
+      {
+        query: 'Apple stock news',
+        numResults: 1,
+        startPublishedDate: daysBefore(asOf, 7).toISOString(),
+        endPublishedDate: asOf.toISOString(),
+      },
       AbortSignal.timeout(timeoutMs),
       'doctor',
     );
     const count = outcomeOf(answer).results.length;
-    return check('search', 'web search', 'ok', `${sourceNames[setup.choice]} works (${count} result${count === 1 ? '' : 's'} for one query)`);
+    return check(
+      'search',
+      'web search',
+      'ok',
+      `${sourceNames[setup.choice]} works (${count} result${count === 1 ? '' : 's'} for one query)`,
+    );
   } catch (error) {
     const message = errorMessage(error);
     return check('search', 'web search', 'fail', message, /API key|401|403/i.test(message));

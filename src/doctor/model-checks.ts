@@ -24,7 +24,19 @@ export async function serverChecks(probe: ModelProbe, where: string): Promise<{ 
   try {
     const models = await probe.listModels();
     const reachable = check('server', 'server', 'ok', `reachable at ${where}`);
-    if (models === null) return { reachable: true, checks: [reachable, check('model-listed', 'model listed', 'warn', 'the server has no GET /models list; the round trip below tells')] };
+    if (models === null)
+      return {
+        reachable: true,
+        checks: [
+          reachable,
+          check(
+            'model-listed',
+            'model listed',
+            'warn',
+            'the server has no GET /models list; the round trip below tells',
+          ),
+        ],
+      };
     const listed = models.includes(probe.model);
     const sample = models.slice(0, 5).join(', ');
     return {
@@ -32,8 +44,18 @@ export async function serverChecks(probe: ModelProbe, where: string): Promise<{ 
       checks: [
         reachable,
         listed
-          ? check('model-listed', 'model listed', 'ok', `'${probe.model}' is among the ${models.length} models the server lists`)
-          : check('model-listed', 'model listed', 'warn', `'${probe.model}' is not among the ${models.length} listed models${sample ? ` (${sample}${models.length > 5 ? ', …' : ''})` : ''}`),
+          ? check(
+              'model-listed',
+              'model listed',
+              'ok',
+              `'${probe.model}' is among the ${models.length} models the server lists`,
+            )
+          : check(
+              'model-listed',
+              'model listed',
+              'warn',
+              `'${probe.model}' is not among the ${models.length} listed models${sample ? ` (${sample}${models.length > 5 ? ', …' : ''})` : ''}`,
+            ),
       ],
     };
   } catch (error) {
@@ -49,7 +71,12 @@ const addTool: ToolDefinition = {
   function: {
     name: 'add',
     description: 'Adds two integers.',
-    parameters: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+    },
     strict: true,
   },
 };
@@ -69,25 +96,45 @@ export async function toolRoundTrip(probe: ModelProbe): Promise<{ check: Check; 
     agent: 'doctor',
   };
   const responses: ChatResponse[] = [];
-  const fail = (detail: string, configuration = false) => ({ check: check('tool-calls', 'tool calls', 'fail', detail, configuration), responses });
+  const fail = (detail: string, configuration = false) => ({
+    check: check('tool-calls', 'tool calls', 'fail', detail, configuration),
+    responses,
+  });
   try {
     const first = await chat.complete(request);
     responses.push(first);
     const call = first.message.tool_calls?.[0];
-    if (!call && first.finishReason === 'length') return fail(`the answer hit the ${maxTokens}-token limit before any tool call`);
-    if (!call) return fail(`the model answered without calling the tool (finish_reason ${String(first.finishReason)}): agents with tools will not work`);
+    if (!call && first.finishReason === 'length')
+      return fail(`the answer hit the ${maxTokens}-token limit before any tool call`);
+    if (!call)
+      return fail(
+        `the model answered without calling the tool (finish_reason ${String(first.finishReason)}): agents with tools will not work`,
+      );
     const args = parseArguments(call.function.arguments);
-    if (call.function.name !== 'add' || !args) return fail(`the model called ${call.function.name} with arguments that are not the JSON asked for: ${call.function.arguments.slice(0, 80)}`);
+    if (call.function.name !== 'add' || !args)
+      return fail(
+        `the model called ${call.function.name} with arguments that are not the JSON asked for: ${call.function.arguments.slice(0, 80)}`,
+      );
     const result: ChatMessage = { role: 'tool', tool_call_id: call.id, content: String(args.a + args.b) };
     const second = await chat.complete({ ...request, messages: [...request.messages, first.message, result] });
     responses.push(second);
     if (!second.message.content?.trim()) return fail('the model did not answer after the tool result');
     const notes = [
       call.id.startsWith('call_autohedge_') ? 'the server sent no call id (autohedge made one)' : `id ${call.id}`,
-      first.finishReason === 'tool_calls' ? 'finish_reason tool_calls' : `finish_reason ${String(first.finishReason)} with a call (handled)`,
+      first.finishReason === 'tool_calls'
+        ? 'finish_reason tool_calls'
+        : `finish_reason ${String(first.finishReason)} with a call (handled)`,
     ];
     const status = call.id.startsWith('call_autohedge_') || first.finishReason !== 'tool_calls' ? 'warn' : 'ok';
-    return { check: check('tool-calls', 'tool calls', status, `streamed add(${args.a}, ${args.b}), ${notes.join(', ')}; answered after the result`), responses };
+    return {
+      check: check(
+        'tool-calls',
+        'tool calls',
+        status,
+        `streamed add(${args.a}, ${args.b}), ${notes.join(', ')}; answered after the result`,
+      ),
+      responses,
+    };
   } catch (error) {
     return fail(errorMessage(error), isConfigurationFailure(error));
   }
@@ -96,11 +143,23 @@ export async function toolRoundTrip(probe: ModelProbe): Promise<{ check: Check; 
 const sumSchema = z.object({ sum: z.number() });
 const sumFormat = {
   type: 'json_schema' as const,
-  json_schema: { name: 'sum', schema: { type: 'object', properties: { sum: { type: 'integer' } }, required: ['sum'], additionalProperties: false }, strict: true as const },
+  json_schema: {
+    name: 'sum',
+    schema: {
+      type: 'object',
+      properties: { sum: { type: 'integer' } },
+      required: ['sum'],
+      additionalProperties: false,
+    },
+    strict: true as const,
+  },
 };
 
 /** Each mode from `start` on, one small call each, until one returns the JSON asked for. */
-export async function structuredCheck(probe: ModelProbe, start: StructuredMode | undefined): Promise<{ check: Check; responses: ChatResponse[] }> {
+export async function structuredCheck(
+  probe: ModelProbe,
+  start: StructuredMode | undefined,
+): Promise<{ check: Check; responses: ChatResponse[] }> {
   const responses: ChatResponse[] = [];
   const tried: string[] = [];
   for (const mode of structuredModes.slice(structuredModes.indexOf(start ?? 'json_schema'))) {
@@ -115,15 +174,25 @@ export async function structuredCheck(probe: ModelProbe, start: StructuredMode |
       });
       responses.push(response);
       if (sumSchema.safeParse(parseJson(response.message.content)).success) {
-        const hint = mode === 'json_schema' ? '' : mode === start ? ' (as AUTOHEDGE_STRUCTURED says)' : `; set AUTOHEDGE_STRUCTURED=${mode} to skip the detection`;
+        const hint =
+          mode === 'json_schema'
+            ? ''
+            : mode === start
+              ? ' (as AUTOHEDGE_STRUCTURED says)'
+              : `; set AUTOHEDGE_STRUCTURED=${mode} to skip the detection`;
         const before = tried.length > 0 ? ` (${tried.join(', ')})` : '';
         return { check: check('structured', 'structured output', 'ok', `${mode} works${before}${hint}`), responses };
       }
       tried.push(`${mode} (answer not the JSON asked for)`);
     } catch (error) {
-      if (isConfigurationFailure(error)) return { check: check('structured', 'structured output', 'fail', errorMessage(error), true), responses };
+      if (isConfigurationFailure(error))
+        return { check: check('structured', 'structured output', 'fail', errorMessage(error), true), responses };
       // A refusal of the mode is expected on many servers; anything else is worth its message.
-      tried.push(refusesResponseFormat(error) ? `${mode} refused (${(error as ModelError).status})` : `${mode} failed: ${oneLine(errorMessage(error))}`);
+      tried.push(
+        refusesResponseFormat(error)
+          ? `${mode} refused (${(error as ModelError).status})`
+          : `${mode} failed: ${oneLine(errorMessage(error))}`,
+      );
     }
   }
   return { check: check('structured', 'structured output', 'fail', `no mode works: ${tried.join('; ')}`), responses };
@@ -132,7 +201,12 @@ export async function structuredCheck(probe: ModelProbe, start: StructuredMode |
 export function reasoningCheck(responses: ChatResponse[]): Check {
   const reasoning = responses.find((response) => response.message.reasoning_content);
   return reasoning
-    ? check('reasoning', 'reasoning', 'ok', `the server sends the model's reasoning (${reasoning.message.reasoning_content?.length ?? 0} characters); kept between tool rounds`)
+    ? check(
+        'reasoning',
+        'reasoning',
+        'ok',
+        `the server sends the model's reasoning (${reasoning.message.reasoning_content?.length ?? 0} characters); kept between tool rounds`,
+      )
     : check('reasoning', 'reasoning', 'ok', 'no reasoning field (expected for a model that does not reason aloud)');
 }
 
@@ -140,7 +214,8 @@ export function usageCheck(responses: ChatResponse[]): Check {
   if (responses.length === 0) return check('usage', 'usage', 'skip', 'no answer to read usage from');
   const prompt = responses.reduce((sum, response) => sum + response.usage.promptTokens, 0);
   const completion = responses.reduce((sum, response) => sum + response.usage.completionTokens, 0);
-  if (prompt + completion === 0) return check('usage', 'usage', 'warn', 'the server reports no token usage: costs and --max-cost will see 0');
+  if (prompt + completion === 0)
+    return check('usage', 'usage', 'warn', 'the server reports no token usage: costs and --max-cost will see 0');
   return check('usage', 'usage', 'ok', `reported: ${prompt} prompt + ${completion} completion tokens for these checks`);
 }
 

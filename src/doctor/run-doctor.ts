@@ -7,7 +7,14 @@ import type { MarketData } from '../market/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { configChecks, displayUrl, openAIBaseURL, type ConfigFacts } from './config-checks.js';
 import { marketCheck, searchCheck, type SearchSetup } from './data-checks.js';
-import { reasoningCheck, serverChecks, structuredCheck, toolRoundTrip, usageCheck, type ModelProbe } from './model-checks.js';
+import {
+  reasoningCheck,
+  serverChecks,
+  structuredCheck,
+  toolRoundTrip,
+  usageCheck,
+  type ModelProbe,
+} from './model-checks.js';
 import { check, type Check, type DoctorReport } from './types.js';
 
 export interface DoctorDeps {
@@ -30,7 +37,10 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorReport> {
   const where = facts.baseURL ? displayUrl(facts.baseURL) : openAIBaseURL;
   checks.push(...(await modelChecks(deps, facts, where)));
   // The data checks do not depend on the model; they run whatever it said.
-  const [search, market] = await Promise.all([deps.search(facts).then((setup) => searchCheck(setup, deps.asOf)), marketCheck(deps.market, deps.asOf)]);
+  const [search, market] = await Promise.all([
+    deps.search(facts).then((setup) => searchCheck(setup, deps.asOf)),
+    marketCheck(deps.market, deps.asOf),
+  ]);
   checks.push(search, market);
   return { baseURL: where, model: deps.model, checks, exitCode: exitCodeOf(checks) };
 }
@@ -45,12 +55,14 @@ const modelCheckLabels: Array<[string, string]> = [
 ];
 
 async function modelChecks(deps: DoctorDeps, facts: ConfigFacts, where: string): Promise<Check[]> {
-  const skipped = (from: number, why: string) => modelCheckLabels.slice(from).map(([id, label]) => check(id, label, 'skip', why));
+  const skipped = (from: number, why: string) =>
+    modelCheckLabels.slice(from).map(([id, label]) => check(id, label, 'skip', why));
   if (!facts.usable) return skipped(0, 'skipped: fix the configuration above first');
   const probe = deps.probe(facts);
   const server = await serverChecks(probe, where);
   if (!server.reachable) return [...server.checks, ...skipped(1, 'skipped: the server is not reachable')];
-  if (server.checks.some((item) => item.status === 'fail')) return [...server.checks, ...skipped(2, 'skipped: the server refused the listing')];
+  if (server.checks.some((item) => item.status === 'fail'))
+    return [...server.checks, ...skipped(2, 'skipped: the server refused the listing')];
   const tools = await toolRoundTrip(probe);
   const structured = await structuredCheck(probe, facts.structuredMode);
   const responses = [...tools.responses, ...structured.responses];
@@ -70,11 +82,16 @@ const marks: Record<Check['status'], string> = { ok: 'ok  ', warn: 'warn', fail:
 export function formatDoctorReport(report: DoctorReport): string {
   const width = Math.max(...report.checks.map((item) => item.label.length));
   // Details quote servers' error messages: untrusted text on a terminal.
-  const lines = report.checks.map((item) => `  ${marks[item.status]}  ${item.label.padEnd(width)}  ${sanitizeText(item.detail)}`);
+  const lines = report.checks.map(
+    (item) => `  ${marks[item.status]}  ${item.label.padEnd(width)}  ${sanitizeText(item.detail)}`,
+  );
   const failed = report.checks.filter((item) => item.status === 'fail').length;
   const verdict =
     report.exitCode === 0
       ? 'Everything analyze needs works.'
       : `${failed} check${failed === 1 ? '' : 's'} failed${report.exitCode === 2 ? ' (configuration)' : ''}: analyze will not work as it is.`;
-  return [sanitizeText(`autohedge doctor — model '${report.model}' at ${report.baseURL}`), ...lines, verdict].join('\n') + '\n';
+  return (
+    [sanitizeText(`autohedge doctor — model '${report.model}' at ${report.baseURL}`), ...lines, verdict].join('\n') +
+    '\n'
+  );
 }

@@ -20,7 +20,13 @@ export interface DoctorReport {
   exitCode: 0 | 1 | 2;
 }
 
-export const check = (id: string, label: string, status: CheckStatus, detail: string, configuration = false): Check => ({
+export const check = (
+  id: string,
+  label: string,
+  status: CheckStatus,
+  detail: string,
+  configuration = false,
+): Check => ({
   id,
   label,
   status,

@@ -108,13 +108,17 @@ function contaminationOf(result: AnalysisResult): ContaminationLabel {
 /** The run's last completed session in its own saved bars: the close its levels were set against. */
 function referenceBar(result: AnalysisResult): Bar | null {
   const asOf = Date.parse(result.asOf);
-  const bars = (result.market?.bars ?? []).filter((bar) => typeof bar.close === 'number' && bar.close > 0 && sessionClose(bar.date).getTime() <= asOf);
+  const bars = (result.market?.bars ?? []).filter(
+    (bar) => typeof bar.close === 'number' && bar.close > 0 && sessionClose(bar.date).getTime() <= asOf,
+  );
   return bars[bars.length - 1] ?? null;
 }
 
 /** 12-1 momentum: the return from 252 to 21 sessions before the run, in the run's own (adjusted) closes. */
 export function momentumSign(result: AnalysisResult): 'BUY' | 'SELL' | null {
-  const closes = (result.market?.bars ?? []).map((bar) => bar.adjClose ?? bar.close).filter((value): value is number => typeof value === 'number' && value > 0);
+  const closes = (result.market?.bars ?? [])
+    .map((bar) => bar.adjClose ?? bar.close)
+    .filter((value): value is number => typeof value === 'number' && value > 0);
   if (closes.length < 253) return null;
   const recent = closes[closes.length - 1 - 21]!;
   const yearAgo = closes[closes.length - 1 - 252]!;
@@ -139,7 +143,13 @@ function spanOf(prepared: readonly Prepared[], horizons: readonly number[], now:
   const ends = prepared.map((item) => sessionsAfter(addDays(item.entrySession, -1), longest));
   const latest = latestClosedSession(now);
   const to = ends.reduce((max, day) => (day > max ? day : max));
-  return { from: addDays(starts.reduce((min, day) => (day < min ? day : min)), -leadDays), to: to < latest ? to : latest };
+  return {
+    from: addDays(
+      starts.reduce((min, day) => (day < min ? day : min)),
+      -leadDays,
+    ),
+    to: to < latest ? to : latest,
+  };
 }
 
 function rescalingOf(reference: Bar | null, sessions: readonly PricedSession[]): Rescaling | null {
@@ -155,14 +165,23 @@ function scale(value: number | null, rescaled: Rescaling | null): number | null 
   return value === null || rescaled === null ? value : value * rescaled.ratio;
 }
 
-function benchmarkReturn(benchmark: ReadonlyMap<string, PricedSession> | null, from: string | null, to: string | null): number | null {
+function benchmarkReturn(
+  benchmark: ReadonlyMap<string, PricedSession> | null,
+  from: string | null,
+  to: string | null,
+): number | null {
   if (!benchmark || !from || !to) return null;
   const start = benchmark.get(from);
   const end = benchmark.get(to);
   return start && end ? end.close / start.open - 1 : null;
 }
 
-function scoreRow(item: Prepared, sessions: readonly PricedSession[], benchmark: ReadonlyMap<string, PricedSession> | null, horizons: readonly number[]): DecisionRow {
+function scoreRow(
+  item: Prepared,
+  sessions: readonly PricedSession[],
+  benchmark: ReadonlyMap<string, PricedSession> | null,
+  horizons: readonly number[],
+): DecisionRow {
   const { result } = item;
   const decision = result.decision!;
   const rescaled = rescalingOf(item.reference, sessions);
@@ -182,15 +201,24 @@ function scoreRow(item: Prepared, sessions: readonly PricedSession[], benchmark:
     const exitIndex = entryIndex + horizon - 1;
     const buyAndHold =
       exitIndex < sessions.length
-        ? { stockReturn: sessions[exitIndex]!.close / sessions[entryIndex]!.open - 1, benchmarkReturn: benchmarkReturn(benchmark, sessions[entryIndex]!.date, sessions[exitIndex]!.date) }
+        ? {
+            stockReturn: sessions[exitIndex]!.close / sessions[entryIndex]!.open - 1,
+            benchmarkReturn: benchmarkReturn(benchmark, sessions[entryIndex]!.date, sessions[exitIndex]!.date),
+          }
         : null;
-    const excess = trade.signedReturn !== null && trade.stockReturn !== null && bench !== null ? sign * (trade.stockReturn - bench) : null;
+    const excess =
+      trade.signedReturn !== null && trade.stockReturn !== null && bench !== null
+        ? sign * (trade.stockReturn - bench)
+        : null;
     return { horizon, ...trade, benchmarkReturn: bench, excess, buyAndHold };
   });
   return { ...baseRow(item), ...plan, rescaled, horizons: scored };
 }
 
-function baseRow(item: Prepared): Omit<DecisionRow, 'entry' | 'stopLoss' | 'takeProfit' | 'rescaled' | 'horizons' | 'action' | 'orderType'> & Pick<DecisionRow, 'action' | 'orderType'> {
+function baseRow(
+  item: Prepared,
+): Omit<DecisionRow, 'entry' | 'stopLoss' | 'takeProfit' | 'rescaled' | 'horizons' | 'action' | 'orderType'> &
+  Pick<DecisionRow, 'action' | 'orderType'> {
   const { result } = item;
   const decision = result.decision!;
   return {
@@ -210,10 +238,23 @@ function baseRow(item: Prepared): Omit<DecisionRow, 'entry' | 'stopLoss' | 'take
 
 function unscoredRow(item: Prepared, problem: string): DecisionRow {
   const decision = item.result.decision!;
-  return { ...baseRow(item), entry: decision.entry, stopLoss: decision.stopLoss, takeProfit: decision.takeProfit, rescaled: null, horizons: [], problem };
+  return {
+    ...baseRow(item),
+    entry: decision.entry,
+    stopLoss: decision.stopLoss,
+    takeProfit: decision.takeProfit,
+    rescaled: null,
+    horizons: [],
+    problem,
+  };
 }
 
-async function fetchSessions(prices: PriceSource, ticker: string, span: BarsOptions, signal: AbortSignal | undefined): Promise<PricedSession[] | string> {
+async function fetchSessions(
+  prices: PriceSource,
+  ticker: string,
+  span: BarsOptions,
+  signal: AbortSignal | undefined,
+): Promise<PricedSession[] | string> {
   try {
     return priced(await prices.bars(ticker, { ...span, ...(signal ? { signal } : {}) }));
   } catch (error) {
@@ -225,10 +266,20 @@ async function fetchSessions(prices: PriceSource, ticker: string, span: BarsOpti
 }
 
 /** Score every run (each must have a decision) over every horizon. */
-export async function evaluateRuns(results: readonly AnalysisResult[], options: EvaluateOptions, prices: PriceSource): Promise<Evaluation> {
+export async function evaluateRuns(
+  results: readonly AnalysisResult[],
+  options: EvaluateOptions,
+  prices: PriceSource,
+): Promise<Evaluation> {
   const prepared = results.filter((result) => result.decision !== null).map(prepare);
   const warnings: string[] = [];
-  const evaluation: Evaluation = { evaluatedAt: options.now.toISOString(), horizons: options.horizons, benchmark: options.benchmark, decisions: [], warnings };
+  const evaluation: Evaluation = {
+    evaluatedAt: options.now.toISOString(),
+    horizons: options.horizons,
+    benchmark: options.benchmark,
+    decisions: [],
+    warnings,
+  };
   if (prepared.length === 0) return evaluation;
 
   const byTicker = new Map<string, Prepared[]>();
@@ -237,10 +288,13 @@ export async function evaluateRuns(results: readonly AnalysisResult[], options: 
   const tickers = [...byTicker];
   const [benchmarkSessions, ...tickerSessions] = await Promise.all([
     fetchSessions(prices, options.benchmark, spanOf(prepared, options.horizons, options.now), options.signal),
-    ...tickers.map(([ticker, items]) => fetchSessions(prices, ticker, spanOf(items, options.horizons, options.now), options.signal)),
+    ...tickers.map(([ticker, items]) =>
+      fetchSessions(prices, ticker, spanOf(items, options.horizons, options.now), options.signal),
+    ),
   ]);
   let benchmark: Map<string, PricedSession> | null = null;
-  if (typeof benchmarkSessions === 'string') warnings.push(`benchmark ${options.benchmark}: ${benchmarkSessions}; excess returns are not available`);
+  if (typeof benchmarkSessions === 'string')
+    warnings.push(`benchmark ${options.benchmark}: ${benchmarkSessions}; excess returns are not available`);
   else benchmark = new Map(benchmarkSessions!.map((session) => [session.date, session]));
 
   const rows = tickers.map(([ticker, items], index) => {
@@ -251,7 +305,11 @@ export async function evaluateRuns(results: readonly AnalysisResult[], options: 
     }
     return items.map((item) => scoreRow(item, sessions, benchmark, options.horizons));
   });
-  evaluation.decisions = rows.flat().sort((left, right) => (left.asOf === right.asOf ? left.ticker.localeCompare(right.ticker) : left.asOf < right.asOf ? -1 : 1));
+  evaluation.decisions = rows
+    .flat()
+    .sort((left, right) =>
+      left.asOf === right.asOf ? left.ticker.localeCompare(right.ticker) : left.asOf < right.asOf ? -1 : 1,
+    );
   for (const row of evaluation.decisions) {
     if (row.rescaled) {
       warnings.push(

@@ -67,9 +67,15 @@ interface Fill {
 }
 
 /** Where a position opens, or null if a limit never fills by `lastIndex`. */
-function fillOf(plan: TradePlan, sessions: readonly PricedSession[], entryIndex: number, lastIndex: number): Fill | null {
+function fillOf(
+  plan: TradePlan,
+  sessions: readonly PricedSession[],
+  entryIndex: number,
+  lastIndex: number,
+): Fill | null {
   const first = sessions[entryIndex]!;
-  if (plan.orderType !== 'limit' || plan.entry === null || plan.action === 'HOLD') return { index: entryIndex, price: first.open, checkFrom: entryIndex };
+  if (plan.orderType !== 'limit' || plan.entry === null || plan.action === 'HOLD')
+    return { index: entryIndex, price: first.open, checkFrom: entryIndex };
   const limit = plan.entry;
   const buying = plan.action === 'BUY';
   for (let index = entryIndex; index <= lastIndex; index += 1) {
@@ -101,10 +107,23 @@ function levelExit(plan: TradePlan, sessions: readonly PricedSession[], from: nu
   return null;
 }
 
-function resolved(outcome: OutcomeKind, action: Action, entry: { date: string; price: number }, exit: { date: string; price: number }): TradeOutcome {
+function resolved(
+  outcome: OutcomeKind,
+  action: Action,
+  entry: { date: string; price: number },
+  exit: { date: string; price: number },
+): TradeOutcome {
   const stockReturn = exit.price / entry.price - 1;
   const signedReturn = action === 'BUY' ? stockReturn : action === 'SELL' ? -stockReturn : null;
-  return { outcome, entryDate: entry.date, entryPrice: entry.price, exitDate: exit.date, exitPrice: exit.price, stockReturn, signedReturn };
+  return {
+    outcome,
+    entryDate: entry.date,
+    entryPrice: entry.price,
+    exitDate: exit.date,
+    exitPrice: exit.price,
+    stockReturn,
+    signedReturn,
+  };
 }
 
 /**
@@ -112,7 +131,12 @@ function resolved(outcome: OutcomeKind, action: Action, entry: { date: string; p
  * (its index in `sessions`, which may be `sessions.length` when it has not happened);
  * the horizon's last session is `entryIndex + horizon − 1`.
  */
-export function simulateTrade(plan: TradePlan, sessions: readonly PricedSession[], entryIndex: number, horizon: number): TradeOutcome {
+export function simulateTrade(
+  plan: TradePlan,
+  sessions: readonly PricedSession[],
+  entryIndex: number,
+  horizon: number,
+): TradeOutcome {
   if (entryIndex >= sessions.length) return unresolved('pending');
   const exitIndex = entryIndex + horizon - 1;
   const lastIndex = Math.min(exitIndex, sessions.length - 1);
@@ -122,12 +146,17 @@ export function simulateTrade(plan: TradePlan, sessions: readonly PricedSession[
   if (fill === null) return unresolved(elapsed ? 'unfilled' : 'pending');
   const entry = { date: sessions[fill.index]!.date, price: fill.price };
   if (plan.action === 'HOLD') {
-    return elapsed ? resolved('abstained', 'HOLD', entry, { date: sessions[exitIndex]!.date, price: sessions[exitIndex]!.close }) : unresolved('pending', entry);
+    return elapsed
+      ? resolved('abstained', 'HOLD', entry, { date: sessions[exitIndex]!.date, price: sessions[exitIndex]!.close })
+      : unresolved('pending', entry);
   }
 
   const exit = levelExit(plan, sessions, fill.checkFrom, lastIndex);
   if (exit?.kind === 'ambiguous') return { ...unresolved('ambiguous', entry), exitDate: sessions[exit.index]!.date };
   if (exit) return resolved(exit.kind, plan.action, entry, { date: sessions[exit.index]!.date, price: exit.price });
   if (!elapsed) return unresolved('pending', entry);
-  return resolved('horizon', plan.action, entry, { date: sessions[exitIndex]!.date, price: sessions[exitIndex]!.close });
+  return resolved('horizon', plan.action, entry, {
+    date: sessions[exitIndex]!.date,
+    price: sessions[exitIndex]!.close,
+  });
 }

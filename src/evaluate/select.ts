@@ -21,9 +21,11 @@ export interface Selection {
 }
 
 function exclusion(result: AnalysisResult, options: SelectOptions): string | null {
-  if (result.decision === null) return `no decision (run ${result.status}${result.mode === 'agents' ? ', desks only' : ''})`;
+  if (result.decision === null)
+    return `no decision (run ${result.status}${result.mode === 'agents' ? ', desks only' : ''})`;
   if (result.demo && !options.includeDemo) return 'a demo run (synthetic data); add --include-demo to score it';
-  if (options.since && result.asOf.slice(0, 10) < options.since) return `as of ${result.asOf.slice(0, 10)}, before --since ${options.since}`;
+  if (options.since && result.asOf.slice(0, 10) < options.since)
+    return `as of ${result.asOf.slice(0, 10)}, before --since ${options.since}`;
   return null;
 }
 
@@ -35,7 +37,9 @@ export async function selectRuns(home: string, options: SelectOptions): Promise<
     const runs = await listRuns(home);
     ids = runs.filter((run) => run.state === 'ok').map((run) => run.runId);
     // A run that cannot be read is said, not silently left out of the record.
-    for (const run of runs) if (run.state !== 'ok') selection.skipped.push({ runId: run.runId, reason: `${run.state}: ${run.problem ?? 'unreadable'}` });
+    for (const run of runs)
+      if (run.state !== 'ok')
+        selection.skipped.push({ runId: run.runId, reason: `${run.state}: ${run.problem ?? 'unreadable'}` });
   }
   const seen = new Set<string>();
   for (const id of ids) {

@@ -58,7 +58,9 @@ interface Scored {
 function statsOf(strategy: Strategy, scored: readonly Scored[]): StrategyStats {
   const hits = scored.filter((item) => item.signedReturn > 0).length;
   const excesses = scored.flatMap((item) => (item.excess === null ? [] : [item.excess]));
-  const paired = scored.filter((item): item is Scored & { excess: number; conviction: number } => item.excess !== null && item.conviction !== null);
+  const paired = scored.filter(
+    (item): item is Scored & { excess: number; conviction: number } => item.excess !== null && item.conviction !== null,
+  );
   return {
     strategy,
     count: scored.length,
@@ -68,7 +70,13 @@ function statsOf(strategy: Strategy, scored: readonly Scored[]): StrategyStats {
     meanReturn: mean(scored.map((item) => item.signedReturn)),
     meanExcess: mean(excesses),
     medianExcess: median(excesses),
-    spearman: strategy === 'desks' ? spearman(paired.map((item) => item.conviction), paired.map((item) => item.excess)) : null,
+    spearman:
+      strategy === 'desks'
+        ? spearman(
+            paired.map((item) => item.conviction),
+            paired.map((item) => item.excess),
+          )
+        : null,
   };
 }
 
@@ -77,12 +85,21 @@ function baselineScore(direction: 'BUY' | 'SELL', outcome: HorizonResult): Score
   if (!outcome.buyAndHold) return null;
   const sign = direction === 'BUY' ? 1 : -1;
   const { stockReturn, benchmarkReturn } = outcome.buyAndHold;
-  return { conviction: null, signedReturn: sign * stockReturn, excess: benchmarkReturn === null ? null : sign * (stockReturn - benchmarkReturn) };
+  return {
+    conviction: null,
+    signedReturn: sign * stockReturn,
+    excess: benchmarkReturn === null ? null : sign * (stockReturn - benchmarkReturn),
+  };
 }
 
 const positionOutcomes = new Set(['target', 'stop', 'horizon']);
 
-function groupSummary(contamination: ContaminationLabel, horizon: number, rows: readonly DecisionRow[], seed: number): GroupSummary {
+function groupSummary(
+  contamination: ContaminationLabel,
+  horizon: number,
+  rows: readonly DecisionRow[],
+  seed: number,
+): GroupSummary {
   const at = rows.flatMap((row) => {
     const outcome = row.horizons.find((item) => item.horizon === horizon);
     return outcome ? [{ row, outcome }] : [];
@@ -92,9 +109,15 @@ function groupSummary(contamination: ContaminationLabel, horizon: number, rows: 
   const elapsed = at.filter((item) => item.outcome.buyAndHold !== null);
   const count = (kind: string) => elapsed.filter((item) => item.outcome.outcome === kind).length;
   const positions = elapsed.filter((item) => item.row.action !== 'HOLD' && positionOutcomes.has(item.outcome.outcome));
-  const desks = positions.map(({ row, outcome }) => ({ conviction: row.conviction, signedReturn: outcome.signedReturn!, excess: outcome.excess }));
+  const desks = positions.map(({ row, outcome }) => ({
+    conviction: row.conviction,
+    signedReturn: outcome.signedReturn!,
+    excess: outcome.excess,
+  }));
   const always = positions.flatMap(({ outcome }) => baselineScore('BUY', outcome) ?? []);
-  const momentum = positions.flatMap(({ row, outcome }) => (row.momentum ? (baselineScore(row.momentum, outcome) ?? []) : []));
+  const momentum = positions.flatMap(({ row, outcome }) =>
+    row.momentum ? (baselineScore(row.momentum, outcome) ?? []) : [],
+  );
   const shuffled = shuffle(
     positions.map(({ row }) => row.action as 'BUY' | 'SELL'),
     seededRandom(seed),
@@ -111,7 +134,12 @@ function groupSummary(contamination: ContaminationLabel, horizon: number, rows: 
     ambiguous: count('ambiguous'),
     unfilled: count('unfilled'),
     rescaled: at.filter((item) => item.row.rescaled !== null).length,
-    strategies: [statsOf('desks', desks), statsOf('always-buy', always), statsOf('momentum-12-1', momentum), statsOf('random', random)],
+    strategies: [
+      statsOf('desks', desks),
+      statsOf('always-buy', always),
+      statsOf('momentum-12-1', momentum),
+      statsOf('random', random),
+    ],
   };
 }
 

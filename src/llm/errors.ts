@@ -53,7 +53,12 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   const provider = host === 'api.openai.com' ? 'OpenAI' : host;
   const make = (message: string, kind: ModelErrorKind, status: number | null = null, cause?: unknown) =>
     // The message quotes the server's error body and the base URL: both untrusted.
-    new ModelError(sanitizeText(scrubText(message, context.secrets)), kind, status, cause === undefined ? undefined : { cause });
+    new ModelError(
+      sanitizeText(scrubText(message, context.secrets)),
+      kind,
+      status,
+      cause === undefined ? undefined : { cause },
+    );
   const attempts = context.maxRetries + 1;
 
   if (error instanceof sdk.APIUserAbortError || isAbortError(error)) {
@@ -61,7 +66,10 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   }
   if (error instanceof sdk.APIConnectionTimeoutError) {
     const tries = attempts > 1 ? `, ${attempts} attempts` : '';
-    return make(`model call timed out after ${formatSeconds(context.timeoutMs)} (model '${context.model}' at ${host}${tries})`, 'timeout');
+    return make(
+      `model call timed out after ${formatSeconds(context.timeoutMs)} (model '${context.model}' at ${host}${tries})`,
+      'timeout',
+    );
   }
   if (error instanceof sdk.APIConnectionError) {
     const code = errorCode(error);
@@ -73,39 +81,90 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
     // The raw SDK error is not kept as the cause: its message is the server's, unscrubbed.
     const cause = new Error(sanitizeText(scrubText(error.message, context.secrets)));
     const suffix = detail ? `: ${detail}` : '';
-    const afterRetries = context.maxRetries > 0 ? ` after ${context.maxRetries} ${context.maxRetries === 1 ? 'retry' : 'retries'}` : '';
+    const afterRetries =
+      context.maxRetries > 0 ? ` after ${context.maxRetries} ${context.maxRetries === 1 ? 'retry' : 'retries'}` : '';
     if (status === null) {
-      return make(`${provider} reported an error mid-stream for model '${context.model}'${suffix}`, 'server', null, cause);
+      return make(
+        `${provider} reported an error mid-stream for model '${context.model}'${suffix}`,
+        'server',
+        null,
+        cause,
+      );
     }
     if (status === 401) {
       return make(`${provider} rejected the API key (401): check OPENAI_API_KEY`, 'authentication', status, cause);
     }
     if (status === 403) {
-      return make(`${provider} denied access (403) for model '${context.model}'${suffix}`, 'authentication', status, cause);
+      return make(
+        `${provider} denied access (403) for model '${context.model}'${suffix}`,
+        'authentication',
+        status,
+        cause,
+      );
     }
     if (status === 404) {
       if (error.code === 'model_not_found' || /\bmodel\b/i.test(detail)) {
         const where = provider === 'OpenAI' ? '' : ` on ${host}`;
-        return make(`model '${context.model}' was not found${where} (404) — check --model / AUTOHEDGE_MODEL`, 'model-not-found', status, cause);
+        return make(
+          `model '${context.model}' was not found${where} (404) — check --model / AUTOHEDGE_MODEL`,
+          'model-not-found',
+          status,
+          cause,
+        );
       }
-      return make(`no chat completions endpoint at ${context.baseURL} (404): check the base URL`, 'bad-request', status, cause);
+      return make(
+        `no chat completions endpoint at ${context.baseURL} (404): check the base URL`,
+        'bad-request',
+        status,
+        cause,
+      );
     }
     if (status === 429) {
       if (error.code === 'insufficient_quota' || error.type === 'insufficient_quota') {
-        return make(`${provider} quota exceeded (429 insufficient_quota): check your plan and billing`, 'quota', status, cause);
+        return make(
+          `${provider} quota exceeded (429 insufficient_quota): check your plan and billing`,
+          'quota',
+          status,
+          cause,
+        );
       }
-      return make(`${provider} rate limit hit (429) for model '${context.model}'${afterRetries}${suffix}`, 'rate-limited', status, cause);
+      return make(
+        `${provider} rate limit hit (429) for model '${context.model}'${afterRetries}${suffix}`,
+        'rate-limited',
+        status,
+        cause,
+      );
     }
     if (status >= 500) {
-      return make(`${provider} server error (${status}) for model '${context.model}'${afterRetries}${suffix}`, 'server', status, cause);
+      return make(
+        `${provider} server error (${status}) for model '${context.model}'${afterRetries}${suffix}`,
+        'server',
+        status,
+        cause,
+      );
     }
-    return make(`${provider} rejected the request for model '${context.model}' (${status})${suffix}`, 'bad-request', status, cause);
+    return make(
+      `${provider} rejected the request for model '${context.model}' (${status})${suffix}`,
+      'bad-request',
+      status,
+      cause,
+    );
   }
   if (error instanceof SyntaxError) {
-    return make(`the answer from ${host} is not valid JSON (model '${context.model}')`, 'invalid-response', null, error);
+    return make(
+      `the answer from ${host} is not valid JSON (model '${context.model}')`,
+      'invalid-response',
+      null,
+      error,
+    );
   }
   if (isConnectionDrop(error)) {
-    return make(`the connection to ${host} dropped before the answer was complete (model '${context.model}')`, 'invalid-response', null, error);
+    return make(
+      `the connection to ${host} dropped before the answer was complete (model '${context.model}')`,
+      'invalid-response',
+      null,
+      error,
+    );
   }
   if (error instanceof sdk.OpenAIError) {
     return make(`the model client failed: ${error.message}`, 'invalid-response', null, error);
@@ -113,7 +172,6 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   if (error instanceof Error) return error;
   return make(`the model call failed: ${String(error)}`, 'invalid-response');
 }
-
 
 /** True when a socket closed under a response that was still arriving (undici: "terminated"). */
 export function isConnectionDrop(error: unknown): boolean {

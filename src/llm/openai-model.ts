@@ -43,7 +43,6 @@ export interface OpenAIModelOptions {
   warn?: (message: string) => void;
 }
 
-
 export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxRetries = options.maxRetries ?? 2;
@@ -88,7 +87,10 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
         const completion = await client.chat.completions.create({ ...body, stream: false }, requestOptions);
         return fromCompletion(completion, request, context);
       }
-      const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions);
+      const stream = await client.chat.completions.create(
+        { ...body, stream: true, stream_options: { include_usage: true } },
+        requestOptions,
+      );
       return await assembleStream(stream, request, context);
     } catch (error) {
       throw toModelError(error, context);
@@ -103,7 +105,11 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       try {
         const response = await send(body, responseFormat);
         if (current === 'json_schema') return response;
-        return { ...response, message: { ...response.message, content: extractJson(response.message.content) }, structuredMode: current };
+        return {
+          ...response,
+          message: { ...response.message, content: extractJson(response.message.content) },
+          structuredMode: current,
+        };
       } catch (error) {
         const next = nextMode(current);
         if (options.fallback === false || !next || !refusesResponseFormat(error)) throw error;
@@ -150,7 +156,9 @@ function requestBody(request: ChatRequest, responseFormat: object | undefined): 
     // OpenAI rejects tool_choice without tools.
     ...(hasTools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
     ...(responseFormat ? { response_format: responseFormat as ChatCompletionCreateParamsBase['response_format'] } : {}),
-    ...(request.temperature !== undefined && acceptsTemperature(request.model) ? { temperature: request.temperature } : {}),
+    ...(request.temperature !== undefined && acceptsTemperature(request.model)
+      ? { temperature: request.temperature }
+      : {}),
     ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
   };
 }
@@ -211,7 +219,9 @@ async function assembleStream(
 
   const problem = (what: string, cause: unknown) => {
     const inProgress = finishReason === null ? calls.current() : undefined;
-    const during = inProgress ? ` during tool call '${sanitizeText(inProgress.name)}' (${inProgress.arguments.length} argument characters received)` : '';
+    const during = inProgress
+      ? ` during tool call '${sanitizeText(inProgress.name)}' (${inProgress.arguments.length} argument characters received)`
+      : '';
     return new ModelError(`${what}${during} (model '${request.model}')`, 'invalid-response', null, { cause });
   };
 
@@ -235,8 +245,10 @@ async function assembleStream(
     }
   } catch (error) {
     if (request.signal?.aborted) throw new ModelError('model call aborted', 'aborted');
-    if (error instanceof StreamEndedWithoutDone) throw problem(`the stream from ${hostOf(context.baseURL)} ended without [DONE]`, error);
-    if (isConnectionDrop(error)) throw problem(`the connection to ${hostOf(context.baseURL)} dropped mid-stream`, error);
+    if (error instanceof StreamEndedWithoutDone)
+      throw problem(`the stream from ${hostOf(context.baseURL)} ended without [DONE]`, error);
+    if (isConnectionDrop(error))
+      throw problem(`the connection to ${hostOf(context.baseURL)} dropped mid-stream`, error);
     throw error;
   } finally {
     clearTimeout(silence);
@@ -250,7 +262,12 @@ async function assembleStream(
   if (!sawChoices) throw noChoices(context);
 
   return {
-    message: assistantMessage({ content, refusal, reasoning, toolCalls: calls.finish(idsInConversation(request.messages)) }),
+    message: assistantMessage({
+      content,
+      refusal,
+      reasoning,
+      toolCalls: calls.finish(idsInConversation(request.messages)),
+    }),
     finishReason,
     usage,
     model: model || request.model,
@@ -263,8 +280,16 @@ async function assembleStream(
  * where it enters, and nothing downstream can print a control sequence from it.
  * Tool arguments stay as sent (they are JSON; the renderers sanitise what they show).
  */
-function assistantMessage(parts: { content: string | null; refusal: string | null; reasoning: string; toolCalls: ToolCall[] }): AssistantMessage {
-  const toolCalls = parts.toolCalls.map((call) => ({ ...call, function: { ...call.function, name: sanitizeText(call.function.name) } }));
+function assistantMessage(parts: {
+  content: string | null;
+  refusal: string | null;
+  reasoning: string;
+  toolCalls: ToolCall[];
+}): AssistantMessage {
+  const toolCalls = parts.toolCalls.map((call) => ({
+    ...call,
+    function: { ...call.function, name: sanitizeText(call.function.name) },
+  }));
   return {
     role: 'assistant',
     content: parts.content === null ? null : sanitizeText(parts.content),
@@ -283,11 +308,17 @@ function usageOf(usage: ChatCompletion['usage'] | null | undefined): Usage {
 }
 
 function noChoices(context: ModelErrorContext): ModelError {
-  return new ModelError(`the model returned no choices (model '${context.model}' at ${hostOf(context.baseURL)})`, 'invalid-response');
+  return new ModelError(
+    `the model returned no choices (model '${context.model}' at ${hostOf(context.baseURL)})`,
+    'invalid-response',
+  );
 }
 
 function problemTimeout(context: ModelErrorContext): ModelError {
-  return new ModelError(`model call timed out after ${formatSeconds(context.timeoutMs)} of silence mid-stream (model '${context.model}' at ${hostOf(context.baseURL)})`, 'timeout');
+  return new ModelError(
+    `model call timed out after ${formatSeconds(context.timeoutMs)} of silence mid-stream (model '${context.model}' at ${hostOf(context.baseURL)})`,
+    'timeout',
+  );
 }
 
 /**

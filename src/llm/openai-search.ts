@@ -58,7 +58,12 @@ export interface OpenAISearchClient {
 
 const citationSchema = z.object({
   type: z.literal('url_citation'),
-  url_citation: z.object({ url: z.string(), title: z.string().nullish(), start_index: z.number().int(), end_index: z.number().int() }),
+  url_citation: z.object({
+    url: z.string(),
+    title: z.string().nullish(),
+    start_index: z.number().int(),
+    end_index: z.number().int(),
+  }),
 });
 
 /** The parts of a completion a search needs; anything else a server adds is ignored. */
@@ -90,7 +95,13 @@ export function createOpenAISearchClient(options: OpenAISearchClientOptions = {}
   let connection: Promise<{ client: OpenAI; sdk: Sdk }> | undefined;
   const connect = async () => {
     const sdk = await import('openai');
-    const client = newOpenAIClient(sdk, { apiKey: options.apiKey, baseURL: options.baseURL, timeoutMs, maxRetries, fetch: options.fetch });
+    const client = newOpenAIClient(sdk, {
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      timeoutMs,
+      maxRetries,
+      fetch: options.fetch,
+    });
     return { client, sdk };
   };
 
@@ -99,7 +110,14 @@ export function createOpenAISearchClient(options: OpenAISearchClientOptions = {}
       if (!options.apiKey && !options.baseURL) throw new ConfigError('the OpenAI web search needs OPENAI_API_KEY');
       connection ??= connect();
       const { client, sdk } = await connection;
-      const context: ModelErrorContext = { model: call.model, baseURL: client.baseURL, timeoutMs, maxRetries, secrets: options.apiKey ? [options.apiKey] : [], sdk };
+      const context: ModelErrorContext = {
+        model: call.model,
+        baseURL: client.baseURL,
+        timeoutMs,
+        maxRetries,
+        secrets: options.apiKey ? [options.apiKey] : [],
+        sdk,
+      };
       let completion: unknown;
       try {
         completion = await client.chat.completions.create(
@@ -121,7 +139,8 @@ export function createOpenAISearchClient(options: OpenAISearchClientOptions = {}
 
 function toAnswer(completion: unknown, requestedModel: string): WebSearchAnswer {
   const parsed = completionSchema.safeParse(completion);
-  if (!parsed.success) throw new ModelError(`the search model '${requestedModel}' returned a malformed answer`, 'invalid-response');
+  if (!parsed.success)
+    throw new ModelError(`the search model '${requestedModel}' returned a malformed answer`, 'invalid-response');
   const message = parsed.data.choices[0]?.message;
   const citations = (message?.annotations ?? []).flatMap((annotation) => {
     const citation = citationSchema.safeParse(annotation);

@@ -68,7 +68,13 @@ export function priceFor(model: string, table: PriceTable = defaultPriceTable): 
 function ownPrice(table: PriceTable, model: string): Price | null {
   if (!Object.hasOwn(table, model)) return null;
   const price = table[model];
-  if (!price || ![price.input, price.cachedInput, price.output].every((amount) => typeof amount === 'number' && Number.isFinite(amount) && amount >= 0)) return null;
+  if (
+    !price ||
+    ![price.input, price.cachedInput, price.output].every(
+      (amount) => typeof amount === 'number' && Number.isFinite(amount) && amount >= 0,
+    )
+  )
+    return null;
   return price;
 }
 
@@ -93,11 +99,21 @@ const amount = z.number().finite().nonnegative();
 const priceFileSchema = z.record(
   z.string().min(1),
   z
-    .strictObject({ input: amount.optional(), cachedInput: amount.optional(), output: amount.optional(), perCall: amount.optional() })
+    .strictObject({
+      input: amount.optional(),
+      cachedInput: amount.optional(),
+      output: amount.optional(),
+      perCall: amount.optional(),
+    })
     // Token prices, or (a search service such as `"exa"`) a per-call price alone.
-    .refine((price) => (price.input !== undefined && price.output !== undefined) || (price.perCall !== undefined && price.input === undefined && price.output === undefined), {
-      message: 'give input and output (USD per 1M tokens), or perCall alone (USD per search)',
-    }),
+    .refine(
+      (price) =>
+        (price.input !== undefined && price.output !== undefined) ||
+        (price.perCall !== undefined && price.input === undefined && price.output === undefined),
+      {
+        message: 'give input and output (USD per 1M tokens), or perCall alone (USD per search)',
+      },
+    ),
 );
 
 /**
@@ -105,7 +121,9 @@ const priceFileSchema = z.record(
  * (a value starting with "{") or the path of a JSON file. An entry without
  * cachedInput is charged its input price for cached tokens.
  */
-export async function loadPriceTable(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PriceTable> {
+export async function loadPriceTable(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<PriceTable> {
   const value = env['AUTOHEDGE_PRICES']?.trim();
   if (!value) return defaultPriceTable;
   // A price table is a JSON object, so it starts with "{"; anything else is a file's path.
@@ -116,7 +134,9 @@ export async function loadPriceTable(env: Readonly<Record<string, string | undef
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${source} (AUTOHEDGE_PRICES) is not valid JSON: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError(`${source} (AUTOHEDGE_PRICES) is not valid JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const parsed = priceFileSchema.safeParse(json);
   if (!parsed.success) {
@@ -127,7 +147,15 @@ export async function loadPriceTable(env: Readonly<Record<string, string | undef
   const overrides = Object.fromEntries(
     Object.entries(parsed.data).map(([model, price]): [string, Price] => {
       const input = price.input ?? 0;
-      return [model, { input, cachedInput: price.cachedInput ?? input, output: price.output ?? 0, ...(price.perCall !== undefined ? { perCall: price.perCall } : {}) }];
+      return [
+        model,
+        {
+          input,
+          cachedInput: price.cachedInput ?? input,
+          output: price.output ?? 0,
+          ...(price.perCall !== undefined ? { perCall: price.perCall } : {}),
+        },
+      ];
     }),
   );
   return Object.freeze({ ...defaultPriceTable, ...overrides });

@@ -31,7 +31,8 @@ export function requireStreamEnd(inner: typeof fetch): typeof fetch {
     let pending = '';
     let complete = false;
     const scan = (lines: string[]) => {
-      for (const line of lines) if (doneLine.test(line) || (line.startsWith('data:') && finishedChoice.test(line))) complete = true;
+      for (const line of lines)
+        if (doneLine.test(line) || (line.startsWith('data:') && finishedChoice.test(line))) complete = true;
     };
     const guarded = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
@@ -49,7 +50,11 @@ export function requireStreamEnd(inner: typeof fetch): typeof fetch {
         },
       }),
     );
-    return new Response(guarded, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(guarded, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -87,7 +92,11 @@ function completionAsChunk(value: unknown): object | undefined {
     const message = choice.message ?? {};
     const calls = Array.isArray(message['tool_calls']) ? (message['tool_calls'] as object[]) : undefined;
     const delta = { ...message, ...(calls ? { tool_calls: calls.map((call, index) => ({ index, ...call })) } : {}) };
-    return { index: typeof choice.index === 'number' ? choice.index : position, delta, finish_reason: choice.finish_reason ?? null };
+    return {
+      index: typeof choice.index === 'number' ? choice.index : position,
+      delta,
+      finish_reason: choice.finish_reason ?? null,
+    };
   });
   return {
     id: completion.id,

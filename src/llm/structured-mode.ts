@@ -24,7 +24,9 @@ export function structuredModeFromEnv(env: NodeJS.ProcessEnv): StructuredMode | 
   if (!raw) return undefined;
   const parsed = modeSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError(`AUTOHEDGE_STRUCTURED must be one of ${structuredModes.join(', ')} (got '${raw.slice(0, 40)}')`);
+    throw new ConfigError(
+      `AUTOHEDGE_STRUCTURED must be one of ${structuredModes.join(', ')} (got '${raw.slice(0, 40)}')`,
+    );
   }
   return parsed.data;
 }
@@ -48,7 +50,10 @@ export function refusesResponseFormat(error: unknown): boolean {
 }
 
 /** The request as it goes to the server in `mode` (unchanged for json_schema). */
-export function requestInMode(request: ChatRequest, mode: StructuredMode): { body: ChatRequest; responseFormat: object | undefined } {
+export function requestInMode(
+  request: ChatRequest,
+  mode: StructuredMode,
+): { body: ChatRequest; responseFormat: object | undefined } {
   const format = request.responseFormat;
   if (!format || mode === 'json_schema') return { body: request, responseFormat: format };
   const instruction = schemaInstruction(format.json_schema.name, format.json_schema.schema, mode);
@@ -69,7 +74,9 @@ function withInstruction(messages: ChatMessage[], instruction: string): ChatMess
   const systemAt = messages.findIndex((message) => message.role === 'system');
   if (systemAt === -1) return [{ role: 'system', content: instruction }, ...messages];
   return messages.map((message, index) =>
-    index === systemAt && message.role === 'system' ? { role: 'system', content: `${message.content}\n\n${instruction}` } : message,
+    index === systemAt && message.role === 'system'
+      ? { role: 'system', content: `${message.content}\n\n${instruction}` }
+      : message,
   );
 }
 

@@ -66,7 +66,12 @@ export class ToolCallAssembler {
  * or, without an id, a name and arguments after the current call's arguments are
  * already a whole JSON value (id-less servers that put every call on index 0).
  */
-function startsAnotherCall(call: PendingCall, id: string | undefined, name: string | undefined, rawArguments: unknown): boolean {
+function startsAnotherCall(
+  call: PendingCall,
+  id: string | undefined,
+  name: string | undefined,
+  rawArguments: unknown,
+): boolean {
   if (id) return call.id !== '' && call.id !== id;
   if (!name || !call.name) return false;
   if (name !== call.name) return true;
@@ -97,7 +102,9 @@ export function toolCallsOfMessage(calls: unknown, taken: Iterable<string> = [])
 }
 
 /** Every tool-call id already used in a conversation, so new ones cannot collide. */
-export function idsInConversation(messages: ReadonlyArray<{ role: string; tool_calls?: ToolCall[]; tool_call_id?: string }>): Set<string> {
+export function idsInConversation(
+  messages: ReadonlyArray<{ role: string; tool_calls?: ToolCall[]; tool_call_id?: string }>,
+): Set<string> {
   const ids = new Set<string>();
   for (const message of messages) {
     for (const call of message.tool_calls ?? []) ids.add(call.id);

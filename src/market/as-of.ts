@@ -19,13 +19,16 @@ export function resolveAsOf(text: string, now: Date): HistoricalAsOf {
   if (day === null) throw new UsageError(`--as-of must be a date as YYYY-MM-DD (got '${text}')`);
   const latest = latestClosedSession(now);
   if (day > latest) {
-    throw new UsageError(`--as-of ${day} is in the future or its session has not closed yet; the latest closed US session is ${latest}`);
+    throw new UsageError(
+      `--as-of ${day} is in the future or its session has not closed yet; the latest closed US session is ${latest}`,
+    );
   }
   const reason = closureReason(day);
   if (reason !== null) {
     const before = adjacentSession(day, -1);
     const after = adjacentSession(day, 1);
-    const nearest = after > latest ? `the nearest session is ${before}` : `the nearest sessions are ${before} and ${after}`;
+    const nearest =
+      after > latest ? `the nearest session is ${before}` : `the nearest sessions are ${before} and ${after}`;
     throw new UsageError(`--as-of ${day}: the US market was closed (${reason}); ${nearest}`);
   }
   return { day, close: sessionClose(day) };

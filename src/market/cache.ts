@@ -47,13 +47,24 @@ const snapshotSchema = z.looseObject({
     sector: nullableText,
     industry: nullableText,
   }),
-  quote: z.looseObject({ price: nullableNumber, priceTime: nullableText, recommendation: nullableText }).catchall(z.union([z.number(), z.string(), z.null()])),
+  quote: z
+    .looseObject({ price: nullableNumber, priceTime: nullableText, recommendation: nullableText })
+    .catchall(z.union([z.number(), z.string(), z.null()])),
   bars: z.array(barSchema),
-  indicators: z.looseObject({
-    asOfBar: nullableText,
-    lastClose: nullableNumber,
-    returns: z.looseObject({ d1: nullableNumber, w1: nullableNumber, m1: nullableNumber, m3: nullableNumber, m6: nullableNumber, y1: nullableNumber }),
-  }).catchall(z.union([nullableNumber, nullableText, z.record(z.string(), nullableNumber)])),
+  indicators: z
+    .looseObject({
+      asOfBar: nullableText,
+      lastClose: nullableNumber,
+      returns: z.looseObject({
+        d1: nullableNumber,
+        w1: nullableNumber,
+        m1: nullableNumber,
+        m3: nullableNumber,
+        m6: nullableNumber,
+        y1: nullableNumber,
+      }),
+    })
+    .catchall(z.union([nullableNumber, nullableText, z.record(z.string(), nullableNumber)])),
   text: z.string(),
   warnings: z.array(z.string()),
   source: z.string(),
@@ -114,7 +125,8 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       try {
         content = await readFile(file, 'utf8');
       } catch (error) {
-        if (errorCode(error) !== 'ENOENT') logger.debug(`market cache: cannot read ${file} (${describeFsError(error)})`);
+        if (errorCode(error) !== 'ENOENT')
+          logger.debug(`market cache: cannot read ${file} (${describeFsError(error)})`);
         return null;
       }
       let entry: z.infer<typeof entrySchema>;
@@ -141,7 +153,9 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
         await writeFileAtomic(file, JSON.stringify(entry), { createParents: true });
         return true;
       } catch (error) {
-        logger.warn(`could not write the market-data cache in ${root} (${describeFsError(error)}); continuing without it`);
+        logger.warn(
+          `could not write the market-data cache in ${root} (${describeFsError(error)}); continuing without it`,
+        );
         return false;
       }
     },

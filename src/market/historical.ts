@@ -21,7 +21,8 @@ export function pointInTimeQuote(bars: readonly Bar[], asOf: Date): QuoteStats {
   return {
     price,
     // The session's close; a bar of an earlier day keeps its own date.
-    priceTime: last === null ? null : last.date === isoDay(asOf) ? asOf.toISOString() : sessionClose(last.date).toISOString(),
+    priceTime:
+      last === null ? null : last.date === isoDay(asOf) ? asOf.toISOString() : sessionClose(last.date).toISOString(),
     change,
     changePercent: change !== null && previous?.close ? (change / previous.close) * 100 : null,
     marketCap: null,

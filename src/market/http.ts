@@ -15,7 +15,10 @@ export type FetchFunction = (input: string | URL | Request, init?: RequestInit) 
 
 /** Yahoo could not be reached or refused to serve us, after retries. `reason` is short and safe to show. */
 export class YahooUnreachableError extends Error {
-  constructor(readonly reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`could not reach Yahoo Finance (${reason})`, options);
     this.name = 'YahooUnreachableError';
   }

@@ -7,5 +7,14 @@ export { computeIndicators } from './indicators.js';
 export { renderSnapshotText, notAvailable, snapshotTextBudgetChars } from './snapshot-text.js';
 export { validateTicker } from './ticker.js';
 export { createSnapshotCache, defaultCacheTtlMs, type SnapshotCache, type SnapshotCacheOptions } from './cache.js';
-export type { Bar, BarsOptions, Identity, Indicators, MarketData, MarketSnapshot, QuoteStats, SnapshotOptions } from './types.js';
+export type {
+  Bar,
+  BarsOptions,
+  Identity,
+  Indicators,
+  MarketData,
+  MarketSnapshot,
+  QuoteStats,
+  SnapshotOptions,
+} from './types.js';
 export { resolveAsOf, type HistoricalAsOf } from './as-of.js';

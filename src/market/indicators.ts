@@ -263,7 +263,10 @@ export function highLowRange(bars: readonly Bar[]): { high: number | null; low: 
  * last `window` sessions that carry both — the range a breakout or breakdown would
  * leave. Needs `window` such sessions.
  */
-export function swingLevels(bars: readonly Bar[], window = swingWindow): { support: number | null; resistance: number | null } {
+export function swingLevels(
+  bars: readonly Bar[],
+  window = swingWindow,
+): { support: number | null; resistance: number | null } {
   const complete = bars.filter((bar) => isPrice(bar.high) && isPrice(bar.low));
   if (window < 1 || complete.length < window) return { support: null, resistance: null };
   const { high, low } = highLowRange(complete.slice(-window));
@@ -325,7 +328,10 @@ export function computeIndicators(bars: readonly Bar[]): Indicators {
     distanceFromLow52w: distanceFrom(lastClose, range.low),
     averageVolume20d,
     averageVolume1y,
-    volumeRatio: averageVolume20d !== null && averageVolume1y !== null && averageVolume1y > 0 ? averageVolume20d / averageVolume1y : null,
+    volumeRatio:
+      averageVolume20d !== null && averageVolume1y !== null && averageVolume1y > 0
+        ? averageVolume20d / averageVolume1y
+        : null,
     support: levels.support,
     resistance: levels.resistance,
   };

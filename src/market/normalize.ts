@@ -173,7 +173,10 @@ export const chartSchema = z.object({
   indicators: z
     .object({
       quote: z.array(z.object({ open: series, high: series, low: series, close: series, volume: series })).catch([]),
-      adjclose: z.array(z.object({ adjclose: series })).optional().catch(undefined),
+      adjclose: z
+        .array(z.object({ adjclose: series }))
+        .optional()
+        .catch(undefined),
     })
     .catch({ quote: [] }),
 });
@@ -243,8 +246,25 @@ export interface RawSources {
 export function identityFrom(symbol: string, { quote, summary, meta }: RawSources): Identity {
   return sanitizeDeep({
     symbol,
-    name: first(quote?.longName, quote?.shortName, summary?.price?.longName, summary?.price?.shortName, summary?.quoteType?.longName, summary?.quoteType?.shortName, meta?.longName, meta?.shortName, quote?.displayName),
-    exchange: first(quote?.fullExchangeName, summary?.price?.exchangeName, meta?.fullExchangeName, quote?.exchange, meta?.exchangeName, summary?.quoteType?.exchange),
+    name: first(
+      quote?.longName,
+      quote?.shortName,
+      summary?.price?.longName,
+      summary?.price?.shortName,
+      summary?.quoteType?.longName,
+      summary?.quoteType?.shortName,
+      meta?.longName,
+      meta?.shortName,
+      quote?.displayName,
+    ),
+    exchange: first(
+      quote?.fullExchangeName,
+      summary?.price?.exchangeName,
+      meta?.fullExchangeName,
+      quote?.exchange,
+      meta?.exchangeName,
+      summary?.quoteType?.exchange,
+    ),
     currency: first(quote?.currency, summary?.price?.currency, meta?.currency),
     quoteType: first(quote?.quoteType, summary?.price?.quoteType, summary?.quoteType?.quoteType, meta?.instrumentType),
     sector: first(summary?.assetProfile?.sectorDisp, summary?.assetProfile?.sector),
@@ -258,7 +278,9 @@ export function recommendationFrom({ quote, summary }: RawSources): string | nul
   const key = financial?.recommendationKey;
   if (key && key !== 'none') {
     const details = [
-      financial?.recommendationMean !== null && financial?.recommendationMean !== undefined ? `mean ${financial.recommendationMean.toFixed(2)} on 1 = strong buy … 5 = sell` : null,
+      financial?.recommendationMean !== null && financial?.recommendationMean !== undefined
+        ? `mean ${financial.recommendationMean.toFixed(2)} on 1 = strong buy … 5 = sell`
+        : null,
       financial?.numberOfAnalystOpinions ? `${financial.numberOfAnalystOpinions} analysts` : null,
     ].filter((detail) => detail !== null);
     const label = key.replace(/_/g, ' ');
@@ -288,7 +310,12 @@ export function quoteStatsFrom(sources: RawSources): QuoteStats {
     fiftyTwoWeekHigh: first(quote?.fiftyTwoWeekHigh, detail?.fiftyTwoWeekHigh, meta?.fiftyTwoWeekHigh),
     fiftyTwoWeekLow: first(quote?.fiftyTwoWeekLow, detail?.fiftyTwoWeekLow, meta?.fiftyTwoWeekLow),
     averageVolume: first(quote?.averageDailyVolume3Month, detail?.averageVolume, price?.averageDailyVolume3Month),
-    dividendYield: first(detail?.dividendYield, scaled(quote?.dividendYield, 0.01), detail?.trailingAnnualDividendYield, quote?.trailingAnnualDividendYield),
+    dividendYield: first(
+      detail?.dividendYield,
+      scaled(quote?.dividendYield, 0.01),
+      detail?.trailingAnnualDividendYield,
+      quote?.trailingAnnualDividendYield,
+    ),
     targetMeanPrice: financial?.targetMeanPrice ?? null,
     recommendation: nullableSanitized(recommendationFrom(sources)),
     profitMargin: first(financial?.profitMargins, statistics?.profitMargins),

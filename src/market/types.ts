@@ -55,7 +55,14 @@ export interface Indicators {
   /** Date of the last bar the indicators use. */
   asOfBar: string | null;
   lastClose: number | null;
-  returns: { d1: number | null; w1: number | null; m1: number | null; m3: number | null; m6: number | null; y1: number | null };
+  returns: {
+    d1: number | null;
+    w1: number | null;
+    m1: number | null;
+    m3: number | null;
+    m6: number | null;
+    y1: number | null;
+  };
   sma20: number | null;
   sma50: number | null;
   sma200: number | null;

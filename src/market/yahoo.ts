@@ -12,7 +12,15 @@ import {
   YahooUnreachableError,
 } from './http.js';
 import { computeIndicators } from './indicators.js';
-import { barsFromChart, identityFrom, parseChart, parseQuote, parseSummary, quoteStatsFrom, type RawSummary } from './normalize.js';
+import {
+  barsFromChart,
+  identityFrom,
+  parseChart,
+  parseQuote,
+  parseSummary,
+  quoteStatsFrom,
+  type RawSummary,
+} from './normalize.js';
 import { historicalNotes, pointInTimeQuote } from './historical.js';
 import { historyWindow, renderSnapshotText } from './snapshot-text.js';
 import { validateTicker } from './ticker.js';
@@ -58,7 +66,13 @@ export interface YahooMarketDataOptions {
   timeoutMs?: number;
 }
 
-export const quoteSummaryModules = ['price', 'summaryDetail', 'defaultKeyStatistics', 'financialData', 'assetProfile'] as const;
+export const quoteSummaryModules = [
+  'price',
+  'summaryDetail',
+  'defaultKeyStatistics',
+  'financialData',
+  'assetProfile',
+] as const;
 type SummaryModule = (typeof quoteSummaryModules)[number];
 
 /** Days of bars requested beyond one year, so a bar 252 sessions back exists after holidays. */
@@ -69,7 +83,11 @@ const silentLogger: MarketLogger = { debug: () => {}, warn: () => {} };
 interface YahooFinanceLike {
   quote(symbol: string, query?: object, moduleOptions?: object): Promise<unknown>;
   quoteSummary(symbol: string, query: { modules: SummaryModule[] }, moduleOptions?: object): Promise<unknown>;
-  chart(symbol: string, query: { period1: Date; period2: Date; interval: '1d'; return: 'object' }, moduleOptions?: object): Promise<unknown>;
+  chart(
+    symbol: string,
+    query: { period1: Date; period2: Date; interval: '1d'; return: 'object' },
+    moduleOptions?: object,
+  ): Promise<unknown>;
 }
 
 interface YahooClient {
@@ -85,7 +103,9 @@ const droppedLogLines = [/Unsupported environment/i, /can suppress this message/
 
 function yahooLogger(logger: MarketLogger) {
   const route = (...values: unknown[]) => {
-    const line = values.map((value) => (typeof value === 'string' ? value : inspect(value, { depth: 2, breakLength: Infinity }))).join(' ');
+    const line = values
+      .map((value) => (typeof value === 'string' ? value : inspect(value, { depth: 2, breakLength: Infinity })))
+      .join(' ');
     if (droppedLogLines.some((pattern) => pattern.test(line))) return;
     logger.debug(`yahoo-finance2: ${scrubCrumbs(line)}`);
   };
@@ -131,10 +151,12 @@ function firstLine(message: string): string {
 export function classifyYahooError(error: unknown): Failure {
   if (error instanceof YahooUnreachableError) return { kind: 'unreachable', reason: error.reason };
   const message = error instanceof Error ? error.message : String(error);
-  if (/Quote not found|No data found|symbol may be delisted/i.test(message)) return { kind: 'unknown-ticker', reason: firstLine(message) };
+  if (/Quote not found|No data found|symbol may be delisted/i.test(message))
+    return { kind: 'unknown-ticker', reason: firstLine(message) };
   if (/No fundamentals data found/i.test(message)) return { kind: 'missing', reason: firstLine(message) };
   // The cookie/crumb handshake failing means we have no session: Yahoo is out of reach for us.
-  if (/crumb|set-cookie|cookie|Unauthorized/i.test(message)) return { kind: 'unreachable', reason: `no Yahoo session: ${firstLine(scrubCrumbs(message))}` };
+  if (/crumb|set-cookie|cookie|Unauthorized/i.test(message))
+    return { kind: 'unreachable', reason: `no Yahoo session: ${firstLine(scrubCrumbs(message))}` };
   return { kind: 'invalid', reason: firstLine(scrubCrumbs(message)) };
 }
 
@@ -151,8 +173,16 @@ async function call<T>(name: string, run: () => Promise<T>): Promise<Outcome<T>>
   try {
     return { value: await run(), warning: null };
   } catch (error) {
-    if (error instanceof Error && error.name === 'FailedYahooValidationError' && 'result' in error && error.result !== undefined) {
-      return { value: (error as { result: T }).result, warning: `Yahoo's ${name} response did not match the expected schema; its raw values were used` };
+    if (
+      error instanceof Error &&
+      error.name === 'FailedYahooValidationError' &&
+      'result' in error &&
+      error.result !== undefined
+    ) {
+      return {
+        value: (error as { result: T }).result,
+        warning: `Yahoo's ${name} response did not match the expected schema; its raw values were used`,
+      };
     }
     throw error;
   }
@@ -164,7 +194,9 @@ async function call<T>(name: string, run: () => Promise<T>): Promise<Outcome<T>>
  */
 function quoteFor(symbol: string, value: unknown): unknown {
   if (!Array.isArray(value)) return value ?? undefined;
-  const matching = value.find((item: unknown) => typeof item === 'object' && item !== null && (item as { symbol?: unknown }).symbol === symbol);
+  const matching = value.find(
+    (item: unknown) => typeof item === 'object' && item !== null && (item as { symbol?: unknown }).symbol === symbol,
+  );
   return matching ?? value[0];
 }
 
@@ -183,7 +215,12 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     debug: (message) => logger.debug(message),
   });
   const cache: SnapshotCache | null = options.cacheDir
-    ? createSnapshotCache({ dir: options.cacheDir, ttlMs: options.ttlMs ?? defaultCacheTtlMs, now: options.now, logger })
+    ? createSnapshotCache({
+        dir: options.cacheDir,
+        ttlMs: options.ttlMs ?? defaultCacheTtlMs,
+        now: options.now,
+        logger,
+      })
     : null;
 
   let client: Promise<YahooClient> | null = null;
@@ -211,41 +248,61 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     const moduleOptions = signal ? { fetchOptions: { signal } } : {};
     const warnings: string[] = [];
 
-    const summaryFor = (modules: SummaryModule[]) => call('quoteSummary', () => yahooFinance.quoteSummary(symbol, { modules }, moduleOptions));
+    const summaryFor = (modules: SummaryModule[]) =>
+      call('quoteSummary', () => yahooFinance.quoteSummary(symbol, { modules }, moduleOptions));
     const [quoteResult, summaryResult, chartResult] = await Promise.allSettled([
       call('quote', () => yahooFinance.quote(symbol, {}, moduleOptions)),
       summaryFor([...quoteSummaryModules]),
       call('chart', () =>
-        yahooFinance.chart(symbol, { period1: daysBefore(asOf, 365 + historyMarginDays), period2: asOf, interval: '1d', return: 'object' }, moduleOptions),
+        yahooFinance.chart(
+          symbol,
+          { period1: daysBefore(asOf, 365 + historyMarginDays), period2: asOf, interval: '1d', return: 'object' },
+          moduleOptions,
+        ),
       ),
     ]);
     if (signal?.aborted) throw new InterruptedError();
     // A cassette that has no answer for a request is the caller's problem to report as such,
     // not "Yahoo unreachable".
     const cassetteProblem = [quoteResult, summaryResult, chartResult].find(
-      (settled): settled is PromiseRejectedResult => settled.status === 'rejected' && findCassetteError(settled.reason) !== undefined,
+      (settled): settled is PromiseRejectedResult =>
+        settled.status === 'rejected' && findCassetteError(settled.reason) !== undefined,
     );
     if (cassetteProblem) throw findCassetteError(cassetteProblem.reason);
 
     const quoteFailure = quoteResult.status === 'rejected' ? classifyYahooError(quoteResult.reason) : null;
     const summaryFailure = summaryResult.status === 'rejected' ? classifyYahooError(summaryResult.reason) : null;
     const chartFailure = chartResult.status === 'rejected' ? classifyYahooError(chartResult.reason) : null;
-    if ([quoteFailure, summaryFailure].some((failure) => failure && failure.kind !== 'missing' && failure.kind !== 'unknown-ticker')) {
+    if (
+      [quoteFailure, summaryFailure].some(
+        (failure) => failure && failure.kind !== 'missing' && failure.kind !== 'unknown-ticker',
+      )
+    ) {
       // The library remembers a failed handshake for the life of the process; start over next time.
       await resetSession().catch(() => undefined);
     }
 
     const quoteMissing = quoteResult.status === 'fulfilled' && quoteFor(symbol, quoteResult.value.value) === undefined;
     if (quoteMissing || quoteFailure?.kind === 'unknown-ticker' || chartFailure?.kind === 'unknown-ticker') {
-      throw new DataError(`unknown ticker '${symbol}'`, 'unknown-ticker', { cause: settledError(chartResult) ?? settledError(quoteResult) ?? undefined });
+      throw new DataError(`unknown ticker '${symbol}'`, 'unknown-ticker', {
+        cause: settledError(chartResult) ?? settledError(quoteResult) ?? undefined,
+      });
     }
     if (chartResult.status === 'rejected') {
-      if (chartFailure!.kind === 'unreachable') throw new DataError(`could not reach Yahoo Finance (${chartFailure!.reason})`, 'unreachable', { cause: chartResult.reason });
-      throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (${chartFailure!.reason})`, 'invalid', { cause: chartResult.reason });
+      if (chartFailure!.kind === 'unreachable')
+        throw new DataError(`could not reach Yahoo Finance (${chartFailure!.reason})`, 'unreachable', {
+          cause: chartResult.reason,
+        });
+      throw new DataError(
+        `unexpected response from Yahoo Finance for '${symbol}' (${chartFailure!.reason})`,
+        'invalid',
+        { cause: chartResult.reason },
+      );
     }
 
     const chart = parseChart(chartResult.value.value);
-    if (chart === null) throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (chart is not an object)`, 'invalid');
+    if (chart === null)
+      throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (chart is not an object)`, 'invalid');
     if (chartResult.value.warning) warnings.push(chartResult.value.warning);
 
     let quote = null;
@@ -272,8 +329,10 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     }
     if (summary !== null) {
       const absent = quoteSummaryModules.filter((name) => !summary?.[name]);
-      if (absent.length > 0 && absent.length < quoteSummaryModules.length) warnings.push(missingModulesNote(absent, symbol, quote?.regularMarketPrice));
-      if (absent.length === quoteSummaryModules.length) warnings.push(`Yahoo returned no key statistics or company profile for ${symbol}`);
+      if (absent.length > 0 && absent.length < quoteSummaryModules.length)
+        warnings.push(missingModulesNote(absent, symbol, quote?.regularMarketPrice));
+      if (absent.length === quoteSummaryModules.length)
+        warnings.push(`Yahoo returned no key statistics or company profile for ${symbol}`);
     }
 
     const bars = barsFromChart(chart, isoDay(asOf));
@@ -282,11 +341,32 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     const identity = identityFrom(symbol, sources);
     const stats = historical ? pointInTimeQuote(bars, asOf) : quoteStatsFrom(sources);
     warnings.push(...historyNotes(bars, asOf));
-    warnings.push(...(historical ? historicalNotes(bars, asOf) : quoteTimingNotes(stats.priceTime, indicators.asOfBar, asOf)));
+    warnings.push(
+      ...(historical ? historicalNotes(bars, asOf) : quoteTimingNotes(stats.priceTime, indicators.asOfBar, asOf)),
+    );
 
-    const data = { symbol, asOf: asOf.toISOString(), identity, quote: stats, bars, indicators, warnings, source: 'yahoo' };
+    const data = {
+      symbol,
+      asOf: asOf.toISOString(),
+      identity,
+      quote: stats,
+      bars,
+      indicators,
+      warnings,
+      source: 'yahoo',
+    };
     return {
-      snapshot: { symbol, asOf: data.asOf, identity, quote: stats, bars, indicators, text: renderSnapshotText(data), warnings, source: 'yahoo' },
+      snapshot: {
+        symbol,
+        asOf: data.asOf,
+        identity,
+        quote: stats,
+        bars,
+        indicators,
+        text: renderSnapshotText(data),
+        warnings,
+        source: 'yahoo',
+      },
       complete: quoteFailure?.kind !== 'unreachable' && !summaryUnreachable,
     };
   }
@@ -319,7 +399,8 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
         inFlight -= 1;
       }
       if (cache && fetched.complete) await cache.write(fetched.snapshot, asOf, kind);
-      else if (cache) logger.debug(`market cache: ${symbol} ${isoDay(asOf)} not cached (part of Yahoo's answer was unreachable)`);
+      else if (cache)
+        logger.debug(`market cache: ${symbol} ${isoDay(asOf)} not cached (part of Yahoo's answer was unreachable)`);
       return fetched.snapshot;
     },
 
@@ -335,9 +416,18 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
  * One chart request for a span of days (the chart needs no session). period2 is the
  * day after `to`, so its session is included; bars after `to` are dropped.
  */
-async function fetchBars(yahooFinance: YahooFinanceLike, symbol: string, { from, to, signal }: BarsOptions): Promise<Bar[]> {
+async function fetchBars(
+  yahooFinance: YahooFinanceLike,
+  symbol: string,
+  { from, to, signal }: BarsOptions,
+): Promise<Bar[]> {
   const moduleOptions = signal ? { fetchOptions: { signal } } : {};
-  const query = { period1: new Date(`${from}T00:00:00Z`), period2: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000), interval: '1d' as const, return: 'object' as const };
+  const query = {
+    period1: new Date(`${from}T00:00:00Z`),
+    period2: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000),
+    interval: '1d' as const,
+    return: 'object' as const,
+  };
   let value: unknown;
   try {
     value = (await call('chart', () => yahooFinance.chart(symbol, query, moduleOptions))).value;
@@ -346,12 +436,17 @@ async function fetchBars(yahooFinance: YahooFinanceLike, symbol: string, { from,
     const cassette = findCassetteError(error);
     if (cassette) throw cassette;
     const failure = classifyYahooError(error);
-    if (failure.kind === 'unknown-ticker') throw new DataError(`unknown ticker '${symbol}'`, 'unknown-ticker', { cause: error });
-    if (failure.kind === 'unreachable') throw new DataError(`could not reach Yahoo Finance (${failure.reason})`, 'unreachable', { cause: error });
-    throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (${failure.reason})`, 'invalid', { cause: error });
+    if (failure.kind === 'unknown-ticker')
+      throw new DataError(`unknown ticker '${symbol}'`, 'unknown-ticker', { cause: error });
+    if (failure.kind === 'unreachable')
+      throw new DataError(`could not reach Yahoo Finance (${failure.reason})`, 'unreachable', { cause: error });
+    throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (${failure.reason})`, 'invalid', {
+      cause: error,
+    });
   }
   const chart = parseChart(value);
-  if (chart === null) throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (chart is not an object)`, 'invalid');
+  if (chart === null)
+    throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (chart is not an object)`, 'invalid');
   return barsFromChart(chart, to).filter((bar) => bar.date >= from);
 }
 
@@ -388,11 +483,16 @@ function quoteTimingNotes(priceTime: string | null, lastBar: string | null, asOf
   if (!priceTime) return [];
   const quoteDay = priceTime.slice(0, 10);
   if (quoteDay > isoDay(asOf)) {
-    return [`the quote and key statistics are Yahoo's values of ${quoteDay}, after the as-of date ${isoDay(asOf)}; the daily bars and technicals stop at ${lastBar ?? isoDay(asOf)}`];
+    return [
+      `the quote and key statistics are Yahoo's values of ${quoteDay}, after the as-of date ${isoDay(asOf)}; the daily bars and technicals stop at ${lastBar ?? isoDay(asOf)}`,
+    ];
   }
-  if (lastBar && quoteDay < lastBar) return [`the quote is from ${quoteDay}, older than the last daily bar (${lastBar})`];
+  if (lastBar && quoteDay < lastBar)
+    return [`the quote is from ${quoteDay}, older than the last daily bar (${lastBar})`];
   if (lastBar && quoteDay > lastBar) {
-    return [`the quote (${priceTime.slice(0, 16).replace('T', ' ')} UTC) is newer than the last daily bar (${lastBar}): last price and day change are the quote's; the technicals stop at ${lastBar}`];
+    return [
+      `the quote (${priceTime.slice(0, 16).replace('T', ' ')} UTC) is newer than the last daily bar (${lastBar}): last price and day change are the quote's; the technicals stop at ${lastBar}`,
+    ];
   }
   return [];
 }
@@ -409,7 +509,10 @@ const moduleContents: Record<SummaryModule, string> = {
 /** "Yahoo's quoteSummary has no price module (…) for X; the quote has the price": what is absent, and where the price comes from. */
 function missingModulesNote(absent: readonly SummaryModule[], symbol: string, quotePrice: unknown): string {
   const missing = absent.map((name) => moduleContents[name]).join('; ');
-  const price = absent.includes('price') && typeof quotePrice === 'number' && Number.isFinite(quotePrice) ? '; the last price comes from the quote' : '';
+  const price =
+    absent.includes('price') && typeof quotePrice === 'number' && Number.isFinite(quotePrice)
+      ? '; the last price comes from the quote'
+      : '';
   return `Yahoo's quoteSummary has no ${missing} for ${symbol}${price}`;
 }
 
@@ -422,7 +525,9 @@ function historyNotes(bars: MarketSnapshot['bars'], asOf: Date): string[] {
     return notes;
   }
   if (!window.coversYear) {
-    notes.push(`only ${window.sessions} daily sessions (${window.first} → ${window.last}): 1-year figures cover this shorter window, the 1-year return is not available`);
+    notes.push(
+      `only ${window.sessions} daily sessions (${window.first} → ${window.last}): 1-year figures cover this shorter window, the 1-year return is not available`,
+    );
   }
   const skipped = bars.length - window.sessions;
   if (skipped > 0) notes.push(`${skipped} session(s) without a price were skipped`);

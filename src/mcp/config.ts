@@ -20,7 +20,11 @@ const allowList = z
     agents: z.record(z.string(), z.array(z.string().min(1)).min(1)).superRefine((agents, context) => {
       for (const id of Object.keys(agents)) {
         if (!(workerIds as readonly string[]).includes(id)) {
-          context.addIssue({ code: 'custom', path: [id], message: `unknown agent '${id}' (choose from ${workerIds.join(', ')}; the Director takes no tools)` });
+          context.addIssue({
+            code: 'custom',
+            path: [id],
+            message: `unknown agent '${id}' (choose from ${workerIds.join(', ')}; the Director takes no tools)`,
+          });
         }
       }
     }),
@@ -52,22 +56,36 @@ const serverSchema = z.looseObject({}).pipe(
     // A server with no "autohedge" block is another host's business: never started, never checked.
     if (record.autohedge === undefined) return;
     if (record.type === 'sse') {
-      context.addIssue({ code: 'custom', path: ['type'], message: 'the SSE transport is not supported: use a Streamable HTTP url' });
+      context.addIssue({
+        code: 'custom',
+        path: ['type'],
+        message: 'the SSE transport is not supported: use a Streamable HTTP url',
+      });
       return;
     }
     if (record.command === undefined && record.url === undefined) {
-      context.addIssue({ code: 'custom', message: 'a server needs either "command" (stdio) or "url" (Streamable HTTP)' });
+      context.addIssue({
+        code: 'custom',
+        message: 'a server needs either "command" (stdio) or "url" (Streamable HTTP)',
+      });
       return;
     }
     const parsed = (record.command !== undefined ? stdioServer : httpServer).safeParse(value);
-    if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue, code: 'custom', message: issue.message, path: issue.path });
+    if (!parsed.success)
+      for (const issue of parsed.error.issues)
+        context.addIssue({ ...issue, code: 'custom', message: issue.message, path: issue.path });
   }),
 );
 
 const fileSchema = z.looseObject({
-  mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'a server name is 1–64 letters, digits, "_", "-" or "."'), serverSchema, {
-    error: (issue) => (issue.code === 'invalid_type' ? 'expected an object "mcpServers" of servers by name' : undefined),
-  }),
+  mcpServers: z.record(
+    z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'a server name is 1–64 letters, digits, "_", "-" or "."'),
+    serverSchema,
+    {
+      error: (issue) =>
+        issue.code === 'invalid_type' ? 'expected an object "mcpServers" of servers by name' : undefined,
+    },
+  ),
 });
 
 export interface StdioServerConfig {
@@ -123,17 +141,30 @@ export function parseMcpConfig(raw: unknown, path: string, env: NodeJS.ProcessEn
     const message = issue?.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue?.message;
     throw new ConfigError(`--mcp-config ${path}: ${where}${message ?? 'invalid configuration'}`);
   }
-  const used = Object.entries(parsed.data.mcpServers).filter(([, raw]) => (raw as Record<string, unknown>).autohedge !== undefined);
+  const used = Object.entries(parsed.data.mcpServers).filter(
+    ([, raw]) => (raw as Record<string, unknown>).autohedge !== undefined,
+  );
   const servers = used.map(([name, raw]): McpServerConfig => {
     // Validated above; parsed again for its defaults.
-    const server = ((raw as Record<string, unknown>).command !== undefined ? stdioServer : httpServer).parse(raw) as Record<string, unknown> & {
+    const server = ((raw as Record<string, unknown>).command !== undefined ? stdioServer : httpServer).parse(
+      raw,
+    ) as Record<string, unknown> & {
       autohedge?: z.infer<typeof allowList>;
     };
-    const expand = (values: Record<string, string>, field: string) => expandAll(values, env, `${path}: mcpServers.${name}.${field}`);
+    const expand = (values: Record<string, string>, field: string) =>
+      expandAll(values, env, `${path}: mcpServers.${name}.${field}`);
     const allow = (server.autohedge?.agents ?? {}) as Partial<Record<WorkerId, string[]>>;
     if (typeof server.command === 'string') {
       const stdio = server as z.infer<typeof stdioServer>;
-      return { kind: 'stdio', name, command: stdio.command, args: stdio.args, env: expand(stdio.env, 'env'), cwd: stdio.cwd, allow };
+      return {
+        kind: 'stdio',
+        name,
+        command: stdio.command,
+        args: stdio.args,
+        env: expand(stdio.env, 'env'),
+        cwd: stdio.cwd,
+        allow,
+      };
     }
     const http = server as z.infer<typeof httpServer>;
     return { kind: 'http', name, url: http.url, headers: expand(http.headers, 'headers'), allow };
@@ -147,7 +178,8 @@ function expandAll(values: Record<string, string>, env: NodeJS.ProcessEnv, where
   for (const [key, value] of Object.entries(values)) {
     expanded[key] = value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, variable: string) => {
       const found = env[variable];
-      if (found === undefined) throw new ConfigError(`--mcp-config ${where}.${key}: \${env:${variable}} is not set in the environment`);
+      if (found === undefined)
+        throw new ConfigError(`--mcp-config ${where}.${key}: \${env:${variable}} is not set in the environment`);
       return found;
     });
   }

@@ -20,7 +20,10 @@ export interface McpToolSources {
   close(): Promise<void>;
 }
 
-export type McpMode = { kind: 'live' } | { kind: 'record' } | { kind: 'replay'; section: McpSection | undefined; cassette: string; onMiss: (line: string) => void };
+export type McpMode =
+  | { kind: 'live' }
+  | { kind: 'record' }
+  | { kind: 'replay'; section: McpSection | undefined; cassette: string; onMiss: (line: string) => void };
 
 export interface OpenMcpOptions {
   mode: McpMode;
@@ -50,7 +53,9 @@ export async function openMcpTools(config: McpConfig, options: OpenMcpOptions): 
     );
   } else {
     const { connectLive } = await import('./live.js');
-    const live = await Promise.all(config.servers.map((server) => connectLive(server, options.connectTimeoutMs ?? defaultConnectTimeoutMs)));
+    const live = await Promise.all(
+      config.servers.map((server) => connectLive(server, options.connectTimeoutMs ?? defaultConnectTimeoutMs)),
+    );
     if (mode.kind === 'record') {
       const recording = recordingHandles(live);
       handles = recording.handles;
@@ -68,7 +73,10 @@ export async function openMcpTools(config: McpConfig, options: OpenMcpOptions): 
     for (const handle of handles) {
       if (handle.error !== null) warn(`MCP server '${handle.name}' is unavailable: ${handle.error}`);
     }
-    const pairs = config.servers.map((server, index) => ({ config: server, handle: handles[index] as McpServerHandle }));
+    const pairs = config.servers.map((server, index) => ({
+      config: server,
+      handle: handles[index] as McpServerHandle,
+    }));
     const agentTools = bindMcpTools(pairs, options.builtInNames, { warn });
     return { agentTools, servers: handles, section, close };
   } catch (error) {

@@ -19,9 +19,17 @@ export async function connectLive(config: McpServerConfig, connectTimeoutMs: num
     await transport.close().catch(() => {});
   };
   try {
-    await withTimeout(client.connect(transport), connectTimeoutMs, `did not connect within ${connectTimeoutMs / 1000} s`);
+    await withTimeout(
+      client.connect(transport),
+      connectTimeoutMs,
+      `did not connect within ${connectTimeoutMs / 1000} s`,
+    );
     // listTools() follows nextCursor itself and returns every page.
-    const listed = await withTimeout(client.listTools(), connectTimeoutMs, `did not list its tools within ${connectTimeoutMs / 1000} s`);
+    const listed = await withTimeout(
+      client.listTools(),
+      connectTimeoutMs,
+      `did not list its tools within ${connectTimeoutMs / 1000} s`,
+    );
     const tools: McpToolInfo[] = listed.tools.map((tool) => ({
       name: tool.name,
       description: tool.description ?? '',
@@ -44,7 +52,8 @@ export async function connectLive(config: McpServerConfig, connectTimeoutMs: num
 }
 
 function makeTransport(config: McpServerConfig): Transport {
-  if (config.kind === 'stdio') return new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd });
+  if (config.kind === 'stdio')
+    return new GroupStdioTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd });
   // The marker header keeps a --record run from also capturing the MCP HTTP traffic as
   // HTTP exchanges: MCP is recorded at the tool boundary instead.
   return new StreamableHTTPClientTransport(new URL(config.url), {
@@ -52,7 +61,13 @@ function makeTransport(config: McpServerConfig): Transport {
   });
 }
 
-async function callTool(client: Client, name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<McpCallResult> {
+async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<McpCallResult> {
   // Unknown tools and timeouts are protocol errors (a throw); failures the tool itself
   // reports come back as isError results. Both become failed calls upstream.
   const result = await client.callTool({ name, arguments: args }, { signal, timeout: timeoutMs });

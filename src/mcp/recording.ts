@@ -6,26 +6,38 @@ import type { McpCallResult, McpServerHandle } from './types.js';
 type Call = McpSection['calls'][number];
 
 /** Wraps live handles so every tool list and call lands in one cassette section. */
-export function recordingHandles(handles: McpServerHandle[]): { handles: McpServerHandle[]; section: () => McpSection } {
+export function recordingHandles(handles: McpServerHandle[]): {
+  handles: McpServerHandle[];
+  section: () => McpSection;
+} {
   const calls: Call[] = [];
-  const wrapped = handles.map(
-    (handle): McpServerHandle => ({
-      ...handle,
-      async call(tool, args, signal, timeoutMs) {
-        try {
-          const result = await handle.call(tool, args, signal, timeoutMs);
-          calls.push({ server: handle.name, tool, arguments: asJson(args), result: asJson(result) as Call['result'], error: null });
-          return result;
-        } catch (error) {
-          // A call cut by the run's abort has no outcome worth replaying.
-          if (!signal.aborted) calls.push({ server: handle.name, tool, arguments: asJson(args), result: null, error: errorMessage(error) });
-          throw error;
-        }
-      },
-    }),
-  );
+  const wrapped = handles.map((handle): McpServerHandle => ({
+    ...handle,
+    async call(tool, args, signal, timeoutMs) {
+      try {
+        const result = await handle.call(tool, args, signal, timeoutMs);
+        calls.push({
+          server: handle.name,
+          tool,
+          arguments: asJson(args),
+          result: asJson(result) as Call['result'],
+          error: null,
+        });
+        return result;
+      } catch (error) {
+        // A call cut by the run's abort has no outcome worth replaying.
+        if (!signal.aborted)
+          calls.push({ server: handle.name, tool, arguments: asJson(args), result: null, error: errorMessage(error) });
+        throw error;
+      }
+    },
+  }));
   const section = (): McpSection => ({
-    servers: handles.map((handle) => ({ name: handle.name, error: handle.error, tools: handle.tools ? (asJson(handle.tools) as unknown as McpSection['servers'][number]['tools']) : null })),
+    servers: handles.map((handle) => ({
+      name: handle.name,
+      error: handle.error,
+      tools: handle.tools ? (asJson(handle.tools) as unknown as McpSection['servers'][number]['tools']) : null,
+    })),
     calls,
   });
   return { handles: wrapped, section };
@@ -36,7 +48,12 @@ export function recordingHandles(handles: McpServerHandle[]): { handles: McpServ
  * identical recorded calls, the first unused one answers; a call the cassette does not
  * hold fails (to the model) and is reported through `onMiss`, like an HTTP replay miss.
  */
-export function replayHandles(names: string[], section: McpSection | undefined, cassette: string, onMiss: (line: string) => void): McpServerHandle[] {
+export function replayHandles(
+  names: string[],
+  section: McpSection | undefined,
+  cassette: string,
+  onMiss: (line: string) => void,
+): McpServerHandle[] {
   const used = new Set<number>();
   return names.map((name): McpServerHandle => {
     const server = section?.servers.find((candidate) => candidate.name === name);
@@ -52,7 +69,10 @@ export function replayHandles(names: string[], section: McpSection | undefined, 
       error: null,
       call: async (tool, args): Promise<McpCallResult> => {
         const key = canonical(args);
-        const index = (section?.calls ?? []).findIndex((call, at) => !used.has(at) && call.server === name && call.tool === tool && canonical(call.arguments) === key);
+        const index = (section?.calls ?? []).findIndex(
+          (call, at) =>
+            !used.has(at) && call.server === name && call.tool === tool && canonical(call.arguments) === key,
+        );
         if (index === -1) {
           const line = `replay miss: MCP ${name}/${tool} with arguments ${key} is not in ${cassette}`;
           onMiss(line);
@@ -80,5 +100,9 @@ function canonical(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).map(([key, item]) => [key, sortKeys(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+      .map(([key, item]) => [key, sortKeys(item)]),
+  );
 }

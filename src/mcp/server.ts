@@ -40,7 +40,11 @@ const resultOutput = z.looseObject({ runId: z.string(), ticker: z.string(), stat
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
 
-type ToolResult = { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 function failure(options: ServeOptions, error: unknown): ToolResult {
   return { content: [{ type: 'text', text: options.errorLine(error) }], isError: true };
@@ -51,7 +55,11 @@ function ok(text: string, structured: object): ToolResult {
 }
 
 /** One server instance: the four tools. */
-export function buildServer(handlers: ServeHandlers, options: ServeOptions, track: <T>(work: Promise<T>) => Promise<T>): McpServer {
+export function buildServer(
+  handlers: ServeHandlers,
+  options: ServeOptions,
+  track: <T>(work: Promise<T>) => Promise<T>,
+): McpServer {
   const server = new McpServer({ name: options.name, version: options.version });
   const guarded = async (work: () => Promise<ToolResult>): Promise<ToolResult> => {
     try {
@@ -65,15 +73,17 @@ export function buildServer(handlers: ServeHandlers, options: ServeOptions, trac
     'market',
     {
       title: 'Market snapshot',
-      description: 'The market-data snapshot of one ticker (quote, indicators, recent bars) and the text block the agents read.',
+      description:
+        'The market-data snapshot of one ticker (quote, indicators, recent bars) and the text block the agents read.',
       inputSchema: z.object({ ticker }),
       outputSchema: snapshotOutput,
       annotations: readOnly,
     },
-    async (input, context) => guarded(async () => {
-      const snapshot = await handlers.market(input.ticker, context.mcpReq.signal);
-      return ok(snapshot.text, snapshot);
-    }),
+    async (input, context) =>
+      guarded(async () => {
+        const snapshot = await handlers.market(input.ticker, context.mcpReq.signal);
+        return ok(snapshot.text, snapshot);
+      }),
   );
 
   server.registerTool(
@@ -83,19 +93,31 @@ export function buildServer(handlers: ServeHandlers, options: ServeOptions, trac
       description: `Runs the autohedge desk (Director plan, Quant, Risk, Execution, Sentiment, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less. Not investment advice.`,
       inputSchema: z.object({
         ticker,
-        agents: z.array(z.enum(workerIds)).min(1).optional().describe('Run only these desks on the market data, with no Director'),
-        maxCostUsd: z.number().positive().max(options.maxCostUsd).optional().describe(`Spending cap for this call in USD (at most ${options.maxCostUsd})`),
+        agents: z
+          .array(z.enum(workerIds))
+          .min(1)
+          .optional()
+          .describe('Run only these desks on the market data, with no Director'),
+        maxCostUsd: z
+          .number()
+          .positive()
+          .max(options.maxCostUsd)
+          .optional()
+          .describe(`Spending cap for this call in USD (at most ${options.maxCostUsd})`),
       }),
       outputSchema: resultOutput,
       annotations: { ...readOnly, idempotentHint: false },
     },
-    async (input, context) => guarded(async () => {
-      const progress = progressReporter(context.mcpReq._meta?.progressToken, (params) => context.mcpReq.notify({ method: 'notifications/progress', params }));
-      const result = await handlers.analyze(input, context.mcpReq.signal, progress.sink);
-      // The client drops progress that arrives after the result: send it all first.
-      await progress.flushed();
-      return ok(summarize(result), result);
-    }),
+    async (input, context) =>
+      guarded(async () => {
+        const progress = progressReporter(context.mcpReq._meta?.progressToken, (params) =>
+          context.mcpReq.notify({ method: 'notifications/progress', params }),
+        );
+        const result = await handlers.analyze(input, context.mcpReq.signal, progress.sink);
+        // The client drops progress that arrives after the result: send it all first.
+        await progress.flushed();
+        return ok(summarize(result), result);
+      }),
   );
 
   server.registerTool(
@@ -103,15 +125,20 @@ export function buildServer(handlers: ServeHandlers, options: ServeOptions, trac
     {
       title: 'Saved runs',
       description: 'The saved analyses, newest first: run id, ticker, action, conviction, status, cost.',
-      inputSchema: z.object({ limit: z.number().int().min(1).max(500).optional().describe('At most this many (default 20)') }),
+      inputSchema: z.object({
+        limit: z.number().int().min(1).max(500).optional().describe('At most this many (default 20)'),
+      }),
       outputSchema: z.object({ runs: z.array(z.looseObject({ runId: z.string() })) }),
       annotations: { ...readOnly, openWorldHint: false },
     },
-    async (input) => guarded(async () => {
-      const runs = await handlers.runsList(input.limit ?? 20);
-      const lines = runs.map((run) => `${run.runId}  ${run.ticker ?? '?'}  ${run.action ?? '-'}  ${run.status ?? run.state}`);
-      return ok(lines.length > 0 ? lines.join('\n') : 'no saved runs', { runs });
-    }),
+    async (input) =>
+      guarded(async () => {
+        const runs = await handlers.runsList(input.limit ?? 20);
+        const lines = runs.map(
+          (run) => `${run.runId}  ${run.ticker ?? '?'}  ${run.action ?? '-'}  ${run.status ?? run.state}`,
+        );
+        return ok(lines.length > 0 ? lines.join('\n') : 'no saved runs', { runs });
+      }),
   );
 
   server.registerTool(
@@ -123,10 +150,11 @@ export function buildServer(handlers: ServeHandlers, options: ServeOptions, trac
       outputSchema: resultOutput,
       annotations: { ...readOnly, openWorldHint: false },
     },
-    async (input) => guarded(async () => {
-      const result = await handlers.runGet(input.id);
-      return ok(summarize(result), result);
-    }),
+    async (input) =>
+      guarded(async () => {
+        const result = await handlers.runGet(input.id);
+        return ok(summarize(result), result);
+      }),
   );
   return server;
 }
@@ -134,7 +162,10 @@ export function buildServer(handlers: ServeHandlers, options: ServeOptions, trac
 type ProgressParams = { progressToken: string | number; progress: number; total?: number; message?: string };
 
 /** Progress notifications while a run goes on, in order, when the caller sent a progressToken. */
-function progressReporter(token: unknown, send: (params: ProgressParams) => Promise<void>): { sink: (event: RunEvent) => void; flushed: () => Promise<void> } {
+function progressReporter(
+  token: unknown,
+  send: (params: ProgressParams) => Promise<void>,
+): { sink: (event: RunEvent) => void; flushed: () => Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   if (typeof token !== 'string' && typeof token !== 'number') return { sink: () => {}, flushed: () => chain };
   let progress = 0;
@@ -170,13 +201,21 @@ function progressMessage(event: RunEvent): string | null {
 
 /** Action, conviction, levels, status and guardrail findings in a few lines. */
 export function summarize(result: AnalysisResult): string {
-  const lines = [`${result.ticker}: status ${result.status}${result.demo ? ' (DEMO: synthetic data)' : ''}, run ${result.runId}`];
+  const lines = [
+    `${result.ticker}: status ${result.status}${result.demo ? ' (DEMO: synthetic data)' : ''}, run ${result.runId}`,
+  ];
   const decision = result.decision;
   if (decision) {
     const level = (value: number | null) => (value === null ? '-' : String(value));
-    lines.push(`${decision.action} with conviction ${decision.conviction}/100, size ${decision.positionSizePct}% (${decision.orderType}), entry ${level(decision.entry)}, stop ${level(decision.stopLoss)}, target ${level(decision.takeProfit)}`);
+    lines.push(
+      `${decision.action} with conviction ${decision.conviction}/100, size ${decision.positionSizePct}% (${decision.orderType}), entry ${level(decision.entry)}, stop ${level(decision.stopLoss)}, target ${level(decision.takeProfit)}`,
+    );
   } else {
-    lines.push(result.mode === 'agents' ? `desk reports only: ${result.reports.map((report) => `${report.agent} ${report.status}`).join(', ')}` : 'no decision');
+    lines.push(
+      result.mode === 'agents'
+        ? `desk reports only: ${result.reports.map((report) => `${report.agent} ${report.status}`).join(', ')}`
+        : 'no decision',
+    );
   }
   for (const finding of result.guardrails) lines.push(`guardrail ${finding.severity}: ${finding.message}`);
   if (result.error) lines.push(`error: ${result.error}`);
@@ -190,7 +229,11 @@ export type ServeEnd = 'stdin-closed' | 'aborted';
  * Serves over stdio until stdin closes or `stop` aborts (the CLI's signals); then
  * aborts every call in flight, waits briefly for it to be saved, and closes.
  */
-export async function serveMcpStdio(handlers: ServeHandlers, options: ServeOptions, stop: AbortSignal | undefined): Promise<ServeEnd> {
+export async function serveMcpStdio(
+  handlers: ServeHandlers,
+  options: ServeOptions,
+  stop: AbortSignal | undefined,
+): Promise<ServeEnd> {
   const inFlight = new Set<Promise<unknown>>();
   const shutdown = new AbortController();
   const combined = stop ? AbortSignal.any([stop, shutdown.signal]) : shutdown.signal;

@@ -74,7 +74,8 @@ export class GroupStdioTransport implements Transport {
   private receive(chunk: Buffer): void {
     try {
       this.buffer.append(chunk);
-      for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) this.onmessage?.(message);
+      for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage())
+        this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error as Error);
     }
@@ -101,7 +102,11 @@ export class GroupStdioTransport implements Transport {
       if (child.exitCode !== null || child.signalCode !== null) resolve();
       else child.once('exit', () => resolve());
     });
-    const waitExit = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+    const waitExit = (ms: number) =>
+      Promise.race([
+        exited.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+      ]);
     child.stdin?.end();
     if (!(await waitExit(closeStepMs))) {
       signalGroup(child, 'SIGTERM');

@@ -54,9 +54,14 @@ export function bindMcpTools(
         const key = `${config.name}\u0000${remoteName}`;
         let tool = built.get(key);
         if (!tool) {
-          const info = handle.tools === null ? placeholderInfo(remoteName) : handle.tools.find((candidate) => candidate.name === remoteName);
+          const info =
+            handle.tools === null
+              ? placeholderInfo(remoteName)
+              : handle.tools.find((candidate) => candidate.name === remoteName);
           if (!info) {
-            options.warn(`MCP server '${config.name}' has no tool '${remoteName}' (allowed for ${agent}); it offers ${handle.tools?.map((candidate) => candidate.name).join(', ') || 'none'}`);
+            options.warn(
+              `MCP server '${config.name}' has no tool '${remoteName}' (allowed for ${agent}); it offers ${handle.tools?.map((candidate) => candidate.name).join(', ') || 'none'}`,
+            );
             continue;
           }
           const name = uniqueName(config.name, remoteName, taken, builtInNames);
@@ -71,21 +76,34 @@ export function bindMcpTools(
   return byAgent;
 }
 
-function uniqueName(server: string, remoteName: string, taken: ReadonlySet<string>, builtInNames: readonly string[]): string {
+function uniqueName(
+  server: string,
+  remoteName: string,
+  taken: ReadonlySet<string>,
+  builtInNames: readonly string[],
+): string {
   const plain = functionName(server, remoteName);
   if (builtInNames.includes(plain)) {
-    throw new ConfigError(`MCP tool '${remoteName}' of server '${server}' would be called '${plain}', the name of a built-in tool: rename the server in the config`);
+    throw new ConfigError(
+      `MCP tool '${remoteName}' of server '${server}' would be called '${plain}', the name of a built-in tool: rename the server in the config`,
+    );
   }
   return functionName(server, remoteName, taken);
 }
 
 /** A failed server's tool: any arguments, answered with the failure. */
 function placeholderInfo(name: string): McpToolInfo {
-  return { name, description: 'This MCP server is not available in this run.', inputSchema: { type: 'object', properties: {} } };
+  return {
+    name,
+    description: 'This MCP server is not available in this run.',
+    inputSchema: { type: 'object', properties: {} },
+  };
 }
 
 export function createMcpTool(handle: McpServerHandle, info: McpToolInfo, name: string): McpTool {
-  const description = capDescription(sanitizeText(info.description || `Tool '${info.name}' of the MCP server '${handle.name}'.`));
+  const description = capDescription(
+    sanitizeText(info.description || `Tool '${info.name}' of the MCP server '${handle.name}'.`),
+  );
   const { parameters, strict, reason } = modelSchema(info.inputSchema, name);
   const definition: ToolDefinition = { type: 'function', function: { name, description, parameters, strict } };
   return {
@@ -109,9 +127,13 @@ export function createMcpTool(handle: McpServerHandle, info: McpToolInfo, name: 
         result = await handle.call(info.name, args, context.signal, backstopTimeoutMs);
       } catch (error) {
         // A protocol error (unknown tool, closed connection): the server's words are untrusted too.
-        throw new Error(`MCP server '${handle.name}': ${mcpErrorText({ content: [{ type: 'text', text: errorMessage(error) }], isError: true })}`, { cause: error });
+        throw new Error(
+          `MCP server '${handle.name}': ${mcpErrorText({ content: [{ type: 'text', text: errorMessage(error) }], isError: true })}`,
+          { cause: error },
+        );
       }
-      if (result.isError) throw new Error(`MCP tool '${info.name}' of server '${handle.name}' failed: ${mcpErrorText(result)}`);
+      if (result.isError)
+        throw new Error(`MCP tool '${info.name}' of server '${handle.name}' failed: ${mcpErrorText(result)}`);
       return formatMcpResult(handle.name, info.name, result);
     },
   };
@@ -124,11 +146,18 @@ function capDescription(text: string): string {
 }
 
 /** The strict conversion our own tools get; where it cannot express the schema, the server's own schema, non-strict. */
-function modelSchema(inputSchema: Record<string, unknown>, name: string): { parameters: Record<string, unknown>; strict: boolean; reason: string | null } {
+function modelSchema(
+  inputSchema: Record<string, unknown>,
+  name: string,
+): { parameters: Record<string, unknown>; strict: boolean; reason: string | null } {
   const { $schema: _schema, ...schema } = inputSchema;
   const withObject = { type: 'object', properties: {}, ...schema };
   try {
-    return { parameters: toStrictJsonSchema(structuredClone(withObject), `MCP tool ${name}`), strict: true, reason: null };
+    return {
+      parameters: toStrictJsonSchema(structuredClone(withObject), `MCP tool ${name}`),
+      strict: true,
+      reason: null,
+    };
   } catch (error) {
     return { parameters: withObject, strict: false, reason: errorMessage(error) };
   }

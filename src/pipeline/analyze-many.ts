@@ -1,7 +1,9 @@
 import { analyze, type AnalyzeDeps, type AnalyzeOptions } from './analyze.js';
 import type { AnalysisResult } from './types.js';
 
-export type TickerOutcome = { ticker: string; result: AnalysisResult; error?: undefined } | { ticker: string; result?: undefined; error: unknown };
+export type TickerOutcome =
+  | { ticker: string; result: AnalysisResult; error?: undefined }
+  | { ticker: string; result?: undefined; error: unknown };
 
 export interface AnalyzeEachOptions {
   /** Analyses in flight at once. */

@@ -9,7 +9,15 @@ import type { MarketData, MarketSnapshot } from '../market/types.js';
 import type { SearchProvider } from '../search/types.js';
 import type { Tool } from '../tools/types.js';
 import { SpendingCap, withBudget } from './budget.js';
-import { deskDefinitions, failureSummary, orderReports, reportWarnings, runDesk, standingBrief, type Brief } from './desks.js';
+import {
+  deskDefinitions,
+  failureSummary,
+  orderReports,
+  reportWarnings,
+  runDesk,
+  standingBrief,
+  type Brief,
+} from './desks.js';
 import { announceDirector, createDirector } from './director.js';
 import { contaminationOf } from './contamination.js';
 import { checkDecision, defaultLimits, resolveLimits, type GuardrailLimits } from './guardrails.js';
@@ -126,10 +134,19 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
 /** Whether an agent of this run names a tool `--search none` switched off (no warning for `--agent quant`). */
 function runsSearchingAgent(run: Run, selected: readonly string[] | undefined): boolean {
   const ids = run.result.mode === 'agents' ? (selected ?? []) : run.roster.map((definition) => definition.id);
-  return run.roster.some((definition) => ids.includes(definition.id) && definition.tools.some((name) => Object.hasOwn(run.search.disabledTools, name)));
+  return run.roster.some(
+    (definition) =>
+      ids.includes(definition.id) && definition.tools.some((name) => Object.hasOwn(run.search.disabledTools, name)),
+  );
 }
 
-function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usage: UsageTracker, started: number): Run {
+function openRun(
+  ticker: string,
+  options: AnalyzeOptions,
+  deps: AnalyzeDeps,
+  usage: UsageTracker,
+  started: number,
+): Run {
   const asOf = options.asOf ?? new Date();
   const symbol = ticker.trim().toUpperCase();
   const warnings: string[] = [];
@@ -141,7 +158,8 @@ function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usa
   const signal = options.signal ?? new AbortController().signal;
   const prices = deps.prices ?? defaultPriceTable;
   // One cap for the model calls and the searches of this analysis.
-  const cap = options.maxCostUsd != null ? new SpendingCap(options.maxCostUsd, { stopAfterCap: options.replay === true }) : null;
+  const cap =
+    options.maxCostUsd != null ? new SpendingCap(options.maxCostUsd, { stopAfterCap: options.replay === true }) : null;
   const model = cap ? withBudget(deps.model, cap, prices) : deps.model;
   const search = setUpSearch(deps.search, { cap, prices, events });
   const result: AnalysisResult = {
@@ -184,7 +202,10 @@ function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usa
     specs,
     context: { model, asOf, historical: options.historical === true, events, signal },
     // Resolved once, before any model call: a bad limit is the caller's error, not a silent rule switched off.
-    limits: resolveLimits({ ...options.guardrailLimits, maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct }),
+    limits: resolveLimits({
+      ...options.guardrailLimits,
+      maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct,
+    }),
     marketBlock: noMarketBlock(symbol),
     result,
     search,
@@ -193,11 +214,21 @@ function openRun(ticker: string, options: AnalyzeOptions, deps: AnalyzeDeps, usa
 }
 
 /** asOfMode, and whether the models used may know what came after asOf (every agent that runs counts). */
-function asOfLabels(result: AnalysisResult, options: AnalyzeOptions, specs: SpecSource): Pick<AnalysisResult, 'asOfMode' | 'contamination'> {
+function asOfLabels(
+  result: AnalysisResult,
+  options: AnalyzeOptions,
+  specs: SpecSource,
+): Pick<AnalysisResult, 'asOfMode' | 'contamination'> {
   const historical = options.historical === true;
-  const running = result.mode === 'agents' ? specs.roster.filter((definition) => options.agents?.includes(definition.id as WorkerId)) : specs.roster;
+  const running =
+    result.mode === 'agents'
+      ? specs.roster.filter((definition) => options.agents?.includes(definition.id as WorkerId))
+      : specs.roster;
   const models = running.map((definition) => resolveModel(definition, options.model, specs.env));
-  return { asOfMode: historical ? 'historical' : 'live', contamination: contaminationOf(result.asOf.slice(0, 10), models, historical) };
+  return {
+    asOfMode: historical ? 'historical' : 'live',
+    contamination: contaminationOf(result.asOf.slice(0, 10), models, historical),
+  };
 }
 
 /** A historical run says what may still reach past its day: the model's memory, tools from outside. */
@@ -215,9 +246,18 @@ function announceHistorical(run: Run, agentTools: AnalyzeDeps['agentTools']): vo
  * 1. Market data. An unknown ticker is the user's error and ends here; an
  * unreachable Yahoo leaves the desks working without numbers, and says so.
  */
-async function snapshotPhase(run: Run, market: MarketData, refresh: boolean | undefined): Promise<MarketSnapshot | null> {
+async function snapshotPhase(
+  run: Run,
+  market: MarketData,
+  refresh: boolean | undefined,
+): Promise<MarketSnapshot | null> {
   try {
-    const snapshot = await market.snapshot(run.symbol, { asOf: run.specs.asOf, signal: run.signal, refresh, historical: run.context.historical === true });
+    const snapshot = await market.snapshot(run.symbol, {
+      asOf: run.specs.asOf,
+      signal: run.signal,
+      refresh,
+      historical: run.context.historical === true,
+    });
     for (const warning of snapshot.warnings) run.warn(`market data: ${warning}`);
     return snapshot;
   } catch (error) {
@@ -239,7 +279,13 @@ async function selectedDesksPhase(run: Run, selected: readonly WorkerId[]): Prom
 
 /** 2–4. Plan (desks that need no plan already running), the other desks, the decision. */
 async function fullPhases(run: Run): Promise<void> {
-  const director = createDirector({ ticker: run.symbol, marketBlock: run.marketBlock, specs: run.specs, limits: run.limits, context: run.context });
+  const director = createDirector({
+    ticker: run.symbol,
+    marketBlock: run.marketBlock,
+    specs: run.specs,
+    limits: run.limits,
+    context: run.context,
+  });
   const early = earlyDesks(run);
   const end = announceDirector(run.events, director.model);
   const plan = await planPhase(run, director, early);
@@ -274,7 +320,11 @@ function earlyDesks(run: Run): { reports: Array<Promise<AgentReport>>; stop: (re
 }
 
 /** 2. The Director's plan. Null when it failed; the run's error and the Director's failure then say why. */
-async function planPhase(run: Run, director: ReturnType<typeof createDirector>, early: ReturnType<typeof earlyDesks>): Promise<Plan | null> {
+async function planPhase(
+  run: Run,
+  director: ReturnType<typeof createDirector>,
+  early: ReturnType<typeof earlyDesks>,
+): Promise<Plan | null> {
   const report = await director.plan();
   if (report.output !== undefined && report.status === 'ok') {
     run.result.plan = report.output;
@@ -291,10 +341,16 @@ async function planPhase(run: Run, director: ReturnType<typeof createDirector>, 
 
 /** 3. The remaining desks on the Director's briefs, concurrently with those already running. */
 async function desksPhase(run: Run, plan: Plan, running: Array<Promise<AgentReport>>): Promise<AgentReport[]> {
-  const early = new Set(deskDefinitions(run.roster).filter((definition) => definition.startsWithSnapshot).map((definition) => definition.id));
+  const early = new Set(
+    deskDefinitions(run.roster)
+      .filter((definition) => definition.startsWithSnapshot)
+      .map((definition) => definition.id),
+  );
   const briefed = deskDefinitions(run.roster)
     .filter((definition) => !early.has(definition.id))
-    .map((definition) => startDesk(run, definition.id, { text: plan.briefs[definition.id as WorkerId], from: 'director' }));
+    .map((definition) =>
+      startDesk(run, definition.id, { text: plan.briefs[definition.id as WorkerId], from: 'director' }),
+    );
   const reports = orderReports(await Promise.all([...briefed, ...running]), run.roster);
   if (!run.signal.aborted) for (const warning of reportWarnings(reports)) run.warn(warning);
   return reports;
@@ -340,7 +396,12 @@ function standingBriefFor(run: Run, id: WorkerId): Brief {
 }
 
 function startDesk(run: Run, id: string, brief: Brief, signal: AbortSignal = run.signal): Promise<AgentReport> {
-  return runDesk(id, brief, { ticker: run.symbol, marketBlock: run.marketBlock, specs: run.specs, context: { ...run.context, signal } });
+  return runDesk(id, brief, {
+    ticker: run.symbol,
+    marketBlock: run.marketBlock,
+    specs: run.specs,
+    context: { ...run.context, signal },
+  });
 }
 
 /** The status from the run's facts, in one place; the error line for a failed or interrupted run. */
@@ -356,13 +417,17 @@ function closeRun(run: Run, usage: UsageTracker, prices: PriceTable, started: nu
   result.status = runStatus(facts);
   if (result.status === 'interrupted') result.error = 'interrupted';
   else if (result.status === 'ok' || result.status === 'flagged') result.error = null;
-  else if (result.error === null && result.mode === 'agents' && result.status === 'failed') result.error = failureSummary(result.reports);
+  else if (result.error === null && result.mode === 'agents' && result.status === 'failed')
+    result.error = failureSummary(result.reports);
   result.usage = usage.summary(prices);
   result.durationMs = Date.now() - started;
   return result;
 }
 
 function makeRunId(symbol: string, at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${symbol.replace(/[^A-Z0-9]/g, '_')}-${randomBytes(3).toString('hex')}`;
 }

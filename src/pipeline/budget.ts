@@ -33,10 +33,18 @@ export class SpendingCap {
   ) {}
 
   /** Runs `work` if its worst case fits, then charges what it really cost (the worst case when that is not a finite number). */
-  async spend<T>(what: string, worstCase: number, work: () => Promise<T>, actualCost: (value: T) => number, failureCost: (error: unknown) => number = () => 0): Promise<T> {
+  async spend<T>(
+    what: string,
+    worstCase: number,
+    work: () => Promise<T>,
+    actualCost: (value: T) => number,
+    failureCost: (error: unknown) => number = () => 0,
+  ): Promise<T> {
     // NaN compares false with everything: a cost that is not a finite number stops the call.
     if (!Number.isFinite(worstCase)) {
-      throw new BudgetExceededError(`the cost of the next ${what} cannot be computed, so --max-cost cannot be enforced; the call was not made`);
+      throw new BudgetExceededError(
+        `the cost of the next ${what} cannot be computed, so --max-cost cannot be enforced; the call was not made`,
+      );
     }
     if (this.options.stopAfterCap && this.capped !== null) {
       throw new BudgetExceededError(
@@ -78,10 +86,18 @@ export function withBudget(model: ChatModel, cap: number | SpendingCap, prices: 
     prepare: () => model.prepare?.(),
     async complete(request: ChatRequest): Promise<ChatResponse> {
       const price = priceFor(request.model, prices);
-      if (!price) throw new BudgetExceededError(`no price is known for model '${request.model}', so --max-cost cannot be enforced`);
+      if (!price)
+        throw new BudgetExceededError(
+          `no price is known for model '${request.model}', so --max-cost cannot be enforced`,
+        );
       const worstCase = worstCaseCost(estimatePromptTokens(request), request.maxTokens ?? defaultMaxTokens, price);
       const what = `${request.agent ?? 'model'} call`;
-      return spending.spend(what, worstCase, () => model.complete(request), (response) => costOf(response.usage, price));
+      return spending.spend(
+        what,
+        worstCase,
+        () => model.complete(request),
+        (response) => costOf(response.usage, price),
+      );
     },
   };
 }
@@ -101,9 +117,15 @@ export function withSearchBudget(provider: SearchProvider, cap: SpendingCap, pri
     prepare: () => provider.prepare?.(),
     async search(request, signal, agent) {
       const price = priceFor(priced, prices);
-      if (!price) throw new BudgetExceededError(`no price is known for '${priced}' searches, so --max-cost cannot be enforced`);
+      if (!price)
+        throw new BudgetExceededError(`no price is known for '${priced}' searches, so --max-cost cannot be enforced`);
       const promptTokens = Math.ceil((request.query.length + 400) / 4);
-      const worstCase = searchCostOf(provider.model ? { promptTokens, completionTokens: provider.maxTokens ?? defaultMaxTokens, cachedPromptTokens: 0 } : undefined, price);
+      const worstCase = searchCostOf(
+        provider.model
+          ? { promptTokens, completionTokens: provider.maxTokens ?? defaultMaxTokens, cachedPromptTokens: 0 }
+          : undefined,
+        price,
+      );
       return cap.spend(
         `${provider.id ?? 'web'} search`,
         worstCase,

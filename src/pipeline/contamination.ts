@@ -48,7 +48,10 @@ export const trainingCutoffs: Readonly<Record<string, string>> = {
 
 /** The cutoff of a model id: exact, else the longest table key it extends with a dash (gpt-4o-2024-08-06 → gpt-4o). */
 export function cutoffFor(model: string, table: Readonly<Record<string, string>> = trainingCutoffs): string | null {
-  const id = model.trim().toLowerCase().replace(/^openai\//, '');
+  const id = model
+    .trim()
+    .toLowerCase()
+    .replace(/^openai\//, '');
   if (Object.hasOwn(table, id)) return table[id]!;
   const prefix = Object.keys(table)
     .filter((key) => id.startsWith(`${key}-`))
@@ -59,15 +62,24 @@ export function cutoffFor(model: string, table: Readonly<Record<string, string>>
 /** The label of a run as of `day` (YYYY-MM-DD) made with these models; `historical: false` is a live run. */
 export function contaminationOf(day: string, models: readonly string[], historical: boolean): Contamination {
   const entries = [...new Set(models)].sort().map((model) => ({ model, cutoff: cutoffFor(model) }));
-  if (!historical) return { label: 'clean', models: entries, reason: 'a live run: its models were trained before it ran' };
+  if (!historical)
+    return { label: 'clean', models: entries, reason: 'a live run: its models were trained before it ran' };
   const after = entries.filter((entry) => entry.cutoff !== null && day <= entry.cutoff);
   if (after.length > 0) {
     const named = after.map((entry) => `${entry.model} (trained to ${entry.cutoff})`).join(', ');
-    return { label: 'contaminated', models: entries, reason: `as of ${day}, before the training cutoff of ${named}: the model may remember what happened next` };
+    return {
+      label: 'contaminated',
+      models: entries,
+      reason: `as of ${day}, before the training cutoff of ${named}: the model may remember what happened next`,
+    };
   }
   const unknown = entries.filter((entry) => entry.cutoff === null);
   if (unknown.length > 0) {
-    return { label: 'unknown', models: entries, reason: `the training cutoff of ${unknown.map((entry) => entry.model).join(', ')} is unknown: it may have seen what happened after ${day}` };
+    return {
+      label: 'unknown',
+      models: entries,
+      reason: `the training cutoff of ${unknown.map((entry) => entry.model).join(', ')} is unknown: it may have seen what happened after ${day}`,
+    };
   }
   return { label: 'clean', models: entries, reason: `as of ${day}, after the training cutoff of every model used` };
 }

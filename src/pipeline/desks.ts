@@ -21,8 +21,16 @@ export function deskTask(ticker: string, brief: Brief, marketBlock: string): str
 }
 
 /** One desk on its brief; never throws for what a model or tool does (runAgent's rule). */
-export function runDesk(id: string, brief: Brief, work: { ticker: string; marketBlock: string; specs: SpecSource; context: AgentContext }): Promise<AgentReport> {
-  return runAgent(specFor(id, work.specs), deskTask(work.ticker, brief, work.marketBlock) + disabledToolNotes(id, work.specs), work.context);
+export function runDesk(
+  id: string,
+  brief: Brief,
+  work: { ticker: string; marketBlock: string; specs: SpecSource; context: AgentContext },
+): Promise<AgentReport> {
+  return runAgent(
+    specFor(id, work.specs),
+    deskTask(work.ticker, brief, work.marketBlock) + disabledToolNotes(id, work.specs),
+    work.context,
+  );
 }
 
 /** The desks of the roster, in its order. */
@@ -53,7 +61,9 @@ export function reportWarnings(reports: AgentReport[]): string[] {
     }
     const failedCalls = report.toolCalls.filter((call) => call.error !== null);
     if (report.toolCalls.length > 0 && failedCalls.length === report.toolCalls.length) {
-      warnings.push(`${report.agent}: every tool call failed (${failedCalls[0]?.error ?? ''}); its report rests on no tool results`);
+      warnings.push(
+        `${report.agent}: every tool call failed (${failedCalls[0]?.error ?? ''}); its report rests on no tool results`,
+      );
     }
   }
   return warnings;

@@ -32,7 +32,11 @@ export function createDirector(work: DirectorWork) {
 
     plan(): Promise<AgentReport<Plan>> {
       const spec: AgentSpec<Plan> = { ...base, reviewPasses: 0, output: { name: 'plan', schema: planSchema } };
-      return runAgent(spec, fillTemplate(loadPrompt('director-plan.md'), { ticker: work.ticker, market: work.marketBlock }), shared);
+      return runAgent(
+        spec,
+        fillTemplate(loadPrompt('director-plan.md'), { ticker: work.ticker, market: work.marketBlock }),
+        shared,
+      );
     },
 
     /**
@@ -40,7 +44,11 @@ export function createDirector(work: DirectorWork) {
      * and the guardrails find an `error` — one more turn with the findings. Every
      * decision is kept with its findings, in order.
      */
-    async decide(plan: Plan, reports: AgentReport[], check: (decision: Decision) => GuardrailFinding[]): Promise<{ report: AgentReport<Decision>; history: DecisionRecord[] }> {
+    async decide(
+      plan: Plan,
+      reports: AgentReport[],
+      check: (decision: Decision) => GuardrailFinding[],
+    ): Promise<{ report: AgentReport<Decision>; history: DecisionRecord[] }> {
       const history: DecisionRecord[] = [];
       const spec: AgentSpec<Decision> = { ...base, output: { name: 'decision', schema: decisionSchema } };
       const review = (decision: Decision): string | null => {
@@ -76,12 +84,24 @@ function decideTask(work: DirectorWork, plan: Plan, reports: AgentReport[]): str
 
 /** The review pass's task: the rules the decision breaks, with their numbers. */
 export function reviewTask(errors: GuardrailFinding[]): string {
-  return fillTemplate(loadPrompt('director-review.md'), { findings: errors.map((finding) => `- ${finding.rule}: ${finding.message}`).join('\n') });
+  return fillTemplate(loadPrompt('director-review.md'), {
+    findings: errors.map((finding) => `- ${finding.rule}: ${finding.message}`).join('\n'),
+  });
 }
 
 /** The Director's one span of progress over its two runs. */
-export function announceDirector(events: EventSink, model: string): (outcome: { ok: boolean; error: string | null }) => void {
+export function announceDirector(
+  events: EventSink,
+  model: string,
+): (outcome: { ok: boolean; error: string | null }) => void {
   const started = Date.now();
   events({ type: 'agent-start', agent: 'director', model, at: started });
-  return ({ ok, error }) => events({ type: 'agent-end', agent: 'director', status: ok ? 'ok' : 'failed', durationMs: Date.now() - started, error });
+  return ({ ok, error }) =>
+    events({
+      type: 'agent-end',
+      agent: 'director',
+      status: ok ? 'ok' : 'failed',
+      durationMs: Date.now() - started,
+      error,
+    });
 }

@@ -103,7 +103,11 @@ interface Reference {
  * with it. `error` marks an order that is wrong or dangerous as written; `warning` one
  * that is doubtful; `info` context. Pure: neither argument is mutated.
  */
-export function checkDecision(decision: Decision, market: MarketSnapshot | null, limits: Partial<GuardrailLimits> = {}): GuardrailFinding[] {
+export function checkDecision(
+  decision: Decision,
+  market: MarketSnapshot | null,
+  limits: Partial<GuardrailLimits> = {},
+): GuardrailFinding[] {
   const bounds = resolveLimits(limits);
   const findings: GuardrailFinding[] = [];
   const add: Add = (rule, severity, message) => findings.push({ rule, severity, message });
@@ -142,7 +146,10 @@ function validInput(decision: Decision, add: Add): boolean {
   if (parsed.success) return true;
   for (const issue of parsed.error.issues) {
     const field = issue.path.join('.') || 'decision';
-    const value = issue.path.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | null)?.[key], decision);
+    const value = issue.path.reduce<unknown>(
+      (node, key) => (node as Record<PropertyKey, unknown> | null)?.[key],
+      decision,
+    );
     add('invalid-decision', 'error', `${field} ${describeValue(value)} is invalid: ${issue.message}`);
   }
   return false;
@@ -171,7 +178,12 @@ function checkSize(decision: Decision, limits: GuardrailLimits, add: Add): void 
   }
 }
 
-function referenceFor(decision: Decision, market: MarketSnapshot | null, limits: GuardrailLimits, add: Add): Reference | null {
+function referenceFor(
+  decision: Decision,
+  market: MarketSnapshot | null,
+  limits: GuardrailLimits,
+  add: Add,
+): Reference | null {
   const last = usablePrice(market?.indicators.lastClose) ?? usablePrice(market?.quote.price);
   if (last === null) return null;
   const ruler = rulerFor(market?.indicators.atr14 ?? null, last, limits, add);
@@ -181,7 +193,12 @@ function referenceFor(decision: Decision, market: MarketSnapshot | null, limits:
 }
 
 /** Where an order fills at the last price, how far its stated entry is from that price. */
-function checkStatedEntry(decision: Decision, { last, ruler, fillBasis }: Reference, limits: GuardrailLimits, add: Add): void {
+function checkStatedEntry(
+  decision: Decision,
+  { last, ruler, fillBasis }: Reference,
+  limits: GuardrailLimits,
+  add: Add,
+): void {
   if (decision.entry === null) return;
   const distance = Math.abs(decision.entry - last);
   if (fillBasis === 'market' && distance > limits.minStopAtr * ruler.atr + tolerance) {
@@ -193,7 +210,11 @@ function checkStatedEntry(decision: Decision, { last, ruler, fillBasis }: Refere
   }
   if (fillBasis !== 'marketable-limit') return;
   const buy = decision.action === 'BUY';
-  add('marketable-limit', 'info', `the ${decision.action} limit ${num(decision.entry)} is ${buy ? 'above' : 'below'} the last price ${num(last)}: it fills at once, so levels are judged at ${num(last)}`);
+  add(
+    'marketable-limit',
+    'info',
+    `the ${decision.action} limit ${num(decision.entry)} is ${buy ? 'above' : 'below'} the last price ${num(last)}: it fills at once, so levels are judged at ${num(last)}`,
+  );
   // A limit that far through the market caps nothing, and was set from some other price than the market's.
   if (distance > limits.maxEntryAtr * ruler.atr * (1 + tolerance)) {
     add(
@@ -212,9 +233,17 @@ function rulerFor(atr: number | null, last: number, limits: GuardrailLimits, add
   if (atr !== null && Number.isFinite(atr) && atr > 0) {
     return { atr, measure: (distance) => `${(distance / atr).toFixed(2)} ATR`, limit: (atrs) => `${num(atrs)} ATR` };
   }
-  add('atr-missing', 'info', `ATR(14) is not available: distances are judged in percent of the price, one ATR taken as ${num(limits.fallbackAtrPct)} %`);
+  add(
+    'atr-missing',
+    'info',
+    `ATR(14) is not available: distances are judged in percent of the price, one ATR taken as ${num(limits.fallbackAtrPct)} %`,
+  );
   const pct = (distance: number) => `${((distance / last) * 100).toFixed(2)} %`;
-  return { atr: (last * limits.fallbackAtrPct) / 100, measure: pct, limit: (atrs) => `${num(atrs * limits.fallbackAtrPct)} %` };
+  return {
+    atr: (last * limits.fallbackAtrPct) / 100,
+    measure: pct,
+    limit: (atrs) => `${num(atrs * limits.fallbackAtrPct)} %`,
+  };
 }
 
 /** A market order, and a limit on the far side of the market, fill at about the last price. */
@@ -241,7 +270,11 @@ function checkPriceAge(market: MarketSnapshot | null, add: Add): void {
   }
   const { asOfBar, lastClose } = market.indicators;
   if (usablePrice(lastClose) !== null && asOfBar && /^\d{4}-\d{2}-\d{2}$/.test(asOfBar) && asOfBar < lastSession) {
-    add('stale-bars', 'warning', `the last close ${num(lastClose as number)} the levels are judged against is from ${asOfBar}, ${before}`);
+    add(
+      'stale-bars',
+      'warning',
+      `the last close ${num(lastClose as number)} the levels are judged against is from ${asOfBar}, ${before}`,
+    );
   }
 }
 
@@ -249,36 +282,56 @@ function checkHoldLevels(decision: Decision, reference: Reference | null, add: A
   const carried = presentLevels(decision);
   if (carried.length === 0) return;
   if (!reference) {
-    for (const [name, value] of carried) add('unverifiable', 'warning', `${name} ${num(value)} cannot be checked: no market price is available`);
+    for (const [name, value] of carried)
+      add('unverifiable', 'warning', `${name} ${num(value)} cannot be checked: no market price is available`);
     return;
   }
-  add('hold-levels', 'info', `HOLD carries levels (${carried.map(([name, value]) => `${name} ${num(value)}`).join(', ')}); they are informational only`);
+  add(
+    'hold-levels',
+    'info',
+    `HOLD carries levels (${carried.map(([name, value]) => `${name} ${num(value)}`).join(', ')}); they are informational only`,
+  );
 }
 
 function checkLevelsPresent(decision: Decision, add: Add): void {
   const { action } = decision;
   if (decision.entry === null) {
     if (decision.orderType === 'limit') add('entry-missing', 'error', `${action} limit order without an entry price`);
-    else add('entry-missing', 'warning', `${action} market order without a stated entry price; judged at the last price`);
+    else
+      add('entry-missing', 'warning', `${action} market order without a stated entry price; judged at the last price`);
   }
   if (decision.stopLoss === null) add('stop-missing', 'error', `${action} without a stop-loss: the loss is unbounded`);
-  if (decision.takeProfit === null) add('target-missing', 'warning', `${action} without a take-profit: reward/risk cannot be checked`);
+  if (decision.takeProfit === null)
+    add('target-missing', 'warning', `${action} without a take-profit: reward/risk cannot be checked`);
 }
 
 function checkSides(decision: Decision, fill: number, reference: Reference | null, add: Add): void {
   const buy = decision.action === 'BUY';
-  const at = reference && reference.fillBasis !== 'stated' ? `the fill price ${num(fill)} (${fillWords(reference)})` : `the entry ${num(fill)}`;
+  const at =
+    reference && reference.fillBasis !== 'stated'
+      ? `the fill price ${num(fill)} (${fillWords(reference)})`
+      : `the entry ${num(fill)}`;
   const { stopLoss, takeProfit } = decision;
   if (stopLoss !== null && (buy ? stopLoss >= fill : stopLoss <= fill)) {
-    add('stop-side', 'error', `stop-loss ${num(stopLoss)} is ${buy ? 'at or above' : 'at or below'} ${at} for a ${decision.action}: it is stopped out on fill`);
+    add(
+      'stop-side',
+      'error',
+      `stop-loss ${num(stopLoss)} is ${buy ? 'at or above' : 'at or below'} ${at} for a ${decision.action}: it is stopped out on fill`,
+    );
   }
   if (takeProfit !== null && (buy ? takeProfit <= fill : takeProfit >= fill)) {
-    add('target-side', 'error', `take-profit ${num(takeProfit)} is ${buy ? 'at or below' : 'at or above'} ${at} for a ${decision.action}`);
+    add(
+      'target-side',
+      'error',
+      `take-profit ${num(takeProfit)} is ${buy ? 'at or below' : 'at or above'} ${at} for a ${decision.action}`,
+    );
   }
 }
 
 function fillWords(reference: Reference): string {
-  return reference.fillBasis === 'market' ? 'a market order fills at the last price' : 'the limit fills at once at the last price';
+  return reference.fillBasis === 'market'
+    ? 'a market order fills at the last price'
+    : 'the limit fills at once at the last price';
 }
 
 function checkRiskPerTrade(decision: Decision, fill: number, limits: GuardrailLimits, add: Add): void {
@@ -294,7 +347,13 @@ function checkRiskPerTrade(decision: Decision, fill: number, limits: GuardrailLi
   }
 }
 
-function checkRewardRisk(decision: Decision, fill: number, reference: Reference | null, limits: GuardrailLimits, add: Add): void {
+function checkRewardRisk(
+  decision: Decision,
+  fill: number,
+  reference: Reference | null,
+  limits: GuardrailLimits,
+  add: Add,
+): void {
   const { stopLoss, takeProfit, entry } = decision;
   if (stopLoss === null || takeProfit === null) return;
   const ratio = rewardRisk(decision.action, fill, stopLoss, takeProfit);
@@ -302,7 +361,11 @@ function checkRewardRisk(decision: Decision, fill: number, reference: Reference 
   const stated = entry !== null && entry !== fill ? rewardRisk(decision.action, entry, stopLoss, takeProfit) : null;
   const where = reference && reference.fillBasis !== 'stated' ? ` at the fill price ${num(fill)}` : '';
   const versus = stated !== null ? ` (${stated.toFixed(2)} at the stated entry ${num(entry as number)})` : '';
-  add('reward-risk', 'warning', `reward/risk is ${ratio.toFixed(2)}${where}${versus}, below ${num(limits.minRewardRisk)}`);
+  add(
+    'reward-risk',
+    'warning',
+    `reward/risk is ${ratio.toFixed(2)}${where}${versus}, below ${num(limits.minRewardRisk)}`,
+  );
 }
 
 /** null when either level is on the wrong side (the side rules report that). */
@@ -343,16 +406,31 @@ function checkStopDistance(decision: Decision, reference: Reference, limits: Gua
       `stop ${num(stopLoss)} is ${ruler.measure(distance)} ${direction} the entry ${num(reference.fill)} (min ${ruler.limit(limits.minStopAtr)}): ordinary daily noise stops it out`,
     );
   } else if (distance > limits.maxStopAtr * ruler.atr * (1 + tolerance)) {
-    add('stop-wide', 'warning', `stop ${num(stopLoss)} is ${ruler.measure(distance)} ${direction} the entry ${num(reference.fill)} (max ${ruler.limit(limits.maxStopAtr)})`);
+    add(
+      'stop-wide',
+      'warning',
+      `stop ${num(stopLoss)} is ${ruler.measure(distance)} ${direction} the entry ${num(reference.fill)} (max ${ruler.limit(limits.maxStopAtr)})`,
+    );
   }
 }
 
-function checkTargetReach(decision: Decision, reference: Reference, market: MarketSnapshot | null, limits: GuardrailLimits, add: Add): void {
+function checkTargetReach(
+  decision: Decision,
+  reference: Reference,
+  market: MarketSnapshot | null,
+  limits: GuardrailLimits,
+  add: Add,
+): void {
   const { takeProfit } = decision;
   if (takeProfit === null) return;
   const parsed = horizonSessions(decision.timeHorizon);
   const sessions = parsed ?? defaultHorizonSessions;
-  if (parsed === null) add('horizon-unknown', 'info', `time horizon "${decision.timeHorizon}" names no unit; the target is judged over ${sessions} sessions`);
+  if (parsed === null)
+    add(
+      'horizon-unknown',
+      'info',
+      `time horizon "${decision.timeHorizon}" names no unit; the target is judged over ${sessions} sessions`,
+    );
   const distance = Math.abs(takeProfit - reference.fill);
   const reach = limits.maxTargetAtrPerSqrtSession * Math.sqrt(sessions);
   if (distance > reach * reference.ruler.atr * (1 + tolerance)) {
@@ -365,18 +443,32 @@ function checkTargetReach(decision: Decision, reference: Reference, market: Mark
   check52WeekRange(decision.action, takeProfit, market, limits, add);
 }
 
-function check52WeekRange(action: Decision['action'], target: number, market: MarketSnapshot | null, limits: GuardrailLimits, add: Add): void {
+function check52WeekRange(
+  action: Decision['action'],
+  target: number,
+  market: MarketSnapshot | null,
+  limits: GuardrailLimits,
+  add: Add,
+): void {
   const allowance = limits.maxBeyond52WeekPct / 100;
   if (action === 'BUY') {
     const high = usablePrice(market?.indicators.high52w) ?? usablePrice(market?.quote.fiftyTwoWeekHigh);
     if (high !== null && target > high * (1 + allowance) * (1 + tolerance)) {
-      add('target-range', 'warning', `take-profit ${num(target)} is ${(((target - high) / high) * 100).toFixed(1)} % above the 52-week high ${num(high)} (limit ${num(limits.maxBeyond52WeekPct)} %)`);
+      add(
+        'target-range',
+        'warning',
+        `take-profit ${num(target)} is ${(((target - high) / high) * 100).toFixed(1)} % above the 52-week high ${num(high)} (limit ${num(limits.maxBeyond52WeekPct)} %)`,
+      );
     }
     return;
   }
   const low = usablePrice(market?.indicators.low52w) ?? usablePrice(market?.quote.fiftyTwoWeekLow);
   if (low !== null && target < low * (1 - allowance) * (1 - tolerance)) {
-    add('target-range', 'warning', `take-profit ${num(target)} is ${(((low - target) / low) * 100).toFixed(1)} % below the 52-week low ${num(low)} (limit ${num(limits.maxBeyond52WeekPct)} %)`);
+    add(
+      'target-range',
+      'warning',
+      `take-profit ${num(target)} is ${(((low - target) / low) * 100).toFixed(1)} % below the 52-week low ${num(low)} (limit ${num(limits.maxBeyond52WeekPct)} %)`,
+    );
   }
 }
 

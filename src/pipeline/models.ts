@@ -6,7 +6,11 @@ import type { AgentId } from './types.js';
  * AUTOHEDGE_MODEL_<ID>, which wins over AUTOHEDGE_MODEL, which wins over the
  * agent's default.
  */
-export function resolveModel(definition: AgentDefinition, override: string | undefined, env: NodeJS.ProcessEnv): string {
+export function resolveModel(
+  definition: AgentDefinition,
+  override: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string {
   const perAgent = env[`AUTOHEDGE_MODEL_${definition.id.toUpperCase()}`]?.trim();
   const all = env.AUTOHEDGE_MODEL?.trim();
   return override?.trim() || perAgent || all || definition.defaultModel;

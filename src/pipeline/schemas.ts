@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { deskIds, type DeskId } from '../../agents/index.js';
 
 /** One focused brief per desk of the roster. */
-const briefs = z.object(Object.fromEntries(deskIds.map((id) => [id, z.string().min(1)])) as Record<DeskId, z.ZodString>);
+const briefs = z.object(
+  Object.fromEntries(deskIds.map((id) => [id, z.string().min(1)])) as Record<DeskId, z.ZodString>,
+);
 
 /** The Director's plan, as the model must return it (strict json_schema). */
 export const planSchema = z.object({

@@ -8,7 +8,8 @@ import type { AnalysisResult } from './types.js';
 import { meterSearch } from './usage.js';
 
 /** `--search none`: the user is warned, and the desk is told in its task. */
-export const noSearchWarning = 'sentiment: no web search in this run (--search none); its report rests on no news search';
+export const noSearchWarning =
+  'sentiment: no web search in this run (--search none); its report rests on no news search';
 export const noSearchNote =
   '\n\nNo web search is available in this run (--search none): you have no search tool. Say at the start of your report that it rests on no news search, and score only what the data above supports.';
 
@@ -30,8 +31,18 @@ export interface RunSearch {
  * providers (with an id) are put under the run's --max-cost cap and report every search
  * as a `search-usage` event; a provider of the caller's own is used as given.
  */
-export function setUpSearch(given: SearchProvider | null, context: { cap: SpendingCap | null; prices: PriceTable; events: EventSink; historical?: boolean }): RunSearch {
-  if (!given) return { provider: null, toolsByName: {}, backing: { provider: 'none', model: null }, disabledTools: { [searchToolName]: noSearchNote }, warning: noSearchWarning };
+export function setUpSearch(
+  given: SearchProvider | null,
+  context: { cap: SpendingCap | null; prices: PriceTable; events: EventSink; historical?: boolean },
+): RunSearch {
+  if (!given)
+    return {
+      provider: null,
+      toolsByName: {},
+      backing: { provider: 'none', model: null },
+      disabledTools: { [searchToolName]: noSearchNote },
+      warning: noSearchWarning,
+    };
   const budgeted = context.cap ? withSearchBudget(given, context.cap, context.prices) : given;
   const provider = budgeted.id ? meterSearch(budgeted, context.events) : budgeted;
   const tool = createExaSearchTool(provider, { historical: context.historical });

@@ -12,7 +12,10 @@ export async function readUniverseFile(path: string, shownAs = path): Promise<st
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read --universe ${shownAs}: ${errorMessage(error).replace(/,\s*\w+\s+'[^']*'$/, '')}`, { cause: error });
+    throw new UsageError(
+      `cannot read --universe ${shownAs}: ${errorMessage(error).replace(/,\s*\w+\s+'[^']*'$/, '')}`,
+      { cause: error },
+    );
   }
   return parseUniverse(text, shownAs);
 }
@@ -23,7 +26,9 @@ export function parseUniverse(text: string, source = 'universe'): string[] {
   const header = firstRow >= 0 ? splitCsv(stripComment(lines[firstRow]!)) : [];
   const column = header.findIndex((cell) => /^(ticker|symbol)$/i.test(cell));
   if (column < 0 && header.length > 1) {
-    throw new UsageError(`${source}: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got ${header.map((cell) => `'${cell}'`).join(', ')})`);
+    throw new UsageError(
+      `${source}: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got ${header.map((cell) => `'${cell}'`).join(', ')})`,
+    );
   }
   const tickers: string[] = [];
   lines.forEach((line, index) => {
@@ -49,7 +54,12 @@ function stripComment(line: string): string {
 
 /** Comma-separated cells, each trimmed and unquoted; tickers never contain a comma, so no escaping is needed. */
 function splitCsv(line: string): string[] {
-  return line.split(',').map((cell) => cell.trim().replace(/^"(.*)"$/, '$1').trim());
+  return line.split(',').map((cell) =>
+    cell
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim(),
+  );
 }
 
 /** Command-line tickers first, then the file's; each symbol once, first position kept. */

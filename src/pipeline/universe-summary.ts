@@ -37,7 +37,15 @@ export function rankScore(name: Pick<RankedName, 'action' | 'conviction'>): numb
  * tickers.
  */
 export class UniverseTally {
-  private readonly summary: UniverseSummary = { analysed: 0, byStatus: {}, decided: 0, top: [], bottom: [], costUsd: 0, unpricedRuns: 0 };
+  private readonly summary: UniverseSummary = {
+    analysed: 0,
+    byStatus: {},
+    decided: 0,
+    top: [],
+    bottom: [],
+    costUsd: 0,
+    unpricedRuns: 0,
+  };
 
   constructor(private readonly shown = 5) {}
 
@@ -47,7 +55,12 @@ export class UniverseTally {
     else this.summary.costUsd += result.usage.costUsd;
     if (!result.decision) return;
     this.summary.decided += 1;
-    const name: RankedName = { ticker: result.ticker, action: result.decision.action, conviction: result.decision.conviction, status: result.status };
+    const name: RankedName = {
+      ticker: result.ticker,
+      action: result.decision.action,
+      conviction: result.decision.conviction,
+      status: result.status,
+    };
     this.summary.top = keepBest([...this.summary.top, name], (a, b) => rankScore(b) - rankScore(a), this.shown);
     this.summary.bottom = keepBest([...this.summary.bottom, name], (a, b) => rankScore(a) - rankScore(b), this.shown);
   }

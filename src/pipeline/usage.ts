@@ -7,18 +7,26 @@ import type { AgentUsage, RunUsage, SearchUsage } from './types.js';
 
 /** Sums the usage events of a run per agent, and prices them where the model's price is known. */
 export class UsageTracker {
-  private readonly byAgent = new Map<string, { model: string; promptTokens: number; completionTokens: number; cachedPromptTokens: number }>();
+  private readonly byAgent = new Map<
+    string,
+    { model: string; promptTokens: number; completionTokens: number; cachedPromptTokens: number }
+  >();
 
   /** Calls per tool name (MCP tools included, as `<server>__<tool>`). */
   private readonly toolCalls = new Map<string, number>();
 
-  private search: Omit<SearchUsage, 'costUsd'> & { cachedPromptTokens: number } | null = null;
+  private search: (Omit<SearchUsage, 'costUsd'> & { cachedPromptTokens: number }) | null = null;
 
   readonly record = (event: RunEvent): void => {
     if (event.type === 'tool-call') this.toolCalls.set(event.name, (this.toolCalls.get(event.name) ?? 0) + 1);
     if (event.type === 'search-usage') this.recordSearch(event);
     if (event.type !== 'usage') return;
-    const current = this.byAgent.get(event.agent) ?? { model: event.model, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
+    const current = this.byAgent.get(event.agent) ?? {
+      model: event.model,
+      promptTokens: 0,
+      completionTokens: 0,
+      cachedPromptTokens: 0,
+    };
     current.promptTokens += event.usage.promptTokens;
     current.completionTokens += event.usage.completionTokens;
     current.cachedPromptTokens += event.usage.cachedPromptTokens;
@@ -26,7 +34,14 @@ export class UsageTracker {
   };
 
   private recordSearch(event: Extract<RunEvent, { type: 'search-usage' }>): void {
-    const current = this.search ?? { provider: event.provider, model: event.model, searches: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
+    const current = this.search ?? {
+      provider: event.provider,
+      model: event.model,
+      searches: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      cachedPromptTokens: 0,
+    };
     current.searches += 1;
     current.promptTokens += event.usage?.promptTokens ?? 0;
     current.completionTokens += event.usage?.completionTokens ?? 0;
@@ -40,7 +55,13 @@ export class UsageTracker {
     const { cachedPromptTokens, ...search } = this.search;
     const price = priceFor(search.model ?? search.provider, prices);
     const perSearch = price?.perCall ?? 0;
-    const tokens = price && search.model ? searchCostOf({ promptTokens: search.promptTokens, completionTokens: search.completionTokens, cachedPromptTokens }, { ...price, perCall: 0 }) : 0;
+    const tokens =
+      price && search.model
+        ? searchCostOf(
+            { promptTokens: search.promptTokens, completionTokens: search.completionTokens, cachedPromptTokens },
+            { ...price, perCall: 0 },
+          )
+        : 0;
     const cost = price ? perSearch * search.searches + tokens : null;
     return { ...search, costUsd: cost !== null && Number.isFinite(cost) ? cost : null };
   }
@@ -64,7 +85,15 @@ export class UsageTracker {
     }
     const search = this.searchSummary(prices);
     if (search) costUsd = search.costUsd === null || costUsd === null ? null : costUsd + search.costUsd;
-    return { promptTokens, completionTokens, cachedPromptTokens, costUsd, byAgent, ...(search ? { search } : {}), toolCalls: Object.fromEntries(this.toolCalls) };
+    return {
+      promptTokens,
+      completionTokens,
+      cachedPromptTokens,
+      costUsd,
+      byAgent,
+      ...(search ? { search } : {}),
+      toolCalls: Object.fromEntries(this.toolCalls),
+    };
   }
 }
 

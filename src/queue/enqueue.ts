@@ -15,7 +15,9 @@ export interface EnqueueSettings {
   backoffMs: number;
 }
 
-export type JobOutcome = { jobId: string; ticker: string; result: AnalysisResult; failure?: undefined } | { jobId: string; ticker: string; result?: undefined; failure: string };
+export type JobOutcome =
+  | { jobId: string; ticker: string; result: AnalysisResult; failure?: undefined }
+  | { jobId: string; ticker: string; result?: undefined; failure: string };
 
 export interface Enqueued {
   /** One per ticker, in order; a pair enqueued before keeps its job (and its id). */
@@ -44,7 +46,13 @@ export async function enqueueAnalyses(modules: QueueModules, settings: EnqueueSe
       jobs.map(({ ticker, jobId }) => ({
         name: 'analyze',
         data: { ticker, asOf: settings.asOf.toISOString() },
-        opts: { jobId, attempts: settings.attempts, backoff: { type: 'exponential', delay: settings.backoffMs }, removeOnComplete: { age: keepFinishedSeconds }, removeOnFail: { age: keepFinishedSeconds } },
+        opts: {
+          jobId,
+          attempts: settings.attempts,
+          backoff: { type: 'exponential', delay: settings.backoffMs },
+          removeOnComplete: { age: keepFinishedSeconds },
+          removeOnFail: { age: keepFinishedSeconds },
+        },
       })),
     );
   } catch (error) {
@@ -81,7 +89,8 @@ async function waitForJobs(
       jobs.map(async ({ ticker, jobId }) => {
         const job = await queue.getJob(jobId);
         let outcome: JobOutcome;
-        if (!job) outcome = { jobId, ticker, failure: 'the job is no longer in the queue (removed, or expired after a week)' };
+        if (!job)
+          outcome = { jobId, ticker, failure: 'the job is no longer in the queue (removed, or expired after a week)' };
         else {
           try {
             outcome = jobValue(jobId, ticker, await job.waitUntilFinished(events));
@@ -104,6 +113,11 @@ async function waitForJobs(
  */
 function jobValue(jobId: string, ticker: string, value: unknown): JobOutcome {
   const parsed = savedResultSchema.safeParse(value);
-  if (!parsed.success) return { jobId, ticker, failure: `the job's value is not an AnalysisResult (${formatZodIssues(parsed.error, { limit: 1, root: 'value' })})` };
+  if (!parsed.success)
+    return {
+      jobId,
+      ticker,
+      failure: `the job's value is not an AnalysisResult (${formatZodIssues(parsed.error, { limit: 1, root: 'value' })})`,
+    };
   return { jobId, ticker, result: sanitizeDeep(value as AnalysisResult) };
 }

@@ -22,7 +22,10 @@ export async function loadQueueModules(): Promise<QueueModules> {
   let bullmq: BullMq;
   let redis: { Redis?: RedisModule['Redis']; default?: unknown };
   try {
-    [bullmq, redis] = await Promise.all([import('bullmq'), import('ioredis') as Promise<{ Redis?: RedisModule['Redis']; default?: unknown }>]);
+    [bullmq, redis] = await Promise.all([
+      import('bullmq'),
+      import('ioredis') as Promise<{ Redis?: RedisModule['Redis']; default?: unknown }>,
+    ]);
   } catch (error) {
     throw new ConfigError(
       `the job queue needs the optional packages bullmq and ioredis, which are not installed (${firstLine(errorMessage(error))}): run \`npm install bullmq ioredis\``,

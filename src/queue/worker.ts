@@ -42,16 +42,23 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
 
   const processor = async (job: import('bullmq').Job): Promise<AnalysisResult> => {
     const parsed = jobDataSchema.safeParse(job.data);
-    if (!parsed.success) throw new bullmq.UnrecoverableError(`malformed job data: ${parsed.error.issues[0]?.message ?? 'invalid'} (${JSON.stringify(job.data).slice(0, 200)})`);
+    if (!parsed.success)
+      throw new bullmq.UnrecoverableError(
+        `malformed job data: ${parsed.error.issues[0]?.message ?? 'invalid'} (${JSON.stringify(job.data).slice(0, 200)})`,
+      );
     const data = parsed.data;
-    settings.log(`[${data.ticker}] job ${job.id} started (attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1})`);
+    settings.log(
+      `[${data.ticker}] job ${job.id} started (attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1})`,
+    );
     const verdict = await runJob(data, settings);
     switch (verdict.kind) {
       case 'done':
         settings.log(`[${data.ticker}] job ${job.id} done: ${verdict.result.status}`);
         return verdict.result;
       case 'rate-limited':
-        settings.log(`[${data.ticker}] job ${job.id}: ${verdict.reason}; queue paused ${settings.rateLimitPauseMs} ms, the job waits without spending an attempt`);
+        settings.log(
+          `[${data.ticker}] job ${job.id}: ${verdict.reason}; queue paused ${settings.rateLimitPauseMs} ms, the job waits without spending an attempt`,
+        );
         await queue.rateLimit(settings.rateLimitPauseMs);
         throw bullmq.Worker.RateLimitError();
       case 'unrecoverable':
@@ -89,7 +96,11 @@ async function runJob(data: AnalysisJobData, settings: WorkerSettings): Promise<
   const observed = observeModelErrors(session.deps.model);
   let result: AnalysisResult;
   try {
-    result = await analyze(data.ticker, { ...settings.options(data), asOf: new Date(data.asOf) }, { ...session.deps, model: observed.model });
+    result = await analyze(
+      data.ticker,
+      { ...settings.options(data), asOf: new Date(data.asOf) },
+      { ...session.deps, model: observed.model },
+    );
   } catch (error) {
     return verdictOnError(error);
   }

@@ -28,7 +28,14 @@ export type CassetteMeta = {
 
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonValueSchema),
+    z.record(z.string(), jsonValueSchema),
+  ]),
 );
 
 const interactionSchema = z.object({
@@ -88,16 +95,27 @@ export async function readCassette(path: string): Promise<Cassette> {
     throw cannotReplay(path, 'not valid JSON (truncated or corrupt?)', error);
   }
   const depth = nestingBeyond(parsed, maximumNesting);
-  if (depth) throw cannotReplay(path, `nested more than ${maximumNesting} levels deep (at ${depth}); not a recording autohedge made`);
+  if (depth)
+    throw cannotReplay(
+      path,
+      `nested more than ${maximumNesting} levels deep (at ${depth}); not a recording autohedge made`,
+    );
   const format = typeof parsed === 'object' && parsed !== null ? (parsed as { format?: unknown }).format : undefined;
   if (format !== CASSETTE_FORMAT) throw cannotReplay(path, 'not an autohedge cassette');
   const version = (parsed as { version?: unknown }).version;
   if (version !== CASSETTE_VERSION) {
-    throw cannotReplay(path, `unsupported cassette version ${JSON.stringify(version)} (this autohedge reads version ${CASSETTE_VERSION})`);
+    throw cannotReplay(
+      path,
+      `unsupported cassette version ${JSON.stringify(version)} (this autohedge reads version ${CASSETTE_VERSION})`,
+    );
   }
   const result = cassetteSchema.safeParse(parsed);
   if (!result.success) {
-    throw cannotReplay(path, `invalid cassette (${formatZodIssues(result.error, { limit: 1, root: 'top level' })})`, result.error);
+    throw cannotReplay(
+      path,
+      `invalid cassette (${formatZodIssues(result.error, { limit: 1, root: 'top level' })})`,
+      result.error,
+    );
   }
   return result.data;
 }

@@ -39,7 +39,11 @@ export type RequestKey = { method: string; url: string; body: RequestBody };
 
 /** `secrets` are exact values the recording scrubbed, so a live request is scrubbed alike before comparing. */
 export function requestKey(method: string, url: string, bodyText: string, secrets: readonly string[] = []): RequestKey {
-  return { method: method.toUpperCase(), url: normalizeUrl(url, secrets), body: parseBody(scrubText(bodyText, secrets)) };
+  return {
+    method: method.toUpperCase(),
+    url: normalizeUrl(url, secrets),
+    body: parseBody(scrubText(bodyText, secrets)),
+  };
 }
 
 export function interactionKey(interaction: Interaction): RequestKey {

@@ -16,7 +16,11 @@ export const mcpSectionSchema = z.object({
     z.object({
       name: z.string().min(1),
       error: z.string().nullable(),
-      tools: z.array(z.object({ name: z.string().min(1), description: z.string(), inputSchema: z.record(z.string(), jsonValue) })).nullable(),
+      tools: z
+        .array(
+          z.object({ name: z.string().min(1), description: z.string(), inputSchema: z.record(z.string(), jsonValue) }),
+        )
+        .nullable(),
     }),
   ),
   calls: z.array(
@@ -24,7 +28,9 @@ export const mcpSectionSchema = z.object({
       server: z.string().min(1),
       tool: z.string().min(1),
       arguments: z.record(z.string(), jsonValue),
-      result: z.object({ content: z.array(jsonValue), structuredContent: jsonValue.optional(), isError: z.boolean() }).nullable(),
+      result: z
+        .object({ content: z.array(jsonValue), structuredContent: jsonValue.optional(), isError: z.boolean() })
+        .nullable(),
       /** A protocol error (unknown tool, timeout, closed connection) instead of a result. */
       error: z.string().nullable(),
     }),

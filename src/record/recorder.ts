@@ -32,7 +32,13 @@ export type Recorder = {
 const KEPT_REQUEST_HEADERS = ['accept', 'authorization', 'content-type', 'cookie', 'x-api-key', agentHeader];
 
 /** fetch has already decoded the body and the length changes with scrubbing; the rest is per-connection. */
-const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'content-encoding', 'content-length', 'keep-alive', 'transfer-encoding']);
+const DROPPED_RESPONSE_HEADERS = new Set([
+  'connection',
+  'content-encoding',
+  'content-length',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 type Captured = {
   sequence: number;
@@ -168,7 +174,12 @@ function toInteraction(item: Captured, secrets: readonly string[]): Interaction 
   const body = decodeBody(item.responseBody);
   // The crumb is replaced by the same word in the getcrumb body and in every crumb= URL,
   // so a replayed yahoo-finance2 asks for exactly the URLs that were recorded.
-  const responseBody = isCrumbUrl(item.url) && item.status === 200 ? REDACTED : 'text' in body ? scrubText(body.text, secrets) : body.base64;
+  const responseBody =
+    isCrumbUrl(item.url) && item.status === 200
+      ? REDACTED
+      : 'text' in body
+        ? scrubText(body.text, secrets)
+        : body.base64;
   const requestBody = parseBody(scrubText(item.requestBodyText, secrets));
   return {
     method: item.method,
@@ -188,9 +199,16 @@ function toInteraction(item: Captured, secrets: readonly string[]): Interaction 
  * which no key shows literally: a binary answer echoing a key is refused instead.
  */
 function assertNoSecretInBinary(captured: readonly Captured[], secrets: readonly string[], path: string): void {
-  const binary = captured.filter((item) => 'base64' in decodeBody(item.responseBody)).map((item) => Buffer.from(item.responseBody));
-  const leaked = secrets.some((secret) => secret.length >= MINIMUM_SECRET_LENGTH && binary.some((body) => body.includes(secret)));
-  if (leaked) throw new CassetteError(`refusing to write cassette '${path}': a secret survived scrubbing (in a binary response body)`);
+  const binary = captured
+    .filter((item) => 'base64' in decodeBody(item.responseBody))
+    .map((item) => Buffer.from(item.responseBody));
+  const leaked = secrets.some(
+    (secret) => secret.length >= MINIMUM_SECRET_LENGTH && binary.some((body) => body.includes(secret)),
+  );
+  if (leaked)
+    throw new CassetteError(
+      `refusing to write cassette '${path}': a secret survived scrubbing (in a binary response body)`,
+    );
 }
 
 /** Last line of defence: refuse to write rather than leak a key the patterns missed. */

@@ -32,7 +32,6 @@ export type Replay = {
   stop(): void;
 };
 
-
 type Slot = { interaction: Interaction; key: RequestKey; used: boolean };
 
 /**
@@ -40,7 +39,13 @@ type Slot = { interaction: Interaction; key: RequestKey; used: boolean };
  * would contradict the stored text, and a recorded 429's wait (retry-after) was already
  * waited out when it was recorded, so a replayed retry must not wait for it again.
  */
-const DROPPED_REPLAY_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'retry-after', 'retry-after-ms']);
+const DROPPED_REPLAY_HEADERS = new Set([
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
+  'retry-after',
+  'retry-after-ms',
+]);
 const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 export type ReplayOptions = {
@@ -55,7 +60,11 @@ export type ReplayOptions = {
 export async function startReplay(path: string, options: ReplayOptions = {}): Promise<Replay> {
   const { interactions, mcp, ...meta } = await readCassette(path);
   // Kept in recorded order: of several identical requests, the first unused one answers.
-  const slots: Slot[] = interactions.map((interaction) => ({ interaction, key: interactionKey(interaction), used: false }));
+  const slots: Slot[] = interactions.map((interaction) => ({
+    interaction,
+    key: interactionKey(interaction),
+    used: false,
+  }));
   const unmatched: ReplayMiss[] = [];
   const seenMisses = new Set<string>();
   // Grows like the recording's did: a key seen in one request's headers is scrubbed from every body.
@@ -67,7 +76,11 @@ export async function startReplay(path: string, options: ReplayOptions = {}): Pr
       const key = requestKey(request.method, request.url, await request.text(), [...secrets]);
       const slot = slots.find((candidate) => !candidate.used && sameRequest(candidate.key, key));
       if (slot === undefined) {
-        const miss: ReplayMiss = { method: key.method, url: scrubText(request.url, [...secrets]), agent: request.headers.get(agentHeader) };
+        const miss: ReplayMiss = {
+          method: key.method,
+          url: scrubText(request.url, [...secrets]),
+          agent: request.headers.get(agentHeader),
+        };
         const error = new ReplayMissError(miss, path);
         // An SDK retrying a failed request repeats the same miss; report it once.
         if (!seenMisses.has(error.message)) {
@@ -82,9 +95,12 @@ export async function startReplay(path: string, options: ReplayOptions = {}): Pr
         controller.respondWith(toResponse(slot.interaction));
       } catch (error) {
         controller.errorWith(
-          new CassetteError(`cannot replay '${path}': recorded response for ${key.method} ${key.url} is invalid: ${errorMessage(error)}`, {
-            cause: error,
-          }),
+          new CassetteError(
+            `cannot replay '${path}': recorded response for ${key.method} ${key.url} is invalid: ${errorMessage(error)}`,
+            {
+              cause: error,
+            },
+          ),
         );
       }
     },

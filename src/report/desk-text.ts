@@ -78,7 +78,11 @@ export function withoutListedSources(blocks: DeskBlock[], listed: ReadonlySet<st
   const rest = blocks.slice(index + 1);
   const end = rest.findIndex((block) => block.kind === 'heading');
   const section = end < 0 ? rest : rest.slice(0, end);
-  const text = section.map((block) => (block.kind === 'list' ? block.items.join('\n') : block.kind === 'heading' ? block.text : block.lines.join('\n'))).join('\n');
+  const text = section
+    .map((block) =>
+      block.kind === 'list' ? block.items.join('\n') : block.kind === 'heading' ? block.text : block.lines.join('\n'),
+    )
+    .join('\n');
   const urls = text.match(/https?:\/\/[^\s<>"'`)\]]+/g) ?? [];
   const covered = urls.length > 0 && urls.every((url) => listed.has(url.replace(/[.,;:!?*_]+$/, '')));
   if (!covered) return blocks;

@@ -32,7 +32,16 @@ function interval(stats: StrategyStats): string {
   return stats.hitInterval ? `${rate(stats.hitInterval.low)}–${rate(stats.hitInterval.high)}` : 'n/a';
 }
 
-const columns = ['strategy', 'n', 'hit rate', '95% interval', 'mean ret', 'mean excess', 'median excess', 'rho'] as const;
+const columns = [
+  'strategy',
+  'n',
+  'hit rate',
+  '95% interval',
+  'mean ret',
+  'mean excess',
+  'median excess',
+  'rho',
+] as const;
 
 function strategyCells(stats: StrategyStats): string[] {
   return [
@@ -49,7 +58,12 @@ function strategyCells(stats: StrategyStats): string[] {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? padEnd(cell, widths[column]!) : padStart(cell, widths[column]!))).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => (column === 0 ? padEnd(cell, widths[column]!) : padStart(cell, widths[column]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function groupTitle(group: GroupSummary): string {
@@ -58,7 +72,8 @@ function groupTitle(group: GroupSummary): string {
 
 function groupCounts(group: GroupSummary): string {
   const positions = group.strategies[0]!.count;
-  const hold = group.holds > 0 ? ` (${group.holds} HOLD: the stock did ${percent(group.holdMeanReturn)} on average)` : '';
+  const hold =
+    group.holds > 0 ? ` (${group.holds} HOLD: the stock did ${percent(group.holdMeanReturn)} on average)` : '';
   return `${group.decisions} decisions: ${positions} scored positions${hold}; ${group.pending} pending, ${group.ambiguous} ambiguous, ${group.unfilled} unfilled, ${group.rescaled} rescaled`;
 }
 
@@ -73,7 +88,11 @@ const ascii = ['_', '.', '-', '=', '*', '#', '#', '#'] as const;
 export function sparkline(values: readonly number[], low: number, high: number, unicode: boolean): string {
   const marks = unicode ? blocks : ascii;
   const span = high - low;
-  return values.map((value) => marks[span === 0 ? 0 : Math.min(marks.length - 1, Math.floor(((value - low) / span) * marks.length))]).join('');
+  return values
+    .map(
+      (value) => marks[span === 0 ? 0 : Math.min(marks.length - 1, Math.floor(((value - low) / span) * marks.length))],
+    )
+    .join('');
 }
 
 function cumulative(values: readonly number[]): number[] {
@@ -82,14 +101,22 @@ function cumulative(values: readonly number[]): number[] {
 }
 
 /** Cumulative excess per strategy over the group's positions in decision order, or nothing when none has two points. */
-export function cumulativeExcessChart(series: ReadonlyArray<{ name: string; excess: number[] }>, unicode: boolean): string[] {
-  const lines = series.filter((item) => item.excess.length >= 2).map((item) => ({ name: item.name, values: cumulative(item.excess) }));
+export function cumulativeExcessChart(
+  series: ReadonlyArray<{ name: string; excess: number[] }>,
+  unicode: boolean,
+): string[] {
+  const lines = series
+    .filter((item) => item.excess.length >= 2)
+    .map((item) => ({ name: item.name, values: cumulative(item.excess) }));
   if (lines.length === 0) return [];
   const all = lines.flatMap((line) => line.values);
   const low = Math.min(0, ...all);
   const high = Math.max(0, ...all);
   const width = Math.max(...lines.map((line) => line.name.length));
-  return lines.map((line) => `${padEnd(line.name, width)}  ${sparkline(line.values, low, high, unicode)}  ${percent(line.values[line.values.length - 1]!)}`);
+  return lines.map(
+    (line) =>
+      `${padEnd(line.name, width)}  ${sparkline(line.values, low, high, unicode)}  ${percent(line.values[line.values.length - 1]!)}`,
+  );
 }
 
 /** The desks' excess per position of a group, in decision order, and the always-BUY baseline's on the same rows. */
@@ -97,9 +124,13 @@ function chartSeries(group: GroupSummary, rows: readonly DecisionRow[]): Array<{
   const positions = rows
     .filter((row) => row.contamination === group.contamination && row.action !== 'HOLD')
     .map((row) => row.horizons.find((item) => item.horizon === group.horizon))
-    .filter((item): item is HorizonResult => item !== undefined && item.signedReturn !== null && item.buyAndHold !== null);
+    .filter(
+      (item): item is HorizonResult => item !== undefined && item.signedReturn !== null && item.buyAndHold !== null,
+    );
   const desks = positions.flatMap((item) => (item.excess === null ? [] : [item.excess]));
-  const always = positions.flatMap((item) => (item.buyAndHold?.benchmarkReturn == null ? [] : [item.buyAndHold.stockReturn - item.buyAndHold.benchmarkReturn]));
+  const always = positions.flatMap((item) =>
+    item.buyAndHold?.benchmarkReturn == null ? [] : [item.buyAndHold.stockReturn - item.buyAndHold.benchmarkReturn],
+  );
   return [
     { name: 'desks', excess: desks },
     { name: 'always BUY', excess: always },
@@ -114,14 +145,26 @@ function outcomeCell(result: HorizonResult | undefined): string {
 }
 
 function decisionTable(evaluation: Evaluation): string[] {
-  const header = ['as of', 'ticker', 'action', 'conv', 'label', ...evaluation.horizons.map((horizon) => `${horizon} sessions: return (excess)`), 'run'];
+  const header = [
+    'as of',
+    'ticker',
+    'action',
+    'conv',
+    'label',
+    ...evaluation.horizons.map((horizon) => `${horizon} sessions: return (excess)`),
+    'run',
+  ];
   const rows = evaluation.decisions.map((row) => [
     `${row.asOf.slice(0, 10)}${row.asOfMode === 'historical' ? ' H' : ''}`,
     safe(row.ticker),
     row.action,
     formatNumber(row.conviction, 0),
     row.contamination,
-    ...evaluation.horizons.map((horizon) => (row.problem ? 'not scored' : `${outcomeCell(row.horizons.find((item) => item.horizon === horizon))}${row.rescaled ? ' *' : ''}`)),
+    ...evaluation.horizons.map((horizon) =>
+      row.problem
+        ? 'not scored'
+        : `${outcomeCell(row.horizons.find((item) => item.horizon === horizon))}${row.rescaled ? ' *' : ''}`,
+    ),
     safe(row.runId),
   ]);
   return table([header, ...rows]);
@@ -176,8 +219,12 @@ export function renderEvaluationMarkdown(view: EvaluationView): string {
   }
   const decisions = decisionTable(view.evaluation);
   sections.push(['## Decisions', '', '```', ...decisions, '```'].join('\n'));
-  if (view.evaluation.warnings.length > 0) sections.push(`## Warnings\n\n${view.evaluation.warnings.map((warning) => `- ${safe(warning)}`).join('\n')}`);
-  if (view.skipped.length > 0) sections.push(`## Skipped\n\n${view.skipped.map((item) => `- \`${safe(item.runId)}\`: ${safe(item.reason)}`).join('\n')}`);
+  if (view.evaluation.warnings.length > 0)
+    sections.push(`## Warnings\n\n${view.evaluation.warnings.map((warning) => `- ${safe(warning)}`).join('\n')}`);
+  if (view.skipped.length > 0)
+    sections.push(
+      `## Skipped\n\n${view.skipped.map((item) => `- \`${safe(item.runId)}\`: ${safe(item.reason)}`).join('\n')}`,
+    );
   sections.push(`## How to read this\n\n${legend.map((line) => `- ${line}`).join('\n')}`);
   return `${sections.join('\n\n')}\n`;
 }

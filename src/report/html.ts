@@ -90,7 +90,9 @@ function headerSection(result: AnalysisResult, subject: string): string {
     '<header>',
     `<h1>${escapeHtml(titleText(result, subject))}</h1>`,
     result.demo ? `<p class="banner" data-demo="">${escapeHtml(demoBanner)}</p>` : '',
-    historicalBanner(result) !== null ? `<p class="banner" data-historical="">${escapeHtml(historicalBanner(result)!)}</p>` : '',
+    historicalBanner(result) !== null
+      ? `<p class="banner" data-historical="">${escapeHtml(historicalBanner(result)!)}</p>`
+      : '',
     `<p class="meta">${meta}</p>`,
     '</header>',
   ]
@@ -132,21 +134,27 @@ function decisionCard(result: AnalysisResult): string {
 function decisionText(decision: Decision): string[] {
   const parts = [`<p><strong>Rationale.</strong> ${escapeHtml(decision.rationale.trim())}</p>`];
   if (decision.keyRisks.length > 0) {
-    parts.push('<p><strong>Key risks</strong></p>', `<ul>${decision.keyRisks.map((risk) => `<li>${escapeHtml(oneLine(risk))}</li>`).join('')}</ul>`);
+    parts.push(
+      '<p><strong>Key risks</strong></p>',
+      `<ul>${decision.keyRisks.map((risk) => `<li>${escapeHtml(oneLine(risk))}</li>`).join('')}</ul>`,
+    );
   }
   if (decision.dissent) parts.push(`<p><strong>Dissent.</strong> ${escapeHtml(decision.dissent.trim())}</p>`);
   return parts;
 }
 
 function table(header: string[], rows: string[][], numeric: ReadonlySet<number> = new Set()): string {
-  const cell = (tag: 'th' | 'td', text: string, column: number) => `<${tag}${numeric.has(column) ? ' class="number"' : ''}>${text}</${tag}>`;
+  const cell = (tag: 'th' | 'td', text: string, column: number) =>
+    `<${tag}${numeric.has(column) ? ' class="number"' : ''}>${text}</${tag}>`;
   const head = `<tr>${header.map((text, column) => cell('th', escapeHtml(text), column)).join('')}</tr>`;
   const body = rows.map((row) => `<tr>${row.map((text, column) => cell('td', text, column)).join('')}</tr>`).join('\n');
   return `<div class="scroll"><table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
 function levelsTable(decision: Decision, result: AnalysisResult): string {
-  const rows = levelRows(decision, result.market).map((row) => [row.level, row.price, row.from, row.distance, row.percent, row.atr].map(escapeHtml));
+  const rows = levelRows(decision, result.market).map((row) =>
+    [row.level, row.price, row.from, row.distance, row.percent, row.atr].map(escapeHtml),
+  );
   return `<h3>Levels</h3>\n${table(['Level', 'Price', 'From', 'Distance', '%', 'In ATR'], rows, new Set([1, 3, 4, 5]))}`;
 }
 
@@ -166,11 +174,15 @@ function chartFigure(result: AnalysisResult, subject: string): string {
 
 function marketSection(result: AnalysisResult): string {
   const market = result.market;
-  if (!market) return '<section id="market"><h2>Market</h2><p>Market data was not available for this run: no price or key stats, and every level is unverifiable.</p></section>';
+  if (!market)
+    return '<section id="market"><h2>Market</h2><p>Market data was not available for this run: no price or key stats, and every level is unverifiable.</p></section>';
   const quote = market.quote;
   const price = quote?.price ?? market.indicators?.lastClose;
   const currency = market.identity?.currency ? ` ${market.identity.currency}` : '';
-  const change = quote?.change === null || quote?.change === undefined ? 'n/a' : `${formatSigned(quote.change)} (${formatSigned(quote.changePercent, 2)}%)`;
+  const change =
+    quote?.change === null || quote?.change === undefined
+      ? 'n/a'
+      : `${formatSigned(quote.change)} (${formatSigned(quote.changePercent, 2)}%)`;
   const rows: Array<[string, string]> = [
     ['Price', `${formatPrice(price)}${price === null || price === undefined ? '' : currency}`],
     ['Change', change],
@@ -179,14 +191,19 @@ function marketSection(result: AnalysisResult): string {
     ['Beta', formatNumber(quote?.beta, 2)],
     ...keyIndicatorRows(market),
   ];
-  const identity = [market.identity?.exchange, market.identity?.sector, market.identity?.industry].filter(Boolean).join(' · ');
+  const identity = [market.identity?.exchange, market.identity?.sector, market.identity?.industry]
+    .filter(Boolean)
+    .join(' · ');
   const source = result.demo ? 'demo (synthetic data)' : market.source;
   const when = `${quote?.priceTime ? `Quote time ${formatWhen(quote.priceTime)}. ` : ''}Source: ${source}.`;
   return [
     '<section id="market">',
     '<h2>Market and key indicators</h2>',
     identity ? `<p class="meta">${escapeHtml(identity)}</p>` : '',
-    table(['', ''], rows.map(([label, value]) => [escapeHtml(label), escapeHtml(value)])),
+    table(
+      ['', ''],
+      rows.map(([label, value]) => [escapeHtml(label), escapeHtml(value)]),
+    ),
     `<p class="meta">${escapeHtml(when)}</p>`,
     '</section>',
   ]
@@ -216,8 +233,14 @@ function reviewSection(result: AnalysisResult): string {
 function planSection(result: AnalysisResult): string {
   const plan = result.plan;
   if (!plan?.thesis) return '';
-  const briefs = Object.entries(plan.briefs ?? {}).filter(([, brief]) => typeof brief === 'string' && brief.trim() !== '');
-  const list = briefs.map(([agent, brief]) => `<li><strong>${escapeHtml(agentTitle(agent))}:</strong> ${escapeHtml(oneLine(brief))}</li>`).join('\n');
+  const briefs = Object.entries(plan.briefs ?? {}).filter(
+    ([, brief]) => typeof brief === 'string' && brief.trim() !== '',
+  );
+  const list = briefs
+    .map(
+      ([agent, brief]) => `<li><strong>${escapeHtml(agentTitle(agent))}:</strong> ${escapeHtml(oneLine(brief))}</li>`,
+    )
+    .join('\n');
   return [
     '<section id="plan">',
     "<h2>The Director's plan</h2>",
@@ -246,7 +269,11 @@ function blockHtml(block: DeskBlock): string {
 
 function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
   const failed = report.status !== 'ok';
-  const meta = [failed ? '<strong class="finding-error">failed</strong>' : 'ok', escapeHtml(report.model ?? ''), escapeHtml(formatDuration(report.durationMs))].join(' · ');
+  const meta = [
+    failed ? '<strong class="finding-error">failed</strong>' : 'ok',
+    escapeHtml(report.model ?? ''),
+    escapeHtml(formatDuration(report.durationMs)),
+  ].join(' · ');
   const parts = [
     `<article class="desk${failed ? ' desk-failed' : ''}" data-agent="${escapeHtml(report.agent)}">`,
     `<h3>${escapeHtml(agentTitle(report.agent))}</h3>`,
@@ -258,7 +285,9 @@ function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
   const calls = report.toolCalls ?? [];
   if (calls.length > 0) {
     const items = calls.map((call) => {
-      const outcome = call.error ? `<span class="finding-error">error: ${escapeHtml(oneLine(call.error))}</span>` : escapeHtml(formatDuration(call.durationMs));
+      const outcome = call.error
+        ? `<span class="finding-error">error: ${escapeHtml(oneLine(call.error))}</span>`
+        : escapeHtml(formatDuration(call.durationMs));
       return `<li class="tool-call"><code>${escapeHtml(call.name)}</code> <code>${escapeHtml(truncate(oneLine(call.arguments), 200))}</code> (${outcome})</li>`;
     });
     parts.push('<p><strong>Tool calls</strong></p>', `<ol>${items.join('')}</ol>`);
@@ -294,12 +323,24 @@ function sourcesSection(reports: AgentReport[]): string {
 function usageSection(result: AnalysisResult): string {
   const usage = result.usage;
   const rows = Object.entries(usage?.byAgent ?? {}).map(([agent, entry]) =>
-    [agent, entry.model ?? '', formatTokens(entry.promptTokens), formatTokens(entry.cachedPromptTokens), formatTokens(entry.completionTokens), formatCost(entry.costUsd)].map(escapeHtml),
+    [
+      agent,
+      entry.model ?? '',
+      formatTokens(entry.promptTokens),
+      formatTokens(entry.cachedPromptTokens),
+      formatTokens(entry.completionTokens),
+      formatCost(entry.costUsd),
+    ].map(escapeHtml),
   );
   rows.push(
-    ['Total', '', formatTokens(usage?.promptTokens ?? 0), formatTokens(usage?.cachedPromptTokens ?? 0), formatTokens(usage?.completionTokens ?? 0), formatCost(usage?.costUsd)].map(
-      (text) => `<strong>${escapeHtml(text)}</strong>`,
-    ),
+    [
+      'Total',
+      '',
+      formatTokens(usage?.promptTokens ?? 0),
+      formatTokens(usage?.cachedPromptTokens ?? 0),
+      formatTokens(usage?.completionTokens ?? 0),
+      formatCost(usage?.costUsd),
+    ].map((text) => `<strong>${escapeHtml(text)}</strong>`),
   );
   const note = result.demo
     ? '<p class="meta">A demo replays a recording: these are the recorded token counts priced at today’s table; nothing was spent.</p>'
@@ -315,12 +356,16 @@ function warningsSection(warnings: string[]): string {
 }
 
 function footerSection(result: AnalysisResult): string {
-  const failed = (result.reports ?? []).filter((report) => report.status !== 'ok').map((report) => agentTitle(report.agent));
+  const failed = (result.reports ?? [])
+    .filter((report) => report.status !== 'ok')
+    .map((report) => agentTitle(report.agent));
   return [
     '<footer>',
     `<p>Status <strong>${escapeHtml(result.status)}</strong>, started ${escapeHtml(formatWhen(result.startedAt))}, took ${escapeHtml(formatDuration(result.durationMs))}.</p>`,
     result.error ? `<p>Error: ${escapeHtml(oneLine(result.error))}</p>` : '',
-    result.status === 'flagged' ? '<p>Flagged: the decision breaks a guardrail rule (an <code>error</code> finding above); autohedge exits 4.</p>' : '',
+    result.status === 'flagged'
+      ? '<p>Flagged: the decision breaks a guardrail rule (an <code>error</code> finding above); autohedge exits 4.</p>'
+      : '',
     failed.length > 0 ? `<p>Failed desks: ${escapeHtml(failed.join(', '))}.</p>` : '',
     runSettingsLine(result) ? `<p>Run settings: ${escapeHtml(runSettingsLine(result)!)}.</p>` : '',
     '<p>Generated by autohedge. Not investment advice: autohedge never places an order.</p>',

@@ -1,6 +1,14 @@
 import type { MarketSnapshot } from '../market/types.js';
 import type { AnalysisResult, Decision } from '../pipeline/types.js';
-import { formatFraction, formatNumber, formatPercent, formatPrice, formatSigned, notAvailable, type Maybe } from './format.js';
+import {
+  formatFraction,
+  formatNumber,
+  formatPercent,
+  formatPrice,
+  formatSigned,
+  notAvailable,
+  type Maybe,
+} from './format.js';
 
 /**
  * The tables report.md and report.html share: the decision's levels (entry, stop,
@@ -29,7 +37,13 @@ function startingPrice(decision: Decision, market: MarketSnapshot | null): numbe
   return isNumber(last) ? last : null;
 }
 
-function row(level: string, price: Maybe<number>, reference: Maybe<number>, from: string, atr: Maybe<number>): LevelRow {
+function row(
+  level: string,
+  price: Maybe<number>,
+  reference: Maybe<number>,
+  from: string,
+  atr: Maybe<number>,
+): LevelRow {
   if (!isNumber(price) || !isNumber(reference)) {
     return { level, price: formatPrice(price), from, distance: notAvailable, percent: notAvailable, atr: notAvailable };
   }
@@ -81,7 +95,9 @@ export function keyIndicatorRows(market: MarketSnapshot): Array<[string, string]
   const indicators = market.indicators ?? ({} as MarketSnapshot['indicators']);
   const returns = indicators.returns ?? ({} as MarketSnapshot['indicators']['returns']);
   const vsAverage = (average: Maybe<number>, distance: Maybe<number>) =>
-    isNumber(average) ? `${formatPrice(average)} (close ${formatFraction(distance, { digits: 2, signed: true })})` : notAvailable;
+    isNumber(average)
+      ? `${formatPrice(average)} (close ${formatFraction(distance, { digits: 2, signed: true })})`
+      : notAvailable;
   return [
     ['Last close', `${formatPrice(indicators.lastClose)}${indicators.asOfBar ? ` (${indicators.asOfBar})` : ''}`],
     ['SMA 20', vsAverage(indicators.sma20, indicators.distanceFromSma20)],
@@ -89,13 +105,21 @@ export function keyIndicatorRows(market: MarketSnapshot): Array<[string, string]
     ['SMA 200', vsAverage(indicators.sma200, indicators.distanceFromSma200)],
     ['RSI (14)', formatNumber(indicators.rsi14, 1)],
     ['ATR (14)', formatPrice(indicators.atr14)],
-    ['Volatility 20d / 1y (annualised)', `${formatFraction(indicators.volatility20d)} / ${formatFraction(indicators.volatility1y)}`],
+    [
+      'Volatility 20d / 1y (annualised)',
+      `${formatFraction(indicators.volatility20d)} / ${formatFraction(indicators.volatility1y)}`,
+    ],
     ['Max drawdown (1y)', formatFraction(indicators.maxDrawdown1y, { digits: 2 })],
-    ['Support / resistance (20 sessions)', `${formatPrice(indicators.support)} / ${formatPrice(indicators.resistance)}`],
+    [
+      'Support / resistance (20 sessions)',
+      `${formatPrice(indicators.support)} / ${formatPrice(indicators.resistance)}`,
+    ],
     ['52-week low / high', `${formatPrice(indicators.low52w)} / ${formatPrice(indicators.high52w)}`],
     [
       'Returns 1w / 1m / 3m / 1y',
-      [returns.w1, returns.m1, returns.m3, returns.y1].map((value) => formatFraction(value, { digits: 2, signed: true })).join(' / '),
+      [returns.w1, returns.m1, returns.m3, returns.y1]
+        .map((value) => formatFraction(value, { digits: 2, signed: true }))
+        .join(' / '),
     ],
     ['Volume 20d ÷ 1y average', formatNumber(indicators.volumeRatio, 2)],
   ];

@@ -44,13 +44,15 @@ export function renderMarkdown(unsafe: AnalysisResult, options: MarkdownOptions 
   if (historical !== null) sections.push(`> **${historical}**`);
   sections.push(summaryLine(result));
   sections.push(marketSection(result));
-  if (result.market && options.chartFile) sections.push(`![Daily closes with SMA 50/200 and the decision's levels](${options.chartFile})`);
+  if (result.market && options.chartFile)
+    sections.push(`![Daily closes with SMA 50/200 and the decision's levels](${options.chartFile})`);
   if (result.mode !== 'agents') {
     sections.push(decisionSection(result));
     const plan = planSection(result);
     if (plan) sections.push(plan);
   }
-  if (result.mode !== 'agents' || (result.guardrails ?? []).length > 0) sections.push(guardrailSection(result.guardrails ?? []));
+  if (result.mode !== 'agents' || (result.guardrails ?? []).length > 0)
+    sections.push(guardrailSection(result.guardrails ?? []));
   const review = reviewLines(result);
   if (review) sections.push(['## Review', '', ...review.map((line) => `- ${inline(line)}`)].join('\n'));
   const listed = new Set(sentimentSources(result.reports ?? []).map((source) => source.url));
@@ -58,7 +60,8 @@ export function renderMarkdown(unsafe: AnalysisResult, options: MarkdownOptions 
   const sources = sourcesSection(result.reports ?? []);
   if (sources) sections.push(sources);
   sections.push(usageSection(result));
-  if ((result.warnings ?? []).length > 0) sections.push(`## Warnings\n\n${result.warnings.map((warning) => `- ${oneLine(warning)}`).join('\n')}`);
+  if ((result.warnings ?? []).length > 0)
+    sections.push(`## Warnings\n\n${result.warnings.map((warning) => `- ${oneLine(warning)}`).join('\n')}`);
   sections.push(statusSection(result));
   return `${sections.join('\n\n')}\n`;
 }
@@ -84,7 +87,8 @@ function summaryLine(result: AnalysisResult): string {
 
 function marketSection(result: AnalysisResult): string {
   const market = result.market;
-  if (!market) return '## Market\n\nMarket data was not available for this run: no price or key stats, and every level is unverifiable.';
+  if (!market)
+    return '## Market\n\nMarket data was not available for this run: no price or key stats, and every level is unverifiable.';
   const quote = market.quote;
   const price = quote?.price ?? market.indicators?.lastClose;
   const currency = market.identity?.currency ? ` ${market.identity.currency}` : '';
@@ -97,12 +101,17 @@ function marketSection(result: AnalysisResult): string {
     ['Change', change],
     ['Market cap', formatCompact(quote?.marketCap)],
     ['P/E (trailing)', formatNumber(quote?.trailingPE, 1)],
-    ['52-week range', `${formatPrice(quote?.fiftyTwoWeekLow ?? market.indicators?.low52w)} – ${formatPrice(quote?.fiftyTwoWeekHigh ?? market.indicators?.high52w)}`],
+    [
+      '52-week range',
+      `${formatPrice(quote?.fiftyTwoWeekLow ?? market.indicators?.low52w)} – ${formatPrice(quote?.fiftyTwoWeekHigh ?? market.indicators?.high52w)}`,
+    ],
     ['RSI (14)', formatNumber(market.indicators?.rsi14, 1)],
     ['ATR (14)', formatPrice(market.indicators?.atr14)],
     ['Volatility (20d, annualised)', formatFraction(market.indicators?.volatility20d)],
   ];
-  const identity = [market.identity?.exchange, market.identity?.sector, market.identity?.industry].filter(Boolean).join(' · ');
+  const identity = [market.identity?.exchange, market.identity?.sector, market.identity?.industry]
+    .filter(Boolean)
+    .join(' · ');
   const lines = ['## Market', ''];
   if (identity) lines.push(inline(identity), '');
   lines.push(twoColumnTable(rows));
@@ -118,8 +127,17 @@ function twoColumnTable(rows: Array<[string, string]>): string {
 
 function decisionSection(result: AnalysisResult): string {
   const decision = result.decision;
-  if (!decision) return `## Decision\n\nNo decision: ${inline(result.error ?? 'the run ended before the Director decided')}.`;
-  return ['## Decision', '', decisionTable(decision), '', ...decisionText(decision), '', levelsTable(result, decision)].join('\n');
+  if (!decision)
+    return `## Decision\n\nNo decision: ${inline(result.error ?? 'the run ended before the Director decided')}.`;
+  return [
+    '## Decision',
+    '',
+    decisionTable(decision),
+    '',
+    ...decisionText(decision),
+    '',
+    levelsTable(result, decision),
+  ].join('\n');
 }
 
 function decisionTable(decision: Decision): string {
@@ -134,11 +152,17 @@ function decisionTable(decision: Decision): string {
     formatPrice(decision.takeProfit),
     decision.timeHorizon,
   ];
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, `| ${values.map(cell).join(' | ')} |`].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    `| ${values.map(cell).join(' | ')} |`,
+  ].join('\n');
 }
 
 function levelsTable(result: AnalysisResult, decision: Decision): string {
-  const rows = levelRows(decision, result.market).map((row) => `| ${[row.level, row.price, row.from, row.distance, row.percent, row.atr].map(cell).join(' | ')} |`);
+  const rows = levelRows(decision, result.market).map(
+    (row) => `| ${[row.level, row.price, row.from, row.distance, row.percent, row.atr].map(cell).join(' | ')} |`,
+  );
   return [
     '### Levels',
     '',
@@ -152,7 +176,8 @@ function levelsTable(result: AnalysisResult, decision: Decision): string {
 
 function decisionText(decision: Decision): string[] {
   const lines = [`**Rationale.** ${inline(decision.rationale.trim())}`];
-  if (decision.keyRisks.length > 0) lines.push('', '**Key risks**', '', ...decision.keyRisks.map((risk) => `- ${inline(oneLine(risk))}`));
+  if (decision.keyRisks.length > 0)
+    lines.push('', '**Key risks**', '', ...decision.keyRisks.map((risk) => `- ${inline(oneLine(risk))}`));
   if (decision.dissent) lines.push('', `**Dissent.** ${inline(decision.dissent.trim())}`);
   return lines;
 }
@@ -161,9 +186,16 @@ function planSection(result: AnalysisResult): string | null {
   const plan = result.plan;
   if (!plan?.thesis) return null;
   const lines = ['## Plan', '', inline(plan.thesis.trim())];
-  const briefs = Object.entries(plan.briefs ?? {}).filter(([, brief]) => typeof brief === 'string' && brief.trim() !== '');
+  const briefs = Object.entries(plan.briefs ?? {}).filter(
+    ([, brief]) => typeof brief === 'string' && brief.trim() !== '',
+  );
   if (briefs.length > 0) {
-    lines.push('', "### The Director's briefs", '', ...briefs.map(([agent, brief]) => `- **${agentTitle(agent)}:** ${inline(oneLine(brief))}`));
+    lines.push(
+      '',
+      "### The Director's briefs",
+      '',
+      ...briefs.map(([agent, brief]) => `- **${agentTitle(agent)}:** ${inline(oneLine(brief))}`),
+    );
   }
   return lines.join('\n');
 }
@@ -173,7 +205,11 @@ const severityOrder: Record<string, number> = { error: 0, warning: 1, info: 2 };
 function guardrailSection(findings: GuardrailFinding[]): string {
   if (findings.length === 0) return '## Guardrails\n\nNo findings.';
   const sorted = [...findings].sort((a, b) => (severityOrder[a.severity] ?? 3) - (severityOrder[b.severity] ?? 3));
-  return ['## Guardrails', '', ...sorted.map((finding) => `- **${finding.severity}** \`${finding.rule}\`: ${inline(oneLine(finding.message))}`)].join('\n');
+  return [
+    '## Guardrails',
+    '',
+    ...sorted.map((finding) => `- **${finding.severity}** \`${finding.rule}\`: ${inline(oneLine(finding.message))}`),
+  ].join('\n');
 }
 
 function desksSection(reports: AgentReport[], listed: ReadonlySet<string>): string {
@@ -183,7 +219,11 @@ function desksSection(reports: AgentReport[], listed: ReadonlySet<string>): stri
 
 function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
   const status = report.status === 'ok' ? 'ok' : '**failed**';
-  const lines = [`### ${agentTitle(report.agent)}`, '', `${status} · ${report.model} · ${formatDuration(report.durationMs)}`];
+  const lines = [
+    `### ${agentTitle(report.agent)}`,
+    '',
+    `${status} · ${report.model} · ${formatDuration(report.durationMs)}`,
+  ];
   if (report.status !== 'ok') lines.push('', `> Error: ${inline(oneLine(report.error ?? 'unknown error'))}`);
   const blocks = parseDeskText((report.text ?? '').trim());
   const shown = report.agent === 'sentiment' ? withoutListedSources(blocks, listed) : blocks;
@@ -193,7 +233,9 @@ function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
     lines.push('', '**Tool calls**', '');
     calls.forEach((call, index) => {
       const outcome = call.error ? `error: ${inline(oneLine(call.error))}` : formatDuration(call.durationMs);
-      lines.push(`${index + 1}. \`${call.name}\` \`${truncate(oneLine(sanitizeText(call.arguments)), 200).replace(/`/g, "'")}\` (${outcome})`);
+      lines.push(
+        `${index + 1}. \`${call.name}\` \`${truncate(oneLine(sanitizeText(call.arguments)), 200).replace(/`/g, "'")}\` (${outcome})`,
+      );
     });
   }
   return lines.join('\n');
@@ -230,7 +272,11 @@ function sourcesSection(reports: AgentReport[]): string | null {
   const lines = ['## Sources cited by Sentiment', ''];
   for (const source of sources) {
     const url = safeLinkUrl(source.url);
-    const label = !url ? inline(source.url) : source.title ? `[${inline(source.title).replace(/[[\]]/g, '')}](${url.replace(/[()]/g, (bracket) => encodeURIComponent(bracket))})` : `<${url}>`;
+    const label = !url
+      ? inline(source.url)
+      : source.title
+        ? `[${inline(source.title).replace(/[[\]]/g, '')}](${url.replace(/[()]/g, (bracket) => encodeURIComponent(bracket))})`
+        : `<${url}>`;
     lines.push(`- ${label}${source.cited ? '' : ' (search result, not cited in the text)'}`);
   }
   return lines.join('\n');
@@ -257,10 +303,17 @@ function usageSection(result: AnalysisResult): string {
 }
 
 function statusSection(result: AnalysisResult): string {
-  const lines = ['## Status', '', `**${result.status}**, started ${formatWhen(result.startedAt)}, took ${formatDuration(result.durationMs)}.`];
+  const lines = [
+    '## Status',
+    '',
+    `**${result.status}**, started ${formatWhen(result.startedAt)}, took ${formatDuration(result.durationMs)}.`,
+  ];
   if (result.error) lines.push('', `Error: ${oneLine(result.error)}`);
-  if (result.status === 'flagged') lines.push('', 'Flagged: the decision breaks the guardrails\' rules (an `error` finding above); autohedge exits 4.');
-  const failed = (result.reports ?? []).filter((report) => report.status !== 'ok').map((report) => agentTitle(report.agent));
+  if (result.status === 'flagged')
+    lines.push('', "Flagged: the decision breaks the guardrails' rules (an `error` finding above); autohedge exits 4.");
+  const failed = (result.reports ?? [])
+    .filter((report) => report.status !== 'ok')
+    .map((report) => agentTitle(report.agent));
   if (failed.length > 0) lines.push('', `Failed desks: ${failed.join(', ')}.`);
   const settings = runSettingsLine(result);
   if (settings) lines.push('', `Run settings: ${inline(settings)}.`);

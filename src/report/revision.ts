@@ -26,13 +26,17 @@ export function decisionChanges(before: Decision, after: Decision): string[] {
  * What the Director's review pass did, as plain sentences for the renderers; null
  * when no review was asked for. Text from the model is not included here.
  */
-export function reviewLines(result: Pick<AnalysisResult, 'decisionHistory' | 'reviewFailure' | 'status'>): string[] | null {
+export function reviewLines(
+  result: Pick<AnalysisResult, 'decisionHistory' | 'reviewFailure' | 'status'>,
+): string[] | null {
   const history = result.decisionHistory ?? [];
   const first = history[0];
   if (!first) return null;
   const errors = first.guardrails.filter((finding) => finding.severity === 'error');
   if (history.length === 1 && !result.reviewFailure) return null;
-  const lines = [`The first decision broke ${errors.length} guardrail rule${errors.length === 1 ? '' : 's'} (${errors.map((finding) => finding.rule).join(', ')}); the Director was asked to revise it.`];
+  const lines = [
+    `The first decision broke ${errors.length} guardrail rule${errors.length === 1 ? '' : 's'} (${errors.map((finding) => finding.rule).join(', ')}); the Director was asked to revise it.`,
+  ];
   if (result.reviewFailure) {
     lines.push(
       result.reviewFailure.kind === 'replay-miss'

@@ -26,5 +26,9 @@ export function renderRunFiles(result: AnalysisResult): RenderedRunFiles {
       })
     : '';
   const chart = svg === '' ? null : `${svg}\n`;
-  return { markdown: renderMarkdown(result, { chartFile: chart ? chartFileName : null }), html: renderHtml(result), chart };
+  return {
+    markdown: renderMarkdown(result, { chartFile: chart ? chartFileName : null }),
+    html: renderHtml(result),
+    chart,
+  };
 }

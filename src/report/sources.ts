@@ -92,7 +92,11 @@ export function searchBackingLine(result: Pick<AnalysisResult, 'search' | 'usage
   const search = result.search;
   if (!search) return null;
   if (search.provider === 'none') return 'Search: none (--search none): Sentiment had no web search';
-  const names = { openai: `OpenAI built-in web search (${search.model ?? 'unknown model'})`, exa: 'Exa', custom: 'a custom search provider' };
+  const names = {
+    openai: `OpenAI built-in web search (${search.model ?? 'unknown model'})`,
+    exa: 'Exa',
+    custom: 'a custom search provider',
+  };
   const name = names[search.provider];
   const used = result.usage?.search;
   if (!used) return `Search: ${name}, no search made`;

@@ -86,7 +86,8 @@ function ticks(low: number, high: number, count = 5): number[] {
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= raw) ?? raw;
   const values: number[] = [];
-  for (let value = Math.ceil(low / step) * step; value <= high + step * 1e-9; value += step) values.push(Number(value.toPrecision(12)));
+  for (let value = Math.ceil(low / step) * step; value <= high + step * 1e-9; value += step)
+    values.push(Number(value.toPrecision(12)));
   return values;
 }
 
@@ -146,18 +147,32 @@ function gridAndAxes(frame: Frame, closes: Close[], lastDay: number): string[] {
   const parts: string[] = [];
   for (const value of ticks(frame.low, frame.high)) {
     const y = frame.y(value).toFixed(1);
-    parts.push(`<line x1="${frame.plotLeft}" x2="${frame.plotRight}" y1="${y}" y2="${y}" stroke="${chartColors.grid}" stroke-width="1"/>`);
-    parts.push(`<text x="${frame.plotLeft - 6}" y="${y}" text-anchor="end" dominant-baseline="middle" font-size="11" fill="${chartColors.text}">${levelValue(value)}</text>`);
+    parts.push(
+      `<line x1="${frame.plotLeft}" x2="${frame.plotRight}" y1="${y}" y2="${y}" stroke="${chartColors.grid}" stroke-width="1"/>`,
+    );
+    parts.push(
+      `<text x="${frame.plotLeft - 6}" y="${y}" text-anchor="end" dominant-baseline="middle" font-size="11" fill="${chartColors.text}">${levelValue(value)}</text>`,
+    );
   }
   // One label at the start of each quarter that lies inside the plotted span.
   const first = new Date(closes[0]!.day * dayMs);
-  for (let month = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1)); month.getTime() / dayMs <= lastDay; month = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1))) {
+  for (
+    let month = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1));
+    month.getTime() / dayMs <= lastDay;
+    month = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1))
+  ) {
     if (month.getUTCMonth() % 3 !== 0) continue;
     const x = frame.x(month.getTime() / dayMs).toFixed(1);
-    parts.push(`<line x1="${x}" x2="${x}" y1="${frame.plotTop}" y2="${frame.plotBottom}" stroke="${chartColors.grid}" stroke-width="1"/>`);
-    parts.push(`<text x="${x}" y="${frame.plotBottom + 16}" text-anchor="middle" font-size="11" fill="${chartColors.text}">${month.toISOString().slice(0, 7)}</text>`);
+    parts.push(
+      `<line x1="${x}" x2="${x}" y1="${frame.plotTop}" y2="${frame.plotBottom}" stroke="${chartColors.grid}" stroke-width="1"/>`,
+    );
+    parts.push(
+      `<text x="${x}" y="${frame.plotBottom + 16}" text-anchor="middle" font-size="11" fill="${chartColors.text}">${month.toISOString().slice(0, 7)}</text>`,
+    );
   }
-  parts.push(`<rect x="${frame.plotLeft}" y="${frame.plotTop}" width="${frame.plotRight - frame.plotLeft}" height="${frame.plotBottom - frame.plotTop}" fill="none" stroke="#9ca3af" stroke-width="1"/>`);
+  parts.push(
+    `<rect x="${frame.plotLeft}" y="${frame.plotTop}" width="${frame.plotRight - frame.plotLeft}" height="${frame.plotBottom - frame.plotTop}" fill="none" stroke="#9ca3af" stroke-width="1"/>`,
+  );
   return parts;
 }
 
@@ -242,8 +257,12 @@ export function renderSvgChart(bars: readonly Bar[], options: SvgChartOptions): 
     `<title>${escapeHtml(title)}</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
     ...gridAndAxes(frame, closes, lastDay),
-    sma200Path ? `<path data-series="sma200" d="${sma200Path}" fill="none" stroke="${chartColors.sma200}" stroke-width="1.5"/>` : '',
-    sma50Path ? `<path data-series="sma50" d="${sma50Path}" fill="none" stroke="${chartColors.sma50}" stroke-width="1.5" stroke-dasharray="5 3"/>` : '',
+    sma200Path
+      ? `<path data-series="sma200" d="${sma200Path}" fill="none" stroke="${chartColors.sma200}" stroke-width="1.5"/>`
+      : '',
+    sma50Path
+      ? `<path data-series="sma50" d="${sma50Path}" fill="none" stroke="${chartColors.sma50}" stroke-width="1.5" stroke-dasharray="5 3"/>`
+      : '',
     `<path data-series="close" d="${closePath}" fill="none" stroke="${chartColors.close}" stroke-width="2" stroke-linejoin="round"/>`,
     ...levelLines(levels, frame),
     asOfMarker(asOfDay, frame),

@@ -4,7 +4,9 @@
  * (when known), so a row never wraps into the next line of a terminal.
  */
 export function renderTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, width = 0): string {
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const last = headers.length - 1;
   const before = widths.slice(0, last).reduce((sum, columnWidth) => sum + columnWidth + 2, 0);
   // At least 20 columns for the last cell, whatever the terminal says.

@@ -61,12 +61,14 @@ export function renderTerminal(unsafe: AnalysisResult, options: TerminalOptions)
     blocks.push([view.paint.level > 0 ? view.paint.inverse.bold(` ${banner} `) : banner]);
   }
   const historical = historicalBanner(result);
-  if (historical !== null) blocks.push([view.unicode ? historical : historical.replace(' — ', ' - ').replace(' · ', ' - ')]);
+  if (historical !== null)
+    blocks.push([view.unicode ? historical : historical.replace(' — ', ' - ').replace(' · ', ' - ')]);
   blocks.push(header(result, view));
   const chart = chartBlock(result.market, view);
   if (chart.length > 0) blocks.push(chart);
   if (result.mode !== 'agents') blocks.push(decisionSection(result, view));
-  if (result.mode !== 'agents' || result.guardrails.length > 0) blocks.push(guardrailSection(result.guardrails ?? [], view));
+  if (result.mode !== 'agents' || result.guardrails.length > 0)
+    blocks.push(guardrailSection(result.guardrails ?? [], view));
   const review = reviewLines(result);
   if (review) blocks.push([view.heading('Review'), ...review.flatMap((line) => view.wrap(line))]);
   for (const report of result.reports ?? []) blocks.push(deskSection(report, view));
@@ -101,7 +103,12 @@ class View {
     const rule = this.unicode ? '─' : '-';
     const label = `${rule}${rule} ${title}${detail ? `${this.dot}${visibleText(detail)}` : ''} `;
     const fill = Math.max(2, this.width - label.length);
-    return this.paint.bold(`${rule}${rule} ${title}`) + (detail ? `${this.dot}${detail}` : '') + ' ' + this.paint.dim(rule.repeat(fill));
+    return (
+      this.paint.bold(`${rule}${rule} ${title}`) +
+      (detail ? `${this.dot}${detail}` : '') +
+      ' ' +
+      this.paint.dim(rule.repeat(fill))
+    );
   }
   wrap(text: string, indent = ''): string[] {
     return wrap(text, this.width, indent);
@@ -114,7 +121,9 @@ function header(result: AnalysisResult, view: View): string[] {
   if (!market) {
     return [
       paint.bold(result.ticker),
-      ...view.wrap('Market data not available for this run: no price, chart or key stats; levels are unverifiable.').map((line) => paint.yellow(line)),
+      ...view
+        .wrap('Market data not available for this run: no price, chart or key stats; levels are unverifiable.')
+        .map((line) => paint.yellow(line)),
     ];
   }
   const identity = market.identity;
@@ -133,7 +142,13 @@ function header(result: AnalysisResult, view: View): string[] {
       change === null || change === undefined
         ? ''
         : `  ${formatSigned(change)} (${formatPercentChange(quote?.changePercent)})`;
-    const painted = !changeText ? '' : change! > 0 ? paint.green(changeText) : change! < 0 ? paint.red(changeText) : changeText;
+    const painted = !changeText
+      ? ''
+      : change! > 0
+        ? paint.green(changeText)
+        : change! < 0
+          ? paint.red(changeText)
+          : changeText;
     const when = quote?.priceTime ? paint.dim(`  as of ${formatWhen(quote.priceTime)}`) : '';
     lines.push(`${paint.bold(formatPrice(price))}${painted}${when}`);
   }
@@ -192,7 +207,15 @@ function decisionLines(decision: Decision, view: View): string[] {
   ];
   const lines = joinToWidth(summary, view.dot, view.width);
   lines.push(
-    ...joinToWidth([`Entry ${formatPrice(decision.entry)}`, `Stop ${formatPrice(decision.stopLoss)}`, `Target ${formatPrice(decision.takeProfit)}`], view.dot, view.width),
+    ...joinToWidth(
+      [
+        `Entry ${formatPrice(decision.entry)}`,
+        `Stop ${formatPrice(decision.stopLoss)}`,
+        `Target ${formatPrice(decision.takeProfit)}`,
+      ],
+      view.dot,
+      view.width,
+    ),
   );
   lines.push(...view.wrap(`Rationale: ${decision.rationale}`));
   if (decision.keyRisks.length > 0) {
@@ -280,7 +303,8 @@ function deskSection(report: AgentReport, view: View): string[] {
 
 function warningSection(warnings: string[], view: View): string[] {
   const lines = [view.heading('Warnings')];
-  for (const warning of warnings) lines.push(...hanging(`${view.unicode ? '⚠' : '!'} `, warning, view).map((line) => view.paint.yellow(line)));
+  for (const warning of warnings)
+    lines.push(...hanging(`${view.unicode ? '⚠' : '!'} `, warning, view).map((line) => view.paint.yellow(line)));
   return lines;
 }
 
@@ -290,8 +314,14 @@ function footer(result: AnalysisResult, view: View): string[] {
   const rule = (view.unicode ? '─' : '-').repeat(view.width);
   const cached = usage?.cachedPromptTokens ? ` (${formatTokens(usage.cachedPromptTokens)} cached)` : '';
   const tokens = `Tokens ${formatTokens(usage?.promptTokens ?? 0)} in${cached}${view.dot}${formatTokens(usage?.completionTokens ?? 0)} out`;
-  const cost = usage?.costUsd === null || usage?.costUsd === undefined ? paint.yellow('cost unknown') : `cost ${formatCost(usage.costUsd)}`;
-  const lines = [paint.dim(rule), ...joinToWidth([tokens, cost, `wall time ${formatDuration(result.durationMs)}`], view.dot, view.width)];
+  const cost =
+    usage?.costUsd === null || usage?.costUsd === undefined
+      ? paint.yellow('cost unknown')
+      : `cost ${formatCost(usage.costUsd)}`;
+  const lines = [
+    paint.dim(rule),
+    ...joinToWidth([tokens, cost, `wall time ${formatDuration(result.durationMs)}`], view.dot, view.width),
+  ];
 
   const agents = Object.entries(usage?.byAgent ?? {});
   if (agents.length > 0) {
@@ -313,7 +343,8 @@ function footer(result: AnalysisResult, view: View): string[] {
   const status = statusPaint(result.status, paint)(result.status);
   const run = view.saved ? `Run ${result.runId}` : 'Run not saved (--no-save)';
   lines.push(...joinToWidth([run, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));
-  if (result.error && result.status !== 'ok') lines.push(...view.wrap(`Error: ${result.error}`).map((line) => paint.red(line)));
+  if (result.error && result.status !== 'ok')
+    lines.push(...view.wrap(`Error: ${result.error}`).map((line) => paint.red(line)));
   if (result.status === 'flagged') lines.push(...view.wrap(flaggedLine(result)).map((line) => paint.yellow(line)));
   return lines;
 }

@@ -51,7 +51,10 @@ export function createTraceSink(options: TraceOptions): EventSink {
     const lines = describe(event, { paint, max, stateOf });
     if (lines.length === 0) return;
     const who = event.type === 'warning' ? 'warning' : event.agent;
-    const tag = event.type === 'warning' ? paint.yellow(`[${options.label ? `${options.label} ` : ''}warning]`) : agentTag(who, options.label, paint);
+    const tag =
+      event.type === 'warning'
+        ? paint.yellow(`[${options.label ? `${options.label} ` : ''}warning]`)
+        : agentTag(who, options.label, paint);
     options.write(lines.map((line) => `${tag} ${line}\n`).join(''));
   };
 }
@@ -79,7 +82,9 @@ function describe(event: RunEvent, context: Context): string[] {
     case 'tool-result': {
       context.stateOf(event.agent).toolMessagesShown.add(event.id);
       const head = `← role:"tool" tool_call_id ${cut(event.id, nameMax)} (${cut(event.name, nameMax)}, ${formatDuration(event.durationMs)})`;
-      const lines = [event.error ? paint.red(`${head} error: ${content(event.error, context.max)}`) : paint.magenta(head)];
+      const lines = [
+        event.error ? paint.red(`${head} error: ${content(event.error, context.max)}`) : paint.magenta(head),
+      ];
       lines.push(`  content: ${content(event.content, context.max)}`);
       return lines;
     }
@@ -92,7 +97,9 @@ function describe(event: RunEvent, context: Context): string[] {
       // Already shown with the response it belongs to.
       return [];
     case 'search-usage': {
-      const tokens = event.usage ? `, ${event.usage.promptTokens} prompt + ${event.usage.completionTokens} completion tokens` : '';
+      const tokens = event.usage
+        ? `, ${event.usage.promptTokens} prompt + ${event.usage.completionTokens} completion tokens`
+        : '';
       return [paint.dim(`⌕ search via ${event.provider}${event.model ? ` (${event.model}${tokens})` : ''}`)];
     }
     case 'warning':
@@ -156,7 +163,10 @@ function messageLines(message: ChatMessage, context: Context): string[] {
     case 'tool':
       return [paint.dim(`  tool (tool_call_id ${message.tool_call_id}): ${content(message.content, context.max)}`)];
     case 'assistant':
-      return [paint.dim('  assistant (earlier answer):'), ...assistantLines(message, context).map((line) => `  ${line}`)];
+      return [
+        paint.dim('  assistant (earlier answer):'),
+        ...assistantLines(message, context).map((line) => `  ${line}`),
+      ];
   }
 }
 
@@ -176,7 +186,8 @@ function responseLines(response: ChatResponse, durationMs: number, context: Cont
 function assistantLines(message: Extract<ChatMessage, { role: 'assistant' }>, context: Context): string[] {
   const { paint } = context;
   const lines: string[] = [];
-  if (message.content !== null && message.content !== '') lines.push(`  content: ${content(message.content, context.max)}`);
+  if (message.content !== null && message.content !== '')
+    lines.push(`  content: ${content(message.content, context.max)}`);
   if (message.refusal) lines.push(paint.red(`  refusal: ${content(message.refusal, context.max)}`));
   for (const call of message.tool_calls ?? []) {
     lines.push(

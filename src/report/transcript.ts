@@ -57,7 +57,14 @@ function toLine(event: RunEvent, now: () => number): TranscriptLine | null {
       };
     }
     case 'tool-call':
-      return { type: event.type, agent: event.agent, at: stamp(now()), id: event.id, name: event.name, arguments: event.arguments };
+      return {
+        type: event.type,
+        agent: event.agent,
+        at: stamp(now()),
+        id: event.id,
+        name: event.name,
+        arguments: event.arguments,
+      };
     case 'tool-result':
       return {
         type: event.type,
@@ -82,7 +89,14 @@ function toLine(event: RunEvent, now: () => number): TranscriptLine | null {
       // The same numbers are in the model-call line's response.
       return null;
     case 'search-usage':
-      return { type: event.type, agent: event.agent, at: stamp(now()), provider: event.provider, model: event.model, usage: event.usage };
+      return {
+        type: event.type,
+        agent: event.agent,
+        at: stamp(now()),
+        provider: event.provider,
+        model: event.model,
+        usage: event.usage,
+      };
     case 'warning':
       return { type: event.type, agent: null, at: stamp(now()), message: event.message };
   }

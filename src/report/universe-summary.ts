@@ -10,15 +10,28 @@ const statusOrder = ['ok', 'flagged', 'degraded', 'failed', 'interrupted', 'erro
 export function renderUniverseSummary(summary: UniverseSummary): string {
   const counts = statusOrder
     .filter((status) => (summary.byStatus[status] ?? 0) > 0)
-    .map((status) => `${summary.byStatus[status]} ${status === 'skipped' ? 'skipped (finished earlier: --resume)' : status}`);
+    .map(
+      (status) =>
+        `${summary.byStatus[status]} ${status === 'skipped' ? 'skipped (finished earlier: --resume)' : status}`,
+    );
   const lines = [`Universe: ${summary.analysed} analysed${counts.length > 0 ? ` — ${counts.join(', ')}` : ''}`];
   const shown = Math.max(summary.top.length, summary.bottom.length);
   if (summary.decided > 0 && summary.decided <= shown * 2) {
     lines.push('', 'Ranked by action and conviction:', ...table(union(summary.top, summary.bottom)));
   } else if (summary.decided > 0) {
-    lines.push('', `Top ${summary.top.length}:`, ...table(summary.top), '', `Bottom ${summary.bottom.length}:`, ...table(summary.bottom));
+    lines.push(
+      '',
+      `Top ${summary.top.length}:`,
+      ...table(summary.top),
+      '',
+      `Bottom ${summary.bottom.length}:`,
+      ...table(summary.bottom),
+    );
   }
-  const unpriced = summary.unpricedRuns > 0 ? ` (${summary.unpricedRuns} run${summary.unpricedRuns === 1 ? '' : 's'} with an unknown price not counted)` : '';
+  const unpriced =
+    summary.unpricedRuns > 0
+      ? ` (${summary.unpricedRuns} run${summary.unpricedRuns === 1 ? '' : 's'} with an unknown price not counted)`
+      : '';
   lines.push('', `Total cost: ${formatCost(summary.costUsd)}${unpriced}`);
   return `${lines.join('\n')}\n`;
 }
@@ -30,5 +43,8 @@ function union(top: RankedName[], bottom: RankedName[]): RankedName[] {
 
 function table(names: RankedName[]): string[] {
   const width = Math.max(6, ...names.map((name) => name.ticker.length));
-  return names.map((name) => `  ${padEnd(name.ticker, width)}  ${padEnd(name.action, 4)}  ${String(name.conviction).padStart(3)}  ${name.status}`);
+  return names.map(
+    (name) =>
+      `  ${padEnd(name.ticker, width)}  ${padEnd(name.action, 4)}  ${String(name.conviction).padStart(3)}  ${name.status}`,
+  );
 }

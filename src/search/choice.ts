@@ -20,7 +20,8 @@ export function resolveSearchChoice(flag: string | undefined, env: NodeJS.Proces
   const variable = env['AUTOHEDGE_SEARCH']?.trim();
   if (!variable) return defaultSearchChoice;
   const parsed = choiceSchema.safeParse(variable.toLowerCase());
-  if (!parsed.success) throw new ConfigError(`AUTOHEDGE_SEARCH must be one of ${searchChoices.join(', ')} (got '${variable}')`);
+  if (!parsed.success)
+    throw new ConfigError(`AUTOHEDGE_SEARCH must be one of ${searchChoices.join(', ')} (got '${variable}')`);
   return parsed.data;
 }
 

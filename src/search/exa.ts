@@ -71,12 +71,14 @@ export function createExaProvider(options: ExaProviderOptions): SearchProvider {
         endPublishedDate: request.endPublishedDate,
         contents: { highlights: { maxCharacters: snippetMaxCharacters } },
       };
-      const response = client.request(exaSearchPath, 'POST', body, undefined, agent ? { [agentHeader]: agent } : undefined).then(
-        (answer: unknown) => toResults(answer, request.numResults),
-        (error: unknown) => {
-          throw toSearchError(error, isExaError);
-        },
-      );
+      const response = client
+        .request(exaSearchPath, 'POST', body, undefined, agent ? { [agentHeader]: agent } : undefined)
+        .then(
+          (answer: unknown) => toResults(answer, request.numResults),
+          (error: unknown) => {
+            throw toSearchError(error, isExaError);
+          },
+        );
       return await withDeadline(response, timeoutMs, signal);
     },
   };
@@ -108,7 +110,8 @@ async function connect(apiKey: string, baseURL: string | undefined): Promise<Exa
  */
 function sendKeyAsBearer(client: Exa, apiKey: string): void {
   const headers = (client as unknown as { headers?: unknown }).headers;
-  if (!(headers instanceof Headers)) throw new ConfigError('exa-js changed how it keeps its headers: cannot keep the Exa key off redirects');
+  if (!(headers instanceof Headers))
+    throw new ConfigError('exa-js changed how it keeps its headers: cannot keep the Exa key off redirects');
   headers.delete('x-api-key');
   headers.set('authorization', `Bearer ${apiKey}`);
 }
@@ -123,7 +126,10 @@ async function withDeadline<T>(work: Promise<T>, timeoutMs: number, signal: Abor
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SearchError(`Exa search timed out after ${timeoutMs} ms`, 'timeout')), timeoutMs);
+    timer = setTimeout(
+      () => reject(new SearchError(`Exa search timed out after ${timeoutMs} ms`, 'timeout')),
+      timeoutMs,
+    );
     onAbort = () => reject(cancelled());
     // The signal may have fired while exa-js was loading; its event will not come again.
     if (signal.aborted) onAbort();
@@ -146,7 +152,8 @@ function toSearchError(error: unknown, isExaError: ExaConnection['isExaError']):
   if (error instanceof SearchError) return error;
   if (!isExaError(error)) return new SearchError('could not reach Exa', 'connection');
   const status = error.statusCode;
-  if (status === 401 || status === 403) return new SearchError(`Exa rejected the API key (${status})`, 'authentication', status);
+  if (status === 401 || status === 403)
+    return new SearchError(`Exa rejected the API key (${status})`, 'authentication', status);
   if (status === 429) return new SearchError('Exa rate limit reached (429); try again later', 'rate-limited', status);
   if (status >= 500) return new SearchError(`Exa service error (${status})`, 'server', status);
   // A successful status with an unreadable body.

@@ -41,9 +41,18 @@ export function createOpenAISearchProvider(options: OpenAISearchProviderOptions)
       ].join('\n');
       let answer;
       try {
-        answer = await options.client.search({ model, prompt, searchContextSize, maxTokens: searchAnswerMaxTokens, agent, signal });
+        answer = await options.client.search({
+          model,
+          prompt,
+          searchContextSize,
+          maxTokens: searchAnswerMaxTokens,
+          agent,
+          signal,
+        });
       } catch (error) {
-        throw error instanceof ModelError ? new SearchError(`OpenAI web search failed: ${error.message}`, searchKind(error.kind), error.status) : error;
+        throw error instanceof ModelError
+          ? new SearchError(`OpenAI web search failed: ${error.message}`, searchKind(error.kind), error.status)
+          : error;
       }
       const results = citationsToResults(answer.content, answer.citations).slice(0, request.numResults);
       if (results.length === 0) {
@@ -61,7 +70,16 @@ export function createOpenAISearchProvider(options: OpenAISearchProviderOptions)
 }
 
 function searchKind(kind: ModelErrorKind): SearchErrorKind {
-  if (kind === 'authentication' || kind === 'rate-limited' || kind === 'timeout' || kind === 'aborted' || kind === 'connection' || kind === 'server' || kind === 'bad-request') return kind;
+  if (
+    kind === 'authentication' ||
+    kind === 'rate-limited' ||
+    kind === 'timeout' ||
+    kind === 'aborted' ||
+    kind === 'connection' ||
+    kind === 'server' ||
+    kind === 'bad-request'
+  )
+    return kind;
   if (kind === 'quota') return 'rate-limited';
   if (kind === 'model-not-found') return 'bad-request';
   return 'invalid-response';
@@ -77,7 +95,10 @@ export function citationsToResults(content: string, citations: readonly UrlCitat
       url: citation.url,
       publishedDate: null,
       author: null,
-      snippet: capText(citedSpan(content, citation.startIndex, citation.endIndex).replace(/\s+/g, ' ').trim(), snippetMaxCharacters),
+      snippet: capText(
+        citedSpan(content, citation.startIndex, citation.endIndex).replace(/\s+/g, ' ').trim(),
+        snippetMaxCharacters,
+      ),
     });
   }
   return [...byUrl.values()];

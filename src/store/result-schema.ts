@@ -48,7 +48,11 @@ const report = z.looseObject({
 /** The Director's own schema, loosened: a saved decision is what the model was held to. */
 const decision = decisionSchema.loose();
 
-const finding = z.looseObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() });
+const finding = z.looseObject({
+  rule: z.string(),
+  severity: z.enum(['info', 'warning', 'error']),
+  message: z.string(),
+});
 
 const market = z.looseObject({
   symbol: z.string(),
@@ -75,10 +79,19 @@ export const savedResultSchema = z.looseObject({
     costUsd: z.number().nullable(),
     byAgent: z.record(z.string(), agentUsage).default({}),
     search: z
-      .looseObject({ provider: z.string(), model: z.string().nullable(), searches: z.number(), promptTokens: z.number(), completionTokens: z.number(), costUsd: z.number().nullable() })
+      .looseObject({
+        provider: z.string(),
+        model: z.string().nullable(),
+        searches: z.number(),
+        promptTokens: z.number(),
+        completionTokens: z.number(),
+        costUsd: z.number().nullable(),
+      })
       .optional(),
   }),
-  search: z.looseObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() }).optional(),
+  search: z
+    .looseObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() })
+    .optional(),
   warnings: z.array(z.string()).default([]),
   demo: z.boolean().default(false),
   startedAt: z.string(),
@@ -114,13 +127,19 @@ export function parseSavedResult(text: string): ParsedResult {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problem: `result.json is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      problem: `result.json is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   const deep = nestingBeyond(raw);
   if (deep) return { ok: false, problem: `result.json nests more than ${maximumNesting} levels deep (at ${deep})` };
   const parsed = savedResultSchema.safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, problem: `result.json is not a saved run (${formatZodIssues(parsed.error, { limit: 1, root: 'result' })})` };
+    return {
+      ok: false,
+      problem: `result.json is not a saved run (${formatZodIssues(parsed.error, { limit: 1, root: 'result' })})`,
+    };
   }
   // The shape the renderers read was checked above; the rest passes through as saved,
   // in the saved key order, so `runs show --json` prints what was written.
@@ -133,7 +152,10 @@ function inOrderOf(original: unknown, value: unknown): unknown {
     return value.map((item, index) => inOrderOf(Array.isArray(original) ? original[index] : undefined, item));
   }
   if (typeof value !== 'object' || value === null) return value;
-  const source = typeof original === 'object' && original !== null && !Array.isArray(original) ? (original as Record<string, unknown>) : {};
+  const source =
+    typeof original === 'object' && original !== null && !Array.isArray(original)
+      ? (original as Record<string, unknown>)
+      : {};
   const record = value as Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
   for (const key of Object.keys(source)) if (key in record) ordered[key] = inOrderOf(source[key], record[key]);

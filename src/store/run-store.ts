@@ -101,7 +101,10 @@ export async function loadRun(home: string, runIdOrPrefix: string): Promise<Anal
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') {
-      throw new RunStoreError(`run ${runId} is incomplete: it has no ${runFileNames.result} (the run did not finish saving)`, 'partial');
+      throw new RunStoreError(
+        `run ${runId} is incomplete: it has no ${runFileNames.result} (the run did not finish saving)`,
+        'partial',
+      );
     }
     throw new RunStoreError(`run ${runId} cannot be read: ${describeFsError(error)}`, 'corrupt', { cause: error });
   }
@@ -126,7 +129,9 @@ async function runDirectoryNames(home: string): Promise<string[]> {
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new RunStoreError(`cannot read ${runsDirectory(home)}: ${describeFsError(error)}`, 'corrupt', { cause: error });
+    throw new RunStoreError(`cannot read ${runsDirectory(home)}: ${describeFsError(error)}`, 'corrupt', {
+      cause: error,
+    });
   }
   // Hidden entries are temporary files and editor litter, not runs.
   return entries.filter((entry) => entry.isDirectory() && isValidRunId(entry.name)).map((entry) => entry.name);
@@ -140,9 +145,21 @@ async function summarize(dir: string, runId: string): Promise<RunSummary> {
   } catch (error) {
     const when = await modifiedAt(dir);
     if (errorCode(error) === 'ENOENT') {
-      return { runId, when, ...unknown, state: 'partial', problem: `no ${runFileNames.result} (the run did not finish saving)` };
+      return {
+        runId,
+        when,
+        ...unknown,
+        state: 'partial',
+        problem: `no ${runFileNames.result} (the run did not finish saving)`,
+      };
     }
-    return { runId, when, ...unknown, state: 'corrupt', problem: `${runFileNames.result} cannot be read: ${describeFsError(error)}` };
+    return {
+      runId,
+      when,
+      ...unknown,
+      state: 'corrupt',
+      problem: `${runFileNames.result} cannot be read: ${describeFsError(error)}`,
+    };
   }
   const parsed = parseSavedResult(text);
   if (!parsed.ok) return { runId, when: await modifiedAt(dir), ...unknown, state: 'corrupt', problem: parsed.problem };

@@ -1,4 +1,12 @@
-import type { AssistantMessage, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from '../llm/types.js';
+import type {
+  AssistantMessage,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  FinishReason,
+  ToolCall,
+  Usage,
+} from '../llm/types.js';
 
 /**
  * A ChatModel whose answers are a script: a queue of turns consumed in order.
@@ -8,7 +16,12 @@ import type { AssistantMessage, ChatModel, ChatRequest, ChatResponse, FinishReas
  */
 export type ScriptedTurn =
   | { text: string; finishReason?: FinishReason; usage?: Partial<Usage>; delayMs?: number }
-  | { toolCalls: Array<{ id?: string; name: string; arguments: string | Record<string, unknown> }>; text?: string; usage?: Partial<Usage>; delayMs?: number }
+  | {
+      toolCalls: Array<{ id?: string; name: string; arguments: string | Record<string, unknown> }>;
+      text?: string;
+      usage?: Partial<Usage>;
+      delayMs?: number;
+    }
   | { refusal: string; usage?: Partial<Usage> }
   | { error: Error; delayMs?: number };
 
@@ -37,7 +50,9 @@ export class ScriptedModel implements ChatModel {
     const queue = this.queues.get(request.agent ?? '*') ?? this.queues.get('*');
     const step = queue?.shift();
     if (!step) {
-      throw new Error(`ScriptedModel: no scripted turn left for agent '${request.agent ?? '*'}' (call ${this.requests.length})`);
+      throw new Error(
+        `ScriptedModel: no scripted turn left for agent '${request.agent ?? '*'}' (call ${this.requests.length})`,
+      );
     }
     const turn = typeof step === 'function' ? step(request) : step;
     if ('delayMs' in turn && turn.delayMs) await sleep(turn.delayMs, signal);
@@ -46,7 +61,12 @@ export class ScriptedModel implements ChatModel {
     if ('error' in turn) throw turn.error;
     const usage: Usage = { promptTokens: 100, completionTokens: 20, cachedPromptTokens: 0, ...turn.usage };
     if ('refusal' in turn) {
-      return { message: { role: 'assistant', content: null, refusal: turn.refusal }, finishReason: 'stop', usage, model: request.model };
+      return {
+        message: { role: 'assistant', content: null, refusal: turn.refusal },
+        finishReason: 'stop',
+        usage,
+        model: request.model,
+      };
     }
     if ('toolCalls' in turn) {
       const toolCalls: ToolCall[] = turn.toolCalls.map((call) => ({
@@ -60,7 +80,12 @@ export class ScriptedModel implements ChatModel {
       const message: AssistantMessage = { role: 'assistant', content: turn.text ?? null, tool_calls: toolCalls };
       return { message, finishReason: 'tool_calls', usage, model: request.model };
     }
-    return { message: { role: 'assistant', content: turn.text }, finishReason: turn.finishReason ?? 'stop', usage, model: request.model };
+    return {
+      message: { role: 'assistant', content: turn.text },
+      finishReason: turn.finishReason ?? 'stop',
+      usage,
+      model: request.model,
+    };
   }
 
   /** Requests sent by one agent, in order. */

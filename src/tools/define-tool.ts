@@ -23,7 +23,9 @@ export function defineTool<Parameters extends z.ZodObject>(spec: ToolSpec<Parame
     // "input": optional and defaulted fields are what the model may leave out.
     emitted = z.toJSONSchema(spec.parameters, { io: 'input' }) as Record<string, unknown>;
   } catch (error) {
-    throw new ConfigError(`${owner}: parameters cannot be written as JSON schema: ${errorMessage(error)}`, { cause: error });
+    throw new ConfigError(`${owner}: parameters cannot be written as JSON schema: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   const parameters = toStrictJsonSchema(emitted, owner);
   const definition: ToolDefinition = {
@@ -97,7 +99,9 @@ function walk(node: ZodNode, value: unknown): unknown {
       return copy;
     }
     case 'array':
-      return Array.isArray(value) && definition.element ? value.map((item) => walk(definition.element as ZodNode, item)) : value;
+      return Array.isArray(value) && definition.element
+        ? value.map((item) => walk(definition.element as ZodNode, item))
+        : value;
     case 'lazy':
       return definition.getter ? walk(definition.getter(), value) : value;
     case 'pipe':
@@ -145,7 +149,8 @@ function typeLabel(schema: Record<string, unknown>): string {
     return unique(schema.enum.map((value) => (value === null ? 'null' : JSON.stringify(value)))).join(' | ');
   }
   if (schema.$ref !== undefined) return 'object';
-  const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : [];
+  const types =
+    typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : [];
   return unique(
     types.map((type) => {
       if (type === 'integer') return 'number';

@@ -27,8 +27,16 @@ const searchParameters = z.object({
     .trim()
     .min(1)
     .max(queryMaxCharacters)
-    .describe(`What to search the web for, e.g. "Nvidia earnings reaction analysts" (at most ${queryMaxCharacters} characters)`),
-  numResults: z.number().int().min(1).max(exaMaxResults).default(5).describe(`How many results to return, 1 to ${exaMaxResults}`),
+    .describe(
+      `What to search the web for, e.g. "Nvidia earnings reaction analysts" (at most ${queryMaxCharacters} characters)`,
+    ),
+  numResults: z
+    .number()
+    .int()
+    .min(1)
+    .max(exaMaxResults)
+    .default(5)
+    .describe(`How many results to return, 1 to ${exaMaxResults}`),
   daysBack: z
     .number()
     .int()
@@ -53,7 +61,10 @@ export interface SearchToolOptions {
  * A failed search (a missing key included) throws: the agent loop turns the error into
  * the model-visible `Error: …` result and records the call as failed.
  */
-export function createExaSearchTool(provider: SearchProvider, options: SearchToolOptions = {}): Tool<ExaSearchParameters> {
+export function createExaSearchTool(
+  provider: SearchProvider,
+  options: SearchToolOptions = {},
+): Tool<ExaSearchParameters> {
   return defineTool({
     name: searchToolName,
     description:
@@ -76,6 +87,8 @@ export function createExaSearchTool(provider: SearchProvider, options: SearchToo
 }
 
 /** The tool as `autohedge` wires it by default: Exa, keyed from the environment, checked only when a search runs. */
-export function createExaSearchToolFromEnvironment(environment: NodeJS.ProcessEnv = process.env): Tool<ExaSearchParameters> {
+export function createExaSearchToolFromEnvironment(
+  environment: NodeJS.ProcessEnv = process.env,
+): Tool<ExaSearchParameters> {
   return createExaSearchTool(createExaProvider({ apiKey: environment.EXA_API_KEY }));
 }

@@ -52,12 +52,18 @@ export class ToolRegistry {
  * The tools an agent definition names, looked up in `toolsByName`. A name no source
  * provides is a broken definition, refused before any model call.
  */
-export function bindTools(agent: string, names: readonly string[], toolsByName: Readonly<Record<string, Tool>>): Tool[] {
+export function bindTools(
+  agent: string,
+  names: readonly string[],
+  toolsByName: Readonly<Record<string, Tool>>,
+): Tool[] {
   return names.map((name) => {
     const tool = Object.hasOwn(toolsByName, name) ? toolsByName[name] : undefined;
     if (!tool) {
       const known = Object.keys(toolsByName);
-      throw new ConfigError(`agent ${agent} names tool '${name}', which is not available (known: ${known.length > 0 ? known.join(', ') : 'none'})`);
+      throw new ConfigError(
+        `agent ${agent} names tool '${name}', which is not available (known: ${known.length > 0 ? known.join(', ') : 'none'})`,
+      );
     }
     return tool;
   });

@@ -30,7 +30,8 @@ export function formatSearchResults(request: SearchRequest, results: readonly Se
   const query = JSON.stringify(capText(clean(request.query), fieldMaxCharacters.query));
   const window = `${isoDay(new Date(request.startPublishedDate))} to ${isoDay(new Date(request.endPublishedDate))}`;
   if (results.length === 0) return `No results found for ${query} published ${window}${note}.`;
-  const field = (value: string | null, name: keyof typeof fieldMaxCharacters) => (value === null ? null : capText(clean(value), fieldMaxCharacters[name]));
+  const field = (value: string | null, name: keyof typeof fieldMaxCharacters) =>
+    value === null ? null : capText(clean(value), fieldMaxCharacters[name]);
   const entries = results.map((result) => ({
     title: field(result.title, 'title'),
     url: field(result.url, 'url') as string,
@@ -40,12 +41,18 @@ export function formatSearchResults(request: SearchRequest, results: readonly Se
   }));
   const header = (shown: number) => {
     const left = results.length - shown;
-    const count = left > 0 ? `${shown} of ${results.length} search results (${left} left out for length)` : `${shown} search results`;
+    const count =
+      left > 0
+        ? `${shown} of ${results.length} search results (${left} left out for length)`
+        : `${shown} search results`;
     return untrustedContentStart(`${count} for ${query} published ${window}${note}`);
   };
   const compact = (shown: number, snippetCharacters: number) =>
-    JSON.stringify(entries.slice(0, shown).map((entry) => ({ ...entry, snippet: capText(entry.snippet, snippetCharacters) })));
-  const fits = (shown: number, body: string) => header(shown).length + body.length + untrustedContentEnd.length + 2 <= searchOutputMaxCharacters;
+    JSON.stringify(
+      entries.slice(0, shown).map((entry) => ({ ...entry, snippet: capText(entry.snippet, snippetCharacters) })),
+    );
+  const fits = (shown: number, body: string) =>
+    header(shown).length + body.length + untrustedContentEnd.length + 2 <= searchOutputMaxCharacters;
 
   // Many long results share the budget by shortening every snippet alike.
   let shown = entries.length;
@@ -67,7 +74,10 @@ export function formatSearchResults(request: SearchRequest, results: readonly Se
  * of the window is dropped (a search engine's own date filter is not enough on its
  * own), and in a historical run so is an undated one, which nothing shows to be older.
  */
-export function withinWindow(request: SearchRequest, results: readonly SearchResult[]): { kept: SearchResult[]; dropped: { late: number; undated: number } } {
+export function withinWindow(
+  request: SearchRequest,
+  results: readonly SearchResult[],
+): { kept: SearchResult[]; dropped: { late: number; undated: number } } {
   const end = Date.parse(request.endPublishedDate);
   const dropped = { late: 0, undated: 0 };
   const kept = results.filter((result) => {

@@ -55,7 +55,17 @@ const droppedKeywords = [
 ] as const;
 
 /** The string formats strict mode understands; others are dropped (zod still checks them). */
-const supportedFormats = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+const supportedFormats = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
 
 /** Keywords that give a schema a shape; a schema with none of them accepts anything. */
 const shapeKeywords = ['type', 'anyOf', 'oneOf', '$ref', 'enum', 'const'] as const;
@@ -84,7 +94,8 @@ function strictNode(input: JsonSchema, path: string[], nullable: boolean, owner:
   for (const keyword of rejectedKeywords) {
     if (input[keyword] !== undefined) fail(`uses '${keyword}'`);
   }
-  if (!shapeKeywords.some((keyword) => input[keyword] !== undefined)) fail('accepts any value (z.any, z.unknown, z.date or similar)');
+  if (!shapeKeywords.some((keyword) => input[keyword] !== undefined))
+    fail('accepts any value (z.any, z.unknown, z.date or similar)');
 
   const node: JsonSchema = { ...input };
   delete node.$defs;
@@ -94,7 +105,8 @@ function strictNode(input: JsonSchema, path: string[], nullable: boolean, owner:
   dropSafeIntegerBounds(node);
   if (fallback !== undefined && fallback !== null) {
     const note = `(default: ${JSON.stringify(fallback)})`;
-    node.description = typeof node.description === 'string' && node.description !== '' ? `${node.description} ${note}` : note;
+    node.description =
+      typeof node.description === 'string' && node.description !== '' ? `${node.description} ${note}` : note;
   }
 
   // Discriminated unions come out as oneOf; their branches exclude each other, so anyOf means the same.
@@ -112,7 +124,8 @@ function strictNode(input: JsonSchema, path: string[], nullable: boolean, owner:
 
   const types = typeList(node.type);
   if (types.includes('object') || node.properties !== undefined) {
-    if (node.additionalProperties !== undefined && node.additionalProperties !== false) fail('allows extra properties (a record or loose object)');
+    if (node.additionalProperties !== undefined && node.additionalProperties !== false)
+      fail('allows extra properties (a record or loose object)');
     const properties = node.properties === undefined ? {} : node.properties;
     if (!isRecord(properties)) fail("has malformed 'properties'");
     const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
@@ -172,7 +185,9 @@ function typeList(type: unknown): string[] {
 
 function asSchema(value: unknown, path: string[], owner: string): JsonSchema {
   if (!isRecord(value)) {
-    throw new ConfigError(`${owner}: the schema at '${path.join('.')}' is not an object schema, which OpenAI strict mode cannot express`);
+    throw new ConfigError(
+      `${owner}: the schema at '${path.join('.')}' is not an object schema, which OpenAI strict mode cannot express`,
+    );
   }
   return value;
 }

@@ -17,9 +17,34 @@ export function untrustedContentStart(summary: string): string {
 
 /** Angle-bracket look-alikes NFKC leaves alone, as the brackets they imitate. */
 const bracketLookAlikes: Record<string, string> = {
-  '‹': '<', '›': '>', '«': '<<', '»': '>>', '〈': '<', '〉': '>', '⟨': '<', '⟩': '>', '《': '<<', '》': '>>',
-  '⟪': '<<', '⟫': '>>', '≪': '<<', '≫': '>>', '⋘': '<<<', '⋙': '>>>', '˂': '<', '˃': '>', 'ᐸ': '<', 'ᐳ': '>',
-  '❮': '<', '❯': '>', '❬': '<', '❭': '>', '⦉': '<', '⦊': '>', '⧼': '<', '⧽': '>',
+  '‹': '<',
+  '›': '>',
+  '«': '<<',
+  '»': '>>',
+  '〈': '<',
+  '〉': '>',
+  '⟨': '<',
+  '⟩': '>',
+  '《': '<<',
+  '》': '>>',
+  '⟪': '<<',
+  '⟫': '>>',
+  '≪': '<<',
+  '≫': '>>',
+  '⋘': '<<<',
+  '⋙': '>>>',
+  '˂': '<',
+  '˃': '>',
+  ᐸ: '<',
+  ᐳ: '>',
+  '❮': '<',
+  '❯': '>',
+  '❬': '<',
+  '❭': '>',
+  '⦉': '<',
+  '⦊': '>',
+  '⧼': '<',
+  '⧽': '>',
 };
 /** Invisible to a reader: format characters (zero-width joiners and spaces, soft hyphen, BOM, bidi marks), combining marks, variation selectors. */
 const invisible = /^[\p{Cf}\p{Mn}\p{Me}]$/u;

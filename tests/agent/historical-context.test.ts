@@ -30,7 +30,11 @@ describe('ToolContext.historical', () => {
   ])('agent context historical %s → tool sees %s, with the run clock', async (historical, seen) => {
     const { tool, contexts } = recordingTool();
     const model = new ScriptedModel([{ toolCalls: [{ name: 'lookup', arguments: { query: 'x' } }] }, { text: 'done' }]);
-    const report = await runAgent(agentSpec({ tools: [tool] }), 'task', { model, asOf, ...(historical === undefined ? {} : { historical }) });
+    const report = await runAgent(agentSpec({ tools: [tool] }), 'task', {
+      model,
+      asOf,
+      ...(historical === undefined ? {} : { historical }),
+    });
     expect(report.status).toBe('ok');
     expect(contexts).toHaveLength(1);
     expect(contexts[0]).toMatchObject({ asOf, historical: seen });

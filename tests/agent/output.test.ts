@@ -21,11 +21,20 @@ describe('runAgent with an output schema', () => {
     const model = new ScriptedModel([{ text: '{"action":"BUY","size":5}' }]);
     const report = await runAgent(spec(), 'Decide.', { model, asOf });
     model.assertComplete();
-    expect(report).toMatchObject({ status: 'ok', failure: null, output: { action: 'BUY', size: 5 }, text: '{"action":"BUY","size":5}' });
+    expect(report).toMatchObject({
+      status: 'ok',
+      failure: null,
+      output: { action: 'BUY', size: 5 },
+      text: '{"action":"BUY","size":5}',
+    });
     const format = model.requests[0]!.responseFormat!;
     expect(format.type).toBe('json_schema');
     expect(format.json_schema).toMatchObject({ name: 'verdict', strict: true });
-    expect(format.json_schema.schema).toMatchObject({ type: 'object', additionalProperties: false, required: ['action', 'size'] });
+    expect(format.json_schema.schema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['action', 'size'],
+    });
   });
 
   it('re-asks once with the validation errors when the answer slips, then accepts the correction', async () => {
@@ -35,7 +44,11 @@ describe('runAgent with an output schema', () => {
     expect(report.output).toEqual({ action: 'BUY', size: 5 });
     expect(model.requests[1]!.messages.slice(2)).toEqual([
       { role: 'assistant', content: '{"action":"BUY","size":500}' },
-      { role: 'user', content: 'Your reply did not match the required JSON schema: size: Too big: expected number to be <=100. Reply again with only the corrected JSON object.' },
+      {
+        role: 'user',
+        content:
+          'Your reply did not match the required JSON schema: size: Too big: expected number to be <=100. Reply again with only the corrected JSON object.',
+      },
     ]);
   });
 
@@ -49,7 +62,7 @@ describe('runAgent with an output schema', () => {
     expect(report.error).toMatch(/^director: the model's verdict broke the schema twice \(action: /);
   });
 
-  it('runs review passes through the caller\'s review step, keeping the last accepted answer', async () => {
+  it("runs review passes through the caller's review step, keeping the last accepted answer", async () => {
     const model = new ScriptedModel([{ text: '{"action":"BUY","size":50}' }, { text: '{"action":"BUY","size":5}' }]);
     const seen: Verdict[] = [];
     const review = (answer: Verdict) => {
@@ -77,9 +90,16 @@ describe('runAgent with an output schema', () => {
   });
 
   it('keeps the answer before a review pass that fails, and types the failure', async () => {
-    const model = new ScriptedModel([{ text: '{"action":"BUY","size":50}' }, { error: new BudgetExceededError('--max-cost reached') }]);
+    const model = new ScriptedModel([
+      { text: '{"action":"BUY","size":50}' },
+      { error: new BudgetExceededError('--max-cost reached') },
+    ]);
     const report = await runAgent(spec({ reviewPasses: 1 }), 'Decide.', { model, asOf, review: () => 'revise' });
-    expect(report).toMatchObject({ status: 'failed', failure: { kind: 'budget', message: '--max-cost reached' }, output: { action: 'BUY', size: 50 } });
+    expect(report).toMatchObject({
+      status: 'failed',
+      failure: { kind: 'budget', message: '--max-cost reached' },
+      output: { action: 'BUY', size: 50 },
+    });
   });
 });
 
@@ -90,22 +110,38 @@ describe('runAgent: typed failures and one time limit', () => {
     expect(timedOut.failure).toEqual({ kind: 'timeout', message: 'timed out after 0.05 s' });
 
     const controller = new AbortController();
-    const stopped = runAgent(agentSpec({ timeoutMs: 5_000 }), 'x', { model: new ScriptedModel([{ text: 'late', delayMs: 2_000 }]), asOf, signal: controller.signal });
+    const stopped = runAgent(agentSpec({ timeoutMs: 5_000 }), 'x', {
+      model: new ScriptedModel([{ text: 'late', delayMs: 2_000 }]),
+      asOf,
+      signal: controller.signal,
+    });
     controller.abort(new Error('interrupted'));
     expect((await stopped).failure).toEqual({ kind: 'interrupted', message: 'interrupted' });
   });
 
   it('a model error is "model", a refused budget "budget"', async () => {
-    const failing = await runAgent(agentSpec(), 'x', { model: new ScriptedModel([{ error: new Error('503 from upstream') }]), asOf });
+    const failing = await runAgent(agentSpec(), 'x', {
+      model: new ScriptedModel([{ error: new Error('503 from upstream') }]),
+      asOf,
+    });
     expect(failing.failure).toEqual({ kind: 'model', message: '503 from upstream' });
-    const capped = await runAgent(agentSpec(), 'x', { model: new ScriptedModel([{ error: new BudgetExceededError('cap') }]), asOf });
+    const capped = await runAgent(agentSpec(), 'x', {
+      model: new ScriptedModel([{ error: new BudgetExceededError('cap') }]),
+      asOf,
+    });
     expect(capped.failure?.kind).toBe('budget');
   });
 
-  it('numbers calls from the caller\'s counter and stays silent about start and end when the caller announces', async () => {
+  it("numbers calls from the caller's counter and stays silent about start and end when the caller announces", async () => {
     let calls = 10;
     const log = eventLog();
-    await runAgent(agentSpec(), 'x', { model: new ScriptedModel([{ text: 'ok' }]), asOf, events: log.sink, announce: false, nextCallNumber: () => (calls += 1) });
+    await runAgent(agentSpec(), 'x', {
+      model: new ScriptedModel([{ text: 'ok' }]),
+      asOf,
+      events: log.sink,
+      announce: false,
+      nextCallNumber: () => (calls += 1),
+    });
     expect(log.events.map((event) => event.type)).toEqual(['model-call', 'usage']);
     expect(log.events[0]).toMatchObject({ call: 11 });
   });

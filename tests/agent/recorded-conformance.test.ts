@@ -30,14 +30,30 @@ describe.skipIf(!present)('runAgent against recorded OpenAI traffic (../shared/f
 
     // The recorded tools: empty descriptions, one string parameter; these tools answered "true" and "Success".
     const fileTool = (name: string, answer: string) =>
-      defineTool({ name, description: '', outputs: answer, parameters: z.object({ path: z.string() }), run: async () => answer });
+      defineTool({
+        name,
+        description: '',
+        outputs: answer,
+        parameters: z.object({ path: z.string() }),
+        run: async () => answer,
+      });
     const model = new ScriptedModel([
-      { toolCalls: recordedCalls.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })) },
+      {
+        toolCalls: recordedCalls.map((call) => ({
+          id: call.id,
+          name: call.function.name,
+          arguments: call.function.arguments,
+        })),
+      },
       { text: last.choices[0].message.content as string },
     ]);
     const [system, user] = followUp.messages as Array<{ content: string }>;
     const report = await runAgent(
-      agentSpec({ model: followUp.model, instructions: system!.content, tools: [fileTool('create_file', 'Success'), fileTool('delete_file', 'true')] }),
+      agentSpec({
+        model: followUp.model,
+        instructions: system!.content,
+        tools: [fileTool('create_file', 'Success'), fileTool('delete_file', 'true')],
+      }),
       user!.content,
       { model, asOf },
     );
@@ -53,7 +69,13 @@ describe.skipIf(!present)('runAgent against recorded OpenAI traffic (../shared/f
 
   it('derives the exact recorded strict definition of a one-string-parameter tool', () => {
     const request = readJson('stream_single_tool_call.request.json');
-    const tool = defineTool({ name: 'get_capital', description: '', outputs: 'a city', parameters: z.object({ country: z.string() }), run: async () => 'London' });
+    const tool = defineTool({
+      name: 'get_capital',
+      description: '',
+      outputs: 'a city',
+      parameters: z.object({ country: z.string() }),
+      run: async () => 'London',
+    });
     expect([tool.definition]).toEqual(request.tools);
   });
 });

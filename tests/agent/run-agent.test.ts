@@ -23,7 +23,10 @@ describe('runAgent: the seeds conditional two-round run', () => {
       },
       { text: 'Beijing has rain (18°C); Tianjin is cloudy (20°C).' },
     ]);
-    const report = await runAgent(agentSpec({ tools: [weatherTool], temperature: 0.2, maxTokens: 800 }), task, { model, asOf });
+    const report = await runAgent(agentSpec({ tools: [weatherTool], temperature: 0.2, maxTokens: 800 }), task, {
+      model,
+      asOf,
+    });
     model.assertComplete();
 
     const opening = [
@@ -60,8 +63,22 @@ describe('runAgent: the seeds conditional two-round run', () => {
       status: 'ok',
       text: 'Beijing has rain (18°C); Tianjin is cloudy (20°C).',
       toolCalls: [
-        { id: 'call_bj', name: 'get_weather', arguments: '{"city":"Beijing"}', result: 'Beijing: rain, 18°C', error: null, durationMs: expect.any(Number) },
-        { id: 'call_tj', name: 'get_weather', arguments: '{"city":"Tianjin"}', result: 'Tianjin: cloudy, 20°C', error: null, durationMs: expect.any(Number) },
+        {
+          id: 'call_bj',
+          name: 'get_weather',
+          arguments: '{"city":"Beijing"}',
+          result: 'Beijing: rain, 18°C',
+          error: null,
+          durationMs: expect.any(Number),
+        },
+        {
+          id: 'call_tj',
+          name: 'get_weather',
+          arguments: '{"city":"Tianjin"}',
+          result: 'Tianjin: cloudy, 20°C',
+          error: null,
+          durationMs: expect.any(Number),
+        },
       ],
       usage: { promptTokens: 300, completionTokens: 60, cachedPromptTokens: 0 },
       model: 'gpt-4o-mini',
@@ -73,12 +90,20 @@ describe('runAgent: the seeds conditional two-round run', () => {
 
   it('emits events in order, each model-call carrying the request as sent and a 1-based index', async () => {
     const model = new ScriptedModel([
-      { toolCalls: [{ id: 'call_bj', name: 'get_weather', arguments: { city: 'Beijing' } }], usage: { promptTokens: 50, completionTokens: 5 } },
+      {
+        toolCalls: [{ id: 'call_bj', name: 'get_weather', arguments: { city: 'Beijing' } }],
+        usage: { promptTokens: 50, completionTokens: 5 },
+      },
       { text: 'Rain in Beijing.' },
     ]);
     const log = eventLog();
     const controller = new AbortController();
-    await runAgent(agentSpec({ tools: [weatherTool] }), task, { model, asOf, events: log.sink, signal: controller.signal });
+    await runAgent(agentSpec({ tools: [weatherTool] }), task, {
+      model,
+      asOf,
+      events: log.sink,
+      signal: controller.signal,
+    });
     model.assertComplete();
 
     expect(log.events.map((event) => event.type)).toEqual([
@@ -95,7 +120,8 @@ describe('runAgent: the seeds conditional two-round run', () => {
     expect(start).toEqual({ type: 'agent-start', agent: 'sentiment', model: 'gpt-4o-mini', at: expect.any(Number) });
     expect(firstCall).toMatchObject({ type: 'model-call', agent: 'sentiment', call: 1 });
     expect(secondCall).toMatchObject({ type: 'model-call', call: 2 });
-    if (firstCall?.type !== 'model-call' || secondCall?.type !== 'model-call') throw new Error('expected model-call events');
+    if (firstCall?.type !== 'model-call' || secondCall?.type !== 'model-call')
+      throw new Error('expected model-call events');
     const { startedAt, endedAt, ...firstSent } = model.requests[0]!;
     expect(firstCall.request).toEqual(firstSent);
     expect('signal' in firstCall.request).toBe(false);
@@ -103,8 +129,19 @@ describe('runAgent: the seeds conditional two-round run', () => {
     expect(firstCall.request.messages).toHaveLength(2);
     expect(secondCall.request.messages).toHaveLength(4);
     expect(firstCall.response.finishReason).toBe('tool_calls');
-    expect(firstUsage).toEqual({ type: 'usage', agent: 'sentiment', model: 'gpt-4o-mini', usage: { promptTokens: 50, completionTokens: 5, cachedPromptTokens: 0 } });
-    expect(toolCall).toEqual({ type: 'tool-call', agent: 'sentiment', id: 'call_bj', name: 'get_weather', arguments: '{"city":"Beijing"}' });
+    expect(firstUsage).toEqual({
+      type: 'usage',
+      agent: 'sentiment',
+      model: 'gpt-4o-mini',
+      usage: { promptTokens: 50, completionTokens: 5, cachedPromptTokens: 0 },
+    });
+    expect(toolCall).toEqual({
+      type: 'tool-call',
+      agent: 'sentiment',
+      id: 'call_bj',
+      name: 'get_weather',
+      arguments: '{"city":"Beijing"}',
+    });
     expect(toolResult).toEqual({
       type: 'tool-result',
       agent: 'sentiment',
@@ -114,7 +151,13 @@ describe('runAgent: the seeds conditional two-round run', () => {
       error: null,
       durationMs: expect.any(Number),
     });
-    expect(end).toEqual({ type: 'agent-end', agent: 'sentiment', status: 'ok', durationMs: expect.any(Number), error: null });
+    expect(end).toEqual({
+      type: 'agent-end',
+      agent: 'sentiment',
+      status: 'ok',
+      durationMs: expect.any(Number),
+      error: null,
+    });
   });
 });
 
@@ -150,7 +193,11 @@ describe('runAgent: parallel tool calls', () => {
       { text: 'Both found.' },
     ]);
     const log = eventLog();
-    const report = await runAgent(agentSpec({ tools: [lookup], toolTimeoutMs: 5_000 }), 'Look up NVDA and AMD', { model, asOf, events: log.sink });
+    const report = await runAgent(agentSpec({ tools: [lookup], toolTimeoutMs: 5_000 }), 'Look up NVDA and AMD', {
+      model,
+      asOf,
+      events: log.sink,
+    });
     model.assertComplete();
 
     expect(started).toEqual(['NVDA', 'AMD']);
@@ -172,12 +219,11 @@ describe('runAgent: parallel tool calls', () => {
       ['call_second', 'AMD: found'],
     ]);
     // Events report tools as they happen: both start, then the second finishes first.
-    expect(log.events.filter((event) => event.type === 'tool-call' || event.type === 'tool-result').map((event) => `${event.type} ${'id' in event ? event.id : ''}`)).toEqual([
-      'tool-call call_first',
-      'tool-call call_second',
-      'tool-result call_second',
-      'tool-result call_first',
-    ]);
+    expect(
+      log.events
+        .filter((event) => event.type === 'tool-call' || event.type === 'tool-result')
+        .map((event) => `${event.type} ${'id' in event ? event.id : ''}`),
+    ).toEqual(['tool-call call_first', 'tool-call call_second', 'tool-result call_second', 'tool-result call_first']);
     expect(report.status).toBe('ok');
   });
 });
@@ -216,14 +262,29 @@ describe('runAgent: tool failures reach the model as tool messages', () => {
       },
       { text: 'I could not get the data.' },
     ]);
-    const report = await runAgent(agentSpec({ tools: [weatherTool, flaky, hang], toolTimeoutMs: 50 }), task, { model, asOf });
+    const report = await runAgent(agentSpec({ tools: [weatherTool, flaky, hang], toolTimeoutMs: 50 }), task, {
+      model,
+      asOf,
+    });
     model.assertComplete();
 
     const toolMessages = model.requests[1]?.messages.filter((message) => message.role === 'tool');
     expect(toolMessages).toEqual([
-      { role: 'tool', tool_call_id: 'c1', content: "Error: unknown tool 'place_order'. Available tools: get_weather, flaky, hang" },
-      { role: 'tool', tool_call_id: 'c2', content: `Error: Invalid arguments for get_weather: not valid JSON (${jsonErrorOf('{"city":')})` },
-      { role: 'tool', tool_call_id: 'c3', content: 'Error: Invalid arguments for get_weather: city: Invalid input: expected string, received number' },
+      {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: "Error: unknown tool 'place_order'. Available tools: get_weather, flaky, hang",
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'c2',
+        content: `Error: Invalid arguments for get_weather: not valid JSON (${jsonErrorOf('{"city":')})`,
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'c3',
+        content: 'Error: Invalid arguments for get_weather: city: Invalid input: expected string, received number',
+      },
       { role: 'tool', tool_call_id: 'c4', content: 'Error: upstream answered 503' },
       { role: 'tool', tool_call_id: 'c5', content: 'Error: tool hang timed out after 50 ms' },
     ]);
@@ -260,11 +321,21 @@ describe('runAgent: tool failures reach the model as tool messages', () => {
   });
 
   it('honours a smaller maxToolResultChars', async () => {
-    const dump = defineTool({ name: 'dump', description: 'x', outputs: 'x', parameters: z.object({}), run: async () => 'abcdefghij' });
+    const dump = defineTool({
+      name: 'dump',
+      description: 'x',
+      outputs: 'x',
+      parameters: z.object({}),
+      run: async () => 'abcdefghij',
+    });
     const model = new ScriptedModel([{ toolCalls: [{ id: 'd', name: 'dump', arguments: {} }] }, { text: 'Done.' }]);
     await runAgent(agentSpec({ tools: [dump], maxToolResultChars: 4 }), 'Dump it', { model, asOf });
     model.assertComplete();
-    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'd', content: 'abcd\n[truncated: 6 more characters]' });
+    expect(model.requests[1]?.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'd',
+      content: 'abcd\n[truncated: 6 more characters]',
+    });
   });
 });
 
@@ -279,16 +350,37 @@ describe('runAgent: round cap and forced answer', () => {
     expect(model.requests.map((request) => request.toolChoice)).toEqual(['auto', 'auto', 'none']);
     expect(model.requests[2]?.tools).toEqual([weatherTool.definition]);
     // The forced request carries both rounds' history, so it is a valid conversation.
-    expect(model.requests[2]?.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(model.requests[2]?.messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+    ]);
     expect(report).toMatchObject({ status: 'ok', text: 'Rain all day.', error: null });
     expect(report.toolCalls.map((call) => call.id)).toEqual(['r1', 'r2']);
   });
 
   it('uses five rounds by default', async () => {
-    const model = new ScriptedModel([again('r1'), again('r2'), again('r3'), again('r4'), again('r5'), { text: 'Rain.' }]);
+    const model = new ScriptedModel([
+      again('r1'),
+      again('r2'),
+      again('r3'),
+      again('r4'),
+      again('r5'),
+      { text: 'Rain.' },
+    ]);
     await runAgent(agentSpec({ tools: [weatherTool] }), task, { model, asOf });
     model.assertComplete();
-    expect(model.requests.map((request) => request.toolChoice)).toEqual(['auto', 'auto', 'auto', 'auto', 'auto', 'none']);
+    expect(model.requests.map((request) => request.toolChoice)).toEqual([
+      'auto',
+      'auto',
+      'auto',
+      'auto',
+      'auto',
+      'none',
+    ]);
   });
 
   it('fails clearly when the model still calls tools after the forced answer, without running them', async () => {
@@ -325,7 +417,10 @@ describe('runAgent: self-review loops', () => {
       { toolCalls: [{ id: 'l2', name: 'get_weather', arguments: { city: 'Tianjin' } }] },
       { text: 'Final: rain in Beijing, clouds in Tianjin.' },
     ]);
-    const report = await runAgent(agentSpec({ tools: [weatherTool], reviewPasses: 1, maxToolRounds: 1 }), task, { model, asOf });
+    const report = await runAgent(agentSpec({ tools: [weatherTool], reviewPasses: 1, maxToolRounds: 1 }), task, {
+      model,
+      asOf,
+    });
     model.assertComplete();
 
     // Loop 1: one round, then forced; loop 2 starts with a fresh budget ("auto" again).
@@ -348,7 +443,9 @@ describe('runAgent: self-review loops', () => {
     const report = await runAgent(agentSpec({ tools: [weatherTool] }), task, { model, asOf });
     model.assertComplete();
     expect(report.text).toBe('Done.');
-    expect(model.requests.some((request) => request.messages.some((message) => message.content === reviewPrompt))).toBe(false);
+    expect(model.requests.some((request) => request.messages.some((message) => message.content === reviewPrompt))).toBe(
+      false,
+    );
   });
 
   it('keeps the earlier answer as text when a review loop fails', async () => {
@@ -375,7 +472,10 @@ describe('runAgent: an agent without tools', () => {
     const model = new ScriptedModel([{ toolCalls: [{ name: 'exa_search', arguments: { query: 'NVDA' } }] }]);
     const report = await runAgent(agentSpec({ id: 'quant' }), 'Analyse NVDA', { model, asOf });
     model.assertComplete();
-    expect(report).toMatchObject({ status: 'failed', error: 'model requested tools (exa_search) but agent quant has none' });
+    expect(report).toMatchObject({
+      status: 'failed',
+      error: 'model requested tools (exa_search) but agent quant has none',
+    });
   });
 });
 
@@ -471,7 +571,14 @@ describe('runAgent: model errors and interruption', () => {
     expect(model.requests).toHaveLength(1);
     expect(report).toMatchObject({ status: 'failed', error: 'interrupted' });
     expect(report.toolCalls).toEqual([
-      { id: 's', name: 'stubborn', arguments: '{}', result: null, error: 'tool stubborn was interrupted', durationMs: expect.any(Number) },
+      {
+        id: 's',
+        name: 'stubborn',
+        arguments: '{}',
+        result: null,
+        error: 'tool stubborn was interrupted',
+        durationMs: expect.any(Number),
+      },
     ]);
   });
 
@@ -490,7 +597,12 @@ describe('runAgent: model errors and interruption', () => {
     const model = {
       complete: async (request: ChatRequest) => {
         received = request.signal;
-        return { message: { role: 'assistant' as const, content: 'ok' }, finishReason: 'stop' as const, usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 }, model: 'gpt-4o-mini-2024-07-18' };
+        return {
+          message: { role: 'assistant' as const, content: 'ok' },
+          finishReason: 'stop' as const,
+          usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
+          model: 'gpt-4o-mini-2024-07-18',
+        };
       },
     };
     const report = await runAgent(agentSpec(), 'x', { model, asOf, signal: controller.signal });
@@ -503,10 +615,15 @@ describe('runAgent: model errors and interruption', () => {
 describe('runAgent: a broken spec is a programmer error', () => {
   it('throws for duplicate tool names and impossible limits', async () => {
     const model = new ScriptedModel([]);
-    await expect(runAgent(agentSpec({ tools: [weatherTool, weatherTool] }), 'x', { model, asOf })).rejects.toThrow(ConfigError);
-    await expect(runAgent(agentSpec({ reviewPasses: -1 }), 'x', { model, asOf })).rejects.toThrow('agent sentiment: reviewPasses must be an integer of at least 0, got -1');
-    await expect(runAgent(agentSpec({ maxToolRounds: 1.5 }), 'x', { model, asOf })).rejects.toThrow('maxToolRounds must be an integer of at least 0');
+    await expect(runAgent(agentSpec({ tools: [weatherTool, weatherTool] }), 'x', { model, asOf })).rejects.toThrow(
+      ConfigError,
+    );
+    await expect(runAgent(agentSpec({ reviewPasses: -1 }), 'x', { model, asOf })).rejects.toThrow(
+      'agent sentiment: reviewPasses must be an integer of at least 0, got -1',
+    );
+    await expect(runAgent(agentSpec({ maxToolRounds: 1.5 }), 'x', { model, asOf })).rejects.toThrow(
+      'maxToolRounds must be an integer of at least 0',
+    );
     expect(model.requests).toHaveLength(0);
   });
 });
-

@@ -34,7 +34,11 @@ export function eventLog(): { events: RunEvent[]; sink: (event: RunEvent) => voi
 }
 
 export function assistantToolCall(id: string, name: string, args: string): ChatMessage {
-  return { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] };
+  return {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id, type: 'function', function: { name, arguments: args } }],
+  };
 }
 
 /** A promise with its resolver outside, for making tools wait on each other. */

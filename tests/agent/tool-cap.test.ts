@@ -28,9 +28,13 @@ describe('at most a fixed number of tool calls run per model response', () => {
     expect(ran.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const toolMessages = model.requests[1]!.messages.filter((message) => message.role === 'tool');
     expect(toolMessages.map((message) => message.tool_call_id)).toEqual(calls.map((call) => call.id));
-    expect(toolMessages.slice(0, 8).map((message) => message.content)).toEqual(calls.slice(0, 8).map((call) => `counted ${call.arguments.n}`));
+    expect(toolMessages.slice(0, 8).map((message) => message.content)).toEqual(
+      calls.slice(0, 8).map((call) => `counted ${call.arguments.n}`),
+    );
     for (const message of toolMessages.slice(8)) {
-      expect(message.content).toBe('Error: not run: at most 8 tool calls run per response and this one asked for 20; ask again for what is still needed');
+      expect(message.content).toBe(
+        'Error: not run: at most 8 tool calls run per response and this one asked for 20; ask again for what is still needed',
+      );
     }
     expect(report.toolCalls.filter((call) => call.error === null)).toHaveLength(8);
     expect(report.toolCalls.filter((call) => call.error !== null)).toHaveLength(12);
@@ -40,7 +44,13 @@ describe('at most a fixed number of tool calls run per model response', () => {
 
 describe('tool failure is out of band', () => {
   it('a tool returning "Error: disk full" is a success; a tool throwing is a failure the model reads as Error: <message>', async () => {
-    const logTail = defineTool({ name: 'log_tail', description: 'Last log line', outputs: 'one line', parameters: z.object({}), run: async () => 'Error: disk full' });
+    const logTail = defineTool({
+      name: 'log_tail',
+      description: 'Last log line',
+      outputs: 'one line',
+      parameters: z.object({}),
+      run: async () => 'Error: disk full',
+    });
     const broken = defineTool({
       name: 'broken',
       description: 'Always fails',
@@ -51,7 +61,12 @@ describe('tool failure is out of band', () => {
       },
     });
     const model = new ScriptedModel([
-      { toolCalls: [{ id: 'a', name: 'log_tail', arguments: {} }, { id: 'b', name: 'broken', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'a', name: 'log_tail', arguments: {} },
+          { id: 'b', name: 'broken', arguments: {} },
+        ],
+      },
       { text: 'The log says the disk is full.' },
     ]);
     const report = await runAgent(agentSpec({ tools: [logTail, broken] }), 'Check the log.', { model, asOf });
@@ -59,7 +74,9 @@ describe('tool failure is out of band', () => {
       ['a', 'Error: disk full', null],
       ['b', null, 'disk full'],
     ]);
-    const toolMessages = model.requests[1]!.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+    const toolMessages = model.requests[1]!.messages.filter((message) => message.role === 'tool').map(
+      (message) => message.content,
+    );
     expect(toolMessages).toEqual(['Error: disk full', 'Error: disk full']);
   });
 });

@@ -40,7 +40,9 @@ describe('writeFileAtomic', () => {
     // A directory where the file should go makes the rename fail after the temp file was written.
     const blocked = path.join(directory, 'blocked.json');
     await mkdir(blocked);
-    await expect(writeFileAtomic(blocked, 'x')).rejects.toMatchObject({ code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST|EPERM)$/) });
+    await expect(writeFileAtomic(blocked, 'x')).rejects.toMatchObject({
+      code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST|EPERM)$/),
+    });
     expect(await readdir(directory)).toEqual(['blocked.json']);
   });
 

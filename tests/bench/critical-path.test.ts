@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { criticalPath, describeChain, modelCalls, observedSerialChain, serialMs, type CallRecord } from '../../bench/critical-path.js';
+import {
+  criticalPath,
+  describeChain,
+  modelCalls,
+  observedSerialChain,
+  serialMs,
+  type CallRecord,
+} from '../../bench/critical-path.js';
 import { isRefused, paced, requestCharacters, tokensOf } from '../../bench/model-server.js';
 
 /**
@@ -7,7 +14,12 @@ import { isRefused, paced, requestCharacters, tokensOf } from '../../bench/model
  * the naive design compares, what the server counts as input. No timing here.
  */
 
-const call = (kind: CallRecord['kind'], agent: string, receivedAt: number, answeredAt: number): CallRecord => ({ kind, agent, receivedAt, answeredAt });
+const call = (kind: CallRecord['kind'], agent: string, receivedAt: number, answeredAt: number): CallRecord => ({
+  kind,
+  agent,
+  receivedAt,
+  answeredAt,
+});
 
 /** The pipeline as built: Sentiment starts with the plan, its search between its two calls. */
 const overlapped: CallRecord[] = [
@@ -44,7 +56,9 @@ describe('criticalPath', () => {
     expect(path).toEqual({ ms: 9 + 628 + 300, modelMs: 928, chain: ['market', 'plan', 'risk', 'decision'] });
 
     const slowSearch = [{ startedAt: 301, endedAt: 329 }, ...search];
-    const withSlowerSentiment = overlapped.map((entry) => (entry.agent === 'sentiment' && entry.receivedAt === 330 ? { ...entry, answeredAt: 670 } : entry));
+    const withSlowerSentiment = overlapped.map((entry) =>
+      entry.agent === 'sentiment' && entry.receivedAt === 330 ? { ...entry, answeredAt: 670 } : entry,
+    );
     expect(criticalPath(withSlowerSentiment, { market: yahoo, tools: slowSearch })).toEqual({
       ms: 9 + 290 + 28 + 340 + 300,
       modelMs: 290 + 340 + 300,
@@ -76,9 +90,15 @@ describe('observedSerialChain', () => {
 
   it('finds 4 when Sentiment waited for the plan, while the critical path stays at 3 model calls', () => {
     const serialised = overlapped.map((entry) =>
-      entry.agent !== 'sentiment' ? entry : entry.receivedAt === 10 ? { ...entry, receivedAt: 312, answeredAt: 600 } : { ...entry, receivedAt: 620, answeredAt: 900 },
+      entry.agent !== 'sentiment'
+        ? entry
+        : entry.receivedAt === 10
+          ? { ...entry, receivedAt: 312, answeredAt: 600 }
+          : { ...entry, receivedAt: 620, answeredAt: 900 },
     );
-    const moved = serialised.map((entry) => (entry.kind === 'decision' ? { ...entry, receivedAt: 905, answeredAt: 1205 } : entry));
+    const moved = serialised.map((entry) =>
+      entry.kind === 'decision' ? { ...entry, receivedAt: 905, answeredAt: 1205 } : entry,
+    );
     expect(observedSerialChain(moved)).toEqual(['plan', 'sentiment', 'sentiment', 'decision']);
     expect(modelCalls(criticalPath(moved).chain)).toHaveLength(3);
   });
@@ -97,13 +117,24 @@ describe('the bench model server', () => {
       messages: [
         { role: 'system', content: 'abcd' },
         { role: 'user', content: [{ type: 'text', text: 'efgh' }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'exa_search', arguments: '{"q":1}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'exa_search', arguments: '{"q":1}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'result' },
       ],
       tools: [{ type: 'function' }],
       response_format: { type: 'json_object' },
     };
-    const characters = 4 + 4 + 'exa_search'.length + '{"q":1}'.length + 'result'.length + '[{"type":"function"}]'.length + '{"type":"json_object"}'.length;
+    const characters =
+      4 +
+      4 +
+      'exa_search'.length +
+      '{"q":1}'.length +
+      'result'.length +
+      '[{"type":"function"}]'.length +
+      '{"type":"json_object"}'.length;
     expect(requestCharacters(body)).toBe(characters);
     expect(tokensOf(characters)).toBe(Math.ceil(characters / 4));
     expect(requestCharacters({ messages: [{ role: 'user', content: 'x' }], tools: [] })).toBe(1);

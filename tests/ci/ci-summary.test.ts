@@ -36,7 +36,14 @@ const passing = {
   numFailedTests: 0,
   numPendingTests: 0,
   numTodoTests: 0,
-  testResults: [{ name: path.join(repoRoot, 'tests', 'a.test.ts'), status: 'passed', message: '', assertionResults: [{ status: 'passed' }] }],
+  testResults: [
+    {
+      name: path.join(repoRoot, 'tests', 'a.test.ts'),
+      status: 'passed',
+      message: '',
+      assertionResults: [{ status: 'passed' }],
+    },
+  ],
 };
 
 it('sums passing reports into the last line, exit 0', async () => {
@@ -44,7 +51,9 @@ it('sums passing reports into the last line, exit 0', async () => {
   writeFileSync(path.join(reports, 'node-22.21.1.json'), JSON.stringify(passing));
   const run = await summarise('--expect', '20,22');
   expect([run.code, run.stderr]).toEqual([0, '']);
-  expect(run.stdout).toBe('node 20.19.5: 3 passed, 0 failed, 0 skipped\nnode 22.21.1: 3 passed, 0 failed, 0 skipped\n6 passed, 0 failed\n');
+  expect(run.stdout).toBe(
+    'node 20.19.5: 3 passed, 0 failed, 0 skipped\nnode 22.21.1: 3 passed, 0 failed, 0 skipped\n6 passed, 0 failed\n',
+  );
 });
 
 it.each([
@@ -53,16 +62,22 @@ it.each([
   ['[]', 'not an object'],
   [JSON.stringify({ ...passing, testResults: undefined }), 'testResults is not an array'],
   [JSON.stringify({ ...passing, numFailedTests: '0' }), 'numFailedTests is not a number'],
-  [JSON.stringify({ ...passing, testResults: [{ name: 'x', status: 'failed' }] }), 'testResults[0].assertionResults is not an array'],
-])('a report that is JSON but not a vitest report (%s) is a problem, and the last line still comes', async (text, reason) => {
-  writeFileSync(path.join(reports, 'node-20.19.5.json'), text);
-  writeFileSync(path.join(reports, 'node-22.21.1.json'), JSON.stringify(passing));
-  const run = await summarise();
-  expect([run.code, run.stderr]).toEqual([1, '']);
-  expect(run.stdout).toBe(
-    `node 22.21.1: 3 passed, 0 failed, 0 skipped\nFAILED node 20.19.5: unreadable vitest report (not a vitest JSON report: ${reason})\n3 passed, 0 failed\n`,
-  );
-});
+  [
+    JSON.stringify({ ...passing, testResults: [{ name: 'x', status: 'failed' }] }),
+    'testResults[0].assertionResults is not an array',
+  ],
+])(
+  'a report that is JSON but not a vitest report (%s) is a problem, and the last line still comes',
+  async (text, reason) => {
+    writeFileSync(path.join(reports, 'node-20.19.5.json'), text);
+    writeFileSync(path.join(reports, 'node-22.21.1.json'), JSON.stringify(passing));
+    const run = await summarise();
+    expect([run.code, run.stderr]).toEqual([1, '']);
+    expect(run.stdout).toBe(
+      `node 22.21.1: 3 passed, 0 failed, 0 skipped\nFAILED node 20.19.5: unreadable vitest report (not a vitest JSON report: ${reason})\n3 passed, 0 failed\n`,
+    );
+  },
+);
 
 it('a report that is not JSON is a problem, and the last line still comes', async () => {
   writeFileSync(path.join(reports, 'node-20.19.5.json'), '{"numPassedTests": 3');

@@ -8,13 +8,18 @@ const repoRoot = join(import.meta.dirname, '..', '..');
 function runSuite(extra: Record<string, string>) {
   const env: NodeJS.ProcessEnv = {};
   // The outer vitest's own variables would make the inner one think it is a worker.
-  for (const [name, value] of Object.entries(process.env)) if (!/^(VITEST|NO_COLOR|FORCE_COLOR|NODE_OPTIONS|TINYPOOL)/.test(name)) env[name] = value;
-  return spawnSync(process.execPath, [join(repoRoot, 'scripts', 'vitest.mjs'), 'run', 'tests/report/markdown.test.ts'], {
-    cwd: repoRoot,
-    env: { ...env, TERM: 'xterm-256color', ...extra },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  for (const [name, value] of Object.entries(process.env))
+    if (!/^(VITEST|NO_COLOR|FORCE_COLOR|NODE_OPTIONS|TINYPOOL)/.test(name)) env[name] = value;
+  return spawnSync(
+    process.execPath,
+    [join(repoRoot, 'scripts', 'vitest.mjs'), 'run', 'tests/report/markdown.test.ts'],
+    {
+      cwd: repoRoot,
+      env: { ...env, TERM: 'xterm-256color', ...extra },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
 }
 
 describe('npm test into a file or a pipe', () => {

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-const pages = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(repoRoot, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 describe('the README front page', () => {
   it('keeps the quick start the install tests run, and stays short', () => {
@@ -19,7 +24,9 @@ describe('the README front page', () => {
 
   it.each(pages)('every relative link in %s points to a file that exists', (page) => {
     const text = readFileSync(join(repoRoot, page), 'utf8');
-    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target) && !target.startsWith('#'));
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((match) => match[1]!)
+      .filter((target) => !/^[a-z]+:/.test(target) && !target.startsWith('#'));
     for (const target of targets) {
       const file = target.split('#')[0]!;
       expect(existsSync(join(repoRoot, dirname(page), file)), `${page} links ${target}`).toBe(true);

@@ -11,8 +11,17 @@ import { fakeMarket } from '../support/market.js';
 
 const plan = { thesis: 'Thesis.', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } };
 const decision = {
-  action: 'BUY', conviction: 64, timeHorizon: '1–3 months', positionSizePct: 4, orderType: 'limit',
-  entry: 99, stopLoss: 94, takeProfit: 110, rationale: 'Because.', keyRisks: ['earnings'], dissent: null,
+  action: 'BUY',
+  conviction: 64,
+  timeHorizon: '1–3 months',
+  positionSizePct: 4,
+  orderType: 'limit',
+  entry: 99,
+  stopLoss: 94,
+  takeProfit: 110,
+  rationale: 'Because.',
+  keyRisks: ['earnings'],
+  dissent: null,
 };
 const search: SearchProvider = { search: async () => [] };
 
@@ -41,7 +50,13 @@ describe('autohedge analyze (in-process)', () => {
     const code = await runCli(['analyze', 'acme', '--json'], io, { model, market: fakeMarket(), search, now });
     expect(code).toBe(0);
     const result = JSON.parse(io.out()) as AnalysisResult;
-    expect(result).toMatchObject({ ticker: 'ACME', status: 'ok', mode: 'full', asOf: '2026-11-28T12:00:00.000Z', decision });
+    expect(result).toMatchObject({
+      ticker: 'ACME',
+      status: 'ok',
+      mode: 'full',
+      asOf: '2026-11-28T12:00:00.000Z',
+      decision,
+    });
     expect(result.reports.map((report) => report.agent)).toEqual(['quant', 'risk', 'execution', 'sentiment']);
     expect(io.err()).toContain('[ACME] quant: running (gpt-4.1)');
     expect(io.err()).toContain('[ACME] director: done');
@@ -50,21 +65,44 @@ describe('autohedge analyze (in-process)', () => {
 
   it('saves the run under $AUTOHEDGE_HOME/runs unless --no-save', async () => {
     const io = captureIo();
-    await runCli(['analyze', 'ACME', '--json'], io, { model: new ScriptedModel(fullScript()), market: fakeMarket(), search, now });
+    await runCli(['analyze', 'ACME', '--json'], io, {
+      model: new ScriptedModel(fullScript()),
+      market: fakeMarket(),
+      search,
+      now,
+    });
     const runs = readdirSync(join(io.env.AUTOHEDGE_HOME as string, 'runs'));
     expect(runs).toHaveLength(1);
-    expect(readdirSync(join(io.env.AUTOHEDGE_HOME as string, 'runs', runs[0]!)).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
+    expect(readdirSync(join(io.env.AUTOHEDGE_HOME as string, 'runs', runs[0]!)).sort()).toEqual([
+      'chart.svg',
+      'report.html',
+      'report.md',
+      'result.json',
+      'transcript.jsonl',
+    ]);
 
     const quiet = captureIo();
-    await runCli(['analyze', 'ACME', '--json', '--no-save', '--quiet'], quiet, { model: new ScriptedModel(fullScript()), market: fakeMarket(), search, now });
+    await runCli(['analyze', 'ACME', '--json', '--no-save', '--quiet'], quiet, {
+      model: new ScriptedModel(fullScript()),
+      market: fakeMarket(),
+      search,
+      now,
+    });
     expect(existsSync(join(quiet.env.AUTOHEDGE_HOME as string, 'runs'))).toBe(false);
     expect(quiet.err()).toBe('');
   });
 
   it('exit 3 when a desk fails (degraded), with the decision still made', async () => {
     const io = captureIo();
-    const model = new ScriptedModel(fullScript({ quant: [{ error: new ModelError('OpenAI service error (503)', 'server') }] }));
-    const code = await runCli(['analyze', 'ACME', '--json', '--no-save'], io, { model, market: fakeMarket(), search, now });
+    const model = new ScriptedModel(
+      fullScript({ quant: [{ error: new ModelError('OpenAI service error (503)', 'server') }] }),
+    );
+    const code = await runCli(['analyze', 'ACME', '--json', '--no-save'], io, {
+      model,
+      market: fakeMarket(),
+      search,
+      now,
+    });
     expect(code).toBe(3);
     const result = JSON.parse(io.out()) as AnalysisResult;
     expect(result.status).toBe('degraded');
@@ -74,8 +112,15 @@ describe('autohedge analyze (in-process)', () => {
 
   it('exit 1 when no decision can be made', async () => {
     const io = captureIo();
-    const model = new ScriptedModel(fullScript({ director: [{ text: JSON.stringify(plan) }, { text: 'nope' }, { text: 'still nope' }] }));
-    const code = await runCli(['analyze', 'ACME', '--json', '--no-save'], io, { model, market: fakeMarket(), search, now });
+    const model = new ScriptedModel(
+      fullScript({ director: [{ text: JSON.stringify(plan) }, { text: 'nope' }, { text: 'still nope' }] }),
+    );
+    const code = await runCli(['analyze', 'ACME', '--json', '--no-save'], io, {
+      model,
+      market: fakeMarket(),
+      search,
+      now,
+    });
     expect(code).toBe(1);
     expect((JSON.parse(io.out()) as AnalysisResult).decision).toBeNull();
   });
@@ -92,7 +137,9 @@ describe('autohedge analyze (in-process)', () => {
 
   it('exit 2 for an unknown ticker, with one line', async () => {
     const io = captureIo();
-    const market = { snapshot: async () => Promise.reject(new DataError("unknown ticker 'NONEXIST'", 'unknown-ticker')) };
+    const market = {
+      snapshot: async () => Promise.reject(new DataError("unknown ticker 'NONEXIST'", 'unknown-ticker')),
+    };
     const code = await runCli(['analyze', 'NONEXIST'], io, { model: new ScriptedModel([]), market, search, now });
     expect(code).toBe(2);
     expect(io.err().trim()).toBe("autohedge: DataError: unknown ticker 'NONEXIST'");
@@ -114,7 +161,9 @@ describe('autohedge analyze (in-process)', () => {
     }
     const io = captureIo();
     await runCli(['analyze', 'ACME', '--agent', 'oracle'], io, {});
-    expect(io.err().trim()).toBe("autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)");
+    expect(io.err().trim()).toBe(
+      "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)",
+    );
   });
 
   it('exit 2 with a pointer to --demo when no key and no base URL are set', async () => {
@@ -130,7 +179,12 @@ describe('autohedge analyze (in-process)', () => {
     // A directory named .env cannot be read as a file.
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(io.cwd, '.env'));
-    const code = await runCli(['analyze', 'ACME'], io, { model: new ScriptedModel([]), market: fakeMarket(), search, now });
+    const code = await runCli(['analyze', 'ACME'], io, {
+      model: new ScriptedModel([]),
+      market: fakeMarket(),
+      search,
+      now,
+    });
     expect(code).toBe(2);
     expect(io.err()).toMatch(/^autohedge: ConfigError: cannot read .*\.env: /);
   });
@@ -138,11 +192,19 @@ describe('autohedge analyze (in-process)', () => {
   it('loads .env from the working directory; the shell wins', async () => {
     const io = captureIo();
     writeFileSync(join(io.cwd, '.env'), 'AUTOHEDGE_MODEL=from-dotenv\nAUTOHEDGE_MODEL_RISK="risk-model"\n');
-    const code = await runCli(['agents', '--json'], { ...io, env: { ...io.env, AUTOHEDGE_MODEL_QUANT: 'shell-model' } }, {});
+    const code = await runCli(
+      ['agents', '--json'],
+      { ...io, env: { ...io.env, AUTOHEDGE_MODEL_QUANT: 'shell-model' } },
+      {},
+    );
     expect(code).toBe(0);
     const agents = JSON.parse(io.out()) as Array<{ id: string; model: string }>;
     expect(Object.fromEntries(agents.map((agent) => [agent.id, agent.model]))).toEqual({
-      director: 'from-dotenv', quant: 'shell-model', risk: 'risk-model', execution: 'from-dotenv', sentiment: 'from-dotenv',
+      director: 'from-dotenv',
+      quant: 'shell-model',
+      risk: 'risk-model',
+      execution: 'from-dotenv',
+      sentiment: 'from-dotenv',
     });
   });
 
@@ -151,7 +213,12 @@ describe('autohedge analyze (in-process)', () => {
     const io = captureIo({ signal: controller.signal });
     const model = new ScriptedModel(
       fullScript({
-        quant: [(request) => (setTimeout(() => controller.abort(new Error('interrupted')), 10), { text: 'slow', delayMs: 5_000 })],
+        quant: [
+          (request) => (
+            setTimeout(() => controller.abort(new Error('interrupted')), 10),
+            { text: 'slow', delayMs: 5_000 }
+          ),
+        ],
         risk: [{ text: 'slow', delayMs: 5_000 }],
         execution: [{ text: 'slow', delayMs: 5_000 }],
         sentiment: [{ text: 'done quickly' }],
@@ -178,7 +245,12 @@ describe('autohedge analyze (in-process)', () => {
       execution: [{ text: 'e' }, { text: 'e' }],
       sentiment: [{ text: 's' }, { text: 's' }],
     });
-    const code = await runCli(['analyze', 'ACME', 'GLBX', '--json', '--no-save'], io, { model, market: fakeMarket(), search, now });
+    const code = await runCli(['analyze', 'ACME', 'GLBX', '--json', '--no-save'], io, {
+      model,
+      market: fakeMarket(),
+      search,
+      now,
+    });
     expect(code).toBe(0);
     const results = JSON.parse(io.out()) as AnalysisResult[];
     expect(results.map((result) => result.ticker)).toEqual(['ACME', 'GLBX']);
@@ -189,7 +261,12 @@ describe('autohedge analyze --max-cost', () => {
   it('is a usage error when a model has no known price', async () => {
     const io = captureIo();
     const model = new ScriptedModel([]);
-    const code = await runCli(['analyze', 'ACME', '--max-cost', '0.5', '--model', 'my-local-llama'], io, { model, market: fakeMarket(), search, now });
+    const code = await runCli(['analyze', 'ACME', '--max-cost', '0.5', '--model', 'my-local-llama'], io, {
+      model,
+      market: fakeMarket(),
+      search,
+      now,
+    });
     expect(code).toBe(2);
     expect(io.err().trim()).toBe(
       "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'my-local-llama': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)",
@@ -200,7 +277,12 @@ describe('autohedge analyze --max-cost', () => {
   it('ends degraded (exit 3) when the cap stops the run before a call', async () => {
     const io = captureIo();
     const model = new ScriptedModel(fullScript());
-    const code = await runCli(['analyze', 'ACME', '--max-cost', '0.0001', '--json', '--no-save'], io, { model, market: fakeMarket(), search, now });
+    const code = await runCli(['analyze', 'ACME', '--max-cost', '0.0001', '--json', '--no-save'], io, {
+      model,
+      market: fakeMarket(),
+      search,
+      now,
+    });
     expect(code).toBe(3);
     const result = JSON.parse(io.out()) as AnalysisResult;
     expect(result.status).toBe('degraded');

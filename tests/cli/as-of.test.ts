@@ -13,8 +13,17 @@ import { captureIo } from '../support/cli.js';
 
 const plan = { thesis: 'Thesis.', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } };
 const decision = {
-  action: 'BUY', conviction: 64, timeHorizon: '1–3 months', positionSizePct: 4, orderType: 'limit',
-  entry: 99, stopLoss: 94, takeProfit: 110, rationale: 'Because.', keyRisks: ['earnings'], dissent: null,
+  action: 'BUY',
+  conviction: 64,
+  timeHorizon: '1–3 months',
+  positionSizePct: 4,
+  orderType: 'limit',
+  entry: 99,
+  stopLoss: 94,
+  takeProfit: 110,
+  rationale: 'Because.',
+  keyRisks: ['earnings'],
+  dissent: null,
 };
 const now = () => new Date('2025-10-11T12:00:00Z');
 
@@ -24,7 +33,10 @@ function script(): Record<string, ScriptedStep[]> {
     quant: [{ text: 'Quant report.' }],
     risk: [{ text: 'Risk report.' }],
     execution: [{ text: 'Execution report.' }],
-    sentiment: [{ toolCalls: [{ name: 'exa_search', arguments: { query: 'ACME news', daysBack: 30 } }] }, { text: 'Sentiment report.' }],
+    sentiment: [
+      { toolCalls: [{ name: 'exa_search', arguments: { query: 'ACME news', daysBack: 30 } }] },
+      { text: 'Sentiment report.' },
+    ],
   };
 }
 
@@ -37,9 +49,27 @@ function setup() {
     search: async (request) => {
       searches.push(request);
       return [
-        { title: 'Before the close', url: 'https://news.example.com/before', publishedDate: '2025-05-30T14:00:00.000Z', author: null, snippet: 'old news' },
-        { title: 'After the close', url: 'https://news.example.com/after', publishedDate: '2025-06-03T14:00:00.000Z', author: null, snippet: 'future news' },
-        { title: 'Undated', url: 'https://news.example.com/undated', publishedDate: null, author: null, snippet: 'undated news' },
+        {
+          title: 'Before the close',
+          url: 'https://news.example.com/before',
+          publishedDate: '2025-05-30T14:00:00.000Z',
+          author: null,
+          snippet: 'old news',
+        },
+        {
+          title: 'After the close',
+          url: 'https://news.example.com/after',
+          publishedDate: '2025-06-03T14:00:00.000Z',
+          author: null,
+          snippet: 'future news',
+        },
+        {
+          title: 'Undated',
+          url: 'https://news.example.com/undated',
+          publishedDate: null,
+          author: null,
+          snippet: 'undated news',
+        },
       ];
     },
   };
@@ -50,13 +80,24 @@ describe('analyze --as-of', () => {
   it("runs as of the session's close: clock, data notes, search window, result marked historical and clean", async () => {
     const { market, search, searches, io, router } = setup();
     const model = new ScriptedModel(script());
-    const code = await runCli(['analyze', 'ACME', '--as-of', '2025-06-02', '--json'], io, { model, market, search, now });
+    const code = await runCli(['analyze', 'ACME', '--as-of', '2025-06-02', '--json'], io, {
+      model,
+      market,
+      search,
+      now,
+    });
     expect(io.err()).not.toContain('Error');
     expect(code).toBe(0);
     const result = JSON.parse(io.out()) as AnalysisResult;
     expect(result.asOf).toBe('2025-06-02T20:00:00.000Z');
     expect(result.asOfMode).toBe('historical');
-    expect(result.contamination).toMatchObject({ label: 'clean', models: [{ model: 'gpt-4.1', cutoff: '2024-06-30' }, { model: 'gpt-4o-mini', cutoff: '2023-10-31' }] });
+    expect(result.contamination).toMatchObject({
+      label: 'clean',
+      models: [
+        { model: 'gpt-4.1', cutoff: '2024-06-30' },
+        { model: 'gpt-4o-mini', cutoff: '2023-10-31' },
+      ],
+    });
     expect(result.market?.bars.at(-1)?.date).toBe('2025-06-02');
     expect(result.market?.quote.marketCap).toBeNull();
     // The agents see the day and the historical note; the prompts' date is the as-of day.
@@ -73,27 +114,45 @@ describe('analyze --as-of', () => {
     expect(toolResult).not.toContain('https://news.example.com/undated');
     // No chart request reaches past the as-of close.
     for (const request of router.dataRequests().filter((seen) => seen.url.includes('/v8/finance/chart/'))) {
-      expect(Number(new URL(request.url).searchParams.get('period2')) * 1000).toBeLessThanOrEqual(Date.parse(result.asOf));
+      expect(Number(new URL(request.url).searchParams.get('period2')) * 1000).toBeLessThanOrEqual(
+        Date.parse(result.asOf),
+      );
     }
     model.assertComplete();
   });
 
   it('before the training cutoff: labelled contaminated, warned on stderr, and the report says so', async () => {
     const { market, search, io } = setup();
-    const code = await runCli(['analyze', 'ACME', '--as-of', '2024-09-27', '--model', 'gpt-5'], io, { model: new ScriptedModel(script()), market, search, now });
+    const code = await runCli(['analyze', 'ACME', '--as-of', '2024-09-27', '--model', 'gpt-5'], io, {
+      model: new ScriptedModel(script()),
+      market,
+      search,
+      now,
+    });
     expect(code).toBe(0);
-    expect(io.out()).toContain('HISTORICAL - as of the 2024-09-27 US market close; no market data from after it - CONTAMINATED');
+    expect(io.out()).toContain(
+      'HISTORICAL - as of the 2024-09-27 US market close; no market data from after it - CONTAMINATED',
+    );
     expect(io.out()).toContain('CONTAMINATED');
-    expect(io.err()).toContain('contaminated: as of 2024-09-27, before the training cutoff of gpt-5 (trained to 2024-09-30)');
+    expect(io.err()).toContain(
+      'contaminated: as of 2024-09-27, before the training cutoff of gpt-5 (trained to 2024-09-30)',
+    );
     // The saved report.md opens with the same line.
     const runsDirectory = join(io.env.AUTOHEDGE_HOME as string, 'runs');
     const markdown = readFileSync(join(runsDirectory, readdirSync(runsDirectory)[0]!, 'report.md'), 'utf8');
-    expect(markdown).toContain('> **HISTORICAL — as of the 2024-09-27 US market close; no market data from after it · CONTAMINATED');
+    expect(markdown).toContain(
+      '> **HISTORICAL — as of the 2024-09-27 US market close; no market data from after it · CONTAMINATED',
+    );
   });
 
   it('a model with no known cutoff: contamination unknown', async () => {
     const { market, search, io } = setup();
-    await runCli(['analyze', 'ACME', '--as-of', '2025-06-02', '--model', 'llama3.1:8b', '--json'], io, { model: new ScriptedModel(script()), market, search, now });
+    await runCli(['analyze', 'ACME', '--as-of', '2025-06-02', '--model', 'llama3.1:8b', '--json'], io, {
+      model: new ScriptedModel(script()),
+      market,
+      search,
+      now,
+    });
     const result = JSON.parse(io.out()) as AnalysisResult;
     expect(result.contamination?.label).toBe('unknown');
   });
@@ -109,8 +168,14 @@ describe('analyze --as-of', () => {
 
   it('a future day or a closed market: exit 2 naming the nearest session, no request made', async () => {
     for (const [day, message] of [
-      ['2025-10-13', 'autohedge: UsageError: --as-of 2025-10-13 is in the future or its session has not closed yet; the latest closed US session is 2025-10-10'],
-      ['2025-07-04', 'autohedge: UsageError: --as-of 2025-07-04: the US market was closed (a US market holiday (Independence Day)); the nearest sessions are 2025-07-03 and 2025-07-07'],
+      [
+        '2025-10-13',
+        'autohedge: UsageError: --as-of 2025-10-13 is in the future or its session has not closed yet; the latest closed US session is 2025-10-10',
+      ],
+      [
+        '2025-07-04',
+        'autohedge: UsageError: --as-of 2025-07-04: the US market was closed (a US market holiday (Independence Day)); the nearest sessions are 2025-07-03 and 2025-07-07',
+      ],
     ] as const) {
       const { market, search, io, router } = setup();
       const model = new ScriptedModel([]);
@@ -125,7 +190,14 @@ describe('analyze --as-of', () => {
 
   it('--search openai (no date filter) is refused with --as-of: exit 2, no request', async () => {
     const { market, search, io, router } = setup();
-    expect(await runCli(['analyze', 'ACME', '--as-of', '2025-06-02', '--search', 'openai'], io, { model: new ScriptedModel([]), market, search, now })).toBe(2);
+    expect(
+      await runCli(['analyze', 'ACME', '--as-of', '2025-06-02', '--search', 'openai'], io, {
+        model: new ScriptedModel([]),
+        market,
+        search,
+        now,
+      }),
+    ).toBe(2);
     expect(io.err()).toContain('autohedge: UsageError: --search openai cannot be used with --as-of');
     expect(router.requests).toEqual([]);
   });
@@ -133,7 +205,9 @@ describe('analyze --as-of', () => {
   it('--demo replays a live run: refused with --as-of', async () => {
     const { io } = setup();
     expect(await runCli(['analyze', 'ACME', '--demo', '--as-of', '2025-06-02'], io, { now })).toBe(2);
-    expect(io.err().trim()).toBe('autohedge: UsageError: --demo replays a live run of its own day; it cannot be combined with --as-of');
+    expect(io.err().trim()).toBe(
+      'autohedge: UsageError: --demo replays a live run of its own day; it cannot be combined with --as-of',
+    );
   });
 });
 
@@ -142,7 +216,11 @@ describe('market --as-of', () => {
     const { market, io } = setup();
     const code = await runCli(['market', 'ACME', '--as-of', '2025-06-02', '--json'], io, { market, now });
     expect(code).toBe(0);
-    const snapshot = JSON.parse(io.out()) as { asOf: string; bars: Array<{ date: string }>; quote: { trailingPE: number | null } };
+    const snapshot = JSON.parse(io.out()) as {
+      asOf: string;
+      bars: Array<{ date: string }>;
+      quote: { trailingPE: number | null };
+    };
     expect(snapshot.asOf).toBe('2025-06-02T20:00:00.000Z');
     expect(snapshot.bars.at(-1)?.date).toBe('2025-06-02');
     expect(snapshot.quote.trailingPE).toBeNull();
@@ -151,6 +229,8 @@ describe('market --as-of', () => {
   it('a weekend: exit 2', async () => {
     const { market, io } = setup();
     expect(await runCli(['market', 'ACME', '--as-of', '2025-06-01'], io, { market, now })).toBe(2);
-    expect(io.err()).toContain('the US market was closed (a Sunday); the nearest sessions are 2025-05-30 and 2025-06-02');
+    expect(io.err()).toContain(
+      'the US market was closed (a Sunday); the nearest sessions are 2025-05-30 and 2025-06-02',
+    );
   });
 });

@@ -17,7 +17,11 @@ import { acmePath, benchmarkPath, chartOf, yearBefore } from '../evaluate/suppor
 const now = () => new Date('2025-06-10T12:00:00Z');
 
 function run(runId: string, decision: Partial<Decision>, overrides: Partial<AnalysisResult> = {}): AnalysisResult {
-  const bars = [...yearBefore('2025-06-02', (index) => 80 + index * 0.05), acmePath[0]!].map((session) => ({ ...session, adjClose: session.close, volume: 1_000_000 }));
+  const bars = [...yearBefore('2025-06-02', (index) => 80 + index * 0.05), acmePath[0]!].map((session) => ({
+    ...session,
+    adjClose: session.close,
+    volume: 1_000_000,
+  }));
   return makeResult({
     runId,
     asOf: '2025-06-02T20:00:00.000Z',
@@ -59,25 +63,45 @@ describe('autohedge evaluate', () => {
     const code = await runCli(['evaluate', '--json', '--horizon', '5'], io, { market, now });
     expect(io.err()).not.toContain('Error');
     expect(code).toBe(0);
-    const output = JSON.parse(io.out()) as { decisions: Array<{ runId: string; horizons: Array<{ outcome: string; excess: number | null }> }>; summary: { groups: Array<{ contamination: string; strategies: Array<{ strategy: string; count: number; hits: number }> }> }; skipped: Array<{ runId: string }> };
-    expect(output.decisions.map((row) => row.runId).sort()).toEqual(['20250602T200000Z-ACME-aaaaaa', '20250602T200000Z-ACME-bbbbbb', '20250602T200000Z-ACME-cccccc']);
+    const output = JSON.parse(io.out()) as {
+      decisions: Array<{ runId: string; horizons: Array<{ outcome: string; excess: number | null }> }>;
+      summary: {
+        groups: Array<{ contamination: string; strategies: Array<{ strategy: string; count: number; hits: number }> }>;
+      };
+      skipped: Array<{ runId: string }>;
+    };
+    expect(output.decisions.map((row) => row.runId).sort()).toEqual([
+      '20250602T200000Z-ACME-aaaaaa',
+      '20250602T200000Z-ACME-bbbbbb',
+      '20250602T200000Z-ACME-cccccc',
+    ]);
     expect(output.decisions.map((row) => row.horizons[0]!.outcome).sort()).toEqual(['abstained', 'target', 'target']);
     expect(output.skipped.map((item) => item.runId)).toEqual(['20250602T200000Z-ACME-dddddd']);
     expect(output.summary.groups[0]!.strategies[0]).toMatchObject({ strategy: 'desks', count: 2, hits: 2 });
     expect(charts.sort()).toEqual(['ACME', 'SPY']);
     const evaluations = readdirSync(join(home, 'evaluations'));
     expect(evaluations).toHaveLength(1);
-    expect(readdirSync(join(home, 'evaluations', evaluations[0]!)).sort()).toEqual(['evaluation.json', 'evaluation.md']);
-    expect(readFileSync(join(home, 'evaluations', evaluations[0]!, 'evaluation.md'), 'utf8')).toContain('## clean decisions, 5 sessions');
+    expect(readdirSync(join(home, 'evaluations', evaluations[0]!)).sort()).toEqual([
+      'evaluation.json',
+      'evaluation.md',
+    ]);
+    expect(readFileSync(join(home, 'evaluations', evaluations[0]!, 'evaluation.md'), 'utf8')).toContain(
+      '## clean decisions, 5 sessions',
+    );
   });
 
   it('the terminal view: a table per label and horizon, baselines, a cumulative-excess chart, the decisions', async () => {
-    const { io, market } = await setup([...saved, run('20250602T200000Z-ACME-ffffff', { action: 'BUY', conviction: 40, stopLoss: 99.5, takeProfit: 110 })]);
+    const { io, market } = await setup([
+      ...saved,
+      run('20250602T200000Z-ACME-ffffff', { action: 'BUY', conviction: 40, stopLoss: 99.5, takeProfit: 110 }),
+    ]);
     const out = mkdtempSync(join(tmpdir(), 'autohedge-evaluation-'));
     const code = await runCli(['evaluate', '--horizon', '5,10', '--no-save', '--out', out], io, { market, now });
     expect(code).toBe(0);
     const text = io.out();
-    expect(text).toContain('clean decisions, 5 sessions — 4 decisions: 3 scored positions (1 HOLD: the stock did -4.00% on average); 0 pending, 0 ambiguous, 0 unfilled, 0 rescaled');
+    expect(text).toContain(
+      'clean decisions, 5 sessions — 4 decisions: 3 scored positions (1 HOLD: the stock did -4.00% on average); 0 pending, 0 ambiguous, 0 unfilled, 0 rescaled',
+    );
     expect(text).toMatch(/desks\s+3\s+66\.7%\s+20\.8%–93\.9%/);
     expect(text).toMatch(/always BUY\s+3\s+0\.0%/);
     expect(text).toContain('12-1 momentum');
@@ -93,18 +117,37 @@ describe('autohedge evaluate', () => {
 
   it('named runs (prefixes), --since, --include-demo', async () => {
     const { io, market } = await setup(saved);
-    await runCli(['evaluate', '20250602T200000Z-ACME-dd', '20250602T200000Z-ACME-aa', '--include-demo', '--json', '--no-save', '--horizon', '5'], io, { market, now });
+    await runCli(
+      [
+        'evaluate',
+        '20250602T200000Z-ACME-dd',
+        '20250602T200000Z-ACME-aa',
+        '--include-demo',
+        '--json',
+        '--no-save',
+        '--horizon',
+        '5',
+      ],
+      io,
+      { market, now },
+    );
     expect((JSON.parse(io.out()) as { decisions: unknown[] }).decisions).toHaveLength(2);
 
     const later = await setup(saved);
-    const code = await runCli(['evaluate', '--since', '2025-06-03', '--json', '--no-save'], later.io, { market: later.market, now });
+    const code = await runCli(['evaluate', '--since', '2025-06-03', '--json', '--no-save'], later.io, {
+      market: later.market,
+      now,
+    });
     expect(code).toBe(2);
     expect(later.io.err()).toContain('autohedge: UsageError: no saved run with a decision to evaluate');
   });
 
   it('bad options and nothing to evaluate: exit 2 with one line, no request', async () => {
     for (const [args, message] of [
-      [['--horizon', '5,x'], "--horizon must be whole numbers of sessions from 1 to 756, separated by commas (got '5,x')"],
+      [
+        ['--horizon', '5,x'],
+        "--horizon must be whole numbers of sessions from 1 to 756, separated by commas (got '5,x')",
+      ],
       [['--horizon', '0'], 'must be whole numbers'],
       [['--since', '2025-02-30'], "--since must be a date as YYYY-MM-DD (got '2025-02-30')"],
       [['--benchmark', 'not a ticker!'], 'UsageError'],
@@ -117,6 +160,8 @@ describe('autohedge evaluate', () => {
     }
     const empty = await setup([]);
     expect(await runCli(['evaluate'], empty.io, { market: empty.market, now })).toBe(2);
-    expect(empty.io.err().trim()).toBe('autohedge: UsageError: no saved run with a decision to evaluate (make some with `autohedge analyze <ticker> --as-of YYYY-MM-DD`)');
+    expect(empty.io.err().trim()).toBe(
+      'autohedge: UsageError: no saved run with a decision to evaluate (make some with `autohedge analyze <ticker> --as-of YYYY-MM-DD`)',
+    );
   });
 });

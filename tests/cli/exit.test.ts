@@ -3,7 +3,15 @@ import { exitCodeFor, exitCodeForStatus, formatError, isProgrammerError, worstEx
 import { runCli } from '../../src/cli/run-cli.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { captureIo } from '../support/cli.js';
-import { BudgetExceededError, CassetteError, ConfigError, DataError, InterruptedError, ModelError, UsageError } from '../../src/errors.js';
+import {
+  BudgetExceededError,
+  CassetteError,
+  ConfigError,
+  DataError,
+  InterruptedError,
+  ModelError,
+  UsageError,
+} from '../../src/errors.js';
 
 describe('exit codes, in one place', () => {
   it('maps each error class', () => {
@@ -20,7 +28,9 @@ describe('exit codes, in one place', () => {
   });
 
   it('maps each run status', () => {
-    expect(['ok', 'degraded', 'flagged', 'failed', 'interrupted'].map((status) => exitCodeForStatus(status as never))).toEqual([0, 3, 4, 1, 130]);
+    expect(
+      ['ok', 'degraded', 'flagged', 'failed', 'interrupted'].map((status) => exitCodeForStatus(status as never)),
+    ).toEqual([0, 3, 4, 1, 130]);
   });
 
   it('gives several tickers the worst code: interrupted, usage, failed, flagged, degraded, ok', () => {
@@ -41,19 +51,33 @@ describe('exit codes, in one place', () => {
 
   it('a programmer error looks unexpected, distinct from a domain error; the stack only when verbose', () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'close')");
-    expect(formatError(bug, false)).toBe("autohedge: unexpected error: Cannot read properties of undefined (reading 'close') (run with --verbose for the stack)");
+    expect(formatError(bug, false)).toBe(
+      "autohedge: unexpected error: Cannot read properties of undefined (reading 'close') (run with --verbose for the stack)",
+    );
     const verbose = formatError(bug, true).split('\n');
     expect(verbose[0]).toBe("autohedge: unexpected error: Cannot read properties of undefined (reading 'close')");
     expect(verbose[1]).toMatch(/^TypeError: /);
-    expect(formatError('a thrown string', false)).toBe('autohedge: unexpected error: a thrown string (run with --verbose for the stack)');
+    expect(formatError('a thrown string', false)).toBe(
+      'autohedge: unexpected error: a thrown string (run with --verbose for the stack)',
+    );
     // fetch's network failure is a TypeError too, but the world's fault, not ours.
-    const network = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-    expect([bug, new RangeError('x'), new ReferenceError('x'), network, new UsageError('x'), new Error('x')].map(isProgrammerError)).toEqual([true, true, true, false, false, false]);
+    const network = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
+    expect(
+      [bug, new RangeError('x'), new ReferenceError('x'), network, new UsageError('x'), new Error('x')].map(
+        isProgrammerError,
+      ),
+    ).toEqual([true, true, true, false, false, false]);
   });
 
   it('a message is sanitised and scrubbed: no control sequence, no key shape', () => {
-    const error = new ConfigError('bad value \u001b]52;c;ZXZpbA==\u0007 sk-proj-abcdefghijklmnop at http://user:pw@host/v1?key=secret123');
-    expect(formatError(error, false)).toBe('autohedge: ConfigError: bad value ␛]52;c;ZXZpbA==␇ REDACTED at http://REDACTED@host/v1?key=REDACTED');
+    const error = new ConfigError(
+      'bad value \u001b]52;c;ZXZpbA==\u0007 sk-proj-abcdefghijklmnop at http://user:pw@host/v1?key=secret123',
+    );
+    expect(formatError(error, false)).toBe(
+      'autohedge: ConfigError: bad value ␛]52;c;ZXZpbA==␇ REDACTED at http://REDACTED@host/v1?key=REDACTED',
+    );
   });
 
   it('through the CLI: a bug in a dependency prints the unexpected-error line, exit 1', async () => {
@@ -63,9 +87,15 @@ describe('exit codes, in one place', () => {
         throw new TypeError("Cannot read properties of undefined (reading 'bars')");
       },
     };
-    const code = await runCli(['analyze', 'ACME', '--json', '--quiet', '--no-save'], io, { model: new ScriptedModel([]), market, search: { search: async () => [] } });
+    const code = await runCli(['analyze', 'ACME', '--json', '--quiet', '--no-save'], io, {
+      model: new ScriptedModel([]),
+      market,
+      search: { search: async () => [] },
+    });
     expect(code).toBe(1);
-    expect(io.err()).toBe("autohedge: unexpected error: Cannot read properties of undefined (reading 'bars') (run with --verbose for the stack)\n");
+    expect(io.err()).toBe(
+      "autohedge: unexpected error: Cannot read properties of undefined (reading 'bars') (run with --verbose for the stack)\n",
+    );
     expect(io.out()).toBe('');
   });
 });

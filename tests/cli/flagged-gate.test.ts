@@ -24,7 +24,12 @@ const plan = { thesis: 'Acme trends up.', briefs: { quant: 'Q.', risk: 'R.', exe
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const search = { search: async () => [] };
 const now = () => new Date('2026-11-28T12:00:00Z');
-const desks = { quant: [{ text: 'Quant.' }], risk: [{ text: 'Risk.' }], execution: [{ text: 'Execution.' }], sentiment: [{ text: 'Sentiment.' }] };
+const desks = {
+  quant: [{ text: 'Quant.' }],
+  risk: [{ text: 'Risk.' }],
+  execution: [{ text: 'Execution.' }],
+  sentiment: [{ text: 'Sentiment.' }],
+};
 
 interface Run {
   code: number;
@@ -33,16 +38,32 @@ interface Run {
   model: ScriptedModel;
 }
 
-async function analyzeCli(director: ScriptedStep[], market: MarketData, options: { flags?: string[]; desks?: Record<string, ScriptedStep[]> } = {}): Promise<Run> {
-  const model = new ScriptedModel({ director: [{ text: JSON.stringify(plan) }, ...director], ...desks, ...options.desks });
+async function analyzeCli(
+  director: ScriptedStep[],
+  market: MarketData,
+  options: { flags?: string[]; desks?: Record<string, ScriptedStep[]> } = {},
+): Promise<Run> {
+  const model = new ScriptedModel({
+    director: [{ text: JSON.stringify(plan) }, ...director],
+    ...desks,
+    ...options.desks,
+  });
   const io = captureIo();
   io.env.OPENAI_API_KEY = 'sk-test-not-real';
-  const code = await runCli(['analyze', 'ACME', '--json', '--no-save', ...(options.flags ?? [])], io, { now, model, market, search });
+  const code = await runCli(['analyze', 'ACME', '--json', '--no-save', ...(options.flags ?? [])], io, {
+    now,
+    model,
+    market,
+    search,
+  });
   return { code, result: JSON.parse(io.out()) as AnalysisResult, stdout: io.out(), model };
 }
 
 /** The Director decides `decision` and, asked to review, sends it again. */
-const stubborn = (decision: Decision): ScriptedStep[] => [{ text: JSON.stringify(decision) }, { text: JSON.stringify(decision) }];
+const stubborn = (decision: Decision): ScriptedStep[] => [
+  { text: JSON.stringify(decision) },
+  { text: JSON.stringify(decision) },
+];
 
 const unreachable: MarketData = {
   async snapshot() {
@@ -52,15 +73,30 @@ const unreachable: MarketData = {
 
 /** A BUY whose stop sits above its entry: an error with or without market data. */
 const stopAbove: Decision = {
-  action: 'BUY', conviction: 70, timeHorizon: '4 weeks', positionSizePct: 5, orderType: 'limit',
-  entry: 99, stopLoss: 101, takeProfit: 110, rationale: 'r', keyRisks: ['k'], dissent: null,
+  action: 'BUY',
+  conviction: 70,
+  timeHorizon: '4 weeks',
+  positionSizePct: 5,
+  orderType: 'limit',
+  entry: 99,
+  stopLoss: 101,
+  takeProfit: 110,
+  rationale: 'r',
+  keyRisks: ['k'],
+  dissent: null,
 };
 const fixed: Decision = { ...stopAbove, stopLoss: 94 };
 
 describe('an error finding never exits 0', () => {
-  const errors = bad.filter((entry) => entry.severity === 'error' && entry.market !== null && entry.rule !== 'invalid-decision');
+  const errors = bad.filter(
+    (entry) => entry.severity === 'error' && entry.market !== null && entry.rule !== 'invalid-decision',
+  );
   // Only what JSON can carry: a model cannot send Infinity (it arrives as null, a missing level).
-  const invalid = bad.filter((entry) => entry.rule === 'invalid-decision' && isDeepStrictEqual(JSON.parse(JSON.stringify(entry.decision)), entry.decision));
+  const invalid = bad.filter(
+    (entry) =>
+      entry.rule === 'invalid-decision' &&
+      isDeepStrictEqual(JSON.parse(JSON.stringify(entry.decision)), entry.decision),
+  );
   it.each(errors)('$name: flagged, exit 4, after a review that changes nothing', async ({ decision, market }) => {
     const run = await analyzeCli(stubborn(decision), fakeMarket(market as MarketSnapshot));
     run.model.assertComplete();
@@ -69,11 +105,14 @@ describe('an error finding never exits 0', () => {
     expect(run.result.decisionHistory).toHaveLength(2);
   });
 
-  it.each(invalid)('$name from the model: the schema rejects it twice, no decision stands, the run fails (exit 1)', async ({ decision, market }) => {
-    const run = await analyzeCli(stubborn(decision), fakeMarket(market as MarketSnapshot));
-    run.model.assertComplete();
-    expect([run.code, run.result.status, run.result.decision]).toEqual([1, 'failed', null]);
-  });
+  it.each(invalid)(
+    '$name from the model: the schema rejects it twice, no decision stands, the run fails (exit 1)',
+    async ({ decision, market }) => {
+      const run = await analyzeCli(stubborn(decision), fakeMarket(market as MarketSnapshot));
+      run.model.assertComplete();
+      expect([run.code, run.result.status, run.result.decision]).toEqual([1, 'failed', null]);
+    },
+  );
 
   it.each(sane)('$name: ok, exit 0, no review', async ({ decision, market }) => {
     const run = await analyzeCli([{ text: JSON.stringify(decision) }], fakeMarket(market));
@@ -100,10 +139,23 @@ describe('an error finding never exits 0', () => {
 
   it('several tickers: one flagged among clean ones exits 4, and its entry says flagged', async () => {
     const twice = Object.fromEntries(Object.entries(desks).map(([desk, steps]) => [desk, [...steps, ...steps]]));
-    const model = new ScriptedModel({ ...twice, director: [{ text: JSON.stringify(plan) }, { text: JSON.stringify(fixed) }, { text: JSON.stringify(plan) }, ...stubborn(stopAbove)] });
+    const model = new ScriptedModel({
+      ...twice,
+      director: [
+        { text: JSON.stringify(plan) },
+        { text: JSON.stringify(fixed) },
+        { text: JSON.stringify(plan) },
+        ...stubborn(stopAbove),
+      ],
+    });
     const io = captureIo();
     io.env.OPENAI_API_KEY = 'sk-test-not-real';
-    const code = await runCli(['analyze', 'ACME', 'GLBX', '--concurrency', '1', '--json', '--no-save'], io, { now, model, market: fakeMarket(), search });
+    const code = await runCli(['analyze', 'ACME', 'GLBX', '--concurrency', '1', '--json', '--no-save'], io, {
+      now,
+      model,
+      market: fakeMarket(),
+      search,
+    });
     model.assertComplete();
     expect(code, io.err()).toBe(4);
     expect(io.out()).toMatch(/"status": ?"flagged"/);
@@ -125,7 +177,9 @@ const jqMissing = jq.error !== undefined || jq.status !== 0;
 
 /** The CI example's own jq filter, read from the docs the README links (docs/recording.md), so the test follows the docs. */
 function documentedGate(): string {
-  const text = ['README.md', 'docs/recording.md'].map((file) => readFileSync(path.join(repoRoot, file), 'utf8')).join('\n');
+  const text = ['README.md', 'docs/recording.md']
+    .map((file) => readFileSync(path.join(repoRoot, file), 'utf8'))
+    .join('\n');
   const filter = /jq -e '([^']+)'/.exec(text)?.[1];
   if (filter === undefined) throw new Error("no `jq -e '…'` CI gate in README.md or docs/recording.md");
   return filter;
@@ -156,7 +210,7 @@ describe('the Director is told the limits it is checked against', () => {
   const userOf = (request: { messages: Array<{ role: string; content: unknown }> }) =>
     request.messages.filter((message) => message.role === 'user').at(-1)?.content as string;
 
-  it('the decide task lists the run\'s limits, command-line overrides included, and the review continues that conversation', async () => {
+  it("the decide task lists the run's limits, command-line overrides included, and the review continues that conversation", async () => {
     const run = await analyzeCli([{ text: JSON.stringify(stopAbove) }, { text: JSON.stringify(fixed) }], fakeMarket(), {
       flags: ['--max-position', '7', '--max-risk', '1.5', '--min-reward-risk', '1.8'],
     });
@@ -175,9 +229,18 @@ describe('the Director is told the limits it is checked against', () => {
 
   it('the decide task with the default limits names every one of them', () => {
     const text = limitsForPrompt(defaultLimits);
-    for (const value of ['at most 10;', 'at most 2 %', 'at least 50 at the maximum size', 'within 3 ATR', 'at least 0.25 ATR and at most 6 ATR', 'at least 1', '3 ATR × √', 'at most 25 % beyond', '2.5 % of the price']) {
+    for (const value of [
+      'at most 10;',
+      'at most 2 %',
+      'at least 50 at the maximum size',
+      'within 3 ATR',
+      'at least 0.25 ATR and at most 6 ATR',
+      'at least 1',
+      '3 ATR × √',
+      'at most 25 % beyond',
+      '2.5 % of the price',
+    ]) {
       expect(text).toContain(value);
     }
   });
 });
-

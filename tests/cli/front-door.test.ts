@@ -32,7 +32,10 @@ describe('one style for errors', () => {
     const lines = io.err().trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(0);
     expect(new Set(lines).size).toBe(lines.length);
-    for (const line of lines) expect(line).toMatch(/^autohedge: CassetteError: no recorded response for POST https:\/\/api\.openai\.com\/v1\/chat\/completions \(agent: \w+\) in cassette '/);
+    for (const line of lines)
+      expect(line).toMatch(
+        /^autohedge: CassetteError: no recorded response for POST https:\/\/api\.openai\.com\/v1\/chat\/completions \(agent: \w+\) in cassette '/,
+      );
   });
 
   it('a clone that was never built says so in one line, not a module-not-found stack', () => {
@@ -48,7 +51,13 @@ describe('autohedge market --demo', () => {
   it('prints the demo market block labelled DEMO, and the JSON says source "demo"', async () => {
     const text = captureIo();
     expect(await runCli(['market', 'ACME', '--demo'], text)).toBe(0);
-    expect(text.out().startsWith('DEMO - synthetic data, scripted analyses; not investment advice\n\nMARKET DATA — ACME (Acme Robotics Corp)')).toBe(true);
+    expect(
+      text
+        .out()
+        .startsWith(
+          'DEMO - synthetic data, scripted analyses; not investment advice\n\nMARKET DATA — ACME (Acme Robotics Corp)',
+        ),
+    ).toBe(true);
     const json = captureIo();
     expect(await runCli(['market', 'ACME', '--demo', '--json'], json)).toBe(0);
     expect((JSON.parse(json.out()) as MarketSnapshot).source).toBe('demo');

@@ -10,8 +10,17 @@ import { fakeMarket } from '../support/market.js';
 // (2.4 % at risk) with reward/risk 1.5.
 const plan = { thesis: 'Thesis.', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } };
 const decision = {
-  action: 'BUY', conviction: 90, timeHorizon: '1 year', positionSizePct: 20, orderType: 'limit',
-  entry: 100, stopLoss: 88, takeProfit: 118, rationale: 'Because.', keyRisks: [], dissent: null,
+  action: 'BUY',
+  conviction: 90,
+  timeHorizon: '1 year',
+  positionSizePct: 20,
+  orderType: 'limit',
+  entry: 100,
+  stopLoss: 88,
+  takeProfit: 118,
+  rationale: 'Because.',
+  keyRisks: [],
+  dissent: null,
 };
 const search: SearchProvider = { search: async () => [] };
 const now = () => new Date('2026-11-28T12:00:00Z');
@@ -27,7 +36,9 @@ async function findingsWith(flags: string[]): Promise<string[]> {
   });
   await runCli(['analyze', 'ACME', '--json', '--no-save', ...flags], io, { model, market: fakeMarket(), search, now });
   const result = JSON.parse(io.out()) as AnalysisResult;
-  return result.guardrails.filter((finding) => finding.severity !== 'info').map((finding) => `${finding.severity}:${finding.rule}`);
+  return result.guardrails
+    .filter((finding) => finding.severity !== 'info')
+    .map((finding) => `${finding.severity}:${finding.rule}`);
 }
 
 describe('guardrail limits on the command line', () => {
@@ -35,12 +46,19 @@ describe('guardrail limits on the command line', () => {
     expect(await findingsWith([])).toEqual(['error:position-size', 'error:risk-per-trade']);
     expect(await findingsWith(['--max-position', '20'])).toEqual(['error:risk-per-trade']);
     expect(await findingsWith(['--max-position', '20', '--max-risk', '2.5'])).toEqual([]);
-    expect(await findingsWith(['--max-position', '20', '--max-risk', '2.5', '--min-reward-risk', '2'])).toEqual(['warning:reward-risk']);
+    expect(await findingsWith(['--max-position', '20', '--max-risk', '2.5', '--min-reward-risk', '2'])).toEqual([
+      'warning:reward-risk',
+    ]);
   });
 
   it('rejects a bad limit with one usage line, exit 2', async () => {
     const io = captureIo();
-    const code = await runCli(['analyze', 'ACME', '--max-risk', '-1'], io, { model: new ScriptedModel({}), market: fakeMarket(), search, now });
+    const code = await runCli(['analyze', 'ACME', '--max-risk', '-1'], io, {
+      model: new ScriptedModel({}),
+      market: fakeMarket(),
+      search,
+      now,
+    });
     expect(code).toBe(2);
     expect(io.err()).toBe("autohedge: UsageError: --max-risk must be a positive number (got '-1')\n");
   });

@@ -25,13 +25,21 @@ describe('colour', () => {
         quant: [{ text: 'Quant report.' }],
       });
     const plain = captureIo();
-    await runCli(['analyze', 'ACME', '--agent', 'quant', '--no-save'], plain, { model: script(), market: fakeMarket(), search: { search: async () => [] } });
+    await runCli(['analyze', 'ACME', '--agent', 'quant', '--no-save'], plain, {
+      model: script(),
+      market: fakeMarket(),
+      search: { search: async () => [] },
+    });
     expect(plain.out()).toContain('Quant report.');
     expect(plain.out()).not.toMatch(ansi);
 
     const forced = captureIo();
     forced.env = { AUTOHEDGE_HOME: forced.env.AUTOHEDGE_HOME, FORCE_COLOR: '1' };
-    await runCli(['analyze', 'ACME', '--agent', 'quant', '--no-save'], forced, { model: script(), market: fakeMarket(), search: { search: async () => [] } });
+    await runCli(['analyze', 'ACME', '--agent', 'quant', '--no-save'], forced, {
+      model: script(),
+      market: fakeMarket(),
+      search: { search: async () => [] },
+    });
     expect(forced.out()).toMatch(ansi);
   });
 });

@@ -32,14 +32,19 @@ describe('autohedge tools', () => {
     expect(await runCli(['tools'], io)).toBe(0);
     const lines = io.out().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^NAME +AGENTS +PARAMETERS +DESCRIPTION$/);
-    expect(lines[1]).toMatch(/^exa_search +sentiment +query, numResults\?, daysBack\? +Search the web[^\n]* for news[^\n]*\.$/);
+    expect(lines[1]).toMatch(
+      /^exa_search +sentiment +query, numResults\?, daysBack\? +Search the web[^\n]* for news[^\n]*\.$/,
+    );
     expect(lines[1]!.length).toBeLessThan(200);
   });
 
   it('--json still prints the exact function definitions', async () => {
     const io = captureIo();
     expect(await runCli(['tools', '--json'], io)).toBe(0);
-    const [tool] = JSON.parse(io.out()) as Array<{ name: string; definition: { type: string; function: { name: string } } }>;
+    const [tool] = JSON.parse(io.out()) as Array<{
+      name: string;
+      definition: { type: string; function: { name: string } };
+    }>;
     expect(tool?.definition).toMatchObject({ type: 'function', function: { name: 'exa_search' } });
   });
 });

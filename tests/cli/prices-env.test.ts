@@ -27,19 +27,26 @@ describe('AUTOHEDGE_PRICES', () => {
     writeFileSync(file, JSON.stringify({ 'gpt-4.1': { input: 1, output: 3 } }));
     const { code, result } = await demoCost(file);
     expect(code).toBe(0);
-    expect(result?.usage.costUsd).toBeCloseTo((result!.usage.promptTokens * 1 + result!.usage.completionTokens * 3) / 1e6, 10);
+    expect(result?.usage.costUsd).toBeCloseTo(
+      (result!.usage.promptTokens * 1 + result!.usage.completionTokens * 3) / 1e6,
+      10,
+    );
     expect(result?.usage.costUsd).toBeGreaterThan(0);
   });
 
   it('inline JSON that does not parse is one ConfigError line, exit 2', async () => {
     const { code, io } = await demoCost('{"gpt-4.1": ');
     expect(code).toBe(2);
-    expect(io.err()).toMatch(/^autohedge: ConfigError: the inline price table \(AUTOHEDGE_PRICES\) is not valid JSON: .+\n$/);
+    expect(io.err()).toMatch(
+      /^autohedge: ConfigError: the inline price table \(AUTOHEDGE_PRICES\) is not valid JSON: .+\n$/,
+    );
   });
 
   it('a missing file names the path', async () => {
     const { code, io } = await demoCost('/nonexistent/prices.json');
     expect(code).toBe(2);
-    expect(io.err()).toBe('autohedge: ConfigError: cannot read the price file /nonexistent/prices.json (AUTOHEDGE_PRICES): ENOENT\n');
+    expect(io.err()).toBe(
+      'autohedge: ConfigError: cannot read the price file /nonexistent/prices.json (AUTOHEDGE_PRICES): ENOENT\n',
+    );
   });
 });

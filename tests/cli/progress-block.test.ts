@@ -6,7 +6,13 @@ function states(tickers: number): Map<string, Map<string, AgentState>> {
   for (let index = 0; index < tickers; index += 1) {
     const agents = new Map<string, AgentState>([
       ['director', { status: 'running', detail: '' }],
-      ['quant', { status: index === 0 ? 'failed' : 'done', detail: index === 0 ? '— model call timed out after 60 s' : '1.2 s' }],
+      [
+        'quant',
+        {
+          status: index === 0 ? 'failed' : 'done',
+          detail: index === 0 ? '— model call timed out after 60 s' : '1.2 s',
+        },
+      ],
       ['sentiment', { status: 'running', detail: '(exa_search)' }],
     ]);
     all.set(`T${index}`, agents);
@@ -31,7 +37,8 @@ describe('the live progress block', () => {
   });
 
   it('lines are cut to the width, so a redraw never wraps', () => {
-    for (const line of progressBlock(states(2), { rows: 24, columns: 30 }).split('\n')) expect(line.length).toBeLessThanOrEqual(28);
+    for (const line of progressBlock(states(2), { rows: 24, columns: 30 }).split('\n'))
+      expect(line.length).toBeLessThanOrEqual(28);
   });
 
   it('an unknown terminal size sets no limit', () => {

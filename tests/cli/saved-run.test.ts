@@ -6,18 +6,26 @@ import { runCli } from '../../src/cli/run-cli.js';
 import type { AnalysisResult } from '../../src/pipeline/types.js';
 import { captureIo } from '../support/cli.js';
 
-const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 describe('a saved run explains itself and says where it went', () => {
   it('prints `saved <dir>` on stderr; the directory holds result.json, report.md, report.html and chart.svg', async () => {
     const io = captureIo();
     expect(await runCli(['analyze', 'ACME', '--demo'], io)).toBe(0);
-    const line = io.err().split('\n').find((text) => text.startsWith('saved '));
+    const line = io
+      .err()
+      .split('\n')
+      .find((text) => text.startsWith('saved '));
     expect(line).toBeDefined();
     const dir = line!.slice('saved '.length);
     expect(dir.startsWith(join(io.env.AUTOHEDGE_HOME!, 'runs'))).toBe(true);
-    for (const name of ['result.json', 'report.md', 'report.html', 'chart.svg', 'transcript.jsonl']) expect(existsSync(join(dir, name)), name).toBe(true);
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(`Run settings: autohedge ${version} · models: director gpt-4.1, quant gpt-4.1`);
+    for (const name of ['result.json', 'report.md', 'report.html', 'chart.svg', 'transcript.jsonl'])
+      expect(existsSync(join(dir, name)), name).toBe(true);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(
+      `Run settings: autohedge ${version} · models: director gpt-4.1, quant gpt-4.1`,
+    );
     // The id the footer names is one `runs show` finds.
     const runId = /Run (\S+)/.exec(io.out())![1]!;
     const show = captureIo({ env: io.env });
@@ -32,7 +40,9 @@ describe('a saved run explains itself and says where it went', () => {
     expect(await runCli(['analyze', 'ACME', '--demo', '--agent', 'quant', '--quiet'], quiet), quiet.err()).toBe(0);
     expect(quiet.err()).toBe('');
     const unsaved = captureIo();
-    expect(await runCli(['analyze', 'ACME', '--demo', '--agent', 'quant', '--no-save'], unsaved), unsaved.err()).toBe(0);
+    expect(await runCli(['analyze', 'ACME', '--demo', '--agent', 'quant', '--no-save'], unsaved), unsaved.err()).toBe(
+      0,
+    );
     expect(unsaved.err()).not.toContain('saved ');
     expect(unsaved.out()).toContain('Run not saved (--no-save)');
     expect(unsaved.out()).not.toMatch(/\d{8}T\d{6}Z-ACME-/);
@@ -40,7 +50,24 @@ describe('a saved run explains itself and says where it went', () => {
 
   it('result.json records the autohedge version and the options that shaped the run', async () => {
     const io = captureIo({ env: { ...captureIo().env, AUTOHEDGE_MODEL_RISK: 'gpt-4o' } });
-    expect(await runCli(['analyze', 'ACME', '--demo', '--agent', 'quant', '--max-position', '7.5', '--max-cost', '5', '--json', '--quiet'], io)).toBe(0);
+    expect(
+      await runCli(
+        [
+          'analyze',
+          'ACME',
+          '--demo',
+          '--agent',
+          'quant',
+          '--max-position',
+          '7.5',
+          '--max-cost',
+          '5',
+          '--json',
+          '--quiet',
+        ],
+        io,
+      ),
+    ).toBe(0);
     const result = JSON.parse(io.out()) as AnalysisResult;
     expect(result.autohedgeVersion).toBe(version);
     expect(result.options).toEqual({

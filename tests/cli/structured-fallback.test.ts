@@ -6,7 +6,14 @@ import type { AnalysisResult } from '../../src/pipeline/types.js';
 import { captureIo } from '../support/cli.js';
 import { agentOf, decision, fixedNow, goodAnswer, plan, requestsOf } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';
-import { errorReply, startOpenAIServer, textAnswer, type OpenAIServer, type RecordedRequest, type Reply } from '../support/openai-server.js';
+import {
+  errorReply,
+  startOpenAIServer,
+  textAnswer,
+  type OpenAIServer,
+  type RecordedRequest,
+  type Reply,
+} from '../support/openai-server.js';
 
 let server: OpenAIServer | undefined;
 afterEach(async () => {
@@ -18,7 +25,11 @@ afterEach(async () => {
 function deepSeek(body: any, _index: number, request: RecordedRequest): Reply {
   const agent = agentOf(request);
   if (body.response_format?.type === 'json_schema') {
-    return errorReply(400, { message: 'This response_format type is unavailable now', type: 'invalid_request_error', code: 'invalid_request_error' });
+    return errorReply(400, {
+      message: 'This response_format type is unavailable now',
+      type: 'invalid_request_error',
+      code: 'invalid_request_error',
+    });
   }
   if (agent !== 'director') return goodAnswer(agent, body);
   const system: string = body.messages[0]?.content ?? '';
@@ -33,7 +44,11 @@ describe('structured output against a json_object-only server (DeepSeek)', () =>
     const io = captureIo();
     const env = { ...io.env, OPENAI_API_KEY: 'sk-test-deepseek-000000', OPENAI_BASE_URL: server.url };
 
-    const code = await runCli(['analyze', 'ACME', '--json', '--no-save'], { ...io, env }, { market: fakeMarket(), search, now: fixedNow });
+    const code = await runCli(
+      ['analyze', 'ACME', '--json', '--no-save'],
+      { ...io, env },
+      { market: fakeMarket(), search, now: fixedNow },
+    );
 
     const result = JSON.parse(io.out()) as AnalysisResult;
     expect(result.decision).toMatchObject({ action: decision.action, positionSizePct: decision.positionSizePct });
@@ -48,17 +63,33 @@ describe('structured output against a json_object-only server (DeepSeek)', () =>
   it('AUTOHEDGE_STRUCTURED=json_object skips the refused attempt; a bad value is exit 2 before any call', async () => {
     server = await startOpenAIServer(deepSeek);
     const io = captureIo();
-    const env = { ...io.env, OPENAI_API_KEY: 'sk-test-deepseek-000000', OPENAI_BASE_URL: server.url, AUTOHEDGE_STRUCTURED: 'json_object' };
+    const env = {
+      ...io.env,
+      OPENAI_API_KEY: 'sk-test-deepseek-000000',
+      OPENAI_BASE_URL: server.url,
+      AUTOHEDGE_STRUCTURED: 'json_object',
+    };
 
-    const code = await runCli(['analyze', 'ACME', '--json', '--no-save'], { ...io, env }, { market: fakeMarket(), search, now: fixedNow });
+    const code = await runCli(
+      ['analyze', 'ACME', '--json', '--no-save'],
+      { ...io, env },
+      { market: fakeMarket(), search, now: fixedNow },
+    );
 
     expect(code).toBe(0);
-    expect(requestsOf(server, 'director').map((request) => request.body.response_format?.type)).toEqual(['json_object', 'json_object']);
+    expect(requestsOf(server, 'director').map((request) => request.body.response_format?.type)).toEqual([
+      'json_object',
+      'json_object',
+    ]);
     expect(io.err()).not.toContain('refused response_format');
 
     const bad = captureIo();
     const before = server.requests.length;
-    const badCode = await runCli(['analyze', 'ACME', '--json', '--no-save'], { ...bad, env: { ...env, AUTOHEDGE_STRUCTURED: 'yaml' } }, { market: fakeMarket(), search, now: fixedNow });
+    const badCode = await runCli(
+      ['analyze', 'ACME', '--json', '--no-save'],
+      { ...bad, env: { ...env, AUTOHEDGE_STRUCTURED: 'yaml' } },
+      { market: fakeMarket(), search, now: fixedNow },
+    );
     expect(badCode).toBe(2);
     expect(bad.err()).toContain("AUTOHEDGE_STRUCTURED must be one of json_schema, json_object, prompt (got 'yaml')");
     expect(server.requests.length).toBe(before);

@@ -11,7 +11,15 @@ import { captureIo } from '../support/cli.js';
 import { startExaStub, type ExaStub } from '../support/exa-server.js';
 import { fakeMarket } from '../support/market.js';
 import { searchAnswer, threeCitations, withSearchModel } from '../support/search-model.js';
-import { errorReply, startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer, type OpenAIServerOptions, type Reply } from '../support/openai-server.js';
+import {
+  errorReply,
+  startOpenAIServer,
+  textAnswer,
+  toolCallAnswer,
+  type OpenAIServer,
+  type OpenAIServerOptions,
+  type Reply,
+} from '../support/openai-server.js';
 
 const servers: Array<OpenAIServer | ExaStub> = [];
 afterEach(async () => {
@@ -34,8 +42,19 @@ interface Capabilities {
 
 /** An OpenAI-compatible server with the given capabilities (all on by default). */
 function server(capabilities: Capabilities = {}) {
-  const { toolCalls = true, callIds = true, jsonSchema = true, jsonObject = true, usage = true, reasoning, prompt = true } = capabilities;
-  const extra = { ...(reasoning ? { reasoning } : {}), ...(usage ? {} : { usage: { prompt_tokens: 0, completion_tokens: 0 } }) };
+  const {
+    toolCalls = true,
+    callIds = true,
+    jsonSchema = true,
+    jsonObject = true,
+    usage = true,
+    reasoning,
+    prompt = true,
+  } = capabilities;
+  const extra = {
+    ...(reasoning ? { reasoning } : {}),
+    ...(usage ? {} : { usage: { prompt_tokens: 0, completion_tokens: 0 } }),
+  };
   return (body: any): Reply => {
     const format = body.response_format?.type;
     if ((format === 'json_schema' && !jsonSchema) || (format === 'json_object' && !jsonObject)) {
@@ -45,15 +64,30 @@ function server(capabilities: Capabilities = {}) {
     if (body.tools) {
       if (body.messages.at(-1)?.role === 'tool') return textAnswer('2 + 3 = 5.', extra);
       if (!toolCalls) return textAnswer('The sum is 5.', extra);
-      return toolCallAnswer([{ ...(callIds ? { id: 'call_add_1' } : { id: '' }), name: 'add', arguments: { a: 2, b: 3 } }], extra);
+      return toolCallAnswer(
+        [{ ...(callIds ? { id: 'call_add_1' } : { id: '' }), name: 'add', arguments: { a: 2, b: 3 } }],
+        extra,
+      );
     }
     // Prompt mode: the schema is in the system prompt; a fenced answer.
     return textAnswer(prompt ? 'Here:\n```json\n{"sum": 5}\n```' : 'Five.', extra);
   };
 }
 
-async function doctor(options: { capabilities?: Capabilities; serverOptions?: OpenAIServerOptions; env?: Record<string, string>; market?: ReturnType<typeof fakeMarket>; exa?: boolean; argv?: string[] } = {}) {
-  const openai = await startOpenAIServer(withSearchModel(() => searchAnswer(threeCitations), server(options.capabilities)), options.serverOptions ?? { models: ['gpt-4.1', 'gpt-4.1-mini'] });
+async function doctor(
+  options: {
+    capabilities?: Capabilities;
+    serverOptions?: OpenAIServerOptions;
+    env?: Record<string, string>;
+    market?: ReturnType<typeof fakeMarket>;
+    exa?: boolean;
+    argv?: string[];
+  } = {},
+) {
+  const openai = await startOpenAIServer(
+    withSearchModel(() => searchAnswer(threeCitations), server(options.capabilities)),
+    options.serverOptions ?? { models: ['gpt-4.1', 'gpt-4.1-mini'] },
+  );
   const exa = await startExaStub();
   servers.push(openai, exa);
   const io = captureIo();
@@ -64,7 +98,11 @@ async function doctor(options: { capabilities?: Capabilities; serverOptions?: Op
     ...(options.exa === false ? {} : { EXA_API_KEY: exaKey, EXA_BASE_URL: exa.baseURL }),
     ...options.env,
   };
-  const code = await runCli(['doctor', ...(options.argv ?? ['--json'])], { ...io, env }, { market: options.market ?? fakeMarket(), now: () => new Date('2026-11-28T12:00:00Z') });
+  const code = await runCli(
+    ['doctor', ...(options.argv ?? ['--json'])],
+    { ...io, env },
+    { market: options.market ?? fakeMarket(), now: () => new Date('2026-11-28T12:00:00Z') },
+  );
   const report = (options.argv ?? ['--json']).includes('--json') ? (JSON.parse(io.out()) as DoctorReport) : undefined;
   const statuses = report ? Object.fromEntries(report.checks.map((item) => [item.id, item.status])) : {};
   const detail = (id: string) => report?.checks.find((item) => item.id === id)?.detail ?? '';
@@ -91,12 +129,16 @@ describe('autohedge doctor', () => {
     expect(code).toBe(0);
     expect(report?.exitCode).toBe(0);
     expect(detail('keys')).toBe('OPENAI_API_KEY set, EXA_API_KEY set');
-    expect(detail('tool-calls')).toBe('streamed add(2, 3), id call_add_1, finish_reason tool_calls; answered after the result');
+    expect(detail('tool-calls')).toBe(
+      'streamed add(2, 3), id call_add_1, finish_reason tool_calls; answered after the result',
+    );
     expect(detail('structured')).toBe('json_schema works');
     expect(detail('usage')).toBe('reported: 300 prompt + 60 completion tokens for these checks');
     const chats = openai.requests.filter((request) => request.method === 'POST');
     expect(chats).toHaveLength(3);
-    expect(chats.every((request) => request.body.stream === true && request.body.max_completion_tokens === 1024)).toBe(true);
+    expect(chats.every((request) => request.body.stream === true && request.body.max_completion_tokens === 1024)).toBe(
+      true,
+    );
     expect(exa.requests).toHaveLength(1);
     expect((exa.requests[0]?.body as { numResults: number }).numResults).toBe(1);
   });
@@ -136,7 +178,14 @@ describe('autohedge doctor', () => {
     const report = JSON.parse(io.out()) as DoctorReport;
     expect(code).toBe(2);
     expect(report.checks.find((item) => item.id === 'keys')).toMatchObject({ status: 'fail', configuration: true });
-    expect(report.checks.filter((item) => item.status === 'skip').map((item) => item.id)).toEqual(['server', 'model-listed', 'tool-calls', 'structured', 'reasoning', 'usage']);
+    expect(report.checks.filter((item) => item.status === 'skip').map((item) => item.id)).toEqual([
+      'server',
+      'model-listed',
+      'tool-calls',
+      'structured',
+      'reasoning',
+      'usage',
+    ]);
   });
 
   it('a bad AUTOHEDGE_STRUCTURED is a configuration failure, exit 2', async () => {
@@ -178,7 +227,9 @@ describe('autohedge doctor', () => {
     const { code, statuses, detail } = await doctor({ capabilities: { toolCalls: false } });
 
     expect(statuses['tool-calls']).toBe('fail');
-    expect(detail('tool-calls')).toBe('the model answered without calling the tool (finish_reason stop): agents with tools will not work');
+    expect(detail('tool-calls')).toBe(
+      'the model answered without calling the tool (finish_reason stop): agents with tools will not work',
+    );
     expect(code).toBe(1);
   });
 
@@ -193,24 +244,35 @@ describe('autohedge doctor', () => {
   it('json_object only (DeepSeek): structured ok in json_object, with the setting to use', async () => {
     const { code, detail } = await doctor({ capabilities: { jsonSchema: false } });
 
-    expect(detail('structured')).toBe('json_object works (json_schema refused (400)); set AUTOHEDGE_STRUCTURED=json_object to skip the detection');
+    expect(detail('structured')).toBe(
+      'json_object works (json_schema refused (400)); set AUTOHEDGE_STRUCTURED=json_object to skip the detection',
+    );
     expect(code).toBe(0);
   });
 
   it('neither json_schema nor json_object: prompt mode; AUTOHEDGE_STRUCTURED=prompt starts there', async () => {
     const detected = await doctor({ capabilities: { jsonSchema: false, jsonObject: false } });
-    expect(detected.detail('structured')).toBe('prompt works (json_schema refused (400), json_object refused (400)); set AUTOHEDGE_STRUCTURED=prompt to skip the detection');
+    expect(detected.detail('structured')).toBe(
+      'prompt works (json_schema refused (400), json_object refused (400)); set AUTOHEDGE_STRUCTURED=prompt to skip the detection',
+    );
 
-    const configured = await doctor({ capabilities: { jsonSchema: false, jsonObject: false }, env: { AUTOHEDGE_STRUCTURED: 'prompt' } });
+    const configured = await doctor({
+      capabilities: { jsonSchema: false, jsonObject: false },
+      env: { AUTOHEDGE_STRUCTURED: 'prompt' },
+    });
     expect(configured.detail('structured')).toBe('prompt works (as AUTOHEDGE_STRUCTURED says)');
     expect(configured.openai.requests.filter((request) => request.body?.response_format)).toHaveLength(0);
   });
 
   it('no structured mode works: the structured check fails, exit 1', async () => {
-    const { code, statuses, detail } = await doctor({ capabilities: { jsonSchema: false, jsonObject: false, prompt: false } });
+    const { code, statuses, detail } = await doctor({
+      capabilities: { jsonSchema: false, jsonObject: false, prompt: false },
+    });
 
     expect(statuses.structured).toBe('fail');
-    expect(detail('structured')).toBe('no mode works: json_schema refused (400); json_object refused (400); prompt (answer not the JSON asked for)');
+    expect(detail('structured')).toBe(
+      'no mode works: json_schema refused (400); json_object refused (400); prompt (answer not the JSON asked for)',
+    );
     expect(code).toBe(1);
   });
 
@@ -231,16 +293,31 @@ describe('autohedge doctor', () => {
     const rejected = await doctor();
     rejected.exa.respond({ status: 401, body: { error: 'Invalid API key' } });
     const io = captureIo();
-    const code = await runCli(['doctor', '--json'], { ...io, env: { ...io.env, OPENAI_API_KEY: key, OPENAI_BASE_URL: rejected.openai.url, EXA_API_KEY: exaKey, EXA_BASE_URL: rejected.exa.baseURL } }, { market: fakeMarket() });
+    const code = await runCli(
+      ['doctor', '--json'],
+      {
+        ...io,
+        env: {
+          ...io.env,
+          OPENAI_API_KEY: key,
+          OPENAI_BASE_URL: rejected.openai.url,
+          EXA_API_KEY: exaKey,
+          EXA_BASE_URL: rejected.exa.baseURL,
+        },
+      },
+      { market: fakeMarket() },
+    );
     const report = JSON.parse(io.out()) as DoctorReport;
     expect(report.checks.find((item) => item.id === 'search')).toMatchObject({ status: 'fail', configuration: true });
     expect(code).toBe(2);
   });
 
-  it('--search openai checks OpenAI\'s built-in search on the same server; --search none skips the check', async () => {
+  it("--search openai checks OpenAI's built-in search on the same server; --search none skips the check", async () => {
     const openaiSearch = await doctor({ argv: ['--json', '--search', 'openai'] });
     expect(openaiSearch.detail('search')).toBe("OpenAI's built-in web search works (1 result for one query)");
-    expect(openaiSearch.openai.requests.filter((request) => request.body?.web_search_options !== undefined)).toHaveLength(1);
+    expect(
+      openaiSearch.openai.requests.filter((request) => request.body?.web_search_options !== undefined),
+    ).toHaveLength(1);
     expect(openaiSearch.exa.requests).toHaveLength(0);
     expect(openaiSearch.code).toBe(0);
 

@@ -20,7 +20,10 @@ describe('findCause', () => {
 
   it('narrows to the type a type guard names', () => {
     const inner = new CassetteError('corrupt');
-    const found: CassetteError | undefined = findCause(new Error('wrapped', { cause: inner }), (cause): cause is CassetteError => cause instanceof CassetteError);
+    const found: CassetteError | undefined = findCause(
+      new Error('wrapped', { cause: inner }),
+      (cause): cause is CassetteError => cause instanceof CassetteError,
+    );
     expect(found?.message).toBe('corrupt');
   });
 
@@ -57,7 +60,9 @@ describe('errorCode', () => {
   it('is the Node-style code of the error, else of its nearest cause that has one', () => {
     expect(errorCode(withCode("ENOENT: no such file or directory, open 'x'", 'ENOENT'))).toBe('ENOENT');
     const socket = withCode('other side closed', 'UND_ERR_SOCKET');
-    expect(errorCode(new Error('Connection error.', { cause: new TypeError('terminated', { cause: socket }) }))).toBe('UND_ERR_SOCKET');
+    expect(errorCode(new Error('Connection error.', { cause: new TypeError('terminated', { cause: socket }) }))).toBe(
+      'UND_ERR_SOCKET',
+    );
   });
 
   it("skips an API's own codes (lowercase, like OpenAI's model_not_found) and codes that are not strings", () => {

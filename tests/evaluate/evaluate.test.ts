@@ -19,9 +19,22 @@ const now = new Date('2025-06-10T12:00:00Z');
 const rising = (index: number) => 80 + index * 0.05;
 const falling = (index: number) => 120 - index * 0.05;
 
-function savedRun(runId: string, decision: Partial<Decision>, options: { label?: ContaminationLabel; trend?: (index: number) => number; ticker?: string; referenceClose?: number } = {}): AnalysisResult {
+function savedRun(
+  runId: string,
+  decision: Partial<Decision>,
+  options: {
+    label?: ContaminationLabel;
+    trend?: (index: number) => number;
+    ticker?: string;
+    referenceClose?: number;
+  } = {},
+): AnalysisResult {
   const reference = { ...acmePath[0]!, close: options.referenceClose ?? acmePath[0]!.close };
-  const bars = [...yearBefore('2025-06-02', options.trend ?? rising), reference].map((session) => ({ ...session, adjClose: session.close, volume: 1_000_000 }));
+  const bars = [...yearBefore('2025-06-02', options.trend ?? rising), reference].map((session) => ({
+    ...session,
+    adjClose: session.close,
+    volume: 1_000_000,
+  }));
   return makeResult({
     runId,
     ticker: options.ticker ?? 'ACME',
@@ -43,13 +56,21 @@ function market() {
       },
     }),
   );
-  return { prices: createYahooMarketData({ fetch: router.fetch }) as Required<ReturnType<typeof createYahooMarketData>>, charts, router };
+  return {
+    prices: createYahooMarketData({ fetch: router.fetch }) as Required<ReturnType<typeof createYahooMarketData>>,
+    charts,
+    router,
+  };
 }
 
 const runs = [
   savedRun('a', { action: 'BUY', conviction: 80, stopLoss: 95, takeProfit: 105 }),
   savedRun('b', { action: 'BUY', conviction: 40, stopLoss: 99.5, takeProfit: 110 }),
-  savedRun('c', { action: 'SELL', conviction: 60, stopLoss: 103, takeProfit: 99.5 }, { trend: falling, ticker: 'BETA' }),
+  savedRun(
+    'c',
+    { action: 'SELL', conviction: 60, stopLoss: 103, takeProfit: 99.5 },
+    { trend: falling, ticker: 'BETA' },
+  ),
   savedRun('d', { action: 'HOLD', conviction: 50, stopLoss: null, takeProfit: null }),
   savedRun('e', { action: 'BUY', conviction: 90, stopLoss: 95, takeProfit: 105 }, { label: 'contaminated' }),
   savedRun('f', { action: 'BUY', conviction: 70, orderType: 'limit', entry: 93, stopLoss: 90, takeProfit: 110 }),
@@ -67,7 +88,13 @@ describe('evaluateRuns', () => {
     const byId = new Map(evaluation.decisions.map((row) => [row.runId, row]));
 
     // a: BUY, target 105 touched 06-04 → +5 %; SPY 500 → 505 = +1 %; excess +4 %.
-    expect(horizon(byId.get('a'), 5)).toMatchObject({ outcome: 'target', entryDate: '2025-06-03', entryPrice: 100, exitDate: '2025-06-04', exitPrice: 105 });
+    expect(horizon(byId.get('a'), 5)).toMatchObject({
+      outcome: 'target',
+      entryDate: '2025-06-03',
+      entryPrice: 100,
+      exitDate: '2025-06-04',
+      exitPrice: 105,
+    });
     expect(horizon(byId.get('a'), 5).signedReturn).toBeCloseTo(0.05, 12);
     expect(horizon(byId.get('a'), 5).benchmarkReturn).toBeCloseTo(0.01, 12);
     expect(horizon(byId.get('a'), 5).excess).toBeCloseTo(0.04, 12);
@@ -105,7 +132,11 @@ describe('evaluateRuns', () => {
 
   it('a small revision within tolerance is not a split', async () => {
     const { prices } = market();
-    const evaluation = await evaluateRuns([savedRun('r', { action: 'BUY' }, { referenceClose: 100.3 })], { horizons: [5], benchmark: 'SPY', now }, prices);
+    const evaluation = await evaluateRuns(
+      [savedRun('r', { action: 'BUY' }, { referenceClose: 100.3 })],
+      { horizons: [5], benchmark: 'SPY', now },
+      prices,
+    );
     expect(evaluation.decisions[0]!.rescaled).toBeNull();
   });
 
@@ -114,13 +145,32 @@ describe('evaluateRuns', () => {
       acmeRoutes({
         chart: (symbol) =>
           symbol === 'GONE'
-            ? { status: 404, statusText: 'Not Found', contentType: 'application/json', body: JSON.stringify({ chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } }) }
+            ? {
+                status: 404,
+                statusText: 'Not Found',
+                contentType: 'application/json',
+                body: JSON.stringify({
+                  chart: {
+                    result: null,
+                    error: { code: 'Not Found', description: 'No data found, symbol may be delisted' },
+                  },
+                }),
+              }
             : chartOf(symbol, symbol === 'SPY' ? benchmarkPath : acmePath),
       }),
     );
-    const prices = createYahooMarketData({ fetch: router.fetch, retries: 0 }) as Required<ReturnType<typeof createYahooMarketData>>;
-    const evaluation = await evaluateRuns([runs[0]!, savedRun('g', { action: 'BUY' }, { ticker: 'GONE' })], { horizons: [5], benchmark: 'SPY', now }, prices);
-    expect(evaluation.decisions.find((row) => row.runId === 'g')).toMatchObject({ problem: "unknown ticker 'GONE'", horizons: [] });
+    const prices = createYahooMarketData({ fetch: router.fetch, retries: 0 }) as Required<
+      ReturnType<typeof createYahooMarketData>
+    >;
+    const evaluation = await evaluateRuns(
+      [runs[0]!, savedRun('g', { action: 'BUY' }, { ticker: 'GONE' })],
+      { horizons: [5], benchmark: 'SPY', now },
+      prices,
+    );
+    expect(evaluation.decisions.find((row) => row.runId === 'g')).toMatchObject({
+      problem: "unknown ticker 'GONE'",
+      horizons: [],
+    });
     expect(evaluation.decisions.find((row) => row.runId === 'a')!.problem).toBeNull();
     expect(evaluation.warnings).toContain("GONE: unknown ticker 'GONE'; its 1 decision(s) are not scored");
   });

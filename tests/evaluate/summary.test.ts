@@ -5,7 +5,13 @@ import { summarize } from '../../src/evaluate/summary.js';
 
 /** summarize() on hand-made rows whose buy-and-hold returns all differ, so a baseline's every call shows. */
 
-function row(runId: string, action: 'BUY' | 'SELL', conviction: number, stockReturn: number, momentum: 'BUY' | 'SELL' | null): DecisionRow {
+function row(
+  runId: string,
+  action: 'BUY' | 'SELL',
+  conviction: number,
+  stockReturn: number,
+  momentum: 'BUY' | 'SELL' | null,
+): DecisionRow {
   const horizon: HorizonResult = {
     horizon: 5,
     outcome: 'horizon',
@@ -20,15 +26,37 @@ function row(runId: string, action: 'BUY' | 'SELL', conviction: number, stockRet
     buyAndHold: { stockReturn, benchmarkReturn: 0 },
   };
   return {
-    runId, ticker: runId.toUpperCase(), asOf: '2025-06-02T20:00:00.000Z', asOfMode: 'historical', contamination: 'clean', action, conviction, orderType: 'market',
-    entry: null, stopLoss: null, takeProfit: null, rescaled: null, momentum, entrySession: '2025-06-03', horizons: [horizon], problem: null,
+    runId,
+    ticker: runId.toUpperCase(),
+    asOf: '2025-06-02T20:00:00.000Z',
+    asOfMode: 'historical',
+    contamination: 'clean',
+    action,
+    conviction,
+    orderType: 'market',
+    entry: null,
+    stopLoss: null,
+    takeProfit: null,
+    rescaled: null,
+    momentum,
+    entrySession: '2025-06-03',
+    horizons: [horizon],
+    problem: null,
   };
 }
 
 const moves = [0.01, -0.02, 0.03, -0.04, 0.05, -0.06];
 const actions = ['BUY', 'SELL', 'BUY', 'BUY', 'SELL', 'SELL'] as const;
-const rows = moves.map((move, index) => row(`r${index}`, actions[index]!, 10 * (index + 1), move, index % 2 === 0 ? 'BUY' : 'SELL'));
-const evaluation: Evaluation = { evaluatedAt: '2025-06-10T12:00:00.000Z', horizons: [5], benchmark: 'SPY', decisions: rows, warnings: [] };
+const rows = moves.map((move, index) =>
+  row(`r${index}`, actions[index]!, 10 * (index + 1), move, index % 2 === 0 ? 'BUY' : 'SELL'),
+);
+const evaluation: Evaluation = {
+  evaluatedAt: '2025-06-10T12:00:00.000Z',
+  horizons: [5],
+  benchmark: 'SPY',
+  decisions: rows,
+  warnings: [],
+};
 
 describe('summarize on hand-made rows', () => {
   it('the random baseline is the desks’ own mix shuffled by the seed, applied row by row', () => {

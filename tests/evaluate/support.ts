@@ -56,7 +56,16 @@ export function chartOf(symbol: string, sessions: readonly PricedSession[]): Fix
     chart: {
       result: [
         {
-          meta: { currency: 'USD', symbol, exchangeName: 'NMS', fullExchangeName: 'NasdaqGS', instrumentType: 'EQUITY', gmtoffset: -14400, timezone: 'EDT', exchangeTimezoneName: 'America/New_York' },
+          meta: {
+            currency: 'USD',
+            symbol,
+            exchangeName: 'NMS',
+            fullExchangeName: 'NasdaqGS',
+            instrumentType: 'EQUITY',
+            gmtoffset: -14400,
+            timezone: 'EDT',
+            exchangeTimezoneName: 'America/New_York',
+          },
           timestamp,
           indicators: {
             quote: [

@@ -30,10 +30,16 @@ describe.each([
     expect(result.decision).toBeNull();
     expect(io.err()).not.toContain('no recorded response');
     // The desk the cap stopped first is named, in its own report and in the Director's error.
-    const capped = result.reports.find((report) => /^--max-cost \$0\.0300 reached: the next \w+ call could cost up to \$/.test(report.error ?? ''));
+    const capped = result.reports.find((report) =>
+      /^--max-cost \$0\.0300 reached: the next \w+ call could cost up to \$/.test(report.error ?? ''),
+    );
     expect(capped, JSON.stringify(result.reports.map((report) => report.error))).toBeDefined();
     expect(capped).toMatchObject({ status: 'failed' });
     expect(capped!.error).toContain(`the next ${capped!.agent} call`);
-    expect(result.error).toMatch(new RegExp(`^Director decision failed: --max-cost \\$0\\.0300 was reached at the ${capped!.agent} call; a replay cannot go past a cap`));
+    expect(result.error).toMatch(
+      new RegExp(
+        `^Director decision failed: --max-cost \\$0\\.0300 was reached at the ${capped!.agent} call; a replay cannot go past a cap`,
+      ),
+    );
   });
 });

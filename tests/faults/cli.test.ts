@@ -6,7 +6,15 @@ import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import { fakeMarket } from '../support/market.js';
-import { allOk, decision, deskText, faultMatrix, plan, type FaultContext, type FaultScenario } from '../support/faults.js';
+import {
+  allOk,
+  decision,
+  deskText,
+  faultMatrix,
+  plan,
+  type FaultContext,
+  type FaultScenario,
+} from '../support/faults.js';
 
 const search = { search: async () => [] };
 const fixtures = resolve(import.meta.dirname, '..', 'fixtures', 'record');
@@ -18,14 +26,27 @@ function untouchedModel(context: FaultContext): ScriptedModel {
   return model;
 }
 
-function refused(name: string, argv: string[], line: string | ((vars: Record<string, string>) => string), setup?: (context: FaultContext) => Record<string, string>): FaultScenario {
+function refused(
+  name: string,
+  argv: string[],
+  line: string | ((vars: Record<string, string>) => string),
+  setup?: (context: FaultContext) => Record<string, string>,
+): FaultScenario {
   return {
     name,
     arrange(context) {
       const vars = setup?.(context) ?? {};
       const market = fakeMarket();
       context.defer(() => expect(market.calls).toEqual([]));
-      return { argv: ['analyze', 'ACME', ...argv.map((argument) => argument.replace(/\{(\w+)\}/g, (_, key: string) => vars[key] ?? ''))], deps: { model: untouchedModel(context), market, search }, vars };
+      return {
+        argv: [
+          'analyze',
+          'ACME',
+          ...argv.map((argument) => argument.replace(/\{(\w+)\}/g, (_, key: string) => vars[key] ?? '')),
+        ],
+        deps: { model: untouchedModel(context), market, search },
+        vars,
+      };
     },
     expect: (vars) => ({ exitCode: 2, result: null, stderr: typeof line === 'string' ? line : line(vars) }),
   };
@@ -49,24 +70,70 @@ function unwritableHome(): string {
   return join(directory, 'file', 'home');
 }
 
-
 const scenarios: FaultScenario[] = [
   {
     name: 'unknown flag: exit 2, one line, nothing run',
-    arrange: (context) => ({ argv: ['analyze', 'ACME', '--frobnicate'], deps: { model: untouchedModel(context), market: fakeMarket(), search } }),
+    arrange: (context) => ({
+      argv: ['analyze', 'ACME', '--frobnicate'],
+      deps: { model: untouchedModel(context), market: fakeMarket(), search },
+    }),
     expect: { exitCode: 2, result: null, stderr: "autohedge: UsageError: unknown option '--frobnicate'" },
   },
-  refused('a --base-url that is not http(s)', ['--base-url', 'ftp://models.example'], "autohedge: UsageError: --base-url must be an http(s) URL, not ftp:"),
-  refused('unknown agent id', ['--agent', 'oracle'], "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)"),
-  refused('negative --concurrency', ['--concurrency', '-1'], "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got '-1')"),
-  refused('non-numeric --concurrency', ['--concurrency', 'two'], "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got 'two')"),
-  refused('zero --concurrency', ['--concurrency', '0'], "autohedge: UsageError: --concurrency must be at least 1 (got '0')"),
-  refused('negative --max-position', ['--max-position=-5'], "autohedge: UsageError: --max-position must be a positive number (got '-5')"),
-  refused('--max-position over 100', ['--max-position', '150'], "autohedge: UsageError: --max-position must be at most 100 (got '150')"),
-  refused('non-numeric --max-position', ['--max-position', 'ten'], "autohedge: UsageError: --max-position must be a positive number (got 'ten')"),
-  refused('negative --max-cost', ['--max-cost', '-1'], "autohedge: UsageError: --max-cost must be a positive number (got '-1')"),
-  refused('non-numeric --max-cost', ['--max-cost', 'abc'], "autohedge: UsageError: --max-cost must be a positive number (got 'abc')"),
-  refused('malformed ticker', ['QQQ,'], "autohedge: UsageError: invalid ticker 'QQQ,': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)"),
+  refused(
+    'a --base-url that is not http(s)',
+    ['--base-url', 'ftp://models.example'],
+    'autohedge: UsageError: --base-url must be an http(s) URL, not ftp:',
+  ),
+  refused(
+    'unknown agent id',
+    ['--agent', 'oracle'],
+    "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)",
+  ),
+  refused(
+    'negative --concurrency',
+    ['--concurrency', '-1'],
+    "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got '-1')",
+  ),
+  refused(
+    'non-numeric --concurrency',
+    ['--concurrency', 'two'],
+    "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got 'two')",
+  ),
+  refused(
+    'zero --concurrency',
+    ['--concurrency', '0'],
+    "autohedge: UsageError: --concurrency must be at least 1 (got '0')",
+  ),
+  refused(
+    'negative --max-position',
+    ['--max-position=-5'],
+    "autohedge: UsageError: --max-position must be a positive number (got '-5')",
+  ),
+  refused(
+    '--max-position over 100',
+    ['--max-position', '150'],
+    "autohedge: UsageError: --max-position must be at most 100 (got '150')",
+  ),
+  refused(
+    'non-numeric --max-position',
+    ['--max-position', 'ten'],
+    "autohedge: UsageError: --max-position must be a positive number (got 'ten')",
+  ),
+  refused(
+    'negative --max-cost',
+    ['--max-cost', '-1'],
+    "autohedge: UsageError: --max-cost must be a positive number (got '-1')",
+  ),
+  refused(
+    'non-numeric --max-cost',
+    ['--max-cost', 'abc'],
+    "autohedge: UsageError: --max-cost must be a positive number (got 'abc')",
+  ),
+  refused(
+    'malformed ticker',
+    ['QQQ,'],
+    "autohedge: UsageError: invalid ticker 'QQQ,': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
+  ),
   refused(
     'unreadable .env (a directory): exit 2 naming the file',
     [],
@@ -91,7 +158,8 @@ const scenarios: FaultScenario[] = [
   refused(
     'a cassette from a newer autohedge: exit 2 naming the version',
     ['--replay', '{path}'],
-    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
+    ({ path }) =>
+      `autohedge: CassetteError: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
     () => ({ path: join(fixtures, 'future-version.json') }),
   ),
   refused(
@@ -114,12 +182,21 @@ const scenarios: FaultScenario[] = [
     name: 'unwritable $AUTOHEDGE_HOME: the analysis still prints, a warning says the run was not saved, exit 0',
     arrange(context) {
       const home = unwritableHome();
-      return { argv: ['analyze', 'ACME', '--json', '--quiet'], deps: { model: new ScriptedModel(goodScript()), market: fakeMarket(), search }, io: { env: { ...context.io.env, AUTOHEDGE_HOME: home } }, vars: { home } };
+      return {
+        argv: ['analyze', 'ACME', '--json', '--quiet'],
+        deps: { model: new ScriptedModel(goodScript()), market: fakeMarket(), search },
+        io: { env: { ...context.io.env, AUTOHEDGE_HOME: home } },
+        vars: { home },
+      };
     },
     expect: ({ home }) => ({
       exitCode: 0,
       result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] },
-      stderrLines: [new RegExp(`autohedge: warning: run 20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6} not saved: cannot write ${home}/runs/20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6}: ENOTDIR: not a directory`)],
+      stderrLines: [
+        new RegExp(
+          `autohedge: warning: run 20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6} not saved: cannot write ${home}/runs/20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6}: ENOTDIR: not a directory`,
+        ),
+      ],
     }),
     verify(outcome) {
       // The warning names this run, and it is the only thing on stderr.
@@ -132,19 +209,36 @@ const scenarios: FaultScenario[] = [
     arrange(context) {
       const home = unwritableHome();
       const model = new ScriptedModel(goodScript({ quant: [{ error: new Error('upstream said no') }] }));
-      return { argv: ['analyze', 'ACME', '--json', '--quiet'], deps: { model, market: fakeMarket(), search }, io: { env: { ...context.io.env, AUTOHEDGE_HOME: home } }, vars: { home } };
+      return {
+        argv: ['analyze', 'ACME', '--json', '--quiet'],
+        deps: { model, market: fakeMarket(), search },
+        io: { env: { ...context.io.env, AUTOHEDGE_HOME: home } },
+        vars: { home },
+      };
     },
     expect: ({ home }) => ({
       exitCode: 3,
-      result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, quant: 'upstream said no' }, warnings: ['quant failed: upstream said no'] },
-      stderrLines: [new RegExp(`autohedge: warning: run \\S+ not saved: cannot write ${home}/runs/\\S+: ENOTDIR: not a directory`)],
+      result: {
+        status: 'degraded',
+        error: null,
+        decision: true,
+        reports: { ...allOk, quant: 'upstream said no' },
+        warnings: ['quant failed: upstream said no'],
+      },
+      stderrLines: [
+        new RegExp(`autohedge: warning: run \\S+ not saved: cannot write ${home}/runs/\\S+: ENOTDIR: not a directory`),
+      ],
     }),
   },
   {
     name: 'unwritable --out directory: printed, saved under $AUTOHEDGE_HOME, a warning names --out, exit 0',
     arrange() {
       const out = join(unwritableHome(), 'out');
-      return { argv: ['analyze', 'ACME', '--json', '--quiet', '--out', out], deps: { model: new ScriptedModel(goodScript()), market: fakeMarket(), search }, vars: { out } };
+      return {
+        argv: ['analyze', 'ACME', '--json', '--quiet', '--out', out],
+        deps: { model: new ScriptedModel(goodScript()), market: fakeMarket(), search },
+        vars: { out },
+      };
     },
     expect: ({ out }) => ({
       exitCode: 0,
@@ -152,7 +246,13 @@ const scenarios: FaultScenario[] = [
       stderr: `autohedge: warning: could not write --out ${out}: cannot write ${out}: ENOTDIR: not a directory`,
     }),
     verify(outcome) {
-      expect(Object.keys(outcome.saved ?? {}).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
+      expect(Object.keys(outcome.saved ?? {}).sort()).toEqual([
+        'chart.svg',
+        'report.html',
+        'report.md',
+        'result.json',
+        'transcript.jsonl',
+      ]);
     },
   },
 ];

@@ -3,7 +3,18 @@
 // response asking for more tool calls than one response may run.
 import { expect } from 'vitest';
 import type { SearchProvider } from '../../src/tools/exa-search.js';
-import { allOk, byAgent, decision, deskText, faultMatrix, plan, requestsOf, schemaOf, toolMessages, type FaultScenario } from '../support/faults.js';
+import {
+  allOk,
+  byAgent,
+  decision,
+  deskText,
+  faultMatrix,
+  plan,
+  requestsOf,
+  schemaOf,
+  toolMessages,
+  type FaultScenario,
+} from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';
 import { textAnswer, toolCallAnswer } from '../support/openai-server.js';
 
@@ -16,18 +27,32 @@ function countingSearch(): SearchProvider & { queries: string[] } {
     queries,
     async search(request) {
       queries.push(request.query);
-      return [{ title: `About ${request.query}`, url: 'https://news.example/acme', publishedDate: '2026-11-20', author: null, snippet: 'Acme.' }];
+      return [
+        {
+          title: `About ${request.query}`,
+          url: 'https://news.example/acme',
+          publishedDate: '2026-11-20',
+          author: null,
+          snippet: 'Acme.',
+        },
+      ];
     },
   };
 }
 
-const userText = (body: any): string => (body.messages as Array<{ role: string; content: string }>).filter((message) => message.role === 'user').map((message) => message.content).join('\n');
+const userText = (body: any): string =>
+  (body.messages as Array<{ role: string; content: string }>)
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content)
+    .join('\n');
 
 const scenarios: FaultScenario[] = [
   {
     name: 'a decision that breaks a rule, revised once into one that passes: ok, exit 0, both decisions kept',
     async arrange(context) {
-      const server = await context.openai(byAgent({ director: [textAnswer(JSON.stringify(plan)), textAnswer(JSON.stringify(broken))] }));
+      const server = await context.openai(
+        byAgent({ director: [textAnswer(JSON.stringify(plan)), textAnswer(JSON.stringify(broken))] }),
+      );
       return { deps: { model: context.model(server), market: fakeMarket(), search: countingSearch() } };
     },
     expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
@@ -35,13 +60,23 @@ const scenarios: FaultScenario[] = [
       expect(outcome.result?.decisionHistory?.map((entry) => entry.decision)).toEqual([broken, decision]);
       const decisions = requestsOf(servers[0]!, 'director').filter((request) => schemaOf(request.body) === 'decision');
       expect(decisions).toHaveLength(2);
-      expect(decisions[1]!.body.messages.at(-1).content).toMatch(/^Your decision breaks these rules of the deterministic guardrails:\n- stop-side: /);
+      expect(decisions[1]!.body.messages.at(-1).content).toMatch(
+        /^Your decision breaks these rules of the deterministic guardrails:\n- stop-side: /,
+      );
     },
   },
   {
     name: 'a decision that still breaks a rule after its review: flagged, exit 4, both decisions kept, the report says so',
     async arrange(context) {
-      const server = await context.openai(byAgent({ director: [textAnswer(JSON.stringify(plan)), textAnswer(JSON.stringify(broken)), textAnswer(JSON.stringify(broken))] }));
+      const server = await context.openai(
+        byAgent({
+          director: [
+            textAnswer(JSON.stringify(plan)),
+            textAnswer(JSON.stringify(broken)),
+            textAnswer(JSON.stringify(broken)),
+          ],
+        }),
+      );
       return { deps: { model: context.model(server), market: fakeMarket(), search: countingSearch() } };
     },
     expect: { exitCode: 4, result: { status: 'flagged', error: null, decision: true, reports: allOk, warnings: [] } },
@@ -76,7 +111,11 @@ const scenarios: FaultScenario[] = [
   {
     name: '20 tool calls in one response: 8 searches run, 12 answered with an error, pairing by tool_call_id intact, ok',
     async arrange(context) {
-      const calls = Array.from({ length: 20 }, (_, index) => ({ id: `call_${index}`, name: 'exa_search', arguments: { query: `Acme ${index}`, numResults: 3, daysBack: 30 } }));
+      const calls = Array.from({ length: 20 }, (_, index) => ({
+        id: `call_${index}`,
+        name: 'exa_search',
+        arguments: { query: `Acme ${index}`, numResults: 3, daysBack: 30 },
+      }));
       const server = await context.openai(byAgent({ sentiment: [toolCallAnswer(calls)] }));
       const search = countingSearch();
       context.defer(() => expect(search.queries).toHaveLength(8));
@@ -85,10 +124,16 @@ const scenarios: FaultScenario[] = [
     expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
     verify(outcome, { servers }) {
       const last = requestsOf(servers[0]!, 'sentiment').at(-1);
-      const toolIds = (last?.body.messages as Array<{ role: string; tool_call_id?: string }>).filter((message) => message.role === 'tool').map((message) => message.tool_call_id);
+      const toolIds = (last?.body.messages as Array<{ role: string; tool_call_id?: string }>)
+        .filter((message) => message.role === 'tool')
+        .map((message) => message.tool_call_id);
       expect(toolIds).toEqual(Array.from({ length: 20 }, (_, index) => `call_${index}`));
       const messages = toolMessages(last);
-      expect(messages.slice(8).every((content) => content.startsWith('Error: not run: at most 8 tool calls run per response'))).toBe(true);
+      expect(
+        messages
+          .slice(8)
+          .every((content) => content.startsWith('Error: not run: at most 8 tool calls run per response')),
+      ).toBe(true);
       expect(messages.slice(0, 8).every((content) => !content.startsWith('Error:'))).toBe(true);
       expect(outcome.result?.reports[3]?.toolCalls.filter((call) => call.error !== null)).toHaveLength(12);
     },

@@ -28,9 +28,14 @@ function run(overrides: Partial<AnalysisResult> = {}): AnalysisResult {
   });
 }
 
-async function evaluate(chart: RouterRoutes['chart'], args: string[] = ['--json', '--no-save', '--horizon', '5'], results: AnalysisResult[] = [run()]) {
+async function evaluate(
+  chart: RouterRoutes['chart'],
+  args: string[] = ['--json', '--no-save', '--horizon', '5'],
+  results: AnalysisResult[] = [run()],
+) {
   const io = captureIo();
-  for (const result of results) await saveRun(io.env.AUTOHEDGE_HOME as string, result, { transcript: [], markdown: '' });
+  for (const result of results)
+    await saveRun(io.env.AUTOHEDGE_HOME as string, result, { transcript: [], markdown: '' });
   const router = createYahooRouter(acmeRoutes({ chart }));
   const market = createYahooMarketData({ fetch: router.fetch, retries: 1, retryDelayMs: 0, timeoutMs: 500 });
   const code = await runCli(['evaluate', ...args], io, { market, now });
@@ -41,24 +46,47 @@ const good: RouterRoutes['chart'] = (symbol) => chartOf(symbol, symbol === 'SPY'
 const unavailable = json({ error: 'unavailable' }, 503, 'Service Unavailable');
 
 describe('fault matrix: evaluate', () => {
-  it("Yahoo unreachable for a ticker: its decisions listed unscored with the reason, a warning, exit 3", async () => {
-    const { code, io } = await evaluate((symbol) => (symbol === 'ACME' ? unavailable : good(symbol, new URLSearchParams())));
+  it('Yahoo unreachable for a ticker: its decisions listed unscored with the reason, a warning, exit 3', async () => {
+    const { code, io } = await evaluate((symbol) =>
+      symbol === 'ACME' ? unavailable : good(symbol, new URLSearchParams()),
+    );
     expect(code).toBe(3);
     const output = JSON.parse(io.out()) as { decisions: Array<{ problem: string | null; horizons: unknown[] }> };
-    expect(output.decisions[0]).toMatchObject({ problem: 'could not reach Yahoo Finance (HTTP 503 Service Unavailable)', horizons: [] });
-    expect(io.err()).toContain("autohedge: warning: ACME: could not reach Yahoo Finance (HTTP 503 Service Unavailable); its 1 decision(s) are not scored");
+    expect(output.decisions[0]).toMatchObject({
+      problem: 'could not reach Yahoo Finance (HTTP 503 Service Unavailable)',
+      horizons: [],
+    });
+    expect(io.err()).toContain(
+      'autohedge: warning: ACME: could not reach Yahoo Finance (HTTP 503 Service Unavailable); its 1 decision(s) are not scored',
+    );
   });
 
   it('the benchmark unknown to Yahoo: returns scored, excess not available, a warning, exit 3', async () => {
     const { code, io } = await evaluate(
-      (symbol) => (symbol === 'NOPE' ? json({ chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } }, 404, 'Not Found') : good(symbol, new URLSearchParams())),
+      (symbol) =>
+        symbol === 'NOPE'
+          ? json(
+              {
+                chart: {
+                  result: null,
+                  error: { code: 'Not Found', description: 'No data found, symbol may be delisted' },
+                },
+              },
+              404,
+              'Not Found',
+            )
+          : good(symbol, new URLSearchParams()),
       ['--json', '--no-save', '--horizon', '5', '--benchmark', 'NOPE'],
     );
     expect(code).toBe(3);
-    const output = JSON.parse(io.out()) as { decisions: Array<{ horizons: Array<{ signedReturn: number; excess: number | null }> }> };
+    const output = JSON.parse(io.out()) as {
+      decisions: Array<{ horizons: Array<{ signedReturn: number; excess: number | null }> }>;
+    };
     expect(output.decisions[0]!.horizons[0]!.signedReturn).toBeCloseTo(0.05, 12);
     expect(output.decisions[0]!.horizons[0]!.excess).toBeNull();
-    expect(io.err()).toContain("autohedge: warning: benchmark NOPE: unknown ticker 'NOPE'; excess returns are not available");
+    expect(io.err()).toContain(
+      "autohedge: warning: benchmark NOPE: unknown ticker 'NOPE'; excess returns are not available",
+    );
   });
 
   it('a corrupt saved run among good ones: listed as skipped, the rest scored, exit 0', async () => {
@@ -71,13 +99,17 @@ describe('fault matrix: evaluate', () => {
     expect(await runCli(['evaluate', '--json', '--no-save', '--horizon', '5'], io, { market, now })).toBe(0);
     const output = JSON.parse(io.out()) as { decisions: unknown[]; skipped: Array<{ runId: string; reason: string }> };
     expect(output.decisions).toHaveLength(1);
-    expect(output.skipped).toEqual([{ runId: 'broken-run', reason: expect.stringMatching(/^corrupt: result\.json is not valid JSON/) }]);
+    expect(output.skipped).toEqual([
+      { runId: 'broken-run', reason: expect.stringMatching(/^corrupt: result\.json is not valid JSON/) },
+    ]);
   });
 
   it('a named run that does not exist: exit 2, one line, no request', async () => {
     const { code, io, router } = await evaluate(good, ['nope-run']);
     expect(code).toBe(2);
-    expect(io.err().trim()).toBe("autohedge: UsageError: no saved run matches 'nope-run' (list them with: autohedge runs)");
+    expect(io.err().trim()).toBe(
+      "autohedge: UsageError: no saved run matches 'nope-run' (list them with: autohedge runs)",
+    );
     expect(router.requests).toEqual([]);
   });
 
@@ -91,10 +123,30 @@ describe('fault matrix: evaluate', () => {
     const io = captureIo();
     await saveRun(io.env.AUTOHEDGE_HOME as string, run(), { transcript: [], markdown: '' });
     const cassette = join(io.cwd, 'empty.cassette.json');
-    writeFileSync(cassette, JSON.stringify({ format: 'autohedge-cassette', version: 1, autohedgeVersion: '0.1.0', asOf: '2025-06-10T12:00:00.000Z', argv: [], recordedAt: '2025-06-10T12:00:00.000Z', interactions: [] }));
+    writeFileSync(
+      cassette,
+      JSON.stringify({
+        format: 'autohedge-cassette',
+        version: 1,
+        autohedgeVersion: '0.1.0',
+        asOf: '2025-06-10T12:00:00.000Z',
+        argv: [],
+        recordedAt: '2025-06-10T12:00:00.000Z',
+        interactions: [],
+      }),
+    );
     const code = await runCli(['evaluate', '--json', '--no-save', '--replay', cassette], io, { now });
     const lines = io.err().trim().split('\n');
-    expect(lines.map((line) => /^autohedge: no recorded response for GET https:\/\/query\d\.finance\.yahoo\.com\/v8\/finance\/chart\/(\w+)\?/.exec(line)?.[1]).sort()).toEqual(['ACME', 'SPY']);
+    expect(
+      lines
+        .map(
+          (line) =>
+            /^autohedge: no recorded response for GET https:\/\/query\d\.finance\.yahoo\.com\/v8\/finance\/chart\/(\w+)\?/.exec(
+              line,
+            )?.[1],
+        )
+        .sort(),
+    ).toEqual(['ACME', 'SPY']);
     expect(code).toBe(2);
     expect(io.out()).toBe('');
   });

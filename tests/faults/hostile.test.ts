@@ -14,21 +14,42 @@ import type { AnalysisResult } from '../../src/pipeline/types.js';
 import { startExaStub, type ExaStub } from '../support/exa-server.js';
 import { closedPortURL } from '../support/local-server.js';
 import { makeSnapshot } from '../support/market.js';
-import { byAgent, decision, expectNoFragments, expectNoRawControl, filesUnder, openaiCanary, exaCanary, ownColours, plan } from '../support/faults.js';
-import { errorReply, startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer, type ReplyHandler } from '../support/openai-server.js';
+import {
+  byAgent,
+  decision,
+  expectNoFragments,
+  expectNoRawControl,
+  filesUnder,
+  openaiCanary,
+  exaCanary,
+  ownColours,
+  plan,
+} from '../support/faults.js';
+import {
+  errorReply,
+  startOpenAIServer,
+  textAnswer,
+  toolCallAnswer,
+  type OpenAIServer,
+  type ReplyHandler,
+} from '../support/openai-server.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
-if (!built) console.warn('tests/faults/hostile.test.ts: skipped — dist/ is missing; run `npm run build` first (npm test does)');
+if (!built)
+  console.warn('tests/faults/hostile.test.ts: skipped — dist/ is missing; run `npm run build` first (npm test does)');
 
 /** Every sequence of issue 12: CSI clear screen, OSC 0 title, OSC 52 clipboard, OSC 8 link, 8-bit CSI, bell, a lone CR. */
-const hostile = '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u0007\u001b]8;;https://evil.example/\u001b\\click\u001b]8;;\u001b\\\u009b31m\rX';
+const hostile =
+  '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u0007\u001b]8;;https://evil.example/\u001b\\click\u001b]8;;\u001b\\\u009b31m\rX';
 
 /** Nothing in an artifact but autohedge's own SGR colours may be a control character, and no hostile sequence survives whole. */
 function expectInert(artifacts: Record<string, string>): void {
   expectNoRawControl(artifacts);
   for (const [where, text] of Object.entries(artifacts)) {
-    expect(text.includes('\u001b[2J') || text.includes('\u001b]'), `${where} holds a hostile escape sequence`).toBe(false);
+    expect(text.includes('\u001b[2J') || text.includes('\u001b]'), `${where} holds a hostile escape sequence`).toBe(
+      false,
+    );
   }
 }
 
@@ -45,7 +66,10 @@ function mountTmpfs(options: string): { path: string; unmount(): void } | null {
 
 const probe = mountTmpfs('size=16k');
 probe?.unmount();
-if (!probe) console.warn('tests/faults/hostile.test.ts: the disk-full and read-only --record rows are skipped — mounting a tmpfs needs root (CI runs as root)');
+if (!probe)
+  console.warn(
+    'tests/faults/hostile.test.ts: the disk-full and read-only --record rows are skipped — mounting a tmpfs needs root (CI runs as root)',
+  );
 
 let servers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -95,18 +119,27 @@ function freshHome(company = 'Acme Robotics'): string {
   mkdirSync(directory, { recursive: true });
   const snapshot = makeSnapshot('ACME', { asOf: now.toISOString(), source: 'yahoo' });
   snapshot.identity.name = company;
-  writeFileSync(join(directory, `${isoDay(now)}.json`), JSON.stringify({ version: 1, savedAt: now.toISOString(), snapshot }));
+  writeFileSync(
+    join(directory, `${isoDay(now)}.json`),
+    JSON.stringify({ version: 1, savedAt: now.toISOString(), snapshot }),
+  );
   return home;
 }
 
 /** Yahoo answered from the demo's synthetic market (a recording bypasses the cache). */
 const syntheticYahoo = join(root, 'tests', 'smoke', 'synthetic-yahoo.preload.mjs');
 
-function runBuiltCli(args: string[], env: Record<string, string>, options: { home?: string; cwd?: string; yahoo?: boolean } = {}): Promise<Run> {
+function runBuiltCli(
+  args: string[],
+  env: Record<string, string>,
+  options: { home?: string; cwd?: string; yahoo?: boolean } = {},
+): Promise<Run> {
   const home = options.home ?? freshHome();
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'autohedge-cwd-'));
   const preload = options.yahoo ? ['--import', syntheticYahoo] : [];
-  const yahooEnv = options.yahoo ? { YAHOO_STUB_COOKIE: 'A3=stub-cookie-value', YAHOO_STUB_CRUMB: 'stub-crumb-value' } : {};
+  const yahooEnv = options.yahoo
+    ? { YAHOO_STUB_COOKIE: 'A3=stub-cookie-value', YAHOO_STUB_CRUMB: 'stub-crumb-value' }
+    : {};
   const child = spawn(process.execPath, [...preload, join(root, 'bin', 'autohedge.js'), ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', AUTOHEDGE_HOME: home, ...yahooEnv, ...env },
@@ -133,13 +166,22 @@ function hostileModel(): ReplyHandler {
   return byAgent({
     director: [
       textAnswer(JSON.stringify({ ...plan, thesis: `Momentum ${hostile}` })),
-      textAnswer(JSON.stringify({ ...decision, rationale: `Buy it ${hostile}`, keyRisks: [`risk ${hostile}`], timeHorizon: `1–3 months ${hostile}` })),
+      textAnswer(
+        JSON.stringify({
+          ...decision,
+          rationale: `Buy it ${hostile}`,
+          keyRisks: [`risk ${hostile}`],
+          timeHorizon: `1–3 months ${hostile}`,
+        }),
+      ),
     ],
     quant: [textAnswer(`Quant: trend up ${hostile}`)],
     risk: [toolCallAnswer([{ id: 'call_x', name: `exa_search${hostile}`, arguments: { query: 'x' } }])],
     execution: [errorReply(400, { message: `bad request ${hostile}` })],
     sentiment: [
-      toolCallAnswer([{ id: 'call_search', name: 'exa_search', arguments: { query: 'Acme news', numResults: 3, daysBack: 30 } }]),
+      toolCallAnswer([
+        { id: 'call_search', name: 'exa_search', arguments: { query: 'Acme news', numResults: 3, daysBack: 30 } },
+      ]),
       textAnswer(`Sentiment: upbeat ${hostile} (https://news.example.com/acme)`),
     ],
   });
@@ -151,7 +193,13 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
     const stub = await exa();
     const home = freshHome(`Acme ${hostile} Inc`);
     const out = mkdtempSync(join(tmpdir(), 'autohedge-out-'));
-    const env = { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url, EXA_API_KEY: exaCanary, EXA_BASE_URL: stub.baseURL, FORCE_COLOR: '1' };
+    const env = {
+      OPENAI_API_KEY: openaiCanary,
+      OPENAI_BASE_URL: server.url,
+      EXA_API_KEY: exaCanary,
+      EXA_BASE_URL: stub.baseURL,
+      FORCE_COLOR: '1',
+    };
 
     const run = await runBuiltCli(['analyze', 'ACME', '--trace', '--out', out], env, { home });
     // Risk asked for a tool it does not have and Execution got a 400: two desks failed, the run is degraded.
@@ -165,7 +213,9 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
     expect(failed.risk).toContain('exa_search␛[2J␛]0;pwned␇');
     expect(failed.execution).toContain('bad request ␛[2J');
     // The hostile text arrived, inert: visible, not obeyed.
-    expect(saved.decision?.rationale).toBe(`Buy it ␛[2J␛]0;pwned␇␛]52;c;ZXZpbA==␇␛]8;;https://evil.example/␛\\click␛]8;;␛\\\ufffd31m␍X`);
+    expect(saved.decision?.rationale).toBe(
+      `Buy it ␛[2J␛]0;pwned␇␛]52;c;ZXZpbA==␇␛]8;;https://evil.example/␛\\click␛]8;;␛\\\ufffd31m␍X`,
+    );
     expect(run.stdout).toContain('Buy it ␛[2J');
     expect(run.stdout).toContain('Acme soars ');
     expect(run.stdout).toMatch(new RegExp(ownColours.source));
@@ -207,7 +257,13 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
   it('the same run without colour: no escape character at all on stdout or stderr', async () => {
     const server = await openai(hostileModel());
     const stub = await exa();
-    const env = { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url, EXA_API_KEY: exaCanary, EXA_BASE_URL: stub.baseURL, NO_COLOR: '1' };
+    const env = {
+      OPENAI_API_KEY: openaiCanary,
+      OPENAI_BASE_URL: server.url,
+      EXA_API_KEY: exaCanary,
+      EXA_BASE_URL: stub.baseURL,
+      NO_COLOR: '1',
+    };
     const run = await runBuiltCli(['analyze', 'ACME', '--trace'], env);
     expect(run.code, run.stderr).toBe(3);
     expect(run.stdout).not.toContain('\u001b');
@@ -221,7 +277,8 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       it(`userinfo in ${variable}: refused with exit 2 naming OPENAI_API_KEY, nothing sent, nothing leaked`, async () => {
         const server = await openai(byAgent());
         const url = server.url.replace('http://', `http://user:${openaiCanary}@`);
-        const args = variable === '--base-url' ? ['analyze', 'ACME', '--json', '--base-url', url] : ['analyze', 'ACME', '--json'];
+        const args =
+          variable === '--base-url' ? ['analyze', 'ACME', '--json', '--base-url', url] : ['analyze', 'ACME', '--json'];
         const env: Record<string, string> = variable === '--base-url' ? {} : { OPENAI_BASE_URL: url };
         const run = await runBuiltCli(args, env);
         expect(run.code).toBe(2);
@@ -239,7 +296,10 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
 
     it('a query token in the base URL is scrubbed wherever the URL is printed or saved', async () => {
       const closed = await closedPortURL();
-      const run = await runBuiltCli(['analyze', 'ACME', '--json', '--base-url', `${closed}/v1?key=${openaiCanary}&token=${exaCanary}`], { OPENAI_API_KEY: 'sk-other-0123456789abcdef' });
+      const run = await runBuiltCli(
+        ['analyze', 'ACME', '--json', '--base-url', `${closed}/v1?key=${openaiCanary}&token=${exaCanary}`],
+        { OPENAI_API_KEY: 'sk-other-0123456789abcdef' },
+      );
       expect(run.code, run.stderr).toBe(1);
       const result = JSON.parse(run.stdout) as AnalysisResult;
       expect(result.status).toBe('failed');
@@ -251,7 +311,10 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
 
     it('a key pasted as --model sk-…: scrubbed on stderr and in every file, like stdout', async () => {
       const server = await openai(byAgent());
-      const run = await runBuiltCli(['analyze', 'ACME', '--json', '--model', openaiCanary, '--trace'], { OPENAI_API_KEY: 'sk-other-0123456789abcdef', OPENAI_BASE_URL: server.url });
+      const run = await runBuiltCli(['analyze', 'ACME', '--json', '--model', openaiCanary, '--trace'], {
+        OPENAI_API_KEY: 'sk-other-0123456789abcdef',
+        OPENAI_BASE_URL: server.url,
+      });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain('(model REDACTED');
       expect(savedRuns(run.home)).toHaveLength(1);
@@ -260,12 +323,19 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
 
     it('AUTOHEDGE_MODEL_QUANT with a line break: exit 2 naming the variable, nothing sent', async () => {
       const server = await openai(byAgent());
-      const run = await runBuiltCli(['analyze', 'ACME'], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url, AUTOHEDGE_MODEL_QUANT: 'gpt-4.1\u001b[2J' });
-      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 2, stderr: 'autohedge: ConfigError: AUTOHEDGE_MODEL_QUANT must not contain control characters or line breaks\n' });
+      const run = await runBuiltCli(['analyze', 'ACME'], {
+        OPENAI_API_KEY: openaiCanary,
+        OPENAI_BASE_URL: server.url,
+        AUTOHEDGE_MODEL_QUANT: 'gpt-4.1\u001b[2J',
+      });
+      expect({ code: run.code, stderr: run.stderr }).toEqual({
+        code: 2,
+        stderr: 'autohedge: ConfigError: AUTOHEDGE_MODEL_QUANT must not contain control characters or line breaks\n',
+      });
       expect(server.requests).toHaveLength(0);
     });
 
-    it('an unknown flag holding a control sequence: commander\'s usage error arrives inert', async () => {
+    it("an unknown flag holding a control sequence: commander's usage error arrives inert", async () => {
       const run = await runBuiltCli(['analyze', 'ACME', `--x\u001b]0;pwned\u0007`], {});
       expect(run.code).toBe(2);
       expect(run.stderr).toContain("autohedge: UsageError: unknown option '--x␛]0;pwned␇'");
@@ -273,7 +343,10 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
     });
 
     it('OPENAI_BASE_URL that is not http(s): exit 2 naming the variable', async () => {
-      const run = await runBuiltCli(['analyze', 'ACME', '--json'], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: 'file:///etc/passwd' });
+      const run = await runBuiltCli(['analyze', 'ACME', '--json'], {
+        OPENAI_API_KEY: openaiCanary,
+        OPENAI_BASE_URL: 'file:///etc/passwd',
+      });
       expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
         code: 2,
         stderr: 'autohedge: ConfigError: OPENAI_BASE_URL must be an http(s) URL, not file:\n',
@@ -283,7 +356,10 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
 
     it('--model with a newline (a forged "[ACME] decision:" line): exit 2, one line, nothing sent', async () => {
       const server = await openai(byAgent());
-      const run = await runBuiltCli(['analyze', 'ACME', '--model', 'gpt-4.1\n[ACME] decision: BUY 100%'], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url });
+      const run = await runBuiltCli(['analyze', 'ACME', '--model', 'gpt-4.1\n[ACME] decision: BUY 100%'], {
+        OPENAI_API_KEY: openaiCanary,
+        OPENAI_BASE_URL: server.url,
+      });
       expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
         code: 2,
         stderr: 'autohedge: UsageError: --model must not contain control characters or line breaks\n',
@@ -294,10 +370,13 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
   });
 
   describe('parsing', () => {
-    it('.env read by Node\'s parser: quotes, a trailing comment, export and CRLF are not part of the key', async () => {
+    it(".env read by Node's parser: quotes, a trailing comment, export and CRLF are not part of the key", async () => {
       const server = await openai(byAgent());
       const cwd = mkdtempSync(join(tmpdir(), 'autohedge-cwd-'));
-      writeFileSync(join(cwd, '.env'), `# keys\r\nexport OPENAI_API_KEY="${openaiCanary}" # the real one\r\nOPENAI_BASE_URL='${server.url}'\r\n`);
+      writeFileSync(
+        join(cwd, '.env'),
+        `# keys\r\nexport OPENAI_API_KEY="${openaiCanary}" # the real one\r\nOPENAI_BASE_URL='${server.url}'\r\n`,
+      );
       const run = await runBuiltCli(['analyze', 'ACME', '--json', '--quiet'], {}, { cwd });
       expect(run.code, run.stderr).toBe(0);
       expect(server.requests.length).toBeGreaterThan(0);
@@ -307,10 +386,14 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
 
     it('--model constructor --max-cost 0.01: no inherited "price", exit 2 before any call', async () => {
       const server = await openai(byAgent());
-      const run = await runBuiltCli(['analyze', 'ACME', '--json', '--model', 'constructor', '--max-cost', '0.01'], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url });
+      const run = await runBuiltCli(['analyze', 'ACME', '--json', '--model', 'constructor', '--max-cost', '0.01'], {
+        OPENAI_API_KEY: openaiCanary,
+        OPENAI_BASE_URL: server.url,
+      });
       expect({ code: run.code, stderr: run.stderr }).toEqual({
         code: 2,
-        stderr: "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'constructor': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)\n",
+        stderr:
+          "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'constructor': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)\n",
       });
       expect(server.requests).toHaveLength(0);
       expect(savedRuns(run.home)).toEqual([]);
@@ -337,16 +420,22 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       const directory = join(home, 'runs', '20261128T120000Z-ACME-deep00');
       mkdirSync(directory, { recursive: true });
       const depth = 200_000;
-      writeFileSync(join(directory, 'result.json'), `{"runId":"20261128T120000Z-ACME-deep00","ticker":"ACME","warnings":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+      writeFileSync(
+        join(directory, 'result.json'),
+        `{"runId":"20261128T120000Z-ACME-deep00","ticker":"ACME","warnings":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      );
       const shown = await runBuiltCli(['runs', 'show', '20261128T120000Z-ACME-deep00'], {}, { home });
       expect({ code: shown.code, stderr: shown.stderr, stdout: shown.stdout }).toEqual({
         code: 1,
-        stderr: 'autohedge: RunStoreError: run 20261128T120000Z-ACME-deep00 is corrupt: result.json nests more than 256 levels deep (at warnings.0.0.0)\n',
+        stderr:
+          'autohedge: RunStoreError: run 20261128T120000Z-ACME-deep00 is corrupt: result.json nests more than 256 levels deep (at warnings.0.0.0)\n',
         stdout: '',
       });
       const listed = await runBuiltCli(['runs'], {}, { home });
       expect(listed.code).toBe(0);
-      expect(listed.stdout).toContain('20261128T120000Z-ACME-deep00: corrupt: result.json nests more than 256 levels deep');
+      expect(listed.stdout).toContain(
+        '20261128T120000Z-ACME-deep00: corrupt: result.json nests more than 256 levels deep',
+      );
     });
   });
 
@@ -356,9 +445,15 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       const cwd = mkdtempSync(join(tmpdir(), 'autohedge-cwd-'));
       writeFileSync(join(cwd, 'not-a-directory'), '');
       const target = join(cwd, 'not-a-directory', 'run.cassette.json');
-      const run = await runBuiltCli(['analyze', 'ACME', '--json', '--quiet', '--record', target], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url }, { cwd, yahoo: true });
+      const run = await runBuiltCli(
+        ['analyze', 'ACME', '--json', '--quiet', '--record', target],
+        { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url },
+        { cwd, yahoo: true },
+      );
       expect(run.code).toBe(2);
-      expect(run.stderr).toBe(`autohedge: CassetteError: cannot write cassette '${target}': a parent of that path is not a directory (EEXIST)\n`);
+      expect(run.stderr).toBe(
+        `autohedge: CassetteError: cannot write cassette '${target}': a parent of that path is not a directory (EEXIST)\n`,
+      );
       expect((JSON.parse(run.stdout) as AnalysisResult).status).toBe('ok');
       expect(savedRuns(run.home)).toHaveLength(1);
     });
@@ -374,7 +469,11 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       try {
         const server = await openai(byAgent());
         const target = join(mount.path, 'run.cassette.json');
-        const run = await runBuiltCli(['analyze', 'ACME', '--json', '--quiet', '--record', target], { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url }, { yahoo: true });
+        const run = await runBuiltCli(
+          ['analyze', 'ACME', '--json', '--quiet', '--record', target],
+          { OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url },
+          { yahoo: true },
+        );
         expect(run.code).toBe(2);
         expect(run.stderr).toBe(`autohedge: CassetteError: cannot write cassette '${target}': ${cause}\n`);
         expect((JSON.parse(run.stdout) as AnalysisResult).status).toBe('ok');
@@ -389,7 +488,14 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
   describe('--trace cuts long arguments and results', () => {
     it('a 1 MB tool argument: one line, cut, saying the full size', async () => {
       const query = 'q'.repeat(1_000_000);
-      const server = await openai(byAgent({ sentiment: [toolCallAnswer([{ id: 'call_big', name: 'exa_search', arguments: { query } }]), textAnswer('Sentiment: nothing found.')] }));
+      const server = await openai(
+        byAgent({
+          sentiment: [
+            toolCallAnswer([{ id: 'call_big', name: 'exa_search', arguments: { query } }]),
+            textAnswer('Sentiment: nothing found.'),
+          ],
+        }),
+      );
       const stub = await exa();
       const run = await runBuiltCli(['analyze', 'ACME', '--json', '--trace', '--agent', 'sentiment'], {
         OPENAI_API_KEY: openaiCanary,

@@ -18,7 +18,8 @@ import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.j
 
 const root = resolve(import.meta.dirname, '..', '..');
 const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
-if (!built) console.warn('tests/faults/interrupt.test.ts: skipped — dist/ is missing; run `npm run build` first (npm test does)');
+if (!built)
+  console.warn('tests/faults/interrupt.test.ts: skipped — dist/ is missing; run `npm run build` first (npm test does)');
 
 let server: OpenAIServer | undefined;
 afterEach(async () => {
@@ -31,7 +32,10 @@ function seedMarketCache(home: string, now: Date): void {
   const directory = join(home, 'cache', 'market', 'ACME');
   mkdirSync(directory, { recursive: true });
   const snapshot = makeSnapshot('ACME', { asOf: now.toISOString(), source: 'yahoo' });
-  writeFileSync(join(directory, `${isoDay(now)}.json`), JSON.stringify({ version: 1, savedAt: now.toISOString(), snapshot }));
+  writeFileSync(
+    join(directory, `${isoDay(now)}.json`),
+    JSON.stringify({ version: 1, savedAt: now.toISOString(), snapshot }),
+  );
 }
 
 const signals = [
@@ -43,13 +47,21 @@ const signals = [
 describe.skipIf(!built).each(signals)('$signal on the built CLI', ({ signal: sent, exitCode }) => {
   it(`during the fan-out: every in-flight request aborted, what finished saved as interrupted, exit ${exitCode} within a second`, async () => {
     // The Director plans and Sentiment answers at once; the three other desks wait forever.
-    server = await startOpenAIServer(byAgent({ quant: [{ hang: true }], risk: [{ hang: true }], execution: [{ hang: true }] }));
+    server = await startOpenAIServer(
+      byAgent({ quant: [{ hang: true }], risk: [{ hang: true }], execution: [{ hang: true }] }),
+    );
     const home = mkdtempSync(join(tmpdir(), 'autohedge-sigint-'));
     seedMarketCache(home, new Date());
 
     const child = spawn(process.execPath, [join(root, 'bin', 'autohedge.js'), 'analyze', 'ACME', '--json'], {
       cwd: mkdtempSync(join(tmpdir(), 'autohedge-cwd-')),
-      env: { PATH: process.env.PATH, NO_COLOR: '1', AUTOHEDGE_HOME: home, OPENAI_API_KEY: openaiCanary, OPENAI_BASE_URL: server.url },
+      env: {
+        PATH: process.env.PATH,
+        NO_COLOR: '1',
+        AUTOHEDGE_HOME: home,
+        OPENAI_API_KEY: openaiCanary,
+        OPENAI_BASE_URL: server.url,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -63,9 +75,17 @@ describe.skipIf(!built).each(signals)('$signal on the built CLI', ({ signal: sen
     try {
       const hanging = ['quant', 'risk', 'execution'];
       // Sentiment's own progress line says it finished; the three desks are waiting on the server.
-      await settle(() => hanging.every((agent) => requestsOf(server!, agent).length === 1) && /^\[ACME\] sentiment: done/m.test(stderr), 10_000);
+      await settle(
+        () =>
+          hanging.every((agent) => requestsOf(server!, agent).length === 1) &&
+          /^\[ACME\] sentiment: done/m.test(stderr),
+        10_000,
+      );
       expect(stderr).toMatch(/^\[ACME\] sentiment: done/m);
-      expect(hanging.map((agent) => requestsOf(server!, agent).length), stderr).toEqual([1, 1, 1]);
+      expect(
+        hanging.map((agent) => requestsOf(server!, agent).length),
+        stderr,
+      ).toEqual([1, 1, 1]);
       const interruptedAt = Date.now();
       child.kill(sent);
       const { code, signal, at } = await exited;
@@ -75,10 +95,15 @@ describe.skipIf(!built).each(signals)('$signal on the built CLI', ({ signal: sen
       // Each waiting request's socket was closed by the client, not left to time out.
       await settle(() => server!.requests.every((request) => request.answeredAt !== undefined));
       for (const request of server.requests) expect(request.answeredAt, agentOf(request)).toBeDefined();
-      for (const agent of hanging) expect(requestsOf(server, agent)[0]!.answeredAt! - interruptedAt).toBeLessThan(1_000);
+      for (const agent of hanging)
+        expect(requestsOf(server, agent)[0]!.answeredAt! - interruptedAt).toBeLessThan(1_000);
 
       const result = JSON.parse(stdout) as AnalysisResult;
-      expect({ status: result.status, error: result.error, decision: result.decision }).toEqual({ status: 'interrupted', error: 'interrupted', decision: null });
+      expect({ status: result.status, error: result.error, decision: result.decision }).toEqual({
+        status: 'interrupted',
+        error: 'interrupted',
+        decision: null,
+      });
       expect(result.reports.map((report) => [report.agent, report.status === 'ok' ? 'ok' : report.error])).toEqual([
         ['quant', 'interrupted'],
         ['risk', 'interrupted'],

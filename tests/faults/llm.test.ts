@@ -15,26 +15,51 @@ import {
   schemaOf,
   type FaultScenario,
 } from '../support/faults.js';
-import { answerChunks, answerCompletion, errorReply, textAnswer, type RecordedRequest, type Reply } from '../support/openai-server.js';
+import {
+  answerChunks,
+  answerCompletion,
+  errorReply,
+  textAnswer,
+  type RecordedRequest,
+  type Reply,
+} from '../support/openai-server.js';
 
 const emptySearch = { search: async () => [] };
-const deps = (model: import('../../src/llm/types.js').ChatModel) => ({ model, market: fakeMarket(), search: emptySearch });
+const deps = (model: import('../../src/llm/types.js').ChatModel) => ({
+  model,
+  market: fakeMarket(),
+  search: emptySearch,
+});
 
 const delayed = (reply: Reply, delayMs: number): Reply => ({ ...reply, delayMs }) as Reply;
 
 /** OpenAI's own 401 body, which quotes the masked key it was sent. */
 const invalidKey = errorReply(401, {
-  message: 'Incorrect API key provided: sk-canar**********************tN3c. You can find your API key at https://platform.openai.com/account/api-keys.',
+  message:
+    'Incorrect API key provided: sk-canar**********************tN3c. You can find your API key at https://platform.openai.com/account/api-keys.',
   type: 'invalid_request_error',
   code: 'invalid_api_key',
 });
 const rateLimited = errorReply(
   429,
-  { message: 'Rate limit reached for gpt-4.1 in organization org-Zx81Kq02Lm on requests per min (RPM): Limit 500, Used 500, Requested 1.', type: 'requests', code: 'rate_limit_exceeded' },
+  {
+    message:
+      'Rate limit reached for gpt-4.1 in organization org-Zx81Kq02Lm on requests per min (RPM): Limit 500, Used 500, Requested 1.',
+    type: 'requests',
+    code: 'rate_limit_exceeded',
+  },
   { 'retry-after-ms': '5' },
 );
-const overloaded = errorReply(503, { message: 'The server is overloaded. Please retry.', type: 'server_error' }, { 'retry-after-ms': '5' });
-const internal = errorReply(500, { message: 'The server had an error while processing your request.', type: 'server_error' }, { 'retry-after-ms': '5' });
+const overloaded = errorReply(
+  503,
+  { message: 'The server is overloaded. Please retry.', type: 'server_error' },
+  { 'retry-after-ms': '5' },
+);
+const internal = errorReply(
+  500,
+  { message: 'The server had an error while processing your request.', type: 'server_error' },
+  { 'retry-after-ms': '5' },
+);
 
 const planAnswer = textAnswer(JSON.stringify(plan));
 
@@ -62,7 +87,9 @@ const scenarios: FaultScenario[] = [
         reports: { sentiment: 'the Director could not plan' },
         warnings: [],
       },
-      stderrLines: [`[ACME] director: failed — Director plan failed: ${host} rejected the API key (401): check OPENAI_API_KEY`],
+      stderrLines: [
+        `[ACME] director: failed — Director plan failed: ${host} rejected the API key (401): check OPENAI_API_KEY`,
+      ],
     }),
     verify(outcome, { servers }) {
       // Not retried: a bad key stays bad.
@@ -72,7 +99,10 @@ const scenarios: FaultScenario[] = [
   {
     name: '404 unknown model (--model gpt-9): failed, exit 1, naming the model',
     async arrange(context) {
-      const notFound = errorReply(404, { message: 'The model `gpt-9` does not exist or you do not have access to it.', code: 'model_not_found' });
+      const notFound = errorReply(404, {
+        message: 'The model `gpt-9` does not exist or you do not have access to it.',
+        code: 'model_not_found',
+      });
       const server = await context.openai(byAgent({ director: [notFound], sentiment: [delayed(notFound, 1_500)] }));
       return { argv: ['analyze', 'ACME', '--json', '--model', 'gpt-9'], deps: deps(context.model(server)) };
     },
@@ -110,13 +140,21 @@ const scenarios: FaultScenario[] = [
       const error = `${host} rate limit hit (429) for model 'gpt-4.1' after 1 retry: Rate limit reached for gpt-4.1 in organization REDACTED on requests per min (RPM): Limit 500, Used 500, Requested 1.`;
       return {
         exitCode: 3,
-        result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, quant: error }, warnings: [`quant failed: ${error}`] },
+        result: {
+          status: 'degraded',
+          error: null,
+          decision: true,
+          reports: { ...allOk, quant: error },
+          warnings: [`quant failed: ${error}`],
+        },
         stderrLines: [`[ACME] quant: failed — ${error}`, `[ACME] warning: quant failed: ${error}`],
       };
     },
     verify(outcome, { servers }) {
       const decide = requestsOf(servers[0]!, 'director').find((request) => schemaOf(request.body) === 'decision');
-      expect(decideMessage(decide?.body)).toContain('- These desks failed and sent no report: quant. Decide without them');
+      expect(decideMessage(decide?.body)).toContain(
+        '- These desks failed and sent no report: quant. Decide without them',
+      );
     },
   },
   {
@@ -127,14 +165,25 @@ const scenarios: FaultScenario[] = [
     },
     expect: ({ host }) => {
       const error = `${host} server error (503) for model 'gpt-4.1' after 1 retry: The server is overloaded. Please retry.`;
-      return { exitCode: 3, result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, risk: error }, warnings: [`risk failed: ${error}`] } };
+      return {
+        exitCode: 3,
+        result: {
+          status: 'degraded',
+          error: null,
+          decision: true,
+          reports: { ...allOk, risk: error },
+          warnings: [`risk failed: ${error}`],
+        },
+      };
     },
   },
   {
     name: 'every desk gets 503: no decision from nothing, failed, exit 1',
     async arrange(context) {
       const down = [overloaded, overloaded];
-      const server = await context.openai(byAgent({ quant: down, risk: [...down], execution: [...down], sentiment: [...down] }));
+      const server = await context.openai(
+        byAgent({ quant: down, risk: [...down], execution: [...down], sentiment: [...down] }),
+      );
       return { deps: deps(context.model(server)) };
     },
     expect: ({ host }) => {
@@ -147,7 +196,12 @@ const scenarios: FaultScenario[] = [
           error: 'every desk failed; no decision was made',
           decision: false,
           reports: { quant: error, risk: error, execution: error, sentiment },
-          warnings: [`quant failed: ${error}`, `risk failed: ${error}`, `execution failed: ${error}`, `sentiment failed: ${sentiment}`],
+          warnings: [
+            `quant failed: ${error}`,
+            `risk failed: ${error}`,
+            `execution failed: ${error}`,
+            `sentiment failed: ${sentiment}`,
+          ],
         },
         stderrLines: ['[ACME] director: failed — every desk failed'],
       };
@@ -160,7 +214,15 @@ const scenarios: FaultScenario[] = [
   {
     name: 'quota exhausted (429 insufficient_quota): not retried, failed, exit 1',
     async arrange(context) {
-      const quota = errorReply(429, { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' }, { 'retry-after-ms': '5' });
+      const quota = errorReply(
+        429,
+        {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+        },
+        { 'retry-after-ms': '5' },
+      );
       const server = await context.openai(byAgent({ director: [quota], sentiment: [delayed(quota, 1_500)] }));
       return { deps: deps(context.model(server, { maxRetries: 2 })) };
     },
@@ -202,7 +264,11 @@ const scenarios: FaultScenario[] = [
         error: `Director plan failed: could not connect to ${url} (ECONNREFUSED)`,
         decision: false,
         // Sentiment fails on its own refused connection, or is stopped by the Director's failure: whichever comes first.
-        reports: { sentiment: new RegExp(`^(could not connect to ${url!.replace(/[.]/g, '\\.')} \\(ECONNREFUSED\\)|the Director could not plan)$`) },
+        reports: {
+          sentiment: new RegExp(
+            `^(could not connect to ${url!.replace(/[.]/g, '\\.')} \\(ECONNREFUSED\\)|the Director could not plan)$`,
+          ),
+        },
         warnings: [],
       },
     }),
@@ -233,13 +299,28 @@ const scenarios: FaultScenario[] = [
     },
     expect: ({ host }) => {
       const error = `model call timed out after 0.8 s of silence mid-stream (model 'gpt-4.1' at ${host})`;
-      return { exitCode: 3, result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, risk: error }, warnings: [`risk failed: ${error}`] } };
+      return {
+        exitCode: 3,
+        result: {
+          status: 'degraded',
+          error: null,
+          decision: true,
+          reports: { ...allOk, risk: error },
+          warnings: [`risk failed: ${error}`],
+        },
+      };
     },
   },
   {
     name: 'a stream cut off mid-tool-call: Sentiment fails, the search never runs, degraded, exit 3',
     async arrange(context) {
-      const chunks = answerChunks({ toolCalls: [{ id: 'call_1', name: 'exa_search', arguments: { query: 'Acme Robotics news', numResults: 5, daysBack: 30 } }], model: 'gpt-4o-mini', pieces: 3 });
+      const chunks = answerChunks({
+        toolCalls: [
+          { id: 'call_1', name: 'exa_search', arguments: { query: 'Acme Robotics news', numResults: 5, daysBack: 30 } },
+        ],
+        model: 'gpt-4o-mini',
+        pieces: 3,
+      });
       // Role, the call's header, one third of its arguments — then the socket closes.
       const server = await context.openai(byAgent({ sentiment: [{ chunks, cutAfterChunks: 3 }] }));
       const searches: string[] = [];
@@ -254,7 +335,16 @@ const scenarios: FaultScenario[] = [
     },
     expect: ({ host }) => {
       const error = `the connection to ${host} dropped mid-stream during tool call 'exa_search' (20 argument characters received) (model 'gpt-4o-mini')`;
-      return { exitCode: 3, result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, sentiment: error }, warnings: [`sentiment failed: ${error}`] } };
+      return {
+        exitCode: 3,
+        result: {
+          status: 'degraded',
+          error: null,
+          decision: true,
+          reports: { ...allOk, sentiment: error },
+          warnings: [`sentiment failed: ${error}`],
+        },
+      };
     },
   },
   {
@@ -267,13 +357,24 @@ const scenarios: FaultScenario[] = [
     },
     expect: ({ host }) => {
       const error = `the stream from ${host} ended without [DONE] (model 'gpt-4.1')`;
-      return { exitCode: 3, result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, quant: error }, warnings: [`quant failed: ${error}`] } };
+      return {
+        exitCode: 3,
+        result: {
+          status: 'degraded',
+          error: null,
+          decision: true,
+          reports: { ...allOk, quant: error },
+          warnings: [`quant failed: ${error}`],
+        },
+      };
     },
   },
   {
     name: 'a stream that ends without [DONE] after its finish_reason (Cerebras, routers): a complete answer, ok, exit 0',
     async arrange(context) {
-      const server = await context.openai(byAgent({ quant: [{ chunks: answerChunks({ text: deskText.quant!, model: 'gpt-4.1' }), omitDone: true }] }));
+      const server = await context.openai(
+        byAgent({ quant: [{ chunks: answerChunks({ text: deskText.quant!, model: 'gpt-4.1' }), omitDone: true }] }),
+      );
       return { deps: deps(context.model(server)) };
     },
     expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
@@ -281,7 +382,11 @@ const scenarios: FaultScenario[] = [
   {
     name: 'a server that refuses json_schema (DeepSeek): the Director falls back to json_object, decides, ok, exit 0',
     async arrange(context) {
-      const refused = errorReply(400, { message: 'This response_format type is unavailable now', type: 'invalid_request_error', code: 'invalid_request_error' });
+      const refused = errorReply(400, {
+        message: 'This response_format type is unavailable now',
+        type: 'invalid_request_error',
+        code: 'invalid_request_error',
+      });
       const server = await context.openai((body: any, index, request) =>
         body.response_format?.type === 'json_schema' ? refused : byAgentJsonObject(body, index, request),
       );
@@ -289,7 +394,11 @@ const scenarios: FaultScenario[] = [
     },
     expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
     verify(outcome, { servers }) {
-      expect(requestsOf(servers[0]!, 'director').map((request) => request.body.response_format?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
+      expect(requestsOf(servers[0]!, 'director').map((request) => request.body.response_format?.type)).toEqual([
+        'json_schema',
+        'json_object',
+        'json_object',
+      ]);
     },
   },
   {
@@ -299,7 +408,9 @@ const scenarios: FaultScenario[] = [
       const server = await context.openai((body: any, index, request) => {
         if (body.response_format) return refused;
         if (agentOf(request) !== 'director') return byAgent()(body, index, request);
-        return textAnswer(`Here you go:\n\`\`\`json\n${JSON.stringify(/the plan,/.test(body.messages[0].content) ? plan : decision)}\n\`\`\``);
+        return textAnswer(
+          `Here you go:\n\`\`\`json\n${JSON.stringify(/the plan,/.test(body.messages[0].content) ? plan : decision)}\n\`\`\``,
+        );
       });
       return { deps: deps(context.model(server)) };
     },
@@ -308,7 +419,9 @@ const scenarios: FaultScenario[] = [
   {
     name: 'a proxy that answers a stream request with one application/json completion: used as the answer, ok, exit 0',
     async arrange(context) {
-      const server = await context.openai(byAgent({ risk: [{ json: answerCompletion({ text: deskText.risk!, model: 'gpt-4.1' }) }] }));
+      const server = await context.openai(
+        byAgent({ risk: [{ json: answerCompletion({ text: deskText.risk!, model: 'gpt-4.1' }) }] }),
+      );
       return { deps: deps(context.model(server)) };
     },
     expect: { exitCode: 0, result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] } },
@@ -316,19 +429,37 @@ const scenarios: FaultScenario[] = [
   {
     name: 'an answer with no choices: the desk fails, degraded, exit 3',
     async arrange(context) {
-      const usageOnly = { id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', choices: [], usage: { prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 } };
+      const usageOnly = {
+        id: 'chatcmpl-x',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'gpt-4.1',
+        choices: [],
+        usage: { prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 },
+      };
       const server = await context.openai(byAgent({ execution: [{ chunks: [usageOnly] }] }));
       return { deps: deps(context.model(server)) };
     },
     expect: ({ host }) => {
       const error = `the model returned no choices (model 'gpt-4.1' at ${host})`;
-      return { exitCode: 3, result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, execution: error }, warnings: [`execution failed: ${error}`] } };
+      return {
+        exitCode: 3,
+        result: {
+          status: 'degraded',
+          error: null,
+          decision: true,
+          reports: { ...allOk, execution: error },
+          warnings: [`execution failed: ${error}`],
+        },
+      };
     },
   },
   {
     name: 'a decision that is not JSON, twice: failed, exit 1, no default decision',
     async arrange(context) {
-      const server = await context.openai(byAgent({ director: [planAnswer, textAnswer('Sure! BUY it.'), textAnswer('BUY, definitely.')] }));
+      const server = await context.openai(
+        byAgent({ director: [planAnswer, textAnswer('Sure! BUY it.'), textAnswer('BUY, definitely.')] }),
+      );
       return { deps: deps(context.model(server)) };
     },
     expect: () => {
@@ -367,7 +498,9 @@ const scenarios: FaultScenario[] = [
   {
     name: 'the Director refuses to decide: failed, exit 1, the refusal quoted',
     async arrange(context) {
-      const server = await context.openai(byAgent({ director: [planAnswer, { answer: { refusal: "I can't help with investment decisions." } }] }));
+      const server = await context.openai(
+        byAgent({ director: [planAnswer, { answer: { refusal: "I can't help with investment decisions." } }] }),
+      );
       return { deps: deps(context.model(server)) };
     },
     expect: () => {
@@ -383,34 +516,58 @@ const scenarios: FaultScenario[] = [
     },
     expect: () => {
       const error = "model refused: I can't help with that.";
-      return { exitCode: 3, result: { status: 'degraded', error: null, decision: true, reports: { ...allOk, quant: error }, warnings: [`quant failed: ${error}`] } };
+      return {
+        exitCode: 3,
+        result: {
+          status: 'degraded',
+          error: null,
+          decision: true,
+          reports: { ...allOk, quant: error },
+          warnings: [`quant failed: ${error}`],
+        },
+      };
     },
   },
   {
     name: 'a desk answers and also refuses: the text kept, the refusal quoted in a warning, ok, exit 0',
     async arrange(context) {
-      const server = await context.openai(byAgent({ execution: [{ answer: { text: deskText.execution!, refusal: 'I cannot place orders.' } }] }));
+      const server = await context.openai(
+        byAgent({ execution: [{ answer: { text: deskText.execution!, refusal: 'I cannot place orders.' } }] }),
+      );
       return { deps: deps(context.model(server)) };
     },
     expect: {
       exitCode: 0,
-      result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: ['agent execution: the model also refused: I cannot place orders.'] },
+      result: {
+        status: 'ok',
+        error: null,
+        decision: true,
+        reports: allOk,
+        warnings: ['agent execution: the model also refused: I cannot place orders.'],
+      },
       stderrLines: ['[ACME] warning: agent execution: the model also refused: I cannot place orders.'],
     },
   },
   {
     name: 'a desk cut off at the token limit: its text kept, a warning says so, exit 0',
     async arrange(context) {
-      const server = await context.openai(byAgent({ risk: [textAnswer('Risk: score 0.4, size', { finishReason: 'length' })] }));
+      const server = await context.openai(
+        byAgent({ risk: [textAnswer('Risk: score 0.4, size', { finishReason: 'length' })] }),
+      );
       return { deps: deps(context.model(server)) };
     },
     expect: {
       exitCode: 0,
-      result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: ['agent risk: answer cut off at the token limit (finish_reason "length")'] },
+      result: {
+        status: 'ok',
+        error: null,
+        decision: true,
+        reports: allOk,
+        warnings: ['agent risk: answer cut off at the token limit (finish_reason "length")'],
+      },
       stderrLines: ['[ACME] warning: agent risk: answer cut off at the token limit (finish_reason "length")'],
     },
   },
 ];
-
 
 faultMatrix('fault matrix: LLM', scenarios);

@@ -15,11 +15,20 @@ function runFixture(): Promise<{ code: number | null; report: JsonReport }> {
   return new Promise((done, fail) => {
     execFile(
       process.execPath,
-      [resolve(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'tests/faults/fixtures/vitest.config.ts', '--reporter=json'],
+      [
+        resolve(root, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--config',
+        'tests/faults/fixtures/vitest.config.ts',
+        '--reporter=json',
+      ],
       { cwd: root, env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 },
       (error, stdout) => {
         try {
-          done({ code: error ? ((error as { code?: number }).code ?? null) : 0, report: JSON.parse(stdout) as JsonReport });
+          done({
+            code: error ? ((error as { code?: number }).code ?? null) : 0,
+            report: JSON.parse(stdout) as JsonReport,
+          });
         } catch (parseError) {
           fail(parseError);
         }
@@ -32,10 +41,20 @@ it('an unawaited rejection or an exception thrown from a timer fails the test it
   const { code, report } = await runFixture();
   expect(code).toBe(1);
   expect(report.success).toBe(false);
-  const results = report.testResults.flatMap((file) => file.assertionResults).map((test) => [test.title, test.status, test.failureMessages[0]?.split('\n')[0] ?? null]);
+  const results = report.testResults
+    .flatMap((file) => file.assertionResults)
+    .map((test) => [test.title, test.status, test.failureMessages[0]?.split('\n')[0] ?? null]);
   expect(results).toEqual([
-    ['leaves a rejected promise nobody awaits', 'failed', 'Error: unhandled rejection or uncaught exception during the test: Error: canary: nobody awaited this'],
-    ['throws from a timer after the test body returned', 'failed', 'Error: unhandled rejection or uncaught exception during the test: Error: canary: thrown from a timer'],
+    [
+      'leaves a rejected promise nobody awaits',
+      'failed',
+      'Error: unhandled rejection or uncaught exception during the test: Error: canary: nobody awaited this',
+    ],
+    [
+      'throws from a timer after the test body returned',
+      'failed',
+      'Error: unhandled rejection or uncaught exception during the test: Error: canary: thrown from a timer',
+    ],
     ['is clean', 'passed', null],
   ]);
 });

@@ -31,25 +31,71 @@ function universe(name: string, text: string | null, argv: string[], stderr: str
 }
 
 const scenarios: FaultScenario[] = [
-  universe('--universe file missing', null, [], "autohedge: UsageError: cannot read --universe universe.txt: ENOENT: no such file or directory"),
-  universe('a malformed ticker in the universe file', 'AAPL\n\nMS FT\n', [], "autohedge: UsageError: universe.txt:3: invalid ticker 'MS FT': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)"),
-  universe('a CSV universe without a ticker or symbol column', 'name,weight\nApple,1\n', [], "autohedge: UsageError: universe.txt: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got 'name', 'weight')"),
-  universe('an empty universe file', '# only comments\n', [], 'autohedge: UsageError: no tickers in --universe universe.txt'),
-  universe('--json with --jsonl', 'AAPL\n', ['--json', '--jsonl'], 'autohedge: UsageError: --json and --jsonl cannot be combined: --json prints one array at the end, --jsonl one line per result as it finishes'),
-  universe('--resume with --no-save', 'AAPL\n', ['--resume', '--no-save'], 'autohedge: UsageError: --resume reads and fills the run store: it cannot be combined with --no-save'),
+  universe(
+    '--universe file missing',
+    null,
+    [],
+    'autohedge: UsageError: cannot read --universe universe.txt: ENOENT: no such file or directory',
+  ),
+  universe(
+    'a malformed ticker in the universe file',
+    'AAPL\n\nMS FT\n',
+    [],
+    "autohedge: UsageError: universe.txt:3: invalid ticker 'MS FT': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
+  ),
+  universe(
+    'a CSV universe without a ticker or symbol column',
+    'name,weight\nApple,1\n',
+    [],
+    "autohedge: UsageError: universe.txt: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got 'name', 'weight')",
+  ),
+  universe(
+    'an empty universe file',
+    '# only comments\n',
+    [],
+    'autohedge: UsageError: no tickers in --universe universe.txt',
+  ),
+  universe(
+    '--json with --jsonl',
+    'AAPL\n',
+    ['--json', '--jsonl'],
+    'autohedge: UsageError: --json and --jsonl cannot be combined: --json prints one array at the end, --jsonl one line per result as it finishes',
+  ),
+  universe(
+    '--resume with --no-save',
+    'AAPL\n',
+    ['--resume', '--no-save'],
+    'autohedge: UsageError: --resume reads and fills the run store: it cannot be combined with --no-save',
+  ),
   {
     name: 'enqueue with no Redis listening: one ConfigError line, exit 2',
     arrange: (context) => ({ argv: ['enqueue', 'ACME', '--redis', 'redis://127.0.0.1:1'], deps: untouched(context) }),
-    expect: { exitCode: 2, result: null, stderr: 'autohedge: ConfigError: cannot reach Redis at redis://127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours' },
+    expect: {
+      exitCode: 2,
+      result: null,
+      stderr:
+        'autohedge: ConfigError: cannot reach Redis at redis://127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours',
+    },
   },
   {
     name: 'worker with no Redis listening: one ConfigError line, exit 2, the key never printed',
-    arrange: (context) => ({ argv: ['worker', '--redis', 'redis://:s3cret-password@127.0.0.1:1', '--base-url', 'http://127.0.0.1:9/v1'], deps: untouched(context) }),
-    expect: { exitCode: 2, result: null, stderr: 'autohedge: ConfigError: cannot reach Redis at redis://REDACTED@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours' },
+    arrange: (context) => ({
+      argv: ['worker', '--redis', 'redis://:s3cret-password@127.0.0.1:1', '--base-url', 'http://127.0.0.1:9/v1'],
+      deps: untouched(context),
+    }),
+    expect: {
+      exitCode: 2,
+      result: null,
+      stderr:
+        'autohedge: ConfigError: cannot reach Redis at redis://REDACTED@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours',
+    },
   },
   {
     name: 'enqueue with an as-of day after today',
-    arrange: (context) => ({ argv: ['enqueue', 'ACME', '--as-of', '2026-11-29', '--redis', 'redis://127.0.0.1:1'], deps: { ...untouched(context), now: () => new Date('2026-11-28T12:00:00Z') } }),
+    arrange: (context) => ({
+      argv: ['enqueue', 'ACME', '--as-of', '2026-11-29', '--redis', 'redis://127.0.0.1:1'],
+      deps: { ...untouched(context), now: () => new Date('2026-11-28T12:00:00Z') },
+    }),
     expect: { exitCode: 2, result: null, stderr: 'autohedge: UsageError: --as-of cannot be after today (2026-11-28)' },
   },
 ];

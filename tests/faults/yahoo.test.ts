@@ -14,13 +14,22 @@ const search = { search: async () => [] };
 /** The fixture chart has one session without a price. */
 const fixtureGap = 'market data: 1 session(s) without a price were skipped';
 
-
 /** The model and Yahoo for one row; the router is returned for assertions on what was asked. */
 async function yahooRun(context: FaultContext, routes: RouterRoutes, argv?: string[]) {
   const server = await context.openai(byAgent());
   const router = createYahooRouter(routes);
-  const market = createYahooMarketData({ fetch: router.fetch, cacheDir: null, retries: 1, retryDelayMs: 0, timeoutMs: 500 });
-  return { arranged: { ...(argv ? { argv } : {}), deps: { model: context.model(server), market, search, now } }, router, server };
+  const market = createYahooMarketData({
+    fetch: router.fetch,
+    cacheDir: null,
+    retries: 1,
+    retryDelayMs: 0,
+    timeoutMs: 500,
+  });
+  return {
+    arranged: { ...(argv ? { argv } : {}), deps: { model: context.model(server), market, search, now } },
+    router,
+    server,
+  };
 }
 
 const unreachable = (reason: string) => ({
@@ -36,11 +45,16 @@ const unreachable = (reason: string) => ({
 });
 
 /** With no numbers, every prompt says so instead of leaving room for guesses. */
-function verifyNoNumbers(outcome: { result: { market: unknown } | null }, { servers }: { servers: Array<{ requests: Array<{ body: any }> }> }) {
+function verifyNoNumbers(
+  outcome: { result: { market: unknown } | null },
+  { servers }: { servers: Array<{ requests: Array<{ body: any }> }> },
+) {
   expect(outcome.result?.market).toBeNull();
   for (const request of servers[0]!.requests) {
     const prompt = request.body.messages.map((message: { content: string }) => message.content).join('\n');
-    expect(prompt).toContain('Market data is not available for this run — do not estimate any price, level or statistic.');
+    expect(prompt).toContain(
+      'Market data is not available for this run — do not estimate any price, level or statistic.',
+    );
   }
 }
 
@@ -55,7 +69,8 @@ const scenarios: FaultScenario[] = [
     expect: {
       exitCode: 2,
       result: null,
-      stderr: "autohedge: UsageError: invalid ticker 'AC/ME': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
+      stderr:
+        "autohedge: UsageError: invalid ticker 'AC/ME': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
     },
   },
   {
@@ -65,8 +80,28 @@ const scenarios: FaultScenario[] = [
         context,
         acmeRoutes({
           quote: () => json({ quoteResponse: { result: [], error: null } }),
-          quoteSummary: () => json({ quoteSummary: { result: null, error: { code: 'Not Found', description: 'Quote not found for symbol: NOPE' } } }, 404, 'Not Found'),
-          chart: () => json({ chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } }, 404, 'Not Found'),
+          quoteSummary: () =>
+            json(
+              {
+                quoteSummary: {
+                  result: null,
+                  error: { code: 'Not Found', description: 'Quote not found for symbol: NOPE' },
+                },
+              },
+              404,
+              'Not Found',
+            ),
+          chart: () =>
+            json(
+              {
+                chart: {
+                  result: null,
+                  error: { code: 'Not Found', description: 'No data found, symbol may be delisted' },
+                },
+              },
+              404,
+              'Not Found',
+            ),
         }),
         ['analyze', 'NOPE', '--json'],
       );
@@ -78,8 +113,18 @@ const scenarios: FaultScenario[] = [
   {
     name: 'Yahoo answers 404 pages (not its JSON error): degraded, exit 3, the desks told there are no numbers',
     async arrange(context) {
-      const notFound = { status: 404, statusText: 'Not Found', contentType: 'text/html', body: '<html>Not Found</html>' };
-      return (await yahooRun(context, acmeRoutes({ quote: () => notFound, quoteSummary: () => notFound, chart: () => notFound }))).arranged;
+      const notFound = {
+        status: 404,
+        statusText: 'Not Found',
+        contentType: 'text/html',
+        body: '<html>Not Found</html>',
+      };
+      return (
+        await yahooRun(
+          context,
+          acmeRoutes({ quote: () => notFound, quoteSummary: () => notFound, chart: () => notFound }),
+        )
+      ).arranged;
     },
     expect: unreachable('HTTP 404 Not Found'),
     verify: verifyNoNumbers,
@@ -87,8 +132,19 @@ const scenarios: FaultScenario[] = [
   {
     name: 'network down (every request refused): retried, then degraded, exit 3',
     async arrange(context) {
-      const refused = () => new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-      return (await yahooRun(context, { cookiePage: refused, getCrumb: refused, quote: refused, quoteSummary: refused, chart: refused })).arranged;
+      const refused = () =>
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+        });
+      return (
+        await yahooRun(context, {
+          cookiePage: refused,
+          getCrumb: refused,
+          quote: refused,
+          quoteSummary: refused,
+          chart: refused,
+        })
+      ).arranged;
     },
     expect: unreachable('connection refused'),
     verify: verifyNoNumbers,
@@ -96,9 +152,21 @@ const scenarios: FaultScenario[] = [
   {
     name: 'Yahoo 503 on every attempt: degraded, exit 3',
     async arrange(context) {
-      const busy = { status: 503, statusText: 'Service Unavailable', contentType: 'text/html', body: '<html>busy</html>' };
-      const { arranged, router } = await yahooRun(context, acmeRoutes({ quote: () => busy, quoteSummary: () => busy, chart: () => busy }));
-      context.defer(() => expect(router.dataRequests().filter((request) => request.url.includes('/v8/finance/chart/ACME'))).toHaveLength(2));
+      const busy = {
+        status: 503,
+        statusText: 'Service Unavailable',
+        contentType: 'text/html',
+        body: '<html>busy</html>',
+      };
+      const { arranged, router } = await yahooRun(
+        context,
+        acmeRoutes({ quote: () => busy, quoteSummary: () => busy, chart: () => busy }),
+      );
+      context.defer(() =>
+        expect(router.dataRequests().filter((request) => request.url.includes('/v8/finance/chart/ACME'))).toHaveLength(
+          2,
+        ),
+      );
       return arranged;
     },
     expect: unreachable('HTTP 503 Service Unavailable'),
@@ -119,7 +187,10 @@ const scenarios: FaultScenario[] = [
         error: null,
         decision: true,
         reports: allOk,
-        warnings: ["market data: Yahoo's quote response did not match the expected schema; its raw values were used", fixtureGap],
+        warnings: [
+          "market data: Yahoo's quote response did not match the expected schema; its raw values were used",
+          fixtureGap,
+        ],
       },
     },
     verify(outcome) {
@@ -130,7 +201,9 @@ const scenarios: FaultScenario[] = [
     name: 'a year of bars with gaps: the empty sessions skipped and counted, the indicators from the rest, exit 0',
     async arrange(context) {
       type Series = Record<string, Array<number | null>>;
-      const body = bodyOf(own('chart-ACME.json')) as { chart: { result: Array<{ indicators: { quote: Series[]; adjclose: Series[] } }> } };
+      const body = bodyOf(own('chart-ACME.json')) as {
+        chart: { result: Array<{ indicators: { quote: Series[]; adjclose: Series[] } }> };
+      };
       const { quote, adjclose } = body.chart.result[0]!.indicators;
       // Blank five more sessions in the middle of the year, every series, as Yahoo does for a halt.
       for (const index of [40, 41, 42, 120, 200]) {
@@ -141,7 +214,13 @@ const scenarios: FaultScenario[] = [
     },
     expect: {
       exitCode: 0,
-      result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: ['market data: 6 session(s) without a price were skipped'] },
+      result: {
+        status: 'ok',
+        error: null,
+        decision: true,
+        reports: allOk,
+        warnings: ['market data: 6 session(s) without a price were skipped'],
+      },
     },
     verify(outcome, { servers }) {
       const market = outcome.result?.market;
@@ -149,7 +228,9 @@ const scenarios: FaultScenario[] = [
       expect(market?.indicators.sma200).not.toBeNull();
       expect(market?.bars.filter((bar) => bar.close === null)).toHaveLength(6);
       // What the desks were told carries the same note.
-      expect(requestsOf(servers[0] as never, 'quant')[0]?.body.messages[1].content).toContain('6 session(s) without a price were skipped');
+      expect(requestsOf(servers[0] as never, 'quant')[0]?.body.messages[1].content).toContain(
+        '6 session(s) without a price were skipped',
+      );
     },
   },
 ];

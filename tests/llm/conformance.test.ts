@@ -31,14 +31,23 @@ async function modelFor(reply: Reply, options: OpenAIModelOptions = {}) {
 }
 
 /** The recorded body, byte for byte, as the server sent it. */
-const verbatim = (status: number, name: string): Reply => ({ status, text: readText(name), headers: { 'content-type': 'application/json' } });
+const verbatim = (status: number, name: string): Reply => ({
+  status,
+  text: readText(name),
+  headers: { 'content-type': 'application/json' },
+});
 
 const capitalTool = {
   type: 'function' as const,
   function: {
     name: 'get_capital',
     description: '',
-    parameters: { type: 'object', properties: { country: { type: 'string' } }, required: ['country'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { country: { type: 'string' } },
+      required: ['country'],
+      additionalProperties: false,
+    },
     strict: true as const,
   },
 };
@@ -78,7 +87,13 @@ describe.skipIf(!present)('conformance with recorded OpenAI traffic (../shared/f
       message: {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_ZR5UUuTt3pf61kjwAJIYdVMj', type: 'function', function: { name: 'get_capital', arguments: '{"country":"UK"}' } }],
+        tool_calls: [
+          {
+            id: 'call_ZR5UUuTt3pf61kjwAJIYdVMj',
+            type: 'function',
+            function: { name: 'get_capital', arguments: '{"country":"UK"}' },
+          },
+        ],
       },
       finishReason: 'tool_calls',
       usage: { promptTokens: 53, completionTokens: 15, cachedPromptTokens: 0 },
@@ -88,7 +103,9 @@ describe.skipIf(!present)('conformance with recorded OpenAI traffic (../shared/f
 
   it('assembles the recorded streamed text answer after the tool result', async () => {
     const { model } = await modelFor({ sse: readText('extracted/stream_after_tool_result_stop.sse.txt') });
-    const followUp = readJson('extracted/stream_after_tool_result.request.json') as { messages: ChatRequest['messages'] };
+    const followUp = readJson('extracted/stream_after_tool_result.request.json') as {
+      messages: ChatRequest['messages'];
+    };
 
     const response = await model.complete({ ...question, messages: followUp.messages });
 
@@ -111,11 +128,15 @@ describe.skipIf(!present)('conformance with recorded OpenAI traffic (../shared/f
 
     // Received before the cut: '{"' + 'country' + '":"' = 12 characters.
     expect(error.kind).toBe('invalid-response');
-    expect(error.message).toBe(`the connection to ${host} dropped mid-stream during tool call 'get_capital' (12 argument characters received) (model 'gpt-4o-mini')`);
+    expect(error.message).toBe(
+      `the connection to ${host} dropped mid-stream during tool call 'get_capital' (12 argument characters received) (model 'gpt-4o-mini')`,
+    );
   });
 
   it('maps the recorded raw non-streamed tool call', async () => {
-    const { model } = await modelFor(verbatim(200, 'extracted/nonstream_tool_call.raw.response.json'), { stream: false });
+    const { model } = await modelFor(verbatim(200, 'extracted/nonstream_tool_call.raw.response.json'), {
+      stream: false,
+    });
 
     const response = await model.complete({ ...question, model: 'gpt-4o-mini' });
 
@@ -123,7 +144,13 @@ describe.skipIf(!present)('conformance with recorded OpenAI traffic (../shared/f
       message: {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_rZQU4F2cauxK3VUKfLtXoNVC', type: 'function', function: { name: 'calculator', arguments: '{"expression":"100 / 4"}' } }],
+        tool_calls: [
+          {
+            id: 'call_rZQU4F2cauxK3VUKfLtXoNVC',
+            type: 'function',
+            function: { name: 'calculator', arguments: '{"expression":"100 / 4"}' },
+          },
+        ],
       },
       finishReason: 'tool_calls',
       usage: { promptTokens: 127, completionTokens: 17, cachedPromptTokens: 0 },
@@ -132,13 +159,24 @@ describe.skipIf(!present)('conformance with recorded OpenAI traffic (../shared/f
   });
 
   it('maps the recorded non-streamed parallel tool calls', async () => {
-    const { model } = await modelFor({ json: readJson('extracted/nonstream_parallel_tool_calls.response.json') }, { stream: false });
+    const { model } = await modelFor(
+      { json: readJson('extracted/nonstream_parallel_tool_calls.response.json') },
+      { stream: false },
+    );
 
     const response = await model.complete({ ...question, model: 'gpt-4o' });
 
     expect(response.message.tool_calls).toEqual([
-      { id: 'call_jYdIdRZHxZTn5bWCq5jlMrJi', type: 'function', function: { name: 'delete_file', arguments: '{"path": ".env"}' } },
-      { id: 'call_TmlTVWQbzrXCZ4jNsCVNbNqu', type: 'function', function: { name: 'create_file', arguments: '{"path": "test.txt"}' } },
+      {
+        id: 'call_jYdIdRZHxZTn5bWCq5jlMrJi',
+        type: 'function',
+        function: { name: 'delete_file', arguments: '{"path": ".env"}' },
+      },
+      {
+        id: 'call_TmlTVWQbzrXCZ4jNsCVNbNqu',
+        type: 'function',
+        function: { name: 'create_file', arguments: '{"path": "test.txt"}' },
+      },
     ]);
     expect(response.finishReason).toBe('tool_calls');
     expect(response.usage).toEqual({ promptTokens: 71, completionTokens: 46, cachedPromptTokens: 0 });
@@ -167,7 +205,9 @@ describe.skipIf(!present)('conformance with recorded OpenAI traffic (../shared/f
   });
 
   it('maps the recorded insufficient_quota body (HTTP 429) to quota at once: retrying cannot help', async () => {
-    const { model, host } = await modelFor(verbatim(429, 'vercel-ai__error_insufficient_quota.json'), { maxRetries: 2 });
+    const { model, host } = await modelFor(verbatim(429, 'vercel-ai__error_insufficient_quota.json'), {
+      maxRetries: 2,
+    });
 
     const error = await failure(model.complete(question));
 

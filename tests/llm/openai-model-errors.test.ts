@@ -37,9 +37,16 @@ async function failure(promise: Promise<unknown>): Promise<ModelError> {
 }
 
 const chunkBase = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-mini' };
-const chunk = (delta: object, finishReason: string | null = null) => ({ ...chunkBase, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+const chunk = (delta: object, finishReason: string | null = null) => ({
+  ...chunkBase,
+  choices: [{ index: 0, delta, finish_reason: finishReason }],
+});
 const toolCallChunks = [
-  chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'exa_search', arguments: '' } }] }),
+  chunk({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'exa_search', arguments: '' } }],
+  }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '{"query":' } }] }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '"NVDA"}' } }] }),
   chunk({}, 'tool_calls'),
@@ -49,7 +56,14 @@ const toolCallChunks = [
 describe('retries and rate limits', () => {
   it('retries a 429 (honouring retry-after-ms) and returns the answer that follows', async () => {
     const { model, local } = await modelFor(
-      [errorReply(429, { message: 'Rate limit reached for gpt-4.1-mini', type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after-ms': '10' }), textAnswer('after the wait')],
+      [
+        errorReply(
+          429,
+          { message: 'Rate limit reached for gpt-4.1-mini', type: 'requests', code: 'rate_limit_exceeded' },
+          { 'retry-after-ms': '10' },
+        ),
+        textAnswer('after the wait'),
+      ],
       { maxRetries: 2 },
     );
 
@@ -63,7 +77,12 @@ describe('retries and rate limits', () => {
   it('maps a 429 that outlasts the retries to rate-limited, naming the model and the retries', async () => {
     const limited = errorReply(
       429,
-      { message: 'Rate limit reached for gpt-4.1-mini in organization org-AbCdEf123456 on tokens per min (TPM): Limit 30000.', type: 'tokens', code: 'rate_limit_exceeded' },
+      {
+        message:
+          'Rate limit reached for gpt-4.1-mini in organization org-AbCdEf123456 on tokens per min (TPM): Limit 30000.',
+        type: 'tokens',
+        code: 'rate_limit_exceeded',
+      },
       { 'retry-after-ms': '5' },
     );
     const { model, local, host } = await modelFor([limited, limited, limited], { maxRetries: 2 });
@@ -79,7 +98,13 @@ describe('retries and rate limits', () => {
   });
 
   it('maps 429 insufficient_quota to quota', async () => {
-    const { model, host } = await modelFor([errorReply(429, { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' }, { 'x-should-retry': 'false' })]);
+    const { model, host } = await modelFor([
+      errorReply(
+        429,
+        { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' },
+        { 'x-should-retry': 'false' },
+      ),
+    ]);
 
     const error = await failure(model.complete(ask()));
 
@@ -90,7 +115,11 @@ describe('retries and rate limits', () => {
 
 describe('server and request errors', () => {
   it.each([500, 503])('maps %i to server after the retries', async (status) => {
-    const broken = errorReply(status, { message: 'The server had an error while processing your request.', type: 'server_error' }, { 'retry-after-ms': '1' });
+    const broken = errorReply(
+      status,
+      { message: 'The server had an error while processing your request.', type: 'server_error' },
+      { 'retry-after-ms': '1' },
+    );
     const { model, local, host } = await modelFor([broken, broken], { maxRetries: 1 });
 
     const error = await failure(model.complete(ask()));
@@ -98,20 +127,31 @@ describe('server and request errors', () => {
     expect(local.requests).toHaveLength(2);
     expect(error.kind).toBe('server');
     expect(error.status).toBe(status);
-    expect(error.message).toBe(`${host} server error (${status}) for model 'gpt-4.1-mini' after 1 retry: The server had an error while processing your request.`);
+    expect(error.message).toBe(
+      `${host} server error (${status}) for model 'gpt-4.1-mini' after 1 retry: The server had an error while processing your request.`,
+    );
   });
 
   it('maps a 502 with an HTML body to server, on one line', async () => {
-    const { model, host } = await modelFor([{ status: 502, text: '<html>\n<body>Bad gateway</body>\n</html>', headers: { 'content-type': 'text/html' } }]);
+    const { model, host } = await modelFor([
+      { status: 502, text: '<html>\n<body>Bad gateway</body>\n</html>', headers: { 'content-type': 'text/html' } },
+    ]);
 
     const error = await failure(model.complete(ask()));
 
-    expect(error.message).toBe(`${host} server error (502) for model 'gpt-4.1-mini': <html> <body>Bad gateway</body> </html>`);
+    expect(error.message).toBe(
+      `${host} server error (502) for model 'gpt-4.1-mini': <html> <body>Bad gateway</body> </html>`,
+    );
   });
 
   it('maps 400 to bad-request with the server message, and does not retry it', async () => {
     const { model, local, host } = await modelFor(
-      [errorReply(400, { message: "Unsupported parameter: 'temperature' is not supported with this model.", code: 'unsupported_parameter' })],
+      [
+        errorReply(400, {
+          message: "Unsupported parameter: 'temperature' is not supported with this model.",
+          code: 'unsupported_parameter',
+        }),
+      ],
       { maxRetries: 2 },
     );
 
@@ -119,7 +159,9 @@ describe('server and request errors', () => {
 
     expect(local.requests).toHaveLength(1);
     expect(error.kind).toBe('bad-request');
-    expect(error.message).toBe(`${host} rejected the request for model 'gpt-4.1-mini' (400): Unsupported parameter: 'temperature' is not supported with this model.`);
+    expect(error.message).toBe(
+      `${host} rejected the request for model 'gpt-4.1-mini' (400): Unsupported parameter: 'temperature' is not supported with this model.`,
+    );
   });
 
   it('maps a 404 that is not about a model to a base URL problem', async () => {
@@ -134,12 +176,16 @@ describe('server and request errors', () => {
   });
 
   it('maps an error event inside the stream to server', async () => {
-    const { model, host } = await modelFor([{ sse: 'data: {"error":{"message":"The model is overloaded.","type":"server_error"}}\n\n' }]);
+    const { model, host } = await modelFor([
+      { sse: 'data: {"error":{"message":"The model is overloaded.","type":"server_error"}}\n\n' },
+    ]);
 
     const error = await failure(model.complete(ask()));
 
     expect(error.kind).toBe('server');
-    expect(error.message).toBe(`${host} reported an error mid-stream for model 'gpt-4.1-mini': The model is overloaded.`);
+    expect(error.message).toBe(
+      `${host} reported an error mid-stream for model 'gpt-4.1-mini': The model is overloaded.`,
+    );
   });
 });
 
@@ -170,7 +216,9 @@ describe('connection, timeout and abort', () => {
     const error = await failure(model.complete(ask()));
 
     expect(error.kind).toBe('timeout');
-    expect(error.message).toBe(`model call timed out after 0.15 s of silence mid-stream (model 'gpt-4.1-mini' at ${host})`);
+    expect(error.message).toBe(
+      `model call timed out after 0.15 s of silence mid-stream (model 'gpt-4.1-mini' at ${host})`,
+    );
   });
 
   it('maps an abort before the answer starts to aborted', async () => {
@@ -249,7 +297,9 @@ describe('incomplete answers', () => {
   });
 
   it('maps a streamed chunk that is not JSON to invalid-response', async () => {
-    const { model, host } = await modelFor([{ sse: 'data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":"Hi\n\n' }]);
+    const { model, host } = await modelFor([
+      { sse: 'data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":"Hi\n\n' },
+    ]);
 
     const error = await failure(model.complete(ask()));
 
@@ -267,7 +317,10 @@ describe('incomplete answers', () => {
   });
 
   it('maps a whole completion with empty choices to invalid-response', async () => {
-    const { model, host } = await modelFor([{ json: { id: 'x', object: 'chat.completion', created: 1, model: 'gpt-4.1-mini', choices: [] } }], { stream: false });
+    const { model, host } = await modelFor(
+      [{ json: { id: 'x', object: 'chat.completion', created: 1, model: 'gpt-4.1-mini', choices: [] } }],
+      { stream: false },
+    );
 
     const error = await failure(model.complete(ask()));
 
@@ -275,17 +328,28 @@ describe('incomplete answers', () => {
   });
 
   it('maps a whole completion cut off mid-body to invalid-response', async () => {
-    const body = { id: 'x', object: 'chat.completion', created: 1, model: 'gpt-4.1-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'A long answer' }, finish_reason: 'stop' }] };
+    const body = {
+      id: 'x',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4.1-mini',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'A long answer' }, finish_reason: 'stop' }],
+    };
     const { model, host } = await modelFor([{ json: body, destroyAfterBytes: 40 }], { stream: false });
 
     const error = await failure(model.complete(ask()));
 
     expect(error.kind).toBe('invalid-response');
-    expect(error.message).toBe(`the connection to ${host} dropped before the answer was complete (model 'gpt-4.1-mini')`);
+    expect(error.message).toBe(
+      `the connection to ${host} dropped before the answer was complete (model 'gpt-4.1-mini')`,
+    );
   });
 
   it('maps a 200 that is not JSON (a wrong base URL serving a web page) to invalid-response', async () => {
-    const { model, host } = await modelFor([{ status: 200, text: '<!doctype html><title>Welcome</title>', headers: { 'content-type': 'application/json' } }], { stream: false });
+    const { model, host } = await modelFor(
+      [{ status: 200, text: '<!doctype html><title>Welcome</title>', headers: { 'content-type': 'application/json' } }],
+      { stream: false },
+    );
 
     const error = await failure(model.complete(ask()));
 
@@ -303,15 +367,45 @@ describe('configuration and secrets', () => {
 
   it('names OpenAI when talking to api.openai.com (fetch injected, no network)', async () => {
     const replies = [
-      { status: 401, body: { error: { message: 'Incorrect API key provided: sk-proj-****abcd.', type: 'invalid_request_error', code: 'invalid_api_key' } } },
-      { status: 404, body: { error: { message: 'The model `gpt-5.2-proo` does not exist or you do not have access to it.', type: 'invalid_request_error', code: 'model_not_found' } } },
-      { status: 429, body: { error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' } } },
+      {
+        status: 401,
+        body: {
+          error: {
+            message: 'Incorrect API key provided: sk-proj-****abcd.',
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        },
+      },
+      {
+        status: 404,
+        body: {
+          error: {
+            message: 'The model `gpt-5.2-proo` does not exist or you do not have access to it.',
+            type: 'invalid_request_error',
+            code: 'model_not_found',
+          },
+        },
+      },
+      {
+        status: 429,
+        body: {
+          error: {
+            message: 'You exceeded your current quota.',
+            type: 'insufficient_quota',
+            code: 'insufficient_quota',
+          },
+        },
+      },
     ];
     const seen: string[] = [];
     const fakeFetch: typeof fetch = async (input) => {
       seen.push(String(input));
       const reply = replies.shift()!;
-      return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json', 'x-should-retry': 'false' } });
+      return new Response(JSON.stringify(reply.body), {
+        status: reply.status,
+        headers: { 'content-type': 'application/json', 'x-should-retry': 'false' },
+      });
     };
     const model = createOpenAIModel({ apiKey: 'sk-proj-realkey-abcd', fetch: fakeFetch, maxRetries: 0 });
 
@@ -333,7 +427,10 @@ describe('configuration and secrets', () => {
     const canary = 'sk-canary-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX1234';
     const { model } = await modelFor(
       [
-        errorReply(401, { message: `Incorrect API key provided: ${canary}. You can find your API key at https://platform.openai.com/account/api-keys.`, code: 'invalid_api_key' }),
+        errorReply(401, {
+          message: `Incorrect API key provided: ${canary}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          code: 'invalid_api_key',
+        }),
         errorReply(400, { message: `Bad header Authorization: Bearer ${canary}` }),
       ],
       { apiKey: canary },
@@ -341,7 +438,12 @@ describe('configuration and secrets', () => {
 
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const error = await failure(model.complete(ask()));
-      const everything = [error.message, error.stack, String((error.cause as Error | undefined)?.message), String((error.cause as Error | undefined)?.stack)].join('\n');
+      const everything = [
+        error.message,
+        error.stack,
+        String((error.cause as Error | undefined)?.message),
+        String((error.cause as Error | undefined)?.stack),
+      ].join('\n');
       expect(everything).not.toContain('canary');
       expect(everything).not.toContain('XXXXXXXX');
     }
@@ -349,7 +451,9 @@ describe('configuration and secrets', () => {
 
   it('scrubs a key that does not look like sk-… (a custom provider key quoted back)', async () => {
     const key = 'gsk_live_7Hq2Lw9PzX4t';
-    const { model } = await modelFor([errorReply(400, { message: `key ${key} is not valid for this model` })], { apiKey: key });
+    const { model } = await modelFor([errorReply(400, { message: `key ${key} is not valid for this model` })], {
+      apiKey: key,
+    });
 
     const error = await failure(model.complete(ask()));
 

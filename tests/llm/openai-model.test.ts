@@ -3,7 +3,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIModel } from '../../src/llm/openai-model.js';
 import type { ChatRequest, ToolDefinition } from '../../src/llm/types.js';
-import { startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer, type Reply } from '../support/openai-server.js';
+import {
+  startOpenAIServer,
+  textAnswer,
+  toolCallAnswer,
+  type OpenAIServer,
+  type Reply,
+} from '../support/openai-server.js';
 
 let server: OpenAIServer | undefined;
 afterEach(async () => {
@@ -30,17 +36,30 @@ const searchTool: ToolDefinition = {
   function: {
     name: 'exa_search',
     description: 'Search the web.',
-    parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
     strict: true,
   },
 };
 
 const chunkBase = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-mini-2025-04-14' };
-const chunk = (delta: object, finishReason: string | null = null) => ({ ...chunkBase, choices: [{ index: 0, delta, finish_reason: finishReason }] });
+const chunk = (delta: object, finishReason: string | null = null) => ({
+  ...chunkBase,
+  choices: [{ index: 0, delta, finish_reason: finishReason }],
+});
 const usageChunk = (prompt: number, completion: number, cached = 0) => ({
   ...chunkBase,
   choices: [],
-  usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached } },
+  usage: {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: cached },
+  },
 });
 
 describe('createOpenAIModel, streaming (the default)', () => {
@@ -87,7 +106,13 @@ describe('createOpenAIModel, streaming (the default)', () => {
     const local = await serve([
       {
         chunks: [
-          chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'exa_search', arguments: '' } }] }),
+          chunk({
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { index: 0, id: 'call_abc', type: 'function', function: { name: 'exa_search', arguments: '' } },
+            ],
+          }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: '{"qu' } }] }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: 'ery":"NVDA ' } }] }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: 'earnings"}' } }] }),
@@ -103,7 +128,9 @@ describe('createOpenAIModel, streaming (the default)', () => {
     expect(response.message).toEqual({
       role: 'assistant',
       content: null,
-      tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA earnings"}' } }],
+      tool_calls: [
+        { id: 'call_abc', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA earnings"}' } },
+      ],
     });
     expect(response.finishReason).toBe('tool_calls');
     expect(response.usage).toEqual({ promptTokens: 300, completionTokens: 18, cachedPromptTokens: 0 });
@@ -116,8 +143,16 @@ describe('createOpenAIModel, streaming (the default)', () => {
       {
         chunks: [
           chunk({ role: 'assistant', content: null }),
-          chunk({ tool_calls: [{ index: 0, id: 'call_one', type: 'function', function: { name: 'exa_search', arguments: '' } }] }),
-          chunk({ tool_calls: [{ index: 1, id: 'call_two', type: 'function', function: { name: 'exa_search', arguments: '' } }] }),
+          chunk({
+            tool_calls: [
+              { index: 0, id: 'call_one', type: 'function', function: { name: 'exa_search', arguments: '' } },
+            ],
+          }),
+          chunk({
+            tool_calls: [
+              { index: 1, id: 'call_two', type: 'function', function: { name: 'exa_search', arguments: '' } },
+            ],
+          }),
           chunk({ tool_calls: [{ index: 1, function: { arguments: '{"query":' } }] }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: '{"query":"NVDA"}' } }] }),
           chunk({ tool_calls: [{ index: 1, function: { arguments: '"AMD"}' } }] }),
@@ -142,7 +177,11 @@ describe('createOpenAIModel, streaming (the default)', () => {
 
     const response = await model.complete(ask({ model: 'deepseek-reasoner' }));
 
-    expect(response.message).toEqual({ role: 'assistant', content: 'Hold.', reasoning_content: 'Momentum is fading; volume is thin.' });
+    expect(response.message).toEqual({
+      role: 'assistant',
+      content: 'Hold.',
+      reasoning_content: 'Momentum is fading; volume is thin.',
+    });
     expect(response.model).toBe('deepseek-reasoner');
     // No key configured for a custom server: a placeholder goes out, never an empty header.
     expect(local.requests[0]?.headers['authorization']).toBe('Bearer not-needed');
@@ -164,7 +203,12 @@ describe('createOpenAIModel, streaming (the default)', () => {
       type: 'json_schema' as const,
       json_schema: {
         name: 'decision',
-        schema: { type: 'object', properties: { action: { type: 'string' } }, required: ['action'], additionalProperties: false },
+        schema: {
+          type: 'object',
+          properties: { action: { type: 'string' } },
+          required: ['action'],
+          additionalProperties: false,
+        },
         strict: true as const,
       },
     };
@@ -185,7 +229,13 @@ describe('createOpenAIModel, streaming (the default)', () => {
     const model = createOpenAIModel({ apiKey: 'sk-test', baseURL: local.url, maxRetries: 0 });
     const messages: ChatRequest['messages'] = [
       { role: 'user', content: 'News on NVDA?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: '[{"title":"NVDA beats"}]' },
     ];
 
@@ -204,13 +254,25 @@ describe('createOpenAIModel, streaming (the default)', () => {
   });
 
   it('reuses one client for many calls, including concurrent ones', async () => {
-    const local = await serve([textAnswer('a', { usage: { prompt_tokens: 1, completion_tokens: 1 } }), textAnswer('b'), textAnswer('c')]);
+    const local = await serve([
+      textAnswer('a', { usage: { prompt_tokens: 1, completion_tokens: 1 } }),
+      textAnswer('b'),
+      textAnswer('c'),
+    ]);
     const model = createOpenAIModel({ apiKey: 'sk-test', baseURL: local.url, maxRetries: 0 });
 
-    const answers = await Promise.all([model.complete(ask({ agent: 'quant' })), model.complete(ask({ agent: 'risk' })), model.complete(ask({ agent: 'execution' }))]);
+    const answers = await Promise.all([
+      model.complete(ask({ agent: 'quant' })),
+      model.complete(ask({ agent: 'risk' })),
+      model.complete(ask({ agent: 'execution' })),
+    ]);
 
     expect(answers.map((answer) => answer.message.content).sort()).toEqual(['a', 'b', 'c']);
-    expect(local.requests.map((request) => request.headers['x-autohedge-agent']).sort()).toEqual(['execution', 'quant', 'risk']);
+    expect(local.requests.map((request) => request.headers['x-autohedge-agent']).sort()).toEqual([
+      'execution',
+      'quant',
+      'risk',
+    ]);
   });
 
   it('sees a fetch interceptor installed after the client was built (late-bound fetch)', async () => {
@@ -254,7 +316,11 @@ describe('createOpenAIModel, non-streaming (stream: false)', () => {
         content: null,
         tool_calls: [
           { id: 'call_a', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA guidance"}' } },
-          { id: 'call_b', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA export rules"}' } },
+          {
+            id: 'call_b',
+            type: 'function',
+            function: { name: 'exa_search', arguments: '{"query":"NVDA export rules"}' },
+          },
         ],
       },
       finishReason: 'tool_calls',
@@ -299,7 +365,8 @@ describe('temperature', () => {
   it('is left out for reasoning models, which reject it, and sent to the others', async () => {
     const { url } = await serve([textAnswer('a'), textAnswer('b'), textAnswer('c'), textAnswer('d')]);
     const model = createOpenAIModel({ apiKey: 'sk-test-key-0000', baseURL: url, maxRetries: 0 });
-    for (const name of ['gpt-4.1', 'o4-mini', 'gpt-5-mini', 'gpt-5-chat-latest']) await model.complete(ask({ model: name, temperature: 0.2 }));
+    for (const name of ['gpt-4.1', 'o4-mini', 'gpt-5-mini', 'gpt-5-chat-latest'])
+      await model.complete(ask({ model: name, temperature: 0.2 }));
     expect(server?.requests.map((request) => [request.body.model, request.body.temperature])).toEqual([
       ['gpt-4.1', 0.2],
       ['o4-mini', undefined],

@@ -2,7 +2,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIModel } from '../../src/llm/openai-model.js';
 import type { ChatRequest } from '../../src/llm/types.js';
-import { answerChunks, answerSse, splitInto, startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer } from '../support/openai-server.js';
+import {
+  answerChunks,
+  answerSse,
+  splitInto,
+  startOpenAIServer,
+  textAnswer,
+  toolCallAnswer,
+  type OpenAIServer,
+} from '../support/openai-server.js';
 
 let server: OpenAIServer | undefined;
 afterEach(async () => {
@@ -10,7 +18,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-const ask = (agent: string): ChatRequest => ({ model: 'gpt-4.1-mini', agent, messages: [{ role: 'user', content: `hello from ${agent}` }] });
+const ask = (agent: string): ChatRequest => ({
+  model: 'gpt-4.1-mini',
+  agent,
+  messages: [{ role: 'user', content: `hello from ${agent}` }],
+});
 
 describe('startOpenAIServer', () => {
   it('answers by a handler of the request, so concurrent callers get their own reply', async () => {
@@ -25,11 +37,15 @@ describe('startOpenAIServer', () => {
     expect(risk.message.content).toMatch(/^risk #[01]: hello from risk$/);
     // Both requests arrived before either was answered: they overlapped.
     const [first, second] = server.requests;
-    expect(Math.max(first!.receivedAt, second!.receivedAt)).toBeLessThanOrEqual(Math.min(first!.answeredAt!, second!.answeredAt!));
+    expect(Math.max(first!.receivedAt, second!.receivedAt)).toBeLessThanOrEqual(
+      Math.min(first!.answeredAt!, second!.answeredAt!),
+    );
   });
 
   it('sends one described answer streamed or whole, as each request asks', async () => {
-    const answer = toolCallAnswer([{ id: 'call_9', name: 'exa_search', arguments: { query: 'NVDA' } }], { usage: { prompt_tokens: 7, completion_tokens: 3 } });
+    const answer = toolCallAnswer([{ id: 'call_9', name: 'exa_search', arguments: { query: 'NVDA' } }], {
+      usage: { prompt_tokens: 7, completion_tokens: 3 },
+    });
     server = await startOpenAIServer([answer, answer]);
     const streamed = createOpenAIModel({ apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
     const whole = createOpenAIModel({ apiKey: 'sk-test', baseURL: server.url, maxRetries: 0, stream: false });
@@ -37,11 +53,17 @@ describe('startOpenAIServer', () => {
     const responses = [await streamed.complete(ask('sentiment')), await whole.complete(ask('sentiment'))];
 
     expect(responses[0]).toEqual(responses[1]);
-    expect(responses[0]?.message.tool_calls).toEqual([{ id: 'call_9', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA"}' } }]);
+    expect(responses[0]?.message.tool_calls).toEqual([
+      { id: 'call_9', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA"}' } },
+    ]);
   });
 
   it('builds chunks shaped like the recorded stream: name first, then argument fragments, then usage', () => {
-    const chunks = answerChunks({ model: 'm', toolCalls: [{ id: 'call_1', name: 'exa_search', arguments: '{"query":"NVDA"}' }], pieces: 2 }) as Array<{ choices: Array<{ delta: any; finish_reason: string | null }>; usage?: unknown }>;
+    const chunks = answerChunks({
+      model: 'm',
+      toolCalls: [{ id: 'call_1', name: 'exa_search', arguments: '{"query":"NVDA"}' }],
+      pieces: 2,
+    }) as Array<{ choices: Array<{ delta: any; finish_reason: string | null }>; usage?: unknown }>;
 
     expect(chunks.map((chunk) => chunk.choices[0]?.delta ?? 'usage')).toEqual([
       { role: 'assistant', content: null, refusal: null },
@@ -68,7 +90,8 @@ describe('startOpenAIServer', () => {
     server = await startOpenAIServer([{ hang: true }]);
     const model = createOpenAIModel({ apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
     const call = model.complete(ask('risk')).catch((error: Error) => error);
-    for (let tries = 0; tries < 100 && server.requests.length === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let tries = 0; tries < 100 && server.requests.length === 0; tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 5));
 
     await server.close();
     server = undefined;

@@ -24,13 +24,24 @@ describe('priceFor', () => {
   });
 
   it('finds no inherited member: Object.prototype names and their dated forms are unknown models', () => {
-    for (const model of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'constructor-2024-07-18', '__proto__-2025-01-01']) {
+    for (const model of [
+      'constructor',
+      'toString',
+      '__proto__',
+      'hasOwnProperty',
+      'valueOf',
+      'constructor-2024-07-18',
+      '__proto__-2025-01-01',
+    ]) {
       expect(priceFor(model), model).toBeNull();
     }
   });
 
   it('an entry whose amounts are not finite numbers is no price', () => {
-    const table = { broken: { input: Number.NaN, cachedInput: 0, output: 1 }, huge: { input: 1, cachedInput: 1, output: Infinity } };
+    const table = {
+      broken: { input: Number.NaN, cachedInput: 0, output: 1 },
+      huge: { input: 1, cachedInput: 1, output: Infinity },
+    };
     expect(priceFor('broken', table)).toBeNull();
     expect(priceFor('huge', table)).toBeNull();
   });
@@ -46,7 +57,11 @@ describe('priceFor', () => {
   });
 
   it('looks in the table it is given', () => {
-    expect(priceFor('my-model', { 'my-model': { input: 1, cachedInput: 1, output: 2 } })).toEqual({ input: 1, cachedInput: 1, output: 2 });
+    expect(priceFor('my-model', { 'my-model': { input: 1, cachedInput: 1, output: 2 } })).toEqual({
+      input: 1,
+      cachedInput: 1,
+      output: 2,
+    });
     expect(priceFor('gpt-4o', {})).toBeNull();
   });
 });
@@ -57,7 +72,10 @@ describe('costOf and worstCaseCost', () => {
   it('prices cached prompt tokens at cachedInput and the rest of the prompt at input', () => {
     // 10 000 prompt tokens of which 4 000 cached, 1 000 completion tokens:
     // 6 000 × $2/M + 4 000 × $0.5/M + 1 000 × $8/M = 0.012 + 0.002 + 0.008 = $0.022
-    expect(costOf({ promptTokens: 10_000, cachedPromptTokens: 4_000, completionTokens: 1_000 }, price)).toBeCloseTo(0.022, 12);
+    expect(costOf({ promptTokens: 10_000, cachedPromptTokens: 4_000, completionTokens: 1_000 }, price)).toBeCloseTo(
+      0.022,
+      12,
+    );
   });
 
   it('costs nothing for no tokens, and a million output tokens cost the output price', () => {
@@ -67,7 +85,10 @@ describe('costOf and worstCaseCost', () => {
 
   it('never charges more cached tokens than there were prompt tokens', () => {
     // A server reporting cached > prompt: all 100 prompt tokens count as cached.
-    expect(costOf({ promptTokens: 100, cachedPromptTokens: 500, completionTokens: 0 }, price)).toBeCloseTo((100 * 0.5) / 1_000_000, 15);
+    expect(costOf({ promptTokens: 100, cachedPromptTokens: 500, completionTokens: 0 }, price)).toBeCloseTo(
+      (100 * 0.5) / 1_000_000,
+      15,
+    );
   });
 
   it('takes the whole prompt as uncached and every allowed output token as used', () => {
@@ -101,7 +122,9 @@ describe('loadPriceTable (AUTOHEDGE_PRICES)', () => {
 
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(
-      new RegExp(`^the price file ${escape(file)} \\(AUTOHEDGE_PRICES\\) is invalid at gpt-4o\\.input: .*expected number`),
+      new RegExp(
+        `^the price file ${escape(file)} \\(AUTOHEDGE_PRICES\\) is invalid at gpt-4o\\.input: .*expected number`,
+      ),
     );
   });
 
@@ -117,12 +140,26 @@ describe('loadPriceTable (AUTOHEDGE_PRICES)', () => {
     const broken = write('broken.json', '{"gpt-4o":');
     const missing = path.join(folder, 'missing.json');
 
-    const messageOf = (file: string) => loadPriceTable({ AUTOHEDGE_PRICES: file }).then(() => 'loaded', (error: Error) => `${error.name}: ${error.message}`);
+    const messageOf = (file: string) =>
+      loadPriceTable({ AUTOHEDGE_PRICES: file }).then(
+        () => 'loaded',
+        (error: Error) => `${error.name}: ${error.message}`,
+      );
 
-    expect(await messageOf(typo)).toMatch(new RegExp(`^ConfigError: the price file ${escape(typo)} \\(AUTOHEDGE_PRICES\\) is invalid at gpt-4o`));
-    expect(await messageOf(negative)).toMatch(new RegExp(`^ConfigError: the price file ${escape(negative)} \\(AUTOHEDGE_PRICES\\) is invalid at gpt-4o\\.input`));
-    expect(await messageOf(broken)).toMatch(new RegExp(`^ConfigError: the price file ${escape(broken)} \\(AUTOHEDGE_PRICES\\) is not valid JSON`));
-    expect(await messageOf(missing)).toBe(`ConfigError: cannot read the price file ${missing} (AUTOHEDGE_PRICES): ENOENT`);
+    expect(await messageOf(typo)).toMatch(
+      new RegExp(`^ConfigError: the price file ${escape(typo)} \\(AUTOHEDGE_PRICES\\) is invalid at gpt-4o`),
+    );
+    expect(await messageOf(negative)).toMatch(
+      new RegExp(
+        `^ConfigError: the price file ${escape(negative)} \\(AUTOHEDGE_PRICES\\) is invalid at gpt-4o\\.input`,
+      ),
+    );
+    expect(await messageOf(broken)).toMatch(
+      new RegExp(`^ConfigError: the price file ${escape(broken)} \\(AUTOHEDGE_PRICES\\) is not valid JSON`),
+    );
+    expect(await messageOf(missing)).toBe(
+      `ConfigError: cannot read the price file ${missing} (AUTOHEDGE_PRICES): ENOENT`,
+    );
   });
 });
 

@@ -6,7 +6,13 @@ import { ConfigError, ModelError } from '../../src/errors.js';
 import { createOpenAIModel, type OpenAIModelOptions } from '../../src/llm/openai-model.js';
 import { extractJson, structuredModeFromEnv } from '../../src/llm/structured-mode.js';
 import type { ChatRequest } from '../../src/llm/types.js';
-import { errorReply, startOpenAIServer, textAnswer, type OpenAIServer, type ReplyHandler } from '../support/openai-server.js';
+import {
+  errorReply,
+  startOpenAIServer,
+  textAnswer,
+  type OpenAIServer,
+  type ReplyHandler,
+} from '../support/openai-server.js';
 
 let server: OpenAIServer | undefined;
 afterEach(async () => {
@@ -14,7 +20,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-const schema = { type: 'object', properties: { action: { type: 'string', enum: ['BUY', 'HOLD'] } }, required: ['action'], additionalProperties: false };
+const schema = {
+  type: 'object',
+  properties: { action: { type: 'string', enum: ['BUY', 'HOLD'] } },
+  required: ['action'],
+  additionalProperties: false,
+};
 const structured: ChatRequest = {
   model: 'deepseek-chat',
   messages: [
@@ -27,13 +38,23 @@ const structured: ChatRequest = {
 /** DeepSeek's API: json_object only; json_schema is answered with its real 400. */
 const deepSeekLike: ReplyHandler = (body: { response_format?: { type: string } }) =>
   body.response_format?.type === 'json_schema'
-    ? errorReply(400, { message: 'This response_format type is unavailable now', type: 'invalid_request_error', code: 'invalid_request_error' })
+    ? errorReply(400, {
+        message: 'This response_format type is unavailable now',
+        type: 'invalid_request_error',
+        code: 'invalid_request_error',
+      })
     : textAnswer('{"action":"BUY"}');
 
 async function modelFor(handler: ReplyHandler, options: OpenAIModelOptions = {}) {
   server = await startOpenAIServer(handler);
   const warnings: string[] = [];
-  const model = createOpenAIModel({ apiKey: 'sk-test-structured', baseURL: server.url, maxRetries: 0, warn: (line) => warnings.push(line), ...options });
+  const model = createOpenAIModel({
+    apiKey: 'sk-test-structured',
+    baseURL: server.url,
+    maxRetries: 0,
+    warn: (line) => warnings.push(line),
+    ...options,
+  });
   return { model, local: server, warnings, host: new URL(server.url).host };
 }
 
@@ -100,7 +121,8 @@ describe('structured output fallback inside the ChatModel', () => {
   });
 
   it("OpenAI's 400 for an invalid schema is our bug, reported, not a reason to drop json_schema", async () => {
-    const invalid = "Invalid schema for response_format 'decision': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'action'.";
+    const invalid =
+      "Invalid schema for response_format 'decision': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'action'.";
     const { model, local } = await modelFor(() => errorReply(400, { message: invalid, code: 'invalid_json_schema' }));
 
     const error = await model.complete(structured).catch((caught: unknown) => caught);
@@ -140,7 +162,9 @@ describe('AUTOHEDGE_STRUCTURED', () => {
     })();
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).exitCode).toBe(2);
-    expect((error as ConfigError).message).toBe("AUTOHEDGE_STRUCTURED must be one of json_schema, json_object, prompt (got 'json')");
+    expect((error as ConfigError).message).toBe(
+      "AUTOHEDGE_STRUCTURED must be one of json_schema, json_object, prompt (got 'json')",
+    );
     expect(structuredModeFromEnv({})).toBeUndefined();
     expect(structuredModeFromEnv({ AUTOHEDGE_STRUCTURED: ' prompt ' })).toBe('prompt');
   });

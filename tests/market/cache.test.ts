@@ -47,7 +47,11 @@ describe('market-data cache', () => {
     const { market, charts } = setup(clock);
     const fetched = await market.snapshot('ACME', { asOf });
     expect(charts()).toBe(1);
-    expect(JSON.parse(await readFile(entryPath(), 'utf8'))).toMatchObject({ version: 1, savedAt: '2025-10-10T21:00:00.000Z', snapshot: { symbol: 'ACME' } });
+    expect(JSON.parse(await readFile(entryPath(), 'utf8'))).toMatchObject({
+      version: 1,
+      savedAt: '2025-10-10T21:00:00.000Z',
+      snapshot: { symbol: 'ACME' },
+    });
 
     clock.now = new Date(clock.now.getTime() + minutes(14));
     const later = new Date(asOf.getTime() + minutes(14));
@@ -114,7 +118,11 @@ describe('market-data cache', () => {
   it('ignores a corrupt entry without failing, then rewrites it', async () => {
     const clock = { now: new Date('2025-10-10T21:00:00Z') };
     await mkdir(path.dirname(entryPath()), { recursive: true });
-    await writeFile(entryPath(), '{"version":1,"savedAt":"2025-10-10T21:00:00.000Z","snapshot":{"symbol":"ACME"', 'utf8');
+    await writeFile(
+      entryPath(),
+      '{"version":1,"savedAt":"2025-10-10T21:00:00.000Z","snapshot":{"symbol":"ACME"',
+      'utf8',
+    );
     const { market, charts, warnings } = setup(clock);
     const snapshot = await market.snapshot('ACME', { asOf });
     expect(snapshot.source).toBe('yahoo');
@@ -123,7 +131,11 @@ describe('market-data cache', () => {
     expect(JSON.parse(await readFile(entryPath(), 'utf8')).snapshot.symbol).toBe('ACME');
 
     // a well-formed file of the wrong shape is just as ignored
-    await writeFile(entryPath(), JSON.stringify({ version: 1, savedAt: '2025-10-10T21:00:00.000Z', snapshot: { symbol: 'ACME', bars: 'none' } }), 'utf8');
+    await writeFile(
+      entryPath(),
+      JSON.stringify({ version: 1, savedAt: '2025-10-10T21:00:00.000Z', snapshot: { symbol: 'ACME', bars: 'none' } }),
+      'utf8',
+    );
     await market.snapshot('ACME', { asOf });
     expect(charts()).toBe(2);
   });
@@ -134,12 +146,16 @@ describe('market-data cache', () => {
     const router = createYahooRouter(
       acmeRoutes({
         quoteSummary: (_symbol, modules) =>
-          summaryDown ? { status: 503, statusText: 'Service Unavailable', body: 'busy' } : quoteSummaryFrom([own('quoteSummary-ACME.json')], modules),
+          summaryDown
+            ? { status: 503, statusText: 'Service Unavailable', body: 'busy' }
+            : quoteSummaryFrom([own('quoteSummary-ACME.json')], modules),
       }),
     );
     const market = createYahooMarketData({ fetch: router.fetch, cacheDir, now: () => clock.now, retryDelayMs: 0 });
     const degraded = await market.snapshot('ACME', { asOf });
-    expect(degraded.warnings).toContain('key statistics and company profile unavailable (HTTP 503 Service Unavailable)');
+    expect(degraded.warnings).toContain(
+      'key statistics and company profile unavailable (HTTP 503 Service Unavailable)',
+    );
     expect(existsSync(entryPath())).toBe(false);
 
     summaryDown = false;
@@ -147,7 +163,9 @@ describe('market-data cache', () => {
     const healthy = await market.snapshot('ACME', { asOf });
     expect(healthy.source).toBe('yahoo');
     expect(healthy.quote.beta).toBe(1.15);
-    expect(healthy.warnings).not.toContain('key statistics and company profile unavailable (HTTP 503 Service Unavailable)');
+    expect(healthy.warnings).not.toContain(
+      'key statistics and company profile unavailable (HTTP 503 Service Unavailable)',
+    );
     expect(JSON.parse(await readFile(entryPath(), 'utf8')).savedAt).toBe('2025-10-10T21:01:00.000Z');
 
     clock.now = new Date(clock.now.getTime() + minutes(1));
@@ -162,6 +180,8 @@ describe('market-data cache', () => {
     const { market, warnings } = setup(clock, () => path.join(blocked, 'cache'));
     const snapshot = await market.snapshot('ACME', { asOf });
     expect(snapshot.source).toBe('yahoo');
-    expect(warnings).toEqual([`could not write the market-data cache in ${path.join(blocked, 'cache', 'market')} (ENOTDIR); continuing without it`]);
+    expect(warnings).toEqual([
+      `could not write the market-data cache in ${path.join(blocked, 'cache', 'market')} (ENOTDIR); continuing without it`,
+    ]);
   });
 });

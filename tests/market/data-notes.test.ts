@@ -16,7 +16,11 @@ const quoteDay = '2025-10-13T15:00:00Z';
 
 function alteredQuote() {
   const body = bodyOf(own('quote-ACME.json')) as { quoteResponse: { result: Array<Record<string, unknown>> } };
-  Object.assign(body.quoteResponse.result[0]!, { regularMarketPrice: 270, regularMarketChange: -1.7532, regularMarketTime: Date.parse(quoteDay) / 1000 });
+  Object.assign(body.quoteResponse.result[0]!, {
+    regularMarketPrice: 270,
+    regularMarketChange: -1.7532,
+    regularMarketTime: Date.parse(quoteDay) / 1000,
+  });
   return json(body);
 }
 
@@ -26,12 +30,19 @@ async function marketCommand(args: string[]) {
     fetch: createYahooRouter(
       acmeRoutes({
         quote: alteredQuote,
-        quoteSummary: (_symbol, modules) => quoteSummaryFrom([own('quoteSummary-ACME.json')], modules.filter((name) => name !== 'price')),
+        quoteSummary: (_symbol, modules) =>
+          quoteSummaryFrom(
+            [own('quoteSummary-ACME.json')],
+            modules.filter((name) => name !== 'price'),
+          ),
       }),
     ).fetch,
   });
   const io = captureIo();
-  const code = await runCli(['market', 'ACME', ...args], io, { market: data, now: () => new Date('2025-10-13T16:00:00Z') });
+  const code = await runCli(['market', 'ACME', ...args], io, {
+    market: data,
+    now: () => new Date('2025-10-13T16:00:00Z'),
+  });
   return { code, io };
 }
 
@@ -40,12 +51,16 @@ describe('market data notes that say what is true', () => {
     const { code, io } = await marketCommand([]);
     expect(code).toBe(0);
     expect(io.out()).not.toMatch(/returned no price/);
-    expect(io.out()).toContain("- Yahoo's quoteSummary has no price module (name, exchange, market cap) for ACME; the last price comes from the quote");
+    expect(io.out()).toContain(
+      "- Yahoo's quoteSummary has no price module (name, exchange, market cap) for ACME; the last price comes from the quote",
+    );
   });
 
   it('notes a same-day quote that is newer than the last daily bar', async () => {
     const { io } = await marketCommand([]);
-    expect(io.out()).toContain('- the quote (2025-10-13 15:00 UTC) is newer than the last daily bar (2025-10-10): last price and day change are the quote\'s; the technicals stop at 2025-10-10');
+    expect(io.out()).toContain(
+      "- the quote (2025-10-13 15:00 UTC) is newer than the last daily bar (2025-10-10): last price and day change are the quote's; the technicals stop at 2025-10-10",
+    );
   });
 
   it("a day's change uses the price's decimals", async () => {
@@ -56,8 +71,13 @@ describe('market data notes that say what is true', () => {
 
   it('dates the maximum drawdown by its peak and trough, which are really where the fall is', async () => {
     const { io } = await marketCommand([]);
-    const line = io.out().split('\n').find((text) => text.startsWith('Max drawdown'))!;
-    const match = /^Max drawdown \(1 year\): (-\d+\.\d\d) % \(peak (\d{4}-\d\d-\d\d), trough (\d{4}-\d\d-\d\d)\)$/.exec(line);
+    const line = io
+      .out()
+      .split('\n')
+      .find((text) => text.startsWith('Max drawdown'))!;
+    const match = /^Max drawdown \(1 year\): (-\d+\.\d\d) % \(peak (\d{4}-\d\d-\d\d), trough (\d{4}-\d\d-\d\d)\)$/.exec(
+      line,
+    );
     expect(match, line).not.toBeNull();
     const json = await marketCommand(['--json']);
     const snapshot = JSON.parse(json.io.out()) as MarketSnapshot;
@@ -70,8 +90,16 @@ describe('market data notes that say what is true', () => {
   });
 
   it('maxDrawdownWindow finds the worst fall, not the last one', () => {
-    const points = ['a', 'b', 'c', 'd', 'e', 'f'].map((date, index) => ({ date, value: [100, 60, 90, 120, 100, 110][index]! }));
+    const points = ['a', 'b', 'c', 'd', 'e', 'f'].map((date, index) => ({
+      date,
+      value: [100, 60, 90, 120, 100, 110][index]!,
+    }));
     expect(maxDrawdownWindow(points)).toEqual({ drawdown: -0.4, peak: 'a', trough: 'b' });
-    expect(maxDrawdownWindow([{ date: 'a', value: 1 }, { date: 'b', value: 2 }])).toBeNull();
+    expect(
+      maxDrawdownWindow([
+        { date: 'a', value: 1 },
+        { date: 'b', value: 2 },
+      ]),
+    ).toBeNull();
   });
 });

@@ -12,13 +12,21 @@ const asOfDay = '2025-06-02';
 const asOf = sessionClose(asOfDay);
 
 interface ChartBody {
-  chart: { result: Array<{ timestamp: number[]; meta: { gmtoffset: number }; indicators: { quote: Array<{ close: number[] }> } }> };
+  chart: {
+    result: Array<{
+      timestamp: number[];
+      meta: { gmtoffset: number };
+      indicators: { quote: Array<{ close: number[] }> };
+    }>;
+  };
 }
 
 /** The fixture's close of a day, read straight from the raw chart body. */
 function fixtureClose(day: string): number {
   const result = (bodyOf(own('chart-ACME.json')) as ChartBody).chart.result[0]!;
-  const index = result.timestamp.findIndex((stamp) => new Date((stamp + result.meta.gmtoffset) * 1000).toISOString().slice(0, 10) === day);
+  const index = result.timestamp.findIndex(
+    (stamp) => new Date((stamp + result.meta.gmtoffset) * 1000).toISOString().slice(0, 10) === day,
+  );
   return result.indicators.quote[0]!.close[index]!;
 }
 
@@ -41,12 +49,29 @@ describe('historical snapshot (--as-of)', () => {
   it("drops Yahoo's today-only statistics and says so to the agents", async () => {
     const router = createYahooRouter(acmeRoutes());
     const live = await createYahooMarketData({ fetch: router.fetch }).snapshot('ACME', { asOf });
-    const historical = await createYahooMarketData({ fetch: router.fetch }).snapshot('ACME', { asOf, historical: true });
+    const historical = await createYahooMarketData({ fetch: router.fetch }).snapshot('ACME', {
+      asOf,
+      historical: true,
+    });
     // The live snapshot of the same day has them (the fixture is a full quote)…
     expect(live.quote.marketCap).not.toBeNull();
     expect(live.quote.trailingPE).not.toBeNull();
     // …the historical one does not.
-    for (const field of ['marketCap', 'trailingPE', 'forwardPE', 'beta', 'dividendYield', 'targetMeanPrice', 'recommendation', 'profitMargin', 'revenueGrowth', 'debtToEquity', 'fiftyTwoWeekHigh', 'fiftyTwoWeekLow', 'averageVolume'] as const) {
+    for (const field of [
+      'marketCap',
+      'trailingPE',
+      'forwardPE',
+      'beta',
+      'dividendYield',
+      'targetMeanPrice',
+      'recommendation',
+      'profitMargin',
+      'revenueGrowth',
+      'debtToEquity',
+      'fiftyTwoWeekHigh',
+      'fiftyTwoWeekLow',
+      'averageVolume',
+    ] as const) {
       expect(historical.quote[field], field).toBeNull();
     }
     expect(historical.text).toContain('Market cap: not available — do not estimate');
@@ -67,12 +92,19 @@ describe('historical snapshot (--as-of)', () => {
   it('cached apart from a live snapshot of the same day', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'autohedge-cache-'));
     const router = createYahooRouter(acmeRoutes());
-    const market = createYahooMarketData({ fetch: router.fetch, cacheDir, now: () => new Date('2025-06-10T12:00:00Z') });
+    const market = createYahooMarketData({
+      fetch: router.fetch,
+      cacheDir,
+      now: () => new Date('2025-06-10T12:00:00Z'),
+    });
     await market.snapshot('ACME', { asOf, historical: true });
     expect(readdirSync(join(cacheDir, 'market', 'ACME'))).toEqual(['2025-06-02.historical.json']);
     const live = await market.snapshot('ACME', { asOf });
     expect(live.quote.marketCap).not.toBeNull();
-    expect(readdirSync(join(cacheDir, 'market', 'ACME')).sort()).toEqual(['2025-06-02.historical.json', '2025-06-02.json']);
+    expect(readdirSync(join(cacheDir, 'market', 'ACME')).sort()).toEqual([
+      '2025-06-02.historical.json',
+      '2025-06-02.json',
+    ]);
     const requestsBefore = router.dataRequests().length;
     const again = await market.snapshot('ACME', { asOf, historical: true });
     expect(again.source).toBe('cache');
@@ -82,8 +114,18 @@ describe('historical snapshot (--as-of)', () => {
 
   it('bars(): one chart request for a span of days, inclusive, no session handshake needed', async () => {
     const router = createYahooRouter(acmeRoutes());
-    const bars = await createYahooMarketData({ fetch: router.fetch }).bars!('ACME', { from: '2025-05-28', to: '2025-06-04' });
-    expect(bars.map((bar) => bar.date)).toEqual(['2025-05-28', '2025-05-29', '2025-05-30', '2025-06-02', '2025-06-03', '2025-06-04']);
+    const bars = await createYahooMarketData({ fetch: router.fetch }).bars!('ACME', {
+      from: '2025-05-28',
+      to: '2025-06-04',
+    });
+    expect(bars.map((bar) => bar.date)).toEqual([
+      '2025-05-28',
+      '2025-05-29',
+      '2025-05-30',
+      '2025-06-02',
+      '2025-06-03',
+      '2025-06-04',
+    ]);
     const charts = router.dataRequests().filter((request) => request.url.includes('/v8/finance/chart/'));
     expect(charts).toHaveLength(1);
     expect(router.dataRequests()).toHaveLength(1);

@@ -61,7 +61,9 @@ describe('returns', () => {
 
   it('anchors adjusted closes to the latest traded close, so averages read in today’s prices', () => {
     // Yahoo scaled every adjusted close by 0.97 for a dividend paid after the last bar (the data was fetched later).
-    const bars = Array.from({ length: 20 }, (_, index) => bar(`2025-01-${String(index + 1).padStart(2, '0')}`, { close: 100 + index, adjClose: (100 + index) * 0.97 }));
+    const bars = Array.from({ length: 20 }, (_, index) =>
+      bar(`2025-01-${String(index + 1).padStart(2, '0')}`, { close: 100 + index, adjClose: (100 + index) * 0.97 }),
+    );
     const indicators = computeIndicators(bars);
     // SMA20 of the traded closes 100…119 is 109.5 (not 106.215); the last close 119 is 119 / 109.5 − 1 above it
     expect(indicators.lastClose).toBe(119);
@@ -84,7 +86,9 @@ describe('returns', () => {
     expect(indicators.lastClose).toBe(100);
 
     // the same series with the bare bar just before the last: the 1-day return was −3 %
-    const beforeLast = [97, 97, 97, 97, null, 97].map((adjClose, index) => bar(`2025-01-0${index + 1}`, { close: 100, adjClose }));
+    const beforeLast = [97, 97, 97, 97, null, 97].map((adjClose, index) =>
+      bar(`2025-01-0${index + 1}`, { close: 100, adjClose }),
+    );
     expect(computeIndicators(beforeLast).returns.d1).toBeCloseTo(0, 12);
   });
 
@@ -128,7 +132,12 @@ describe('RSI (Wilder)', () => {
   it('is 100 when every change is a gain, 50 when nothing moves, null with fewer than period + 1 closes', () => {
     const rising = Array.from({ length: 15 }, (_, index) => 100 + index);
     expect(relativeStrengthIndex(rising, 14)).toBe(100);
-    expect(relativeStrengthIndex(Array.from({ length: 15 }, () => 100), 14)).toBe(50);
+    expect(
+      relativeStrengthIndex(
+        Array.from({ length: 15 }, () => 100),
+        14,
+      ),
+    ).toBe(50);
     expect(relativeStrengthIndex(rising.slice(0, 14), 14)).toBeNull();
   });
 });
@@ -190,7 +199,12 @@ describe('levels and volume', () => {
   });
 
   it('volume averages keep a reported 0 and skip a missing volume', () => {
-    const bars = [bar('a', { volume: 100 }), bar('b', { volume: null }), bar('c', { volume: 0 }), bar('d', { volume: 200 })];
+    const bars = [
+      bar('a', { volume: 100 }),
+      bar('b', { volume: null }),
+      bar('c', { volume: 0 }),
+      bar('d', { volume: 200 }),
+    ];
     expect(volumes(bars)).toEqual([100, 0, 200]);
     // (0 + 200) / 2
     expect(trailingMean(volumes(bars), 2)).toBe(100);

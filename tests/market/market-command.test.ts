@@ -77,7 +77,17 @@ describe('showSnapshot', () => {
     expect(output).toBe(`${JSON.stringify(snapshot, null, 2)}\n`);
     expect(output.startsWith('{\n  "symbol": "ACME",\n  "asOf": "2025-10-10T21:00:00.000Z",\n')).toBe(true);
     const parsed = JSON.parse(output) as MarketSnapshot;
-    expect(Object.keys(parsed)).toEqual(['symbol', 'asOf', 'identity', 'quote', 'bars', 'indicators', 'text', 'warnings', 'source']);
+    expect(Object.keys(parsed)).toEqual([
+      'symbol',
+      'asOf',
+      'identity',
+      'quote',
+      'bars',
+      'indicators',
+      'text',
+      'warnings',
+      'source',
+    ]);
     expect(parsed.quote.price).toBe(106.25);
     expect(parsed.bars).toHaveLength(262);
     expect(output).not.toMatch(/\u001b\[/);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { barsFromChart, parseChart, parseQuote, parseSummary, quoteStatsFrom, toIsoTime, toNumber } from '../../src/market/normalize.js';
+import {
+  barsFromChart,
+  parseChart,
+  parseQuote,
+  parseSummary,
+  quoteStatsFrom,
+  toIsoTime,
+  toNumber,
+} from '../../src/market/normalize.js';
 
 /** Yahoo's raw shapes, validated or not, become our types without wrong numbers. */
 
@@ -24,7 +32,10 @@ describe('field coercion', () => {
   it('an unusable body is null, a missing or malformed module is just absent', () => {
     expect(parseQuote(undefined)).toBeNull();
     expect(parseQuote('nope')).toBeNull();
-    const summary = parseSummary({ summaryDetail: 'garbage', financialData: { targetMeanPrice: { raw: 10, fmt: '10' } } });
+    const summary = parseSummary({
+      summaryDetail: 'garbage',
+      financialData: { targetMeanPrice: { raw: 10, fmt: '10' } },
+    });
     expect(summary?.summaryDetail).toBeNull();
     expect(summary?.financialData?.targetMeanPrice).toBe(10);
   });
@@ -33,13 +44,20 @@ describe('field coercion', () => {
 describe('units', () => {
   it('the v7 quote’s percentages and quoteSummary’s fractions end up in the documented units', () => {
     // v7 quote: dividendYield 0.42 and regularMarketChangePercent -3.45 are percent
-    const fromQuote = quoteStatsFrom({ quote: parseQuote({ dividendYield: 0.42, regularMarketChangePercent: -3.45 }), summary: null, meta: null });
+    const fromQuote = quoteStatsFrom({
+      quote: parseQuote({ dividendYield: 0.42, regularMarketChangePercent: -3.45 }),
+      summary: null,
+      meta: null,
+    });
     expect(fromQuote.dividendYield).toBeCloseTo(0.0042, 12);
     expect(fromQuote.changePercent).toBe(-3.45);
     // quoteSummary price.regularMarketChangePercent is a fraction; summaryDetail.dividendYield too
     const fromSummary = quoteStatsFrom({
       quote: null,
-      summary: parseSummary({ price: { regularMarketChangePercent: -0.0011389935 }, summaryDetail: { dividendYield: 0.0041 } }),
+      summary: parseSummary({
+        price: { regularMarketChangePercent: -0.0011389935 },
+        summaryDetail: { dividendYield: 0.0041 },
+      }),
       meta: null,
     });
     expect(fromSummary.changePercent).toBeCloseTo(-0.11389935, 10);
@@ -47,7 +65,11 @@ describe('units', () => {
   });
 
   it('a recommendation "none" is no recommendation', () => {
-    const stats = quoteStatsFrom({ quote: null, summary: parseSummary({ financialData: { recommendationKey: 'none' } }), meta: null });
+    const stats = quoteStatsFrom({
+      quote: null,
+      summary: parseSummary({ financialData: { recommendationKey: 'none' } }),
+      meta: null,
+    });
     expect(stats.recommendation).toBeNull();
   });
 });
@@ -57,19 +79,29 @@ describe('barsFromChart', () => {
     return parseChart({
       meta: { gmtoffset, currency: 'JPY' },
       timestamp: timestamps,
-      indicators: { quote: [{ open: closes, high: closes, low: closes, close: closes, volume: closes.map(() => 100) }], adjclose: [{ adjclose: closes }] },
+      indicators: {
+        quote: [{ open: closes, high: closes, low: closes, close: closes, volume: closes.map(() => 100) }],
+        adjclose: [{ adjclose: closes }],
+      },
     })!;
   }
 
   it('dates each session in the exchange’s time zone', () => {
     // Tokyo opens 09:00 JST = 00:00 UTC; Auckland opens 10:00 NZDT = 21:00 UTC the day before
-    expect(barsFromChart(chart([Date.UTC(2025, 9, 10, 0, 0) / 1000], 32_400, [100])).map((bar) => bar.date)).toEqual(['2025-10-10']);
-    expect(barsFromChart(chart([Date.UTC(2025, 9, 9, 21, 0) / 1000], 46_800, [100])).map((bar) => bar.date)).toEqual(['2025-10-10']);
+    expect(barsFromChart(chart([Date.UTC(2025, 9, 10, 0, 0) / 1000], 32_400, [100])).map((bar) => bar.date)).toEqual([
+      '2025-10-10',
+    ]);
+    expect(barsFromChart(chart([Date.UTC(2025, 9, 9, 21, 0) / 1000], 46_800, [100])).map((bar) => bar.date)).toEqual([
+      '2025-10-10',
+    ]);
   });
 
   it('keeps null sessions as bars of nulls, keeps the later of a repeated date, drops bars after the as-of day', () => {
     const day = (date: number, hour: number) => Date.UTC(2025, 9, date, hour, 30) / 1000;
-    const bars = barsFromChart(chart([day(8, 13), day(9, 13), day(10, 13), day(10, 19), day(13, 13)], -14_400, [10, null, 11, 11.5, 12]), '2025-10-10');
+    const bars = barsFromChart(
+      chart([day(8, 13), day(9, 13), day(10, 13), day(10, 19), day(13, 13)], -14_400, [10, null, 11, 11.5, 12]),
+      '2025-10-10',
+    );
     expect(bars.map((bar) => [bar.date, bar.close])).toEqual([
       ['2025-10-08', 10],
       ['2025-10-09', null],

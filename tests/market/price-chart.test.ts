@@ -21,7 +21,16 @@ describe('renderPriceChart', () => {
   it('plain text: six rows of *, max and min labels, first and last date', () => {
     // closes 10…60 step 10: each one row higher than the last, (close − 10) / 50 × 5 rows up
     expect(renderPriceChart(bars([10, 20, 30, 40, 50, 60]), { width: 80, color: false, unicode: false })).toBe(
-      ['60.00 |     *', '      |    *', '      |   *', '      |  *', '      | *', '10.00 |*', '       2025-01-01 2025-01-06', ''].join('\n'),
+      [
+        '60.00 |     *',
+        '      |    *',
+        '      |   *',
+        '      |  *',
+        '      | *',
+        '10.00 |*',
+        '       2025-01-01 2025-01-06',
+        '',
+      ].join('\n'),
     );
   });
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { resolveAsOf } from '../../src/market/as-of.js';
-import { adjacentSession, closureReason, easterSunday, latestClosedSession, marketHolidays, parseDay, sessionClose } from '../../src/market/sessions.js';
+import {
+  adjacentSession,
+  closureReason,
+  easterSunday,
+  latestClosedSession,
+  marketHolidays,
+  parseDay,
+  sessionClose,
+} from '../../src/market/sessions.js';
 
 /** The NYSE calendar by rule, checked against the exchange's published holiday lists. */
 
@@ -84,20 +92,28 @@ describe('resolveAsOf', () => {
 
   it('a holiday or a weekend: a usage error naming the sessions around it', () => {
     expect(() => resolveAsOf('2025-07-04', now)).toThrow(
-      new UsageError('--as-of 2025-07-04: the US market was closed (a US market holiday (Independence Day)); the nearest sessions are 2025-07-03 and 2025-07-07'),
+      new UsageError(
+        '--as-of 2025-07-04: the US market was closed (a US market holiday (Independence Day)); the nearest sessions are 2025-07-03 and 2025-07-07',
+      ),
     );
-    expect(() => resolveAsOf('2025-11-29', now)).toThrow(/closed \(a Saturday\); the nearest sessions are 2025-11-28 and 2025-12-01/);
+    expect(() => resolveAsOf('2025-11-29', now)).toThrow(
+      /closed \(a Saturday\); the nearest sessions are 2025-11-28 and 2025-12-01/,
+    );
   });
 
   it('the future, or today before the close: a usage error naming the latest closed session', () => {
     expect(() => resolveAsOf('2025-12-02', now)).toThrow(
-      new UsageError('--as-of 2025-12-02 is in the future or its session has not closed yet; the latest closed US session is 2025-12-01'),
+      new UsageError(
+        '--as-of 2025-12-02 is in the future or its session has not closed yet; the latest closed US session is 2025-12-01',
+      ),
     );
     expect(() => resolveAsOf('2030-01-02', now)).toThrow(/latest closed US session is 2025-12-01/);
   });
 
   it('not a date', () => {
-    expect(() => resolveAsOf('yesterday', now)).toThrow(new UsageError("--as-of must be a date as YYYY-MM-DD (got 'yesterday')"));
+    expect(() => resolveAsOf('yesterday', now)).toThrow(
+      new UsageError("--as-of must be a date as YYYY-MM-DD (got 'yesterday')"),
+    );
     expect(() => resolveAsOf('2025-13-01', now)).toThrow(UsageError);
   });
 });

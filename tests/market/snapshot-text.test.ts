@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { computeIndicators, renderSnapshotText } from '../../src/market/index.js';
-import { formatFraction, formatPrice, formatQuantity, notAvailable, snapshotTextBudgetChars } from '../../src/market/snapshot-text.js';
+import {
+  formatFraction,
+  formatPrice,
+  formatQuantity,
+  notAvailable,
+  snapshotTextBudgetChars,
+} from '../../src/market/snapshot-text.js';
 import type { Bar, MarketSnapshot } from '../../src/market/types.js';
 
 type SnapshotData = Omit<MarketSnapshot, 'text'>;
@@ -29,7 +35,15 @@ function nothingKnown(): SnapshotData {
   return {
     symbol: 'XYZ',
     asOf: '2025-10-10T21:00:00.000Z',
-    identity: { symbol: 'XYZ', name: null, exchange: null, currency: null, quoteType: null, sector: null, industry: null },
+    identity: {
+      symbol: 'XYZ',
+      name: null,
+      exchange: null,
+      currency: null,
+      quoteType: null,
+      sector: null,
+      industry: null,
+    },
     quote: emptyQuote,
     bars: [],
     indicators: computeIndicators([]),
@@ -43,7 +57,15 @@ function yearOfBars(): Bar[] {
   return Array.from({ length: 300 }, (_, index) => {
     const date = new Date(Date.UTC(2025, 9, 10) - (299 - index) * 86_400_000 * 1.2).toISOString().slice(0, 10);
     const close = 1000 + 100 * Math.sin(index / 9) + index;
-    return { date, open: close, high: close * 1.01, low: close * 0.99, close, adjClose: close, volume: 12_345_678_901 + index };
+    return {
+      date,
+      open: close,
+      high: close * 1.01,
+      low: close * 0.99,
+      close,
+      adjClose: close,
+      volume: 12_345_678_901 + index,
+    };
   });
 }
 
@@ -125,7 +147,9 @@ describe('renderSnapshotText', () => {
     expect(lines).toContain('Dividend yield: 1.23 %');
     expect(lines).toContain('Profit margin: 23.45 % | Revenue growth (year over year): -4.56 %');
     expect(lines).toContain(`RSI(14): ${data.indicators.rsi14!.toFixed(1)} (2025-10-10)`);
-    expect(lines.find((line) => line.startsWith('Max drawdown (1 year): '))).toMatch(/^Max drawdown \(1 year\): -\d+\.\d\d % \(peak \d{4}-\d\d-\d\d, trough \d{4}-\d\d-\d\d\)$/);
+    expect(lines.find((line) => line.startsWith('Max drawdown (1 year): '))).toMatch(
+      /^Max drawdown \(1 year\): -\d+\.\d\d % \(peak \d{4}-\d\d-\d\d, trough \d{4}-\d\d-\d\d\)$/,
+    );
     expect(lines).toContain('- 3 session(s) without a price were skipped');
   });
 

@@ -19,7 +19,10 @@ describe('a strict Yahoo session on loopback', () => {
     const page = await fetch(`${server.url}/quote/AAPL`, { redirect: 'manual' });
     await page.text();
     expect(page.headers.getSetCookie()[0]).toMatch(/^A3=sessionCookie42; /);
-    const cookie = page.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const cookie = page.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
 
     const noCookie = await fetch(`${server.url}/v1/test/getcrumb`);
     expect([noCookie.status, await noCookie.text()]).toEqual([401, 'no cookie']);
@@ -28,10 +31,16 @@ describe('a strict Yahoo session on loopback', () => {
 
     const noCrumb = await fetch(`${server.url}/v7/finance/quote?symbols=AAPL`, { headers: { cookie } });
     expect(noCrumb.status).toBe(401);
-    expect(await noCrumb.json()).toEqual({ finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } } });
-    const quote = await fetch(`${server.url}/v7/finance/quote?symbols=AAPL,MSFT&crumb=Cr.umb9`, { headers: { cookie } });
+    expect(await noCrumb.json()).toEqual({
+      finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } },
+    });
+    const quote = await fetch(`${server.url}/v7/finance/quote?symbols=AAPL,MSFT&crumb=Cr.umb9`, {
+      headers: { cookie },
+    });
     expect(quote.status).toBe(200);
-    const body = (await quote.json()) as { quoteResponse: { result: Array<{ symbol: string; regularMarketPrice: number }> } };
+    const body = (await quote.json()) as {
+      quoteResponse: { result: Array<{ symbol: string; regularMarketPrice: number }> };
+    };
     expect(body.quoteResponse.result.map((row) => [row.symbol, row.regularMarketPrice])).toEqual([
       ['AAPL', 187.5],
       ['MSFT', 187.5],

@@ -2,7 +2,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataError, InterruptedError } from '../../src/errors.js';
 import { createYahooMarketData, type MarketLogger } from '../../src/market/index.js';
 import type { Bar } from '../../src/market/types.js';
-import { acmeRoutes, bodyOf, createYahooRouter, fixtureCrumb, json, own, quoteSummaryFrom, type RouterRoutes } from '../support/yahoo.js';
+import {
+  acmeRoutes,
+  bodyOf,
+  createYahooRouter,
+  fixtureCrumb,
+  json,
+  own,
+  quoteSummaryFrom,
+  type RouterRoutes,
+} from '../support/yahoo.js';
 
 /**
  * The whole path on our own fixtures (tests/fixtures/market, see generate.mjs): the
@@ -12,10 +21,12 @@ import { acmeRoutes, bodyOf, createYahooRouter, fixtureCrumb, json, own, quoteSu
 
 const asOf = new Date('2025-10-10T21:00:00Z');
 
-
 function recordingLogger() {
   const lines = { debug: [] as string[], warn: [] as string[] };
-  const logger: MarketLogger = { debug: (message) => lines.debug.push(message), warn: (message) => lines.warn.push(message) };
+  const logger: MarketLogger = {
+    debug: (message) => lines.debug.push(message),
+    warn: (message) => lines.warn.push(message),
+  };
   return { logger, lines };
 }
 
@@ -48,7 +59,12 @@ describe('snapshot from our own fixtures', () => {
 
     const period1 = Math.floor(asOf.getTime() / 1000) - 372 * 86_400;
     const period2 = Math.floor(asOf.getTime() / 1000);
-    expect(router.dataRequests().map((request) => request.url).sort()).toEqual([
+    expect(
+      router
+        .dataRequests()
+        .map((request) => request.url)
+        .sort(),
+    ).toEqual([
       `https://query2.finance.yahoo.com/v10/finance/quoteSummary/ACME?formatted=false&modules=price%2CsummaryDetail%2CdefaultKeyStatistics%2CfinancialData%2CassetProfile&crumb=fixture-crumb`,
       `https://query2.finance.yahoo.com/v7/finance/quote?symbols=ACME&crumb=fixture-crumb`,
       `https://query2.finance.yahoo.com/v8/finance/chart/ACME?useYfid=true&interval=1d&includePrePost=true&events=div%7Csplit%7Cearn&lang=en-US&period1=${period1}&period2=${period2}`,
@@ -63,7 +79,8 @@ describe('snapshot from our own fixtures', () => {
     const first = market(acmeRoutes({ getCrumb: () => ({ ...fixtureCrumb, body: 'crumb-one' }) }));
     await first.market.snapshot('ACME', { asOf });
     await first.market.snapshot('ACME', { asOf });
-    const crumbRequests = (router: typeof first.router) => router.requests.filter((request) => request.url.endsWith('/v1/test/getcrumb'));
+    const crumbRequests = (router: typeof first.router) =>
+      router.requests.filter((request) => request.url.endsWith('/v1/test/getcrumb'));
     expect(crumbRequests(first.router)).toHaveLength(1);
     expect(first.router.dataRequests().filter((request) => request.url.includes('crumb=crumb-one'))).toHaveLength(4);
 
@@ -72,7 +89,10 @@ describe('snapshot from our own fixtures', () => {
     await second.market.snapshot('ACME', { asOf });
     expect(crumbRequests(second.router)).toHaveLength(1);
     const quote = second.router.dataRequests().find((request) => request.url.includes('/v7/finance/quote'));
-    expect(quote).toMatchObject({ url: 'https://query2.finance.yahoo.com/v7/finance/quote?symbols=ACME&crumb=crumb-two', cookie: 'A3=fixture-session' });
+    expect(quote).toMatchObject({
+      url: 'https://query2.finance.yahoo.com/v7/finance/quote?symbols=ACME&crumb=crumb-two',
+      cookie: 'A3=fixture-session',
+    });
 
     // and the first instance goes on with its own crumb, from its own jar, without a new handshake
     await first.market.snapshot('ACME', { asOf });
@@ -88,14 +108,20 @@ describe('snapshot from our own fixtures', () => {
       arrived.add(name);
       if (arrived.size === 3) release();
       // Each answer waits until all three requests are in flight; sequential requests would deadlock (and time out).
-      await Promise.race([allArrived, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${[...arrived].join(', ')} in flight`)), 2_000))]);
+      await Promise.race([
+        allArrived,
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error(`only ${[...arrived].join(', ')} in flight`)), 2_000),
+        ),
+      ]);
       const response = body();
       return new Response(response.body, { status: response.status, headers: { 'content-type': 'application/json' } });
     };
     const { market: data } = market(
       acmeRoutes({
         quote: () => gate('quote', () => own('quote-ACME.json')),
-        quoteSummary: (_symbol, modules) => gate('quoteSummary', () => quoteSummaryFrom([own('quoteSummary-ACME.json')], modules)),
+        quoteSummary: (_symbol, modules) =>
+          gate('quoteSummary', () => quoteSummaryFrom([own('quoteSummary-ACME.json')], modules)),
         chart: () => gate('chart', () => own('chart-ACME.json')),
       }),
       { retries: 0 },
@@ -121,7 +147,8 @@ describe('snapshot from our own fixtures', () => {
       sector: 'Industrials',
       industry: 'Specialty Industrial Machinery',
     });
-    const quote = (bodyOf(own('quote-ACME.json')) as { quoteResponse: { result: Array<Record<string, number>> } }).quoteResponse.result[0]!;
+    const quote = (bodyOf(own('quote-ACME.json')) as { quoteResponse: { result: Array<Record<string, number>> } })
+      .quoteResponse.result[0]!;
     expect(snapshot.quote).toEqual({
       price: 106.25,
       priceTime: '2025-10-10T20:00:00.000Z',
@@ -146,7 +173,15 @@ describe('snapshot from our own fixtures', () => {
 
     // 262 sessions dated in New York time, the halted one kept as a bar of nulls
     expect(snapshot.bars).toHaveLength(262);
-    expect(snapshot.bars.at(-1)).toEqual<Bar>({ date: '2025-10-10', open: 106.03, high: 107.31, low: 105.19, close: 106.25, adjClose: 106.25, volume: 1_200_000 });
+    expect(snapshot.bars.at(-1)).toEqual<Bar>({
+      date: '2025-10-10',
+      open: 106.03,
+      high: 107.31,
+      low: 105.19,
+      close: 106.25,
+      adjClose: 106.25,
+      volume: 1_200_000,
+    });
     expect(snapshot.bars.filter((bar) => bar.close === null)).toHaveLength(1);
     expect(snapshot.indicators.asOfBar).toBe('2025-10-10');
     expect(snapshot.indicators.lastClose).toBe(106.25);
@@ -170,9 +205,17 @@ describe('snapshot from our own fixtures', () => {
     const ok = market(acmeRoutes());
     await ok.market.snapshot('ACME', { asOf });
     // an HTML error page is the case where yahoo-finance2 itself calls console.error(url)
-    const htmlError = market(acmeRoutes({ chart: () => ({ status: 404, statusText: 'Not Found', contentType: 'text/html', body: '<html>gone</html>' }) }));
-    await expect(htmlError.market.snapshot('ACME', { asOf })).rejects.toThrow('could not reach Yahoo Finance (HTTP 404 Not Found)');
-    const down = market(acmeRoutes({ chart: () => new TypeError('fetch failed'), quote: () => new TypeError('fetch failed') }));
+    const htmlError = market(
+      acmeRoutes({
+        chart: () => ({ status: 404, statusText: 'Not Found', contentType: 'text/html', body: '<html>gone</html>' }),
+      }),
+    );
+    await expect(htmlError.market.snapshot('ACME', { asOf })).rejects.toThrow(
+      'could not reach Yahoo Finance (HTTP 404 Not Found)',
+    );
+    const down = market(
+      acmeRoutes({ chart: () => new TypeError('fetch failed'), quote: () => new TypeError('fetch failed') }),
+    );
     await expect(down.market.snapshot('ACME', { asOf })).rejects.toThrow(DataError);
     vi.restoreAllMocks();
 
@@ -188,7 +231,19 @@ describe('snapshot from our own fixtures', () => {
 describe('partial data', () => {
   it('asks module by module when the combined quoteSummary fails, keeping what Yahoo has (an ETF has no profile)', async () => {
     const noFundamentals = (modules: string[]) =>
-      json({ quoteSummary: { result: null, error: { code: 'Not Found', description: `No fundamentals data found for any of the summaryTypes=${modules.join(',')}` } } }, 404, 'Not Found');
+      json(
+        {
+          quoteSummary: {
+            result: null,
+            error: {
+              code: 'Not Found',
+              description: `No fundamentals data found for any of the summaryTypes=${modules.join(',')}`,
+            },
+          },
+        },
+        404,
+        'Not Found',
+      );
     const { router, market: data } = market(
       acmeRoutes({
         quoteSummary: (_symbol, modules) =>
@@ -210,25 +265,36 @@ describe('partial data', () => {
     expect(snapshot.quote.beta).toBe(1.15);
     expect(snapshot.quote.targetMeanPrice).toBeNull();
     expect(snapshot.identity.sector).toBeNull();
-    expect(snapshot.warnings).toContain("Yahoo's quoteSummary has no financial data (margins, growth, analyst target); company profile (sector, industry) for ACME");
-    expect(snapshot.text).toContain('Sector: not available — do not estimate | Industry: not available — do not estimate');
+    expect(snapshot.warnings).toContain(
+      "Yahoo's quoteSummary has no financial data (margins, growth, analyst target); company profile (sector, industry) for ACME",
+    );
+    expect(snapshot.text).toContain(
+      'Sector: not available — do not estimate | Industry: not available — do not estimate',
+    );
     expect(snapshot.text).toContain('Analyst mean target: not available — do not estimate');
   });
 
   it('keeps the snapshot when quoteSummary is unreachable but quote and chart work', async () => {
-    const { market: data } = market(acmeRoutes({ quoteSummary: () => ({ status: 503, statusText: 'Service Unavailable', body: 'busy' }) }));
+    const { market: data } = market(
+      acmeRoutes({ quoteSummary: () => ({ status: 503, statusText: 'Service Unavailable', body: 'busy' }) }),
+    );
     const snapshot = await data.snapshot('ACME', { asOf });
     expect(snapshot.quote.price).toBe(106.25);
     expect(snapshot.quote.beta).toBeNull();
     expect(snapshot.quote.profitMargin).toBeNull();
-    expect(snapshot.warnings).toContain('key statistics and company profile unavailable (HTTP 503 Service Unavailable)');
+    expect(snapshot.warnings).toContain(
+      'key statistics and company profile unavailable (HTTP 503 Service Unavailable)',
+    );
     expect(snapshot.text).toContain('Beta (vs market): not available — do not estimate');
   });
 
   it('falls back to the chart when the session cannot be had, and recovers on the next snapshot', async () => {
     let crumbFails = true;
     const { market: data } = market(
-      acmeRoutes({ getCrumb: () => (crumbFails ? { status: 500, statusText: 'Internal Server Error', body: 'oops' } : fixtureCrumb) }),
+      acmeRoutes({
+        getCrumb: () =>
+          crumbFails ? { status: 500, statusText: 'Internal Server Error', body: 'oops' } : fixtureCrumb,
+      }),
     );
     const degraded = await data.snapshot('ACME', { asOf });
     expect(degraded.quote.price).toBe(106.25); // chart meta
@@ -258,7 +324,9 @@ describe('partial data', () => {
     // only the v7 quote carries the day's change in this fixture: it was read from the raw result
     expect(snapshot.quote.changePercent).toBe(body.quoteResponse.result[0]!.regularMarketChangePercent);
     expect(snapshot.quote.changePercent).not.toBeNull();
-    expect(snapshot.warnings).toContain("Yahoo's quote response did not match the expected schema; its raw values were used");
+    expect(snapshot.warnings).toContain(
+      "Yahoo's quote response did not match the expected schema; its raw values were used",
+    );
     expect(snapshot.warnings.join('\n')).not.toContain('unusable');
     expect(lines.warn).toEqual([]);
   });

@@ -16,8 +16,15 @@ const opened: McpToolSources[] = [];
 
 async function open(servers: Record<string, unknown>, builtInNames: string[] = ['exa_search']) {
   const warnings: string[] = [];
-  const config = parseMcpConfig({ mcpServers: servers }, '/test/mcp.json', { FIXTURE_SECRET: 'configured-secret-value' });
-  const sources = await openMcpTools(config, { mode: { kind: 'live' }, builtInNames, warn: (message) => warnings.push(message), connectTimeoutMs: 10_000 });
+  const config = parseMcpConfig({ mcpServers: servers }, '/test/mcp.json', {
+    FIXTURE_SECRET: 'configured-secret-value',
+  });
+  const sources = await openMcpTools(config, {
+    mode: { kind: 'live' },
+    builtInNames,
+    warn: (message) => warnings.push(message),
+    connectTimeoutMs: 10_000,
+  });
   opened.push(sources);
   return { sources, warnings, tools: sources.agentTools.quant ?? [] };
 }
@@ -56,7 +63,11 @@ describe('MCP servers over stdio as tool sources', () => {
     expect(warnings).toEqual([]);
     const quote = byRemote(tools, 'get.quote');
     expect(quote.name).toBe('fixture__get_quote');
-    expect(quote.definition.function).toMatchObject({ name: 'fixture__get_quote', strict: true, description: 'Last price of a ticker (fixture data).' });
+    expect(quote.definition.function).toMatchObject({
+      name: 'fixture__get_quote',
+      strict: true,
+      description: 'Last price of a ticker (fixture data).',
+    });
     expect(quote.definition.function.parameters).toMatchObject({
       type: 'object',
       required: ['ticker', 'days', 'currency'],
@@ -71,7 +82,9 @@ describe('MCP servers over stdio as tool sources', () => {
   });
 
   it('removes the nulls strict mode makes the model send for optional fields before calling the server', async () => {
-    const { tools } = await open({ fixture: { command: process.execPath, args: [fixtureServer], autohedge: { agents: { quant: ['get.quote'] } } } });
+    const { tools } = await open({
+      fixture: { command: process.execPath, args: [fixtureServer], autohedge: { agents: { quant: ['get.quote'] } } },
+    });
     const outcome = await call(byRemote(tools, 'get.quote'), '{"ticker":"ACME","days":null,"currency":null}');
     expect(outcome.record.error).toBeNull();
     expect(outcome.content).toContain('<<<UNTRUSTED MCP OUTPUT from server "fixture", tool "get.quote"');
@@ -81,7 +94,12 @@ describe('MCP servers over stdio as tool sources', () => {
 
   it('gives the child the SDK default environment plus its configured env only', async () => {
     const { tools } = await open({
-      fixture: { command: process.execPath, args: [fixtureServer], env: { FIXTURE_TOKEN: '${env:FIXTURE_SECRET}' }, autohedge: { agents: { quant: ['env_dump'] } } },
+      fixture: {
+        command: process.execPath,
+        args: [fixtureServer],
+        env: { FIXTURE_TOKEN: '${env:FIXTURE_SECRET}' },
+        autohedge: { agents: { quant: ['env_dump'] } },
+      },
     });
     const outcome = await call(byRemote(tools, 'env_dump'), '{}');
     const names = JSON.parse(outcome.content.split('\n')[1] as string) as string[];
@@ -91,7 +109,13 @@ describe('MCP servers over stdio as tool sources', () => {
   });
 
   it('answers a slow tool with Error: within the tool time limit, and a throwing tool or an unknown one with Error:', async () => {
-    const { sources, tools } = await open({ fixture: { command: process.execPath, args: [fixtureServer], autohedge: { agents: { quant: ['slow', 'boom', 'inject'] } } } });
+    const { sources, tools } = await open({
+      fixture: {
+        command: process.execPath,
+        args: [fixtureServer],
+        autohedge: { agents: { quant: ['slow', 'boom', 'inject'] } },
+      },
+    });
     const started = performance.now();
     const slow = await call(byRemote(tools, 'slow'), '{}', 500);
     expect(performance.now() - started).toBeLessThan(2_500);
@@ -100,7 +124,9 @@ describe('MCP servers over stdio as tool sources', () => {
     expect(boom.content).toBe("Error: MCP tool 'boom' of server 'fixture' failed: the fixture tool exploded");
     expect(boom.record.error).not.toBeNull();
     // A protocol error (unknown tool) is a rejection of the call, which the tool turns into a failure too.
-    await expect(sources.servers[0]!.call('no_such_tool', {}, new AbortController().signal, 5_000)).rejects.toThrow(/not found/i);
+    await expect(sources.servers[0]!.call('no_such_tool', {}, new AbortController().signal, 5_000)).rejects.toThrow(
+      /not found/i,
+    );
     // Hostile output cannot close the block early or reach a terminal as a control sequence.
     const inject = await call(byRemote(tools, 'inject'), '{}');
     expect(inject.content.match(/<<<END UNTRUSTED MCP OUTPUT>>>/g)).toHaveLength(1);
@@ -111,7 +137,11 @@ describe('MCP servers over stdio as tool sources', () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), 'autohedge-mcp-pid-')), 'pids');
     const { sources } = await open({
       calm: { command: process.execPath, args: [fixtureServer], autohedge: { agents: { quant: ['boom'] } } },
-      stubborn: { command: process.execPath, args: [fixtureServer, '--stubborn', pidFile], autohedge: { agents: { risk: ['boom'] } } },
+      stubborn: {
+        command: process.execPath,
+        args: [fixtureServer, '--stubborn', pidFile],
+        autohedge: { agents: { risk: ['boom'] } },
+      },
     });
     const calm = sources.servers[0]!.pid!;
     const [stubborn, grandchild] = readFileSync(pidFile, 'utf8').split(' ').map(Number) as [number, number];
@@ -124,19 +154,32 @@ describe('MCP servers over stdio as tool sources', () => {
 
   it('binds only allow-listed tools, warns about a name the server lacks, and refuses a clash with a built-in name', async () => {
     const { sources, warnings } = await open({
-      fixture: { command: process.execPath, args: [fixtureServer], autohedge: { agents: { quant: ['get.quote', 'not_offered'] } } },
+      fixture: {
+        command: process.execPath,
+        args: [fixtureServer],
+        autohedge: { agents: { quant: ['get.quote', 'not_offered'] } },
+      },
     });
     expect(sources.agentTools.quant?.map((tool) => tool.name)).toEqual(['fixture__get_quote']);
     expect(sources.agentTools.sentiment).toBeUndefined();
     expect(warnings.join('\n')).toContain("MCP server 'fixture' has no tool 'not_offered'");
-    await expect(open({ fixture: { command: process.execPath, args: [fixtureServer], autohedge: { agents: { quant: ['boom'] } } } }, ['fixture__boom'])).rejects.toThrow(ConfigError);
+    await expect(
+      open(
+        { fixture: { command: process.execPath, args: [fixtureServer], autohedge: { agents: { quant: ['boom'] } } } },
+        ['fixture__boom'],
+      ),
+    ).rejects.toThrow(ConfigError);
   });
 
   it('keeps going when a server cannot start: a warning, and its tools answer the model with the reason', async () => {
-    const { tools, warnings } = await open({ broken: { command: '/nonexistent/mcp-server', autohedge: { agents: { quant: ['lookup'] } } } });
+    const { tools, warnings } = await open({
+      broken: { command: '/nonexistent/mcp-server', autohedge: { agents: { quant: ['lookup'] } } },
+    });
     expect(warnings.join('\n')).toMatch(/MCP server 'broken' is unavailable: .*ENOENT/);
     const outcome = await call(tools[0]!, '{}');
-    expect(outcome.content).toMatch(/^Error: MCP server 'broken': not available: spawn \/nonexistent\/mcp-server ENOENT$/);
+    expect(outcome.content).toMatch(
+      /^Error: MCP server 'broken': not available: spawn \/nonexistent\/mcp-server ENOENT$/,
+    );
   });
 });
 
@@ -144,7 +187,13 @@ describe('a Streamable HTTP MCP server on 127.0.0.1', () => {
   it('lists and calls its tools', async () => {
     const http = await startHttpFixture();
     try {
-      const { tools, warnings } = await open({ remote: { url: http.url, headers: { 'x-fixture': 'yes' }, autohedge: { agents: { quant: ['get.quote', 'boom'] } } } });
+      const { tools, warnings } = await open({
+        remote: {
+          url: http.url,
+          headers: { 'x-fixture': 'yes' },
+          autohedge: { agents: { quant: ['get.quote', 'boom'] } },
+        },
+      });
       expect(warnings).toEqual([]);
       const outcome = await call(byRemote(tools, 'get.quote'), '{"ticker":"NVDA","days":5,"currency":null}');
       expect(outcome.content).toContain('{"ticker":"NVDA","price":123.45,"days":5}');

@@ -47,7 +47,7 @@ async function connect(args: string[], env: Record<string, string>, nodeArgument
   return client;
 }
 
-const textOf = (result: { content?: unknown }) => ((result.content as Array<{ text?: string }>)[0]?.text ?? '');
+const textOf = (result: { content?: unknown }) => (result.content as Array<{ text?: string }>)[0]?.text ?? '';
 
 describe('autohedge mcp --demo with the SDK client', () => {
   it('lists its tools with input and output schemas and honest annotations', async () => {
@@ -72,10 +72,22 @@ describe('autohedge mcp --demo with the SDK client', () => {
     expect(textOf(market)).toMatch(/^MARKET DATA — ACME/);
 
     const progress: string[] = [];
-    const analyzed = await client.callTool({ name: 'analyze', arguments: { ticker: 'ACME' } }, { onprogress: (update) => progress.push(update.message ?? '') });
+    const analyzed = await client.callTool(
+      { name: 'analyze', arguments: { ticker: 'ACME' } },
+      { onprogress: (update) => progress.push(update.message ?? '') },
+    );
     expect(analyzed.isError).toBeFalsy();
-    const result = analyzed.structuredContent as { runId: string; status: string; decision: { action: string } | null; demo: boolean };
-    expect(result).toMatchObject({ status: 'ok', demo: true, decision: { action: expect.stringMatching(/^(BUY|SELL|HOLD)$/) } });
+    const result = analyzed.structuredContent as {
+      runId: string;
+      status: string;
+      decision: { action: string } | null;
+      demo: boolean;
+    };
+    expect(result).toMatchObject({
+      status: 'ok',
+      demo: true,
+      decision: { action: expect.stringMatching(/^(BUY|SELL|HOLD)$/) },
+    });
     expect(textOf(analyzed)).toContain(`${result.decision?.action} with conviction`);
     for (const agent of ['director', 'quant', 'risk', 'execution', 'sentiment']) {
       expect(progress).toContain(`${agent}: running`);
@@ -85,7 +97,9 @@ describe('autohedge mcp --demo with the SDK client', () => {
     // Each call replays the cassette afresh: a second analysis in the same process is the same run.
     const again = await client.callTool({ name: 'analyze', arguments: { ticker: 'ACME' } });
     expect(again.structuredContent).toMatchObject({ status: 'ok', decision: result.decision });
-    const sentiment = (again.structuredContent as { reports: Array<{ agent: string; toolCalls: Array<{ error: string | null }> }> }).reports.find((report) => report.agent === 'sentiment');
+    const sentiment = (
+      again.structuredContent as { reports: Array<{ agent: string; toolCalls: Array<{ error: string | null }> }> }
+    ).reports.find((report) => report.agent === 'sentiment');
     expect(sentiment?.toolCalls.length).toBeGreaterThan(0);
     expect(sentiment?.toolCalls.every((call) => call.error === null)).toBe(true);
 
@@ -97,7 +111,9 @@ describe('autohedge mcp --demo with the SDK client', () => {
     expect(badAgent.isError).toBe(true);
 
     const listed = await client.callTool({ name: 'runs_list', arguments: {} });
-    expect((listed.structuredContent as { runs: Array<{ runId: string }> }).runs.map((run) => run.runId).sort()).toEqual([result.runId, (again.structuredContent as { runId: string }).runId].sort());
+    expect(
+      (listed.structuredContent as { runs: Array<{ runId: string }> }).runs.map((run) => run.runId).sort(),
+    ).toEqual([result.runId, (again.structuredContent as { runId: string }).runId].sort());
 
     // The cap: a call may ask for less than the server's $1, never more.
     const tooMuch = await client.callTool({ name: 'analyze', arguments: { ticker: 'ACME', maxCostUsd: 5 } });
@@ -107,9 +123,20 @@ describe('autohedge mcp --demo with the SDK client', () => {
     expect(capped.isError).toBeFalsy();
     expect(capped.structuredContent).toMatchObject({ status: 'degraded', decision: null });
     const fetched = await client.callTool({ name: 'run_get', arguments: { id: result.runId } });
-    expect(fetched.structuredContent).toMatchObject({ runId: result.runId, status: 'ok', autohedgeVersion: expect.any(String), options: { maxCostUsd: 1 } });
+    expect(fetched.structuredContent).toMatchObject({
+      runId: result.runId,
+      status: 'ok',
+      autohedgeVersion: expect.any(String),
+      options: { maxCostUsd: 1 },
+    });
     // The same files as a run saved by the CLI.
-    expect(readdirSync(path.join(home, 'runs', result.runId)).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
+    expect(readdirSync(path.join(home, 'runs', result.runId)).sort()).toEqual([
+      'chart.svg',
+      'report.html',
+      'report.md',
+      'result.json',
+      'transcript.jsonl',
+    ]);
     const missing = await client.callTool({ name: 'run_get', arguments: { id: 'no-such-run' } });
     expect(missing.isError).toBe(true);
   }, 60_000);
@@ -120,12 +147,19 @@ describe('autohedge mcp against a live (loopback) model', () => {
 
   it('saves a cancelled analysis as interrupted', async () => {
     // The Director plans at once; the desks never answer, so the run is mid-flight when cancelled.
-    const openai = await startOpenAIServer((body, _index, request) => (agentOf(request) === 'director' ? goodAnswer('director', body) : { hang: true }));
+    const openai = await startOpenAIServer((body, _index, request) =>
+      agentOf(request) === 'director' ? goodAnswer('director', body) : { hang: true },
+    );
     servers.push(openai);
     const home = freshHome();
     const client = await connect(
       ['--base-url', openai.url],
-      { AUTOHEDGE_HOME: home, OPENAI_API_KEY: 'sk-mcp-cancel-0123456789', YAHOO_STUB_COOKIE: 'A3=d=cookie-cancel', YAHOO_STUB_CRUMB: 'crumbCancel01' },
+      {
+        AUTOHEDGE_HOME: home,
+        OPENAI_API_KEY: 'sk-mcp-cancel-0123456789',
+        YAHOO_STUB_COOKIE: 'A3=d=cookie-cancel',
+        YAHOO_STUB_CRUMB: 'crumbCancel01',
+      },
       ['--import', preload],
     );
     const controller = new AbortController();
@@ -145,33 +179,47 @@ describe('autohedge mcp against a live (loopback) model', () => {
     let runs: Array<{ status: string | null }> = [];
     // The run's directory can be listed a moment before its result.json is complete (state "partial").
     while (Date.now() < deadline && !runs[0]?.status) {
-      runs = ((await client.callTool({ name: 'runs_list', arguments: {} })).structuredContent as { runs: typeof runs }).runs;
+      runs = ((await client.callTool({ name: 'runs_list', arguments: {} })).structuredContent as { runs: typeof runs })
+        .runs;
       if (!runs[0]?.status) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(runs).toMatchObject([{ status: 'interrupted' }]);
   }, 60_000);
 
   it('on SIGTERM mid-analysis exits within 2 s and saves the run as interrupted', async () => {
-    const openai = await startOpenAIServer((body, _index, request) => (agentOf(request) === 'director' ? goodAnswer('director', body) : { hang: true }));
+    const openai = await startOpenAIServer((body, _index, request) =>
+      agentOf(request) === 'director' ? goodAnswer('director', body) : { hang: true },
+    );
     servers.push(openai);
     const home = freshHome();
     const client = await connect(
       ['--base-url', openai.url],
-      { AUTOHEDGE_HOME: home, OPENAI_API_KEY: 'sk-mcp-sigterm-0123456789', YAHOO_STUB_COOKIE: 'A3=d=cookie-term', YAHOO_STUB_CRUMB: 'crumbTerm0001' },
+      {
+        AUTOHEDGE_HOME: home,
+        OPENAI_API_KEY: 'sk-mcp-sigterm-0123456789',
+        YAHOO_STUB_COOKIE: 'A3=d=cookie-term',
+        YAHOO_STUB_CRUMB: 'crumbTerm0001',
+      },
       ['--import', preload],
     );
     const pid = transports.get(client)!.pid!;
     let running!: () => void;
     const deskRunning = new Promise<void>((resolve) => (running = resolve));
-    const call = client.callTool({ name: 'analyze', arguments: { ticker: 'ACME' } }, { onprogress: (update) => update.message === 'quant: running' && running() });
+    const call = client.callTool(
+      { name: 'analyze', arguments: { ticker: 'ACME' } },
+      { onprogress: (update) => update.message === 'quant: running' && running() },
+    );
     call.catch(() => {});
     await deskRunning;
     const signalledAt = performance.now();
     process.kill(pid, 'SIGTERM');
-    while (isAlive(pid) && performance.now() - signalledAt < 5_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (isAlive(pid) && performance.now() - signalledAt < 5_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(performance.now() - signalledAt).toBeLessThan(2_000);
     const [runId] = readdirSync(path.join(home, 'runs'));
-    const saved = JSON.parse(readFileSync(path.join(home, 'runs', runId!, 'result.json'), 'utf8')) as { status: string };
+    const saved = JSON.parse(readFileSync(path.join(home, 'runs', runId!, 'result.json'), 'utf8')) as {
+      status: string;
+    };
     expect(saved.status).toBe('interrupted');
   }, 60_000);
 });
@@ -213,12 +261,27 @@ describe('autohedge mcp process hygiene', () => {
 
   it('writes only JSON-RPC 2.0 on stdout, and exits within 2 s when stdin closes', async () => {
     const server = spawnServer();
-    send(server.child, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send(server.child, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await untilAnswered(server.lines, 1);
     send(server.child, { jsonrpc: '2.0', method: 'notifications/initialized' });
     send(server.child, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    send(server.child, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'analyze', arguments: { ticker: 'ACME' }, _meta: { progressToken: 'p1' } } });
-    send(server.child, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'market', arguments: { ticker: 'NOPE' } } });
+    send(server.child, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'analyze', arguments: { ticker: 'ACME' }, _meta: { progressToken: 'p1' } },
+    });
+    send(server.child, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'market', arguments: { ticker: 'NOPE' } },
+    });
     await untilAnswered(server.lines, 3);
     await untilAnswered(server.lines, 4);
     const messages = server.lines().map((line) => JSON.parse(line) as { jsonrpc: string; method?: string });
@@ -234,7 +297,12 @@ describe('autohedge mcp process hygiene', () => {
 
   it('exits within 2 s on SIGTERM', async () => {
     const server = spawnServer();
-    send(server.child, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send(server.child, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await untilAnswered(server.lines, 1);
     const signalledAt = performance.now();
     server.child.kill('SIGTERM');

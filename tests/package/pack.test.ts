@@ -10,10 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertFreshBuild, childEnv, listFiles, repoRoot, run, runOk, typeScriptSources } from './support.js';
 
 const packageTimeoutMs = 240_000;
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+};
 const demoCassette = path.join(repoRoot, 'demo', 'demo.cassette.json');
 const hasDemo = existsSync(demoCassette);
-if (!hasDemo) console.warn('skipping `autohedge analyze ACME --demo` from the tarball: demo/demo.cassette.json is not in the repo yet');
+if (!hasDemo)
+  console.warn(
+    'skipping `autohedge analyze ACME --demo` from the tarball: demo/demo.cassette.json is not in the repo yet',
+  );
 
 interface PackEntry {
   filename: string;
@@ -28,7 +34,9 @@ beforeAll(() => {
   assertFreshBuild();
   workDirectory = mkdtempSync(path.join(os.tmpdir(), 'autohedge-pack-'));
   // --ignore-scripts: `prepare` would rebuild dist/ while other test files read it.
-  const packed = runOk('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDirectory], { cwd: repoRoot });
+  const packed = runOk('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDirectory], {
+    cwd: repoRoot,
+  });
   const [entry] = JSON.parse(packed.stdout) as PackEntry[];
   if (!entry) throw new Error(`npm pack printed no entry: ${packed.stdout}`);
   tarball = path.join(workDirectory, entry.filename);
@@ -61,7 +69,13 @@ describe('npm pack', () => {
   });
 
   it('includes the entry points package.json names', () => {
-    for (const file of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/agents/index.js', 'prompts/director.md']) {
+    for (const file of [
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/cli/main.js',
+      'dist/agents/index.js',
+      'prompts/director.md',
+    ]) {
       expect(packedFiles).toContain(file);
     }
   });
@@ -82,7 +96,15 @@ describe('the tarball installed globally into an empty prefix', () => {
     // installed package's prompts, never the current directory's.
     elsewhere = mkdtempSync(path.join(os.tmpdir(), 'autohedge-elsewhere-'));
     mkdirSync(path.join(elsewhere, 'prompts'));
-    for (const name of ['director.md', 'director-plan.md', 'director-decide.md', 'quant.md', 'risk.md', 'execution.md', 'sentiment.md']) {
+    for (const name of [
+      'director.md',
+      'director-plan.md',
+      'director-decide.md',
+      'quant.md',
+      'risk.md',
+      'execution.md',
+      'sentiment.md',
+    ]) {
       writeFileSync(path.join(elsewhere, 'prompts', name), 'DECOY PROMPT FROM THE CURRENT DIRECTORY\n');
     }
     env = childEnv({ AUTOHEDGE_HOME: path.join(workDirectory, 'home') }, [path.join(prefix, 'bin')]);
@@ -92,14 +114,16 @@ describe('the tarball installed globally into an empty prefix', () => {
     if (elsewhere) rmSync(elsewhere, { recursive: true, force: true });
   }, packageTimeoutMs);
 
-  const autohedge = (...args: string[]) => run(path.join(prefix, 'bin', 'autohedge'), args, { cwd: elsewhere, env, timeoutMs: 60_000 });
+  const autohedge = (...args: string[]) =>
+    run(path.join(prefix, 'bin', 'autohedge'), args, { cwd: elsewhere, env, timeoutMs: 60_000 });
 
   it('autohedge --help lists the commands', () => {
     const result = autohedge('--help');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: autohedge \[options\] \[command\]/);
-    for (const command of ['analyze', 'market', 'agents', 'tools', 'runs']) expect(result.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['analyze', 'market', 'agents', 'tools', 'runs'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
   });
 
   it('autohedge --version prints the package version', () => {
@@ -121,9 +145,14 @@ describe('the tarball installed globally into an empty prefix', () => {
   it('autohedge tools --json prints the same strict exa_search definition as the repo build', () => {
     const installed = autohedge('tools', '--json');
     expect(installed.code).toBe(0);
-    const fromRepo = runOk(process.execPath, [path.join(repoRoot, 'bin', 'autohedge.js'), 'tools', '--json'], { cwd: repoRoot });
+    const fromRepo = runOk(process.execPath, [path.join(repoRoot, 'bin', 'autohedge.js'), 'tools', '--json'], {
+      cwd: repoRoot,
+    });
     expect(installed.stdout).toBe(fromRepo.stdout);
-    const tools = JSON.parse(installed.stdout) as Array<{ name: string; definition: { type: string; function: { name: string; strict: boolean } } }>;
+    const tools = JSON.parse(installed.stdout) as Array<{
+      name: string;
+      definition: { type: string; function: { name: string; strict: boolean } };
+    }>;
     expect(tools.map((tool) => tool.name)).toEqual(['exa_search']);
     expect(tools[0]?.definition).toMatchObject({ type: 'function', function: { name: 'exa_search', strict: true } });
   });
@@ -131,7 +160,13 @@ describe('the tarball installed globally into an empty prefix', () => {
   it.skipIf(!hasDemo)('autohedge analyze ACME --demo --json runs the shipped demo with no keys, from anywhere', () => {
     const result = autohedge('analyze', 'ACME', '--demo', '--json');
     if (result.code !== 0) throw new Error(`exit ${result.code}\n--- stderr\n${result.stderr}`);
-    const analysis = JSON.parse(result.stdout) as { ticker: string; demo: boolean; status: string; decision: { action: string } | null; error: string | null };
+    const analysis = JSON.parse(result.stdout) as {
+      ticker: string;
+      demo: boolean;
+      status: string;
+      decision: { action: string } | null;
+      error: string | null;
+    };
     expect(analysis).toMatchObject({ ticker: 'ACME', demo: true, status: 'ok', error: null });
     expect(analysis.decision?.action).toEqual(expect.any(String));
   });
@@ -179,8 +214,14 @@ console.log(JSON.stringify({ status, text: report.text, results: report.toolCall
   beforeAll(() => {
     project = path.join(workDirectory, 'consumer');
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`);
-    runOk('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, timeoutMs: packageTimeoutMs });
+    writeFileSync(
+      path.join(project, 'package.json'),
+      `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    runOk('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+      cwd: project,
+      timeoutMs: packageTimeoutMs,
+    });
   }, packageTimeoutMs);
 
   it(
@@ -203,27 +244,61 @@ console.log(JSON.stringify({ status, text: report.text, results: report.toolCall
         files: ['consumer.ts'],
       };
       writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-      const compile = run(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
-        cwd: project,
-        timeoutMs: 120_000,
-      });
+      const compile = run(
+        process.execPath,
+        [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project],
+        {
+          cwd: project,
+          timeoutMs: 120_000,
+        },
+      );
       expect(compile.stdout + compile.stderr).toBe('');
       expect(compile.code).toBe(0);
 
       const executed = runOk(process.execPath, [path.join(project, 'out', 'consumer.js')], { cwd: project });
-      expect(JSON.parse(executed.stdout)).toEqual({ status: 'ok', text: 'ACME last traded at 101.5.', results: ['101.5'], analyze: 'function' });
+      expect(JSON.parse(executed.stdout)).toEqual({
+        status: 'ok',
+        text: 'ACME last traded at 101.5.',
+        results: ['101.5'],
+        analyze: 'function',
+      });
     },
     packageTimeoutMs,
   );
 
-  it('fails to typecheck a consumer that misuses the API (the declarations are real types, not any)', () => {
-    writeFileSync(path.join(project, 'misuse.ts'), `import { runAgent } from 'autohedge';\nawait runAgent('not a spec', 'task', { asOf: new Date() });\n`);
-    const compile = run(
-      process.execPath,
-      [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--skipLibCheck', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--types', 'node', '--typeRoots', path.join(repoRoot, 'node_modules', '@types'), 'misuse.ts'],
-      { cwd: project, timeoutMs: 120_000 },
-    );
-    expect(compile.code).not.toBe(0);
-    expect(compile.stdout).toContain("misuse.ts(2,16): error TS2345: Argument of type 'string' is not assignable to parameter of type 'AgentSpec<string>'.");
-  }, packageTimeoutMs);
+  it(
+    'fails to typecheck a consumer that misuses the API (the declarations are real types, not any)',
+    () => {
+      writeFileSync(
+        path.join(project, 'misuse.ts'),
+        `import { runAgent } from 'autohedge';\nawait runAgent('not a spec', 'task', { asOf: new Date() });\n`,
+      );
+      const compile = run(
+        process.execPath,
+        [
+          path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '--noEmit',
+          '--strict',
+          '--skipLibCheck',
+          '--module',
+          'NodeNext',
+          '--moduleResolution',
+          'NodeNext',
+          '--target',
+          'ES2022',
+          '--types',
+          'node',
+          '--typeRoots',
+          path.join(repoRoot, 'node_modules', '@types'),
+          'misuse.ts',
+        ],
+        { cwd: project, timeoutMs: 120_000 },
+      );
+      expect(compile.code).not.toBe(0);
+      expect(compile.stdout).toContain(
+        "misuse.ts(2,16): error TS2345: Argument of type 'string' is not assignable to parameter of type 'AgentSpec<string>'.",
+      );
+    },
+    packageTimeoutMs,
+  );
 });

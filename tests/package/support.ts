@@ -21,7 +21,12 @@ export function childEnv(extra: Record<string, string> = {}, prependPath: string
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (/^npm_(package|lifecycle)_/.test(name)) continue;
-    if (['npm_config_prefix', 'npm_config_global_prefix', 'npm_config_local_prefix', 'npm_command', 'INIT_CWD'].includes(name)) continue;
+    if (
+      ['npm_config_prefix', 'npm_config_global_prefix', 'npm_config_local_prefix', 'npm_command', 'INIT_CWD'].includes(
+        name,
+      )
+    )
+      continue;
     if (/_API_KEY$/.test(name) || name === 'OPENAI_BASE_URL') continue;
     env[name] = value;
   }
@@ -31,7 +36,11 @@ export function childEnv(extra: Record<string, string> = {}, prependPath: string
   return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false', ...extra, PATH: searchPath };
 }
 
-export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): RunResult {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): RunResult {
   const result = spawnSync(command, args, {
     cwd: options.cwd,
     env: options.env ?? childEnv(),
@@ -44,10 +53,16 @@ export function run(command: string, args: string[], options: { cwd: string; env
 }
 
 /** Run and fail with the whole output when the exit code is not 0. */
-export function runOk(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): RunResult {
+export function runOk(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): RunResult {
   const result = run(command, args, options);
   if (result.code !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+    );
   }
   return result;
 }
@@ -76,9 +91,12 @@ export function assertFreshBuild(): void {
   const stale: string[] = [];
   for (const source of [...typeScriptSources('src'), ...typeScriptSources('agents')]) {
     const compiled = path.join(repoRoot, 'dist', source.replace(/\.ts$/, '.js'));
-    if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(path.join(repoRoot, source)).mtimeMs) stale.push(source);
+    if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(path.join(repoRoot, source)).mtimeMs)
+      stale.push(source);
   }
   if (stale.length > 0) {
-    throw new Error(`dist/ is missing or older than ${stale.length} source file(s) (${stale.slice(0, 3).join(', ')}…): run \`npm run build\` first`);
+    throw new Error(
+      `dist/ is missing or older than ${stale.length} source file(s) (${stale.slice(0, 3).join(', ')}…): run \`npm run build\` first`,
+    );
   }
 }

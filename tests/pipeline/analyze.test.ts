@@ -15,7 +15,12 @@ const asOf = new Date('2026-11-28T12:00:00Z');
 
 const plan = {
   thesis: 'Acme trends up above every moving average; the question is whether momentum holds.',
-  briefs: { quant: 'QUANT-BRIEF: judge the trend.', risk: 'RISK-BRIEF: size it.', execution: 'EXECUTION-BRIEF: plan the order.', sentiment: 'SENTIMENT-BRIEF: read the news.' },
+  briefs: {
+    quant: 'QUANT-BRIEF: judge the trend.',
+    risk: 'RISK-BRIEF: size it.',
+    execution: 'EXECUTION-BRIEF: plan the order.',
+    sentiment: 'SENTIMENT-BRIEF: read the news.',
+  },
 };
 
 const searchProvider = (): SearchProvider & { queries: string[] } => {
@@ -24,7 +29,15 @@ const searchProvider = (): SearchProvider & { queries: string[] } => {
     queries,
     async search(request) {
       queries.push(request.query);
-      return [{ title: 'Acme beats estimates', url: 'https://news.example/acme', publishedDate: '2026-11-20', author: null, snippet: 'Acme raised guidance.' }];
+      return [
+        {
+          title: 'Acme beats estimates',
+          url: 'https://news.example/acme',
+          publishedDate: '2026-11-20',
+          author: null,
+          snippet: 'Acme raised guidance.',
+        },
+      ];
     },
   };
 };
@@ -35,18 +48,33 @@ function script(overrides: Partial<Record<string, ScriptedStep[]>> = {}): Record
     quant: [{ text: 'Quant: trend up, score 0.7.', delayMs: 30 }],
     risk: [{ text: 'Risk: risk score 0.4, size 5 %.', delayMs: 30 }],
     execution: [{ text: 'Execution: limit at 99, stop 94, target 110.', delayMs: 30 }],
-    sentiment: [{ toolCalls: [{ name: 'exa_search', arguments: { query: 'Acme Robotics news', numResults: null, daysBack: null } }] }, { text: 'Sentiment 0.7 (https://news.example/acme).' }],
+    sentiment: [
+      {
+        toolCalls: [
+          { name: 'exa_search', arguments: { query: 'Acme Robotics news', numResults: null, daysBack: null } },
+        ],
+      },
+      { text: 'Sentiment 0.7 (https://news.example/acme).' },
+    ],
     ...overrides,
   };
 }
 
 function run(model: ScriptedModel, options = {}, extra: Partial<AnalyzeDeps> = {}) {
   const events: RunEvent[] = [];
-  const result = analyze('acme', { asOf, ...options }, { model, market: fakeMarket(), search: searchProvider(), events: (event) => events.push(event), ...extra });
+  const result = analyze(
+    'acme',
+    { asOf, ...options },
+    { model, market: fakeMarket(), search: searchProvider(), events: (event) => events.push(event), ...extra },
+  );
   return { result, events };
 }
 
-const userText = (request: ChatRequest) => request.messages.filter((message) => message.role === 'user').map((message) => message.content).join('\n');
+const userText = (request: ChatRequest) =>
+  request.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content)
+    .join('\n');
 
 describe('analyze (scripted model)', () => {
   it('runs plan, four desks, decision and guardrails in order', async () => {
@@ -82,7 +110,9 @@ describe('analyze (scripted model)', () => {
   });
 
   it('starts Sentiment with the snapshot, alongside the Director plan', async () => {
-    const model = new ScriptedModel(script({ director: [{ text: JSON.stringify(plan), delayMs: 40 }, { text: JSON.stringify(decision) }] }));
+    const model = new ScriptedModel(
+      script({ director: [{ text: JSON.stringify(plan), delayMs: 40 }, { text: JSON.stringify(decision) }] }),
+    );
     await run(model).result;
     const planRequest = model.requestsOf('director')[0]!;
     const sentimentFirst = model.requestsOf('sentiment')[0]!;
@@ -110,7 +140,8 @@ describe('analyze (scripted model)', () => {
   it('labels each brief by who wrote it: the Director for three desks, Sentiment its own standing brief', async () => {
     const model = new ScriptedModel(script());
     await run(model).result;
-    for (const agent of ['quant', 'risk', 'execution']) expect(userText(model.requestsOf(agent)[0]!)).toMatch(/The Director's brief for you:\n[A-Z]+-BRIEF/);
+    for (const agent of ['quant', 'risk', 'execution'])
+      expect(userText(model.requestsOf(agent)[0]!)).toMatch(/The Director's brief for you:\n[A-Z]+-BRIEF/);
     const sentiment = userText(model.requestsOf('sentiment')[0]!);
     expect(sentiment).toContain('Your brief:\nResearch the news and sentiment on ACME over the last 30 days.');
     expect(sentiment).not.toContain("The Director's brief");
@@ -121,13 +152,16 @@ describe('analyze (scripted model)', () => {
     await run(model).result;
     const decide = model.requestsOf('director')[1]!;
     const text = userText(decide);
-    for (const fragment of ['Quant: trend up', 'Risk: risk score', 'Execution: limit at 99', 'Sentiment 0.7']) expect(text).toContain(fragment);
+    for (const fragment of ['Quant: trend up', 'Risk: risk score', 'Execution: limit at 99', 'Sentiment 0.7'])
+      expect(text).toContain(fragment);
     expect(decide.responseFormat?.json_schema.name).toBe('decision');
     expect(decide.responseFormat?.json_schema.strict).toBe(true);
   });
 
   it('a failed desk degrades the run; the decision names the missing desk', async () => {
-    const model = new ScriptedModel(script({ risk: [{ error: new ModelError('model call timed out after 60 s', 'timeout') }] }));
+    const model = new ScriptedModel(
+      script({ risk: [{ error: new ModelError('model call timed out after 60 s', 'timeout') }] }),
+    );
     const outcome = await run(model).result;
     model.assertComplete();
     expect(outcome.status).toBe('degraded');
@@ -141,7 +175,15 @@ describe('analyze (scripted model)', () => {
 
   it('every desk failing gives failed and no decision', async () => {
     const failing = [{ error: new ModelError('OpenAI service error (503)', 'server') }];
-    const model = new ScriptedModel(script({ director: [{ text: JSON.stringify(plan) }], quant: failing, risk: failing, execution: failing, sentiment: failing }));
+    const model = new ScriptedModel(
+      script({
+        director: [{ text: JSON.stringify(plan) }],
+        quant: failing,
+        risk: failing,
+        execution: failing,
+        sentiment: failing,
+      }),
+    );
     const outcome = await run(model).result;
     model.assertComplete();
     expect(outcome.status).toBe('failed');
@@ -150,7 +192,15 @@ describe('analyze (scripted model)', () => {
   });
 
   it('retries a decision that breaks the schema once, then succeeds', async () => {
-    const model = new ScriptedModel(script({ director: [{ text: JSON.stringify(plan) }, { text: JSON.stringify({ ...decision, action: 'MAYBE' }) }, { text: JSON.stringify(decision) }] }));
+    const model = new ScriptedModel(
+      script({
+        director: [
+          { text: JSON.stringify(plan) },
+          { text: JSON.stringify({ ...decision, action: 'MAYBE' }) },
+          { text: JSON.stringify(decision) },
+        ],
+      }),
+    );
     const outcome = await run(model).result;
     model.assertComplete();
     expect(outcome.status).toBe('ok');
@@ -160,12 +210,22 @@ describe('analyze (scripted model)', () => {
   });
 
   it('reports a decision that breaks the schema twice, never inventing a HOLD', async () => {
-    const model = new ScriptedModel(script({ director: [{ text: JSON.stringify(plan) }, { text: 'I think BUY' }, { text: JSON.stringify({ ...decision, conviction: 300 }) }] }));
+    const model = new ScriptedModel(
+      script({
+        director: [
+          { text: JSON.stringify(plan) },
+          { text: 'I think BUY' },
+          { text: JSON.stringify({ ...decision, conviction: 300 }) },
+        ],
+      }),
+    );
     const outcome = await run(model).result;
     model.assertComplete();
     expect(outcome.status).toBe('failed');
     expect(outcome.decision).toBeNull();
-    expect(outcome.error).toMatch(/^Director decision failed: director: the model's decision broke the schema twice \(conviction: /);
+    expect(outcome.error).toMatch(
+      /^Director decision failed: director: the model's decision broke the schema twice \(conviction: /,
+    );
     expect(outcome.reports).toHaveLength(4);
   });
 
@@ -192,21 +252,30 @@ describe('analyze (scripted model)', () => {
 
   it('an unknown ticker is thrown; an unreachable Yahoo degrades the run and flags every level', async () => {
     const unknown = { snapshot: async () => Promise.reject(new DataError("unknown ticker 'ACME'", 'unknown-ticker')) };
-    await expect(analyze('ACME', { asOf }, { model: new ScriptedModel([]), market: unknown, search: searchProvider() })).rejects.toThrow("unknown ticker 'ACME'");
+    await expect(
+      analyze('ACME', { asOf }, { model: new ScriptedModel([]), market: unknown, search: searchProvider() }),
+    ).rejects.toThrow("unknown ticker 'ACME'");
 
-    const down = { snapshot: async () => Promise.reject(new DataError('could not reach Yahoo Finance (ECONNREFUSED)', 'unreachable')) };
+    const down = {
+      snapshot: async () =>
+        Promise.reject(new DataError('could not reach Yahoo Finance (ECONNREFUSED)', 'unreachable')),
+    };
     const model = new ScriptedModel(script());
     const outcome = await analyze('ACME', { asOf }, { model, market: down, search: searchProvider() });
     expect(outcome.status).toBe('degraded');
     expect(outcome.market).toBeNull();
     expect(outcome.warnings[0]).toBe('market data missing: could not reach Yahoo Finance (ECONNREFUSED)');
-    expect(userText(model.requestsOf('quant')[0]!)).toContain('Market data is not available for this run — do not estimate');
+    expect(userText(model.requestsOf('quant')[0]!)).toContain(
+      'Market data is not available for this run — do not estimate',
+    );
     expect(outcome.guardrails.map((finding) => finding.rule)).toEqual(['unverifiable', 'unverifiable', 'unverifiable']);
   });
 
   it('a failed plan fails the run with its reason, and stops Sentiment', async () => {
     const model = new ScriptedModel({
-      director: [{ error: new ModelError("OpenAI rejected the API key (401): check OPENAI_API_KEY", 'authentication') }],
+      director: [
+        { error: new ModelError('OpenAI rejected the API key (401): check OPENAI_API_KEY', 'authentication') },
+      ],
       sentiment: [{ text: 'never used', delayMs: 5_000 }],
     });
     const outcome = await run(model).result;
@@ -236,7 +305,12 @@ describe('analyze (scripted model)', () => {
     const model = new ScriptedModel(script());
     const { result, events } = run(model, { model: 'gpt-4o-mini' });
     const outcome = await result;
-    expect(events.filter((event) => event.type === 'agent-start').map((event) => event.agent).sort()).toEqual(['director', 'execution', 'quant', 'risk', 'sentiment']);
+    expect(
+      events
+        .filter((event) => event.type === 'agent-start')
+        .map((event) => event.agent)
+        .sort(),
+    ).toEqual(['director', 'execution', 'quant', 'risk', 'sentiment']);
     // ScriptedModel reports 100 prompt + 20 completion tokens a call: 2 director, 1 each desk, 2 sentiment.
     expect(outcome.usage.byAgent.director).toMatchObject({ promptTokens: 200, completionTokens: 40 });
     expect(outcome.usage.byAgent.sentiment).toMatchObject({ promptTokens: 200, completionTokens: 40 });
@@ -251,7 +325,9 @@ describe('analyze (scripted model)', () => {
     // Not even the plan fits under a hundredth of a cent with gpt-4.1's worst case.
     expect(model.requestsOf('director')).toHaveLength(0);
     expect(outcome.status).toBe('degraded');
-    expect(outcome.warnings.join('\n')).toMatch(/--max-cost \$0\.0001 reached: the next director call could cost up to \$/);
+    expect(outcome.warnings.join('\n')).toMatch(
+      /--max-cost \$0\.0001 reached: the next director call could cost up to \$/,
+    );
   });
 
   it('asks the model and search clients to load while the market data is fetched', async () => {
@@ -292,17 +368,27 @@ describe('analyzeMany', () => {
 describe('the --max-cost budget', () => {
   it('a desk stopped by the cap degrades the run instead of failing it, even when it is the only desk', async () => {
     const model = new ScriptedModel({ quant: [{ text: 'never sent' }] });
-    const outcome = await analyze('ACME', { asOf, agents: ['quant'], model: 'gpt-4.1', maxCostUsd: 0.0001 }, { model, market: fakeMarket(), search: searchProvider() });
+    const outcome = await analyze(
+      'ACME',
+      { asOf, agents: ['quant'], model: 'gpt-4.1', maxCostUsd: 0.0001 },
+      { model, market: fakeMarket(), search: searchProvider() },
+    );
     expect(model.requests).toHaveLength(0);
     expect(outcome.status).toBe('degraded');
-    expect(outcome.warnings[0]).toMatch(/^quant failed: --max-cost \$0\.0001 reached: the next quant call could cost up to \$/);
+    expect(outcome.warnings[0]).toMatch(
+      /^quant failed: --max-cost \$0\.0001 reached: the next quant call could cost up to \$/,
+    );
   });
 
   it('one withBudget() model caps several analyses together, counting what was really spent', async () => {
     const { estimatePromptTokens, withBudget } = await import('../../src/pipeline/budget.js');
     const { defaultPriceTable, priceFor, worstCaseCost } = await import('../../src/llm/prices.js');
     const run = (model: ScriptedModel | ReturnType<typeof withBudget>) =>
-      analyze('ACME', { asOf, agents: ['quant'], model: 'gpt-4.1' }, { model, market: fakeMarket(), search: searchProvider() });
+      analyze(
+        'ACME',
+        { asOf, agents: ['quant'], model: 'gpt-4.1' },
+        { model, market: fakeMarket(), search: searchProvider() },
+      );
     // One unbudgeted run shows the request a quant call sends, so its worst case is known exactly.
     const probe = new ScriptedModel({ quant: [{ text: 'probe' }] });
     await run(probe);
@@ -325,8 +411,17 @@ describe('the --max-cost budget', () => {
 
 describe('the Director', () => {
   it('has its own time limit', async () => {
-    const model = new ScriptedModel(script({ director: [{ text: JSON.stringify(plan), delayMs: 2_000 }], sentiment: [{ text: 'never', delayMs: 2_000 }] }));
-    const outcome = await analyze('ACME', { asOf, agentTimeoutMs: 100 }, { model, market: fakeMarket(), search: searchProvider() });
+    const model = new ScriptedModel(
+      script({
+        director: [{ text: JSON.stringify(plan), delayMs: 2_000 }],
+        sentiment: [{ text: 'never', delayMs: 2_000 }],
+      }),
+    );
+    const outcome = await analyze(
+      'ACME',
+      { asOf, agentTimeoutMs: 100 },
+      { model, market: fakeMarket(), search: searchProvider() },
+    );
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toBe('Director plan failed: timed out after 0.1 s');
   });
@@ -335,28 +430,44 @@ describe('the Director', () => {
     const model = new ScriptedModel(script());
     const { result, events } = run(model);
     await result;
-    const calls = events.flatMap((event) => (event.type === 'model-call' && event.agent === 'director' ? [event.call] : []));
+    const calls = events.flatMap((event) =>
+      event.type === 'model-call' && event.agent === 'director' ? [event.call] : [],
+    );
     expect(calls).toEqual([1, 2]);
   });
 
   it('a decision cut off at the token limit is reported as such, not retried', async () => {
-    const model = new ScriptedModel(script({ director: [{ text: JSON.stringify(plan) }, { text: '{"action":"BUY","conv', finishReason: 'length' }] }));
+    const model = new ScriptedModel(
+      script({ director: [{ text: JSON.stringify(plan) }, { text: '{"action":"BUY","conv', finishReason: 'length' }] }),
+    );
     const outcome = await run(model).result;
     model.assertComplete();
     expect(outcome.status).toBe('failed');
-    expect(outcome.error).toBe("Director decision failed: director: the model's decision was cut off at the 1500-token limit before the JSON was complete");
+    expect(outcome.error).toBe(
+      "Director decision failed: director: the model's decision was cut off at the 1500-token limit before the JSON was complete",
+    );
   });
 });
 
 describe('agents as data: tools bound by name from the definitions', () => {
   it('a definition that gives Quant exa_search makes its request carry it, with 3 tool rounds when it set none', async () => {
-    const roster = agentDefinitions.map((definition) => (definition.id === 'quant' ? { ...definition, tools: ['exa_search'] } : definition));
+    const roster = agentDefinitions.map((definition) =>
+      definition.id === 'quant' ? { ...definition, tools: ['exa_search'] } : definition,
+    );
     const model = new ScriptedModel(
       script({
         quant: [
-          { toolCalls: [{ name: 'exa_search', arguments: { query: 'Acme technicals', numResults: null, daysBack: null } }] },
+          {
+            toolCalls: [
+              { name: 'exa_search', arguments: { query: 'Acme technicals', numResults: null, daysBack: null } },
+            ],
+          },
           { toolCalls: [{ name: 'exa_search', arguments: { query: 'Acme again', numResults: null, daysBack: null } }] },
-          { toolCalls: [{ name: 'exa_search', arguments: { query: 'Acme once more', numResults: null, daysBack: null } }] },
+          {
+            toolCalls: [
+              { name: 'exa_search', arguments: { query: 'Acme once more', numResults: null, daysBack: null } },
+            ],
+          },
           { text: 'Quant: trend up, with the news.' },
         ],
       }),
@@ -372,21 +483,41 @@ describe('agents as data: tools bound by name from the definitions', () => {
     expect(outcome.reports.find((report) => report.agent === 'quant')?.toolCalls).toHaveLength(3);
   });
 
-  it('appends AnalyzeDeps.agentTools to an agent\'s own tools', async () => {
-    const ruler = defineTool({ name: 'ruler', description: 'Measures', outputs: 'a length', parameters: z.object({}), run: async () => '3 cm' });
-    const model = new ScriptedModel(script({ risk: [{ toolCalls: [{ name: 'ruler', arguments: {} }] }, { text: 'Risk: 3 cm of risk.' }] }));
-    const outcome = await analyze('ACME', { asOf }, { model, market: fakeMarket(), search: searchProvider(), agentTools: { risk: [ruler], sentiment: [ruler] } });
+  it("appends AnalyzeDeps.agentTools to an agent's own tools", async () => {
+    const ruler = defineTool({
+      name: 'ruler',
+      description: 'Measures',
+      outputs: 'a length',
+      parameters: z.object({}),
+      run: async () => '3 cm',
+    });
+    const model = new ScriptedModel(
+      script({ risk: [{ toolCalls: [{ name: 'ruler', arguments: {} }] }, { text: 'Risk: 3 cm of risk.' }] }),
+    );
+    const outcome = await analyze(
+      'ACME',
+      { asOf },
+      { model, market: fakeMarket(), search: searchProvider(), agentTools: { risk: [ruler], sentiment: [ruler] } },
+    );
     expect(model.requestsOf('risk')[0]!.tools?.map((tool) => tool.function.name)).toEqual(['ruler']);
     expect(model.requestsOf('sentiment')[0]!.tools?.map((tool) => tool.function.name)).toEqual(['exa_search', 'ruler']);
-    expect(outcome.reports.find((report) => report.agent === 'risk')?.toolCalls.map((call) => call.result)).toEqual(['3 cm']);
+    expect(outcome.reports.find((report) => report.agent === 'risk')?.toolCalls.map((call) => call.result)).toEqual([
+      '3 cm',
+    ]);
   });
 
   it('refuses a definition naming a tool nothing provides, before any model call', async () => {
-    const roster = agentDefinitions.map((definition) => (definition.id === 'risk' ? { ...definition, tools: ['place_order'] } : definition));
-    const model = new ScriptedModel(script());
-    await expect(analyze('ACME', { asOf, agents: ['risk'] }, { model, market: fakeMarket(), search: searchProvider(), agents: roster })).rejects.toThrow(
-      "agent risk names tool 'place_order', which is not available (known: exa_search)",
+    const roster = agentDefinitions.map((definition) =>
+      definition.id === 'risk' ? { ...definition, tools: ['place_order'] } : definition,
     );
+    const model = new ScriptedModel(script());
+    await expect(
+      analyze(
+        'ACME',
+        { asOf, agents: ['risk'] },
+        { model, market: fakeMarket(), search: searchProvider(), agents: roster },
+      ),
+    ).rejects.toThrow("agent risk names tool 'place_order', which is not available (known: exa_search)");
     expect(model.requests).toHaveLength(0);
   });
 });
@@ -396,7 +527,11 @@ describe('typed failures in the result', () => {
     const model = new ScriptedModel(script({ quant: [{ error: new ModelError('upstream 503', 'server') }] }));
     const outcome = await run(model).result;
     const quant = outcome.reports.find((report) => report.agent === 'quant');
-    expect(quant).toMatchObject({ status: 'failed', error: 'upstream 503', failure: { kind: 'model', message: 'upstream 503' } });
+    expect(quant).toMatchObject({
+      status: 'failed',
+      error: 'upstream 503',
+      failure: { kind: 'model', message: 'upstream 503' },
+    });
     expect(outcome.reports.find((report) => report.agent === 'risk')?.failure).toBeNull();
   });
 });

@@ -28,6 +28,9 @@ describe('training cutoffs and contamination labels', () => {
   });
 
   it('a live run is clean, whatever the model', () => {
-    expect(contaminationOf('2026-11-27', ['my-local-model'], false)).toMatchObject({ label: 'clean', models: [{ model: 'my-local-model', cutoff: null }] });
+    expect(contaminationOf('2026-11-27', ['my-local-model'], false)).toMatchObject({
+      label: 'clean',
+      models: [{ model: 'my-local-model', cutoff: null }],
+    });
   });
 });

@@ -14,7 +14,10 @@ describe('the trader battery: decisions a desk would send back', () => {
     const ofRule = findings.filter((candidate) => candidate.rule === rule);
     expect(ofRule, JSON.stringify(findings, null, 1)).not.toEqual([]);
     expect(ofRule.map((finding) => finding.severity)).toEqual(ofRule.map(() => severity));
-    expect(ofRule.some((finding) => says.test(finding.message)), JSON.stringify(ofRule, null, 1)).toBe(true);
+    expect(
+      ofRule.some((finding) => says.test(finding.message)),
+      JSON.stringify(ofRule, null, 1),
+    ).toBe(true);
   });
 
   it('every error in the battery is in a decision the run would flag; no bad decision passes clean', () => {
@@ -49,15 +52,23 @@ describe("a library caller's limits", () => {
     expect(findings.map((finding) => finding.rule)).toContain('risk-per-trade');
   });
 
-  it.each([Number.NaN, -1, Number.POSITIVE_INFINITY, '2' as unknown as number])('a limit of %s is a ConfigError naming it, not a rule silently switched off', (value) => {
-    expect(() => checkDecision(risky.decision, risky.market, { maxRiskPct: value })).toThrow(
-      expect.objectContaining({ name: 'ConfigError', message: `guardrail limit maxRiskPct must be a finite number of at least 0 (got ${String(value)})` }),
-    );
-  });
+  it.each([Number.NaN, -1, Number.POSITIVE_INFINITY, '2' as unknown as number])(
+    'a limit of %s is a ConfigError naming it, not a rule silently switched off',
+    (value) => {
+      expect(() => checkDecision(risky.decision, risky.market, { maxRiskPct: value })).toThrow(
+        expect.objectContaining({
+          name: 'ConfigError',
+          message: `guardrail limit maxRiskPct must be a finite number of at least 0 (got ${String(value)})`,
+        }),
+      );
+    },
+  );
 
   it('analyze() refuses a bad limit before any model call', async () => {
     const model = new ScriptedModel({});
-    await expect(analyze('ACME', { guardrailLimits: { maxStopAtr: Number.NaN } }, { model, market: fakeMarket(), search: null })).rejects.toThrow(/guardrail limit maxStopAtr/);
+    await expect(
+      analyze('ACME', { guardrailLimits: { maxStopAtr: Number.NaN } }, { model, market: fakeMarket(), search: null }),
+    ).rejects.toThrow(/guardrail limit maxStopAtr/);
     expect(model.requests).toEqual([]);
   });
 });

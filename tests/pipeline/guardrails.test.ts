@@ -26,7 +26,8 @@ const long: Decision = {
 /** Its mirror: a limit to sell above the market, stop 2 ATR over. */
 const short: Decision = { ...long, action: 'SELL', entry: 101, stopLoss: 106, takeProfit: 90 };
 
-const check = (decision: Decision, snapshot: MarketSnapshot | null = market, limits: Partial<GuardrailLimits> = {}) => checkDecision(decision, snapshot, limits);
+const check = (decision: Decision, snapshot: MarketSnapshot | null = market, limits: Partial<GuardrailLimits> = {}) =>
+  checkDecision(decision, snapshot, limits);
 const rulesOf = (findings: GuardrailFinding[]) => findings.map((finding) => `${finding.severity}:${finding.rule}`);
 const serious = (findings: GuardrailFinding[]) => rulesOf(findings.filter((finding) => finding.severity !== 'info'));
 
@@ -37,7 +38,14 @@ describe('sound decisions pass', () => {
   });
 
   it('a HOLD with no levels and no size produces none, with or without data', () => {
-    const hold: Decision = { ...long, action: 'HOLD', positionSizePct: 0, entry: null, stopLoss: null, takeProfit: null };
+    const hold: Decision = {
+      ...long,
+      action: 'HOLD',
+      positionSizePct: 0,
+      entry: null,
+      stopLoss: null,
+      takeProfit: null,
+    };
     expect(check(hold)).toEqual([]);
     expect(check(hold, null)).toEqual([]);
   });
@@ -68,13 +76,24 @@ describe('input validation for library callers', () => {
 describe('size and conviction', () => {
   it('size above the limit is an error; exactly at it passes', () => {
     expect(serious(check({ ...long, positionSizePct: 10 }))).toEqual([]);
-    expect(check({ ...long, positionSizePct: 10.5, conviction: 90 })).toContainEqual({ rule: 'position-size', severity: 'error', message: 'position size 10.50 % exceeds the 10 % limit' });
+    expect(check({ ...long, positionSizePct: 10.5, conviction: 90 })).toContainEqual({
+      rule: 'position-size',
+      severity: 'error',
+      message: 'position size 10.50 % exceeds the 10 % limit',
+    });
   });
 
   it('BUY or SELL with size 0, and HOLD with a size, are warnings', () => {
     expect(rulesOf(check({ ...long, positionSizePct: 0 }))).toEqual(['warning:size-zero']);
     expect(rulesOf(check({ ...short, positionSizePct: 0 }))).toEqual(['warning:size-zero']);
-    const hold: Decision = { ...long, action: 'HOLD', positionSizePct: 3, entry: null, stopLoss: null, takeProfit: null };
+    const hold: Decision = {
+      ...long,
+      action: 'HOLD',
+      positionSizePct: 3,
+      entry: null,
+      stopLoss: null,
+      takeProfit: null,
+    };
     expect(rulesOf(check(hold))).toEqual(['warning:hold-size']);
   });
 
@@ -96,7 +115,13 @@ describe('levels present and on the right side', () => {
     expect(rulesOf(check({ ...long, orderType: 'market', entry: null }))).toEqual(['warning:entry-missing']);
     expect(rulesOf(check({ ...long, stopLoss: null }))).toEqual(['error:stop-missing']);
     expect(rulesOf(check({ ...short, stopLoss: null }))).toEqual(['error:stop-missing']);
-    expect(check({ ...long, takeProfit: null })).toEqual([{ rule: 'target-missing', severity: 'warning', message: 'BUY without a take-profit: reward/risk cannot be checked' }]);
+    expect(check({ ...long, takeProfit: null })).toEqual([
+      {
+        rule: 'target-missing',
+        severity: 'warning',
+        message: 'BUY without a take-profit: reward/risk cannot be checked',
+      },
+    ]);
   });
 
   it('a stop or target on the wrong side of the entry is an error, for BUY and SELL', () => {
@@ -112,14 +137,19 @@ describe('levels present and on the right side', () => {
     expect(findings).toContainEqual({
       rule: 'stop-side',
       severity: 'error',
-      message: 'stop-loss 101 is at or above the fill price 100 (the limit fills at once at the last price) for a BUY: it is stopped out on fill',
+      message:
+        'stop-loss 101 is at or above the fill price 100 (the limit fills at once at the last price) for a BUY: it is stopped out on fill',
     });
   });
 
   it('a market order is judged at the last price, not its stated entry', () => {
     // Stated: reward 12, risk 4 → 3. Filled at 100: reward 4, risk 12 → 0.33.
     const findings = check({ ...long, orderType: 'market', entry: 92, stopLoss: 88, takeProfit: 104 });
-    expect(findings).toContainEqual({ rule: 'reward-risk', severity: 'warning', message: 'reward/risk is 0.33 at the fill price 100 (3.00 at the stated entry 92), below 1' });
+    expect(findings).toContainEqual({
+      rule: 'reward-risk',
+      severity: 'warning',
+      message: 'reward/risk is 0.33 at the fill price 100 (3.00 at the stated entry 92), below 1',
+    });
     expect(rulesOf(findings)).toContain('warning:market-entry');
     // A market order stated at the last price reads like a limit there.
     expect(serious(check({ ...long, orderType: 'market', entry: 100, stopLoss: 95, takeProfit: 110 }))).toEqual([]);
@@ -160,21 +190,32 @@ describe('distances against the data', () => {
   it('risk per trade above 2 % of the portfolio is an error: exactly 2 % passes', () => {
     const wideStops = { maxStopAtr: 100 };
     // 10 % × a stop 20 % away = 2 %.
-    expect(serious(check({ ...long, positionSizePct: 10, stopLoss: 79.2, takeProfit: 120 }, market, wideStops))).toEqual([]);
-    expect(rulesOf(check({ ...long, positionSizePct: 10, stopLoss: 79.1, takeProfit: 120 }, market, wideStops))).toEqual(['error:risk-per-trade']);
+    expect(
+      serious(check({ ...long, positionSizePct: 10, stopLoss: 79.2, takeProfit: 120 }, market, wideStops)),
+    ).toEqual([]);
+    expect(
+      rulesOf(check({ ...long, positionSizePct: 10, stopLoss: 79.1, takeProfit: 120 }, market, wideStops)),
+    ).toEqual(['error:risk-per-trade']);
     // The issue's case: 10 % of the portfolio with a 40 % stop puts 4 % on one trade.
-    const findings = check({ ...long, entry: 100, positionSizePct: 10, stopLoss: 60, takeProfit: 140 }, market, { ...wideStops, maxTargetAtrPerSqrtSession: 100 });
+    const findings = check({ ...long, entry: 100, positionSizePct: 10, stopLoss: 60, takeProfit: 140 }, market, {
+      ...wideStops,
+      maxTargetAtrPerSqrtSession: 100,
+    });
     expect(findings).toContainEqual({
       rule: 'risk-per-trade',
       severity: 'error',
       message: 'the trade risks 4.00 % of the portfolio (size 10 % × stop 40.0 % from 100; limit 2 %)',
     });
-    expect(rulesOf(check({ ...short, positionSizePct: 10, stopLoss: 122, takeProfit: 80 }, market, wideStops))).toEqual(['error:risk-per-trade']);
+    expect(rulesOf(check({ ...short, positionSizePct: 10, stopLoss: 122, takeProfit: 80 }, market, wideStops))).toEqual(
+      ['error:risk-per-trade'],
+    );
   });
 
   it('reward/risk below 1 is a warning: exactly 1 passes', () => {
     expect(serious(check({ ...long, takeProfit: 104 }))).toEqual([]);
-    expect(check({ ...long, takeProfit: 103.9 })).toEqual([{ rule: 'reward-risk', severity: 'warning', message: 'reward/risk is 0.98, below 1' }]);
+    expect(check({ ...long, takeProfit: 103.9 })).toEqual([
+      { rule: 'reward-risk', severity: 'warning', message: 'reward/risk is 0.98, below 1' },
+    ]);
     expect(rulesOf(check({ ...short, takeProfit: 96.5 }))).toEqual(['warning:reward-risk']);
   });
 
@@ -187,14 +228,21 @@ describe('distances against the data', () => {
     expect(far.find((finding) => finding.rule === 'target-reach')?.message).toBe(
       'take-profit 174 is 30.00 ATR from the entry 99; over "1–2 weeks" (10 sessions) at most 9.49 ATR is realistic (3 ATR × √sessions)',
     );
-    expect(rulesOf(check({ ...short, timeHorizon: '1–2 weeks', takeProfit: 4 }))).toEqual(['warning:target-reach', 'warning:target-range']);
+    expect(rulesOf(check({ ...short, timeHorizon: '1–2 weeks', takeProfit: 4 }))).toEqual([
+      'warning:target-reach',
+      'warning:target-range',
+    ]);
   });
 
   it('a target far beyond the 52-week range is a warning: 25 % past the high (or low) passes', () => {
     const year = { timeHorizon: '1 year' };
     expect(serious(check({ ...long, ...year, takeProfit: 150 }))).toEqual([]);
     expect(check({ ...long, ...year, takeProfit: 151 })).toEqual([
-      { rule: 'target-range', severity: 'warning', message: 'take-profit 151 is 25.8 % above the 52-week high 120 (limit 25 %)' },
+      {
+        rule: 'target-range',
+        severity: 'warning',
+        message: 'take-profit 151 is 25.8 % above the 52-week high 120 (limit 25 %)',
+      },
     ]);
     expect(serious(check({ ...short, ...year, takeProfit: 52.5 }))).toEqual([]);
     expect(rulesOf(check({ ...short, ...year, takeProfit: 52 }))).toEqual(['warning:target-range']);
@@ -204,57 +252,109 @@ describe('distances against the data', () => {
 describe('missing data', () => {
   it('with no market data every level is unverifiable, HOLD included, while internal checks still run', () => {
     expect(check(long, null)).toEqual([
-      { rule: 'unverifiable', severity: 'warning', message: 'entry 99 cannot be checked against the market: no price is available' },
-      { rule: 'unverifiable', severity: 'warning', message: 'stopLoss 94 cannot be checked against the market: no price is available' },
-      { rule: 'unverifiable', severity: 'warning', message: 'takeProfit 110 cannot be checked against the market: no price is available' },
+      {
+        rule: 'unverifiable',
+        severity: 'warning',
+        message: 'entry 99 cannot be checked against the market: no price is available',
+      },
+      {
+        rule: 'unverifiable',
+        severity: 'warning',
+        message: 'stopLoss 94 cannot be checked against the market: no price is available',
+      },
+      {
+        rule: 'unverifiable',
+        severity: 'warning',
+        message: 'takeProfit 110 cannot be checked against the market: no price is available',
+      },
     ]);
     const hold: Decision = { ...long, action: 'HOLD', positionSizePct: 0, stopLoss: null, takeProfit: null };
     expect(rulesOf(check(hold, null))).toEqual(['warning:unverifiable']);
     expect(rulesOf(check({ ...long, stopLoss: 101 }, null))).toContain('error:stop-side');
-    const noPrice = makeSnapshot('ACME', { quote: { ...market.quote, price: null }, indicators: { ...market.indicators, lastClose: null } });
-    expect(rulesOf(check(short, noPrice))).toEqual(['warning:unverifiable', 'warning:unverifiable', 'warning:unverifiable']);
+    const noPrice = makeSnapshot('ACME', {
+      quote: { ...market.quote, price: null },
+      indicators: { ...market.indicators, lastClose: null },
+    });
+    expect(rulesOf(check(short, noPrice))).toEqual([
+      'warning:unverifiable',
+      'warning:unverifiable',
+      'warning:unverifiable',
+    ]);
   });
 
   it('a HOLD with levels is informational when data exists', () => {
     const hold: Decision = { ...long, action: 'HOLD', positionSizePct: 0, entry: 140, stopLoss: 150, takeProfit: null };
-    expect(check(hold)).toEqual([{ rule: 'hold-levels', severity: 'info', message: 'HOLD carries levels (entry 140, stopLoss 150); they are informational only' }]);
+    expect(check(hold)).toEqual([
+      {
+        rule: 'hold-levels',
+        severity: 'info',
+        message: 'HOLD carries levels (entry 140, stopLoss 150); they are informational only',
+      },
+    ]);
   });
 
   it('with ATR missing, distances fall back to percent of the price and say so', () => {
     const findings = check({ ...long, stopLoss: 98.9 }, noAtr);
-    expect(findings[0]).toEqual({ rule: 'atr-missing', severity: 'info', message: 'ATR(14) is not available: distances are judged in percent of the price, one ATR taken as 2.50 %' });
+    expect(findings[0]).toEqual({
+      rule: 'atr-missing',
+      severity: 'info',
+      message: 'ATR(14) is not available: distances are judged in percent of the price, one ATR taken as 2.50 %',
+    });
     expect(findings).toContainEqual({
       rule: 'stop-tight',
       severity: 'error',
       message: 'stop 98.90 is 0.10 % below the entry 99 (min 0.63 %): ordinary daily noise stops it out',
     });
     expect(serious(check(long, noAtr))).toEqual([]);
-    expect(rulesOf(check({ ...long, entry: 90, stopLoss: 85, takeProfit: 104 }, noAtr))).toContain('error:entry-distance');
+    expect(rulesOf(check({ ...long, entry: 90, stopLoss: 85, takeProfit: 104 }, noAtr))).toContain(
+      'error:entry-distance',
+    );
   });
 
   it('a quote older than the last session before the run clock is a warning', () => {
     const stale = makeSnapshot('ACME', { quote: { ...market.quote, priceTime: '2026-11-24T21:00:00.000Z' } });
     expect(check(long, stale)).toEqual([
-      { rule: 'stale-quote', severity: 'warning', message: "the quote is from 2026-11-24, older than the last session (2026-11-27) before the run's clock 2026-11-27T21:00:00.000Z" },
+      {
+        rule: 'stale-quote',
+        severity: 'warning',
+        message:
+          "the quote is from 2026-11-24, older than the last session (2026-11-27) before the run's clock 2026-11-27T21:00:00.000Z",
+      },
     ]);
     // Saturday's run: Friday's close is the last session.
     const weekend = makeSnapshot('ACME', { asOf: '2026-11-28T15:00:00.000Z' });
     expect(check(long, weekend)).toEqual([]);
     // The Friday after Thanksgiving (2026-11-26, a holiday), 10:00 in New York: Wednesday's
     // close is still the last session.
-    const holiday = makeSnapshot('ACME', { asOf: '2026-11-27T15:00:00.000Z', quote: { ...market.quote, priceTime: '2026-11-25T21:00:00.000Z' }, indicators: { ...market.indicators, asOfBar: '2026-11-25' } });
+    const holiday = makeSnapshot('ACME', {
+      asOf: '2026-11-27T15:00:00.000Z',
+      quote: { ...market.quote, priceTime: '2026-11-25T21:00:00.000Z' },
+      indicators: { ...market.indicators, asOfBar: '2026-11-25' },
+    });
     expect(check(long, holiday)).toEqual([]);
     // Friday 10:00 in New York: Thursday's close is still the last session.
-    const morning = makeSnapshot('ACME', { asOf: '2026-11-27T15:00:00.000Z', quote: { ...market.quote, priceTime: '2026-11-26T21:00:00.000Z' } });
+    const morning = makeSnapshot('ACME', {
+      asOf: '2026-11-27T15:00:00.000Z',
+      quote: { ...market.quote, priceTime: '2026-11-26T21:00:00.000Z' },
+    });
     expect(check(long, morning)).toEqual([]);
   });
 });
 
 describe('limits', () => {
   it('are documented defaults and overridable one by one', () => {
-    expect(defaultLimits).toMatchObject({ maxPositionPct: 10, maxRiskPct: 2, maxEntryAtr: 3, minStopAtr: 0.25, maxStopAtr: 6, minRewardRisk: 1 });
+    expect(defaultLimits).toMatchObject({
+      maxPositionPct: 10,
+      maxRiskPct: 2,
+      maxEntryAtr: 3,
+      minStopAtr: 0.25,
+      maxStopAtr: 6,
+      minRewardRisk: 1,
+    });
     expect(rulesOf(check({ ...long, positionSizePct: 30, conviction: 90 }))).toContain('error:position-size');
-    expect(rulesOf(check({ ...long, positionSizePct: 30, conviction: 90 }, market, { maxPositionPct: 100, maxRiskPct: 10 }))).toEqual([]);
+    expect(
+      rulesOf(check({ ...long, positionSizePct: 30, conviction: 90 }, market, { maxPositionPct: 100, maxRiskPct: 10 })),
+    ).toEqual([]);
   });
 });
 

@@ -13,7 +13,11 @@ import { decisionAt, plan } from '../support/faults.js';
 import { fakeMarket, snapshotFromBars } from '../support/market.js';
 import { makeBars } from '../support/results.js';
 
-const userText = (request: ChatRequest) => request.messages.filter((message) => message.role === 'user').map((message) => String(message.content)).join('\n');
+const userText = (request: ChatRequest) =>
+  request.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => String(message.content))
+    .join('\n');
 
 describe('a snapshot whose indicators are its own bars', () => {
   it('the builder: indicators, price and market block all come from the bars', () => {
@@ -37,7 +41,11 @@ describe('a snapshot whose indicators are its own bars', () => {
       execution: [{ text: 'Execution: limit order.' }],
       sentiment: [{ text: 'Sentiment 0.6.' }],
     });
-    const result = await analyze('ACME', { asOf: new Date(snapshot.asOf) }, { model, market: fakeMarket(snapshot), search: { search: async () => [] } });
+    const result = await analyze(
+      'ACME',
+      { asOf: new Date(snapshot.asOf) },
+      { model, market: fakeMarket(snapshot), search: { search: async () => [] } },
+    );
     model.assertComplete();
 
     expect(result.status).toBe('ok');

@@ -10,7 +10,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const request: SearchRequest = { query: 'acme', numResults: 5, startPublishedDate: '2026-10-29T00:00:00.000Z', endPublishedDate: '2026-11-28T00:00:00.000Z' };
+const request: SearchRequest = {
+  query: 'acme',
+  numResults: 5,
+  startPublishedDate: '2026-10-29T00:00:00.000Z',
+  endPublishedDate: '2026-11-28T00:00:00.000Z',
+};
 const signal = new AbortController().signal;
 
 function exaLike(): SearchProvider & { calls: number } {
@@ -30,7 +35,11 @@ const openaiLike = (usage = { promptTokens: 3_000, completionTokens: 200, cached
   model: 'gpt-4o-mini-search-preview',
   maxTokens: 1_200,
   async search() {
-    return { results: [{ title: 'a', url: 'https://a.example', publishedDate: null, author: null, snippet: '' }], usage, model: 'gpt-4o-mini-search-preview' };
+    return {
+      results: [{ title: 'a', url: 'https://a.example', publishedDate: null, author: null, snippet: '' }],
+      usage,
+      model: 'gpt-4o-mini-search-preview',
+    };
   },
 });
 
@@ -42,7 +51,9 @@ describe('searches under --max-cost', () => {
     await capped.search(request, signal);
     await capped.search(request, signal);
     await expect(capped.search(request, signal)).rejects.toThrow(BudgetExceededError);
-    await expect(capped.search(request, signal)).rejects.toThrow(/--max-cost \$0\.0150 reached: the next exa search could cost up to \$0\.0070 \(spent \$0\.0140/);
+    await expect(capped.search(request, signal)).rejects.toThrow(
+      /--max-cost \$0\.0150 reached: the next exa search could cost up to \$0\.0070 \(spent \$0\.0140/,
+    );
     expect(provider.calls).toBe(2);
   });
 
@@ -50,7 +61,12 @@ describe('searches under --max-cost', () => {
     const cap = new SpendingCap(0.02);
     const model: ChatModel = {
       async complete() {
-        return { message: { role: 'assistant', content: 'ok' }, finishReason: 'stop', usage: { promptTokens: 2_000, completionTokens: 500, cachedPromptTokens: 0 }, model: 'gpt-4o-mini' };
+        return {
+          message: { role: 'assistant', content: 'ok' },
+          finishReason: 'stop',
+          usage: { promptTokens: 2_000, completionTokens: 500, cachedPromptTokens: 0 },
+          model: 'gpt-4o-mini',
+        };
       },
     };
     const search = withSearchBudget(exaLike(), cap, defaultPriceTable);
@@ -58,7 +74,9 @@ describe('searches under --max-cost', () => {
     await search.search(request, signal);
     // $0.014 spent on searches: a gpt-4.1 call whose worst case is ~$0.0097 no longer fits.
     const capped = withBudget(model, cap, defaultPriceTable);
-    await expect(capped.complete({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }], maxTokens: 1_200 })).rejects.toThrow(/the next model call could cost up to/);
+    await expect(
+      capped.complete({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }], maxTokens: 1_200 }),
+    ).rejects.toThrow(/the next model call could cost up to/);
   });
 
   it('an OpenAI search: the fee plus the whole answer as its worst case, then what it really spent', async () => {
@@ -73,14 +91,21 @@ describe('searches under --max-cost', () => {
 
   it('an unpriced search provider cannot run under a cap', async () => {
     const provider: SearchProvider = { id: 'exa', search: async () => [] };
-    const capped = withSearchBudget(provider, new SpendingCap(1), { 'gpt-4.1': { input: 2, cachedInput: 0.5, output: 8 } });
-    await expect(capped.search(request, signal)).rejects.toThrow("no price is known for 'exa' searches, so --max-cost cannot be enforced");
+    const capped = withSearchBudget(provider, new SpendingCap(1), {
+      'gpt-4.1': { input: 2, cachedInput: 0.5, output: 8 },
+    });
+    await expect(capped.search(request, signal)).rejects.toThrow(
+      "no price is known for 'exa' searches, so --max-cost cannot be enforced",
+    );
   });
 
   it('AUTOHEDGE_PRICES may set a per-search price', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'autohedge-prices-'));
     const file = join(directory, 'prices.json');
-    writeFileSync(file, JSON.stringify({ exa: { perCall: 0.05 }, 'gpt-4o-mini-search-preview': { input: 1, output: 2, perCall: 0.1 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ exa: { perCall: 0.05 }, 'gpt-4o-mini-search-preview': { input: 1, output: 2, perCall: 0.1 } }),
+    );
     const table = await loadPriceTable({ AUTOHEDGE_PRICES: file });
     expect(table['exa']).toEqual({ input: 0, cachedInput: 0, output: 0, perCall: 0.05 });
     expect(table['gpt-4o-mini-search-preview']).toEqual({ input: 1, cachedInput: 1, output: 2, perCall: 0.1 });
@@ -106,7 +131,14 @@ describe('searches in the run usage', () => {
       { type: 'search-usage', agent: 'sentiment', provider: 'exa', model: null, usage: null },
     ]);
     const summary = tracker.summary(defaultPriceTable);
-    expect(summary.search).toEqual({ provider: 'exa', model: null, searches: 2, promptTokens: 0, completionTokens: 0, costUsd: 0.014 });
+    expect(summary.search).toEqual({
+      provider: 'exa',
+      model: null,
+      searches: 2,
+      promptTokens: 0,
+      completionTokens: 0,
+      costUsd: 0.014,
+    });
     expect(summary.costUsd).toBeCloseTo(0.014, 12);
   });
 
@@ -117,13 +149,19 @@ describe('searches in the run usage', () => {
       id: 'openai',
       model: 'gpt-4o-mini-search-preview',
       async search(searchRequest) {
-        if (searchRequest.query === 'billed') throw new SearchError('no citations', 'no-citations', null, { usage, model: 'gpt-4o-mini-search-preview' });
+        if (searchRequest.query === 'billed')
+          throw new SearchError('no citations', 'no-citations', null, { usage, model: 'gpt-4o-mini-search-preview' });
         throw new SearchError('could not reach OpenAI', 'connection');
       },
     };
     const search = meterSearch(failing, tracker.record);
     await expect(search.search({ ...request, query: 'billed' }, signal, 'sentiment')).rejects.toThrow('no citations');
     await expect(search.search(request, signal, 'sentiment')).rejects.toThrow('could not reach OpenAI');
-    expect(tracker.summary(defaultPriceTable).search).toMatchObject({ searches: 1, promptTokens: 1_000, completionTokens: 10, costUsd: expect.closeTo(0.025 + (1_000 * 0.15 + 10 * 0.6) / 1e6, 12) });
+    expect(tracker.summary(defaultPriceTable).search).toMatchObject({
+      searches: 1,
+      promptTokens: 1_000,
+      completionTokens: 10,
+      costUsd: expect.closeTo(0.025 + (1_000 * 0.15 + 10 * 0.6) / 1e6, 12),
+    });
   });
 });

@@ -8,7 +8,9 @@ import type { SearchProvider } from '../../src/search/types.js';
 const asOf = new Date('2026-11-28T12:00:00Z');
 const ignore = () => {};
 // A roster where Quant names the search tool too: whoever names it gets it, or the note.
-const roster = agentDefinitions.map((definition) => (definition.id === 'quant' ? { ...definition, tools: ['exa_search'] as const } : definition));
+const roster = agentDefinitions.map((definition) =>
+  definition.id === 'quant' ? { ...definition, tools: ['exa_search'] as const } : definition,
+);
 
 function source(search: SearchProvider | null): SpecSource {
   const set = setUpSearch(search, { cap: null, prices: defaultPriceTable, events: ignore });
@@ -18,7 +20,11 @@ function source(search: SearchProvider | null): SpecSource {
 describe('setUpSearch and the agents that name the search tool', () => {
   it('--search none: no agent is bound the tool, each that names it is told, the run warns', () => {
     const none = setUpSearch(null, { cap: null, prices: defaultPriceTable, events: ignore });
-    expect(none).toMatchObject({ provider: null, backing: { provider: 'none', model: null }, warning: noSearchWarning });
+    expect(none).toMatchObject({
+      provider: null,
+      backing: { provider: 'none', model: null },
+      warning: noSearchWarning,
+    });
     const specs = source(null);
     for (const id of ['sentiment', 'quant']) {
       expect(specFor(id, specs).tools).toEqual([]);
@@ -33,6 +39,9 @@ describe('setUpSearch and the agents that name the search tool', () => {
     expect(specFor('quant', specs).tools.map((tool) => tool.name)).toEqual(['exa_search']);
     expect(specFor('sentiment', specs).tools.map((tool) => tool.name)).toEqual(['exa_search']);
     expect(disabledToolNotes('sentiment', specs)).toBe('');
-    expect(setUpSearch(provider, { cap: null, prices: defaultPriceTable, events: ignore }).backing).toEqual({ provider: 'openai', model: 'gpt-4o-mini-search-preview' });
+    expect(setUpSearch(provider, { cap: null, prices: defaultPriceTable, events: ignore }).backing).toEqual({
+      provider: 'openai',
+      model: 'gpt-4o-mini-search-preview',
+    });
   });
 });

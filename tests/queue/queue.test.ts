@@ -24,14 +24,35 @@ const market = () =>
 let redis: RedisServer;
 
 /** An in-process `autohedge worker` against the loopback model server; stop() is its Ctrl-C. */
-async function startWorker(queue: string, server: AnalysisServer, extra: string[] = [], injected: CliDeps = { market: market(), search }) {
+async function startWorker(
+  queue: string,
+  server: AnalysisServer,
+  extra: string[] = [],
+  injected: CliDeps = { market: market(), search },
+) {
   const controller = new AbortController();
   const io = captureIo({ signal: controller.signal });
   io.env.OPENAI_API_KEY = 'sk-queue-test-key-0000';
   const deps = injected;
-  const args = ['worker', '--redis', redis.url, '--queue', queue, '--base-url', server.url, '--stall-interval', '1', '--rate-limit-pause', '0.3', ...extra];
+  const args = [
+    'worker',
+    '--redis',
+    redis.url,
+    '--queue',
+    queue,
+    '--base-url',
+    server.url,
+    '--stall-interval',
+    '1',
+    '--rate-limit-pause',
+    '0.3',
+    ...extra,
+  ];
   const exit = runCli(args, io, deps);
-  await eventually('the worker to start', () => io.err().includes('waiting for jobs') || io.err().includes('autohedge: '));
+  await eventually(
+    'the worker to start',
+    () => io.err().includes('waiting for jobs') || io.err().includes('autohedge: '),
+  );
   return {
     io,
     async stop(): Promise<number> {
@@ -42,7 +63,10 @@ async function startWorker(queue: string, server: AnalysisServer, extra: string[
 }
 
 function enqueue(args: string[], io: CapturedIo = captureIo()) {
-  return { io, exit: runCli(['enqueue', ...args, '--redis', redis.url], io, { now: () => new Date('2026-11-28T12:00:00Z') }) };
+  return {
+    io,
+    exit: runCli(['enqueue', ...args, '--redis', redis.url], io, { now: () => new Date('2026-11-28T12:00:00Z') }),
+  };
 }
 
 describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedisMessage, () => {
@@ -95,7 +119,11 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     try {
       const waiting = enqueue(['AAA', 'BBB', 'CCC', '--queue', queue, '--wait', '--jsonl']);
       expect(await waiting.exit).toBe(0);
-      const results = waiting.io.out().trimEnd().split('\n').map((line) => JSON.parse(line) as AnalysisResult);
+      const results = waiting.io
+        .out()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as AnalysisResult);
       expect(results.map((result) => [result.ticker, result.status, result.asOf]).sort()).toEqual([
         ['AAA', 'ok', '2026-11-28T12:00:00.000Z'],
         ['BBB', 'ok', '2026-11-28T12:00:00.000Z'],
@@ -119,7 +147,9 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     const queue = queueName('flags');
     const server = await startAnalysisServer();
     // No search injected: the worker builds it from its own --search.
-    const worker = await startWorker(queue, server, ['--model', 'gpt-4.1-mini', '--search', 'none'], { market: market() });
+    const worker = await startWorker(queue, server, ['--model', 'gpt-4.1-mini', '--search', 'none'], {
+      market: market(),
+    });
     try {
       const waiting = enqueue(['FLAGS', '--queue', queue, '--wait', '--json']);
       expect(await waiting.exit).toBe(0);
@@ -141,7 +171,9 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
       const waiting = enqueue(['FORGED', '--queue', queue, '--wait']);
       expect(await waiting.exit).toBe(1);
       expect(waiting.io.out()).toBe('');
-      expect(waiting.io.err()).toContain("autohedge: job FORGED@2026-11-28 failed: the job's value is not an AnalysisResult (runId: ");
+      expect(waiting.io.err()).toContain(
+        "autohedge: job FORGED@2026-11-28 failed: the job's value is not an AnalysisResult (runId: ",
+      );
       expect(waiting.io.err()).not.toContain('\u001b');
     } finally {
       await forger.close();
@@ -156,13 +188,19 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     const view = inspectQueue(redis.url, queue);
     try {
       // A producer other than `enqueue` (which validates) can put anything on the queue.
-      await view.queue.add('analyze', { ticker: 'BRK B', asOf: '2026-11-28T12:00:00.000Z' }, { jobId: 'bad-data', attempts: 4, backoff: { type: 'exponential', delay: 100 } });
+      await view.queue.add(
+        'analyze',
+        { ticker: 'BRK B', asOf: '2026-11-28T12:00:00.000Z' },
+        { jobId: 'bad-data', attempts: 4, backoff: { type: 'exponential', delay: 100 } },
+      );
       const waiting = enqueue(['NOPE', '--queue', queue, '--wait']);
       expect(await waiting.exit).toBe(2);
       expect(waiting.io.err()).toContain("autohedge: job NOPE@2026-11-28 failed: DataError: unknown ticker 'NOPE'");
       const unknown = await view.queue.getJob('NOPE@2026-11-28');
       expect(unknown?.attemptsMade).toBe(1);
-      const malformed = await eventually('the malformed job to fail', async () => ((await view.queue.getJob('bad-data'))?.failedReason ? view.queue.getJob('bad-data') : null));
+      const malformed = await eventually('the malformed job to fail', async () =>
+        (await view.queue.getJob('bad-data'))?.failedReason ? view.queue.getJob('bad-data') : null,
+      );
       expect(malformed.attemptsMade).toBe(1);
       expect(malformed.failedReason).toMatch(/^malformed job data: /);
       expect(server.requests).toHaveLength(0);
@@ -207,18 +245,29 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     const server = await startAnalysisServer(() => {
       if (refused >= 12) return undefined;
       refused += 1;
-      return errorReply(429, { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after-ms': '5' });
+      return errorReply(
+        429,
+        { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' },
+        { 'retry-after-ms': '5' },
+      );
     });
     const worker = await startWorker(queue, server, ['--concurrency', '2']);
     const view = inspectQueue(redis.url, queue);
     try {
       const waiting = enqueue(['STORM1', 'STORM2', 'STORM3', '--queue', queue, '--wait', '--jsonl', '--attempts', '1']);
       expect(await waiting.exit).toBe(0);
-      const results = waiting.io.out().trimEnd().split('\n').map((line) => JSON.parse(line) as AnalysisResult);
+      const results = waiting.io
+        .out()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as AnalysisResult);
       expect(results.map((result) => result.status)).toEqual(['ok', 'ok', 'ok']);
       // One attempt allowed, and only the one that succeeded was spent: none on the 429s.
-      for (const ticker of ['STORM1', 'STORM2', 'STORM3']) expect((await view.queue.getJob(`${ticker}@2026-11-28`))?.attemptsMade).toBe(1);
-      expect(worker.io.err()).toMatch(/rate limit hit \(429\).*queue paused 300 ms, the job waits without spending an attempt/);
+      for (const ticker of ['STORM1', 'STORM2', 'STORM3'])
+        expect((await view.queue.getJob(`${ticker}@2026-11-28`))?.attemptsMade).toBe(1);
+      expect(worker.io.err()).toMatch(
+        /rate limit hit \(429\).*queue paused 300 ms, the job waits without spending an attempt/,
+      );
     } finally {
       await view.close();
       await worker.stop();

@@ -28,7 +28,16 @@ async function within<T>(ms: number, promise: Promise<T>, explain: () => string)
 async function enqueueAndWait(queue: string, tickers: string[]) {
   const io = captureIo();
   const code = await runCli(['enqueue', ...tickers, '--redis', redis.url, '--queue', queue, '--wait', '--jsonl'], io);
-  return { code, io, results: io.out().trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line) as AnalysisResult) };
+  return {
+    code,
+    io,
+    results: io
+      .out()
+      .trimEnd()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as AnalysisResult),
+  };
 }
 
 describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noRedisMessage, () => {
@@ -37,7 +46,8 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
     redis = await startRedisServer();
   }, 120_000);
   afterAll(async () => {
-    for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+    for (const worker of workers)
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
     await redis?.stop();
   });
 
@@ -45,9 +55,15 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
     const queue = queueName('two');
     // Each analysis takes a moment (its desks answer after 300 ms), so one worker at
     // concurrency 2 cannot drain the queue before the other has asked for a job.
-    const server = await startAnalysisServer(({ agent }) => (agent === 'quant' ? { answer: { text: 'quant report.' }, delayMs: 300 } : undefined));
+    const server = await startAnalysisServer(({ agent }) =>
+      agent === 'quant' ? { answer: { text: 'quant report.' }, delayMs: 300 } : undefined,
+    );
     try {
-      const spawned = await Promise.all([0, 1].map(() => spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url, args: ['--concurrency', '2'] })));
+      const spawned = await Promise.all(
+        [0, 1].map(() =>
+          spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url, args: ['--concurrency', '2'] }),
+        ),
+      );
       workers.push(...spawned);
       const tickers = Array.from({ length: 12 }, (_, index) => `TWO${String(index + 1).padStart(2, '0')}`);
       const { code, results } = await enqueueAndWait(queue, tickers);
@@ -77,15 +93,29 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
     });
     const view = inspectQueue(redis.url, queue);
     try {
-      const doomed = await spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url, args: ['--concurrency', '1'] });
+      const doomed = await spawnWorker({
+        redisUrl: redis.url,
+        queue,
+        modelUrl: server.url,
+        args: ['--concurrency', '1'],
+      });
       workers.push(doomed);
       const waiting = enqueueAndWait(queue, ['HELD']);
       await eventually('the first worker to hold the job', () => server.plansFor('HELD') === 1);
       doomed.child.kill('SIGKILL');
       expect((await doomed.exited()).signal).toBe('SIGKILL');
-      const rescuer = await spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url, args: ['--concurrency', '1'] });
+      const rescuer = await spawnWorker({
+        redisUrl: redis.url,
+        queue,
+        modelUrl: server.url,
+        args: ['--concurrency', '1'],
+      });
       workers.push(rescuer);
-      const { code, results } = await within(30_000, waiting, () => `the held job was not completed; the second worker said:\n${rescuer.stderr()}`);
+      const { code, results } = await within(
+        30_000,
+        waiting,
+        () => `the held job was not completed; the second worker said:\n${rescuer.stderr()}`,
+      );
       expect(code).toBe(0);
       expect(results.map((result) => [result.ticker, result.status])).toEqual([['HELD', 'ok']]);
       expect(doomed.savedRuns()).toEqual([]);
@@ -93,7 +123,12 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
       expect(rescuer.stderr().match(/job HELD@\S+ done: ok/g)).toHaveLength(1);
       // Analysed twice (the killed attempt and the rescue), completed once.
       expect(server.plansFor('HELD')).toBe(2);
-      expect(await view.queue.getJobCounts('completed', 'failed', 'active', 'waiting')).toEqual({ completed: 1, failed: 0, active: 0, waiting: 0 });
+      expect(await view.queue.getJobCounts('completed', 'failed', 'active', 'waiting')).toEqual({
+        completed: 1,
+        failed: 0,
+        active: 0,
+        waiting: 0,
+      });
       rescuer.child.kill('SIGTERM');
       await rescuer.exited();
     } finally {
@@ -104,20 +139,30 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
 
   it('SIGTERM lets the job in flight finish, then the worker exits on its own', async () => {
     const queue = queueName('term');
-    const server = await startAnalysisServer(({ ticker, agent }) => (ticker === 'SLOW' && agent === 'quant' ? { answer: { text: 'slow quant.' }, delayMs: 1_500 } : undefined));
+    const server = await startAnalysisServer(({ ticker, agent }) =>
+      ticker === 'SLOW' && agent === 'quant' ? { answer: { text: 'slow quant.' }, delayMs: 1_500 } : undefined,
+    );
     try {
       const worker = await spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url });
       workers.push(worker);
       const waiting = enqueueAndWait(queue, ['SLOW']);
-      await eventually('the quant call of SLOW to arrive', () => server.requests.some((request) => request.headers['x-autohedge-agent'] === 'quant'));
+      await eventually('the quant call of SLOW to arrive', () =>
+        server.requests.some((request) => request.headers['x-autohedge-agent'] === 'quant'),
+      );
       worker.child.kill('SIGTERM');
-      const { code, results } = await within(15_000, waiting, () => `the job did not complete; the worker said:\n${worker.stderr()}`);
+      const { code, results } = await within(
+        15_000,
+        waiting,
+        () => `the job did not complete; the worker said:\n${worker.stderr()}`,
+      );
       expect(code).toBe(0);
       expect(results.map((result) => result.status)).toEqual(['ok']);
       const exit = await worker.exited();
       expect(exit.signal).toBeNull();
       expect([0, 143]).toContain(exit.code);
-      expect(worker.stderr()).toContain('autohedge worker: stopping: no new jobs; letting the analyses in flight finish');
+      expect(worker.stderr()).toContain(
+        'autohedge worker: stopping: no new jobs; letting the analyses in flight finish',
+      );
       expect(worker.stderr()).toContain('autohedge worker: stopped');
       expect(worker.savedRuns().map((result) => result.ticker)).toEqual(['SLOW']);
     } finally {

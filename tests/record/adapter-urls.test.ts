@@ -21,8 +21,10 @@ describe('recorded URLs, read by the adapter they belong to', () => {
     expect(chatBaseUrlOf('https://api.openai.com/v1/responses')).toBeUndefined();
   });
 
-  it("the symbol of a Yahoo chart, upper-cased and decoded, nothing for other requests", () => {
-    expect(yahooChartSymbolOf('https://query2.finance.yahoo.com/v8/finance/chart/ACME?interval=1d&crumb=REDACTED')).toBe('ACME');
+  it('the symbol of a Yahoo chart, upper-cased and decoded, nothing for other requests', () => {
+    expect(
+      yahooChartSymbolOf('https://query2.finance.yahoo.com/v8/finance/chart/ACME?interval=1d&crumb=REDACTED'),
+    ).toBe('ACME');
     expect(yahooChartSymbolOf('http://127.0.0.1:4000/v8/finance/chart/brk-b')).toBe('BRK-B');
     expect(yahooChartSymbolOf('https://query2.finance.yahoo.com/v8/finance/chart/%5EGSPC')).toBe('^GSPC');
     expect(yahooChartSymbolOf('https://query2.finance.yahoo.com/v7/finance/quote?symbols=ACME')).toBeUndefined();
@@ -30,10 +32,13 @@ describe('recorded URLs, read by the adapter they belong to', () => {
   });
 
   it('the demo cassette: every URL is claimed by at most one reader, and each reader finds its own', () => {
-    const cassette = JSON.parse(readFileSync(new URL('../../demo/demo.cassette.json', import.meta.url), 'utf8')) as { interactions: Array<{ url: string }> };
+    const cassette = JSON.parse(readFileSync(new URL('../../demo/demo.cassette.json', import.meta.url), 'utf8')) as {
+      interactions: Array<{ url: string }>;
+    };
     const urls = cassette.interactions.map((interaction) => interaction.url);
     for (const url of urls) {
-      const claims = Object.values(readers).filter((read) => read(url) !== undefined).length + (isCrumbUrl(url) ? 1 : 0);
+      const claims =
+        Object.values(readers).filter((read) => read(url) !== undefined).length + (isCrumbUrl(url) ? 1 : 0);
       expect(claims, url).toBeLessThanOrEqual(1);
     }
     expect(new Set(urls.map(chatBaseUrlOf).filter(Boolean))).toEqual(new Set(['https://api.openai.com/v1']));

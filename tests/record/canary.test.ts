@@ -23,7 +23,13 @@ beforeEach(async () => {
       'x-echo-key': request.headers['x-api-key'] ?? '',
     });
     response.end(
-      JSON.stringify({ url: request.url, authorization: request.headers.authorization, sentKey: request.headers['x-api-key'], cookie: request.headers.cookie, body }),
+      JSON.stringify({
+        url: request.url,
+        authorization: request.headers.authorization,
+        sentKey: request.headers['x-api-key'],
+        cookie: request.headers.cookie,
+        body,
+      }),
     );
   });
 });

@@ -40,17 +40,23 @@ describe('cassettes that cannot be replayed are usage errors naming the path', (
   });
 
   it('a directory', async () => {
-    expect((await replayFailure(fixtures)).message).toBe(`cannot replay '${fixtures}': is a directory, not a cassette file`);
+    expect((await replayFailure(fixtures)).message).toBe(
+      `cannot replay '${fixtures}': is a directory, not a cassette file`,
+    );
   });
 
   it('a cassette from a newer autohedge', async () => {
     const file = fixture('future-version.json');
-    expect((await replayFailure(file)).message).toBe(`cannot replay '${file}': unsupported cassette version 2 (this autohedge reads version 1)`);
+    expect((await replayFailure(file)).message).toBe(
+      `cannot replay '${file}': unsupported cassette version 2 (this autohedge reads version 1)`,
+    );
   });
 
   it('a cassette with an impossible interaction', async () => {
     const file = fixture('bad-status.json');
-    expect((await replayFailure(file)).message).toBe(`cannot replay '${file}': invalid cassette (interactions[0].status: Too small: expected number to be >=200)`);
+    expect((await replayFailure(file)).message).toBe(
+      `cannot replay '${file}': invalid cassette (interactions[0].status: Too small: expected number to be >=200)`,
+    );
   });
 });
 
@@ -77,7 +83,10 @@ describe('a hand-written cassette', () => {
         body: JSON.stringify({ numResults: 2, query: 'DEMO news' }),
       });
       expect(search.headers.get('content-type')).toBe('application/json');
-      expect(await search.json()).toEqual({ requestId: 'demo-1', results: [{ url: 'https://example.com/demo', title: 'Demo news' }] });
+      expect(await search.json()).toEqual({
+        requestId: 'demo-1',
+        results: [{ url: 'https://example.com/demo', title: 'Demo news' }],
+      });
 
       const page = await fetch('https://finance.yahoo.com/quote/DEMO', { redirect: 'manual' });
       expect(page.status).toBe(302);

@@ -13,7 +13,10 @@ import { startReplay } from '../../src/record/index.js';
 import { resultNamingTheQuery, startExaStub, type ExaStub } from '../support/exa-server.js';
 
 const exaKey = '7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6';
-const recordedResults = { requestId: 'from-the-cassette', results: [{ id: 'https://example.com/c', url: 'https://example.com/c', title: 'Recorded NVDA news' }] };
+const recordedResults = {
+  requestId: 'from-the-cassette',
+  results: [{ id: 'https://example.com/c', url: 'https://example.com/c', title: 'Recorded NVDA news' }],
+};
 
 let directory: string;
 let exa: ExaStub;

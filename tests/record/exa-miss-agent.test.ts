@@ -12,10 +12,19 @@ import { recordAnalyze, sentimentSearchesOnce, useScratch } from './support.js';
 const inScratch = useScratch('autohedge-exa-miss-');
 
 it('a replayed search with no recording names the sentiment desk in its miss line', async () => {
-  const { run: recording, cassette: recorded, exa } = await recordAnalyze({
+  const {
+    run: recording,
+    cassette: recorded,
+    exa,
+  } = await recordAnalyze({
     cassette: inScratch('searched.cassette.json'),
     openai: sentimentSearchesOnce,
-    keys: { openai: 'sk-test-examiss0123456789abcdef', exa: 'exa-test-examiss0123456789', yahooCookie: 'A3=d=examiss', yahooCrumb: 'examisscrumb1' },
+    keys: {
+      openai: 'sk-test-examiss0123456789abcdef',
+      exa: 'exa-test-examiss0123456789',
+      yahooCookie: 'A3=d=examiss',
+      yahooCrumb: 'examisscrumb1',
+    },
     args: ['--no-save'],
   });
   expect(recording.code, recording.stderr).toBe(0);
@@ -27,12 +36,16 @@ it('a replayed search with no recording names the sentiment desk in its miss lin
   const searchUrl = `${exa.baseURL}/search`;
   const otherSearch = inScratch('other-search.cassette.json');
   const interactions = cassette.interactions.map((interaction) =>
-    interaction.url === searchUrl ? { ...interaction, requestBody: { ...(interaction.requestBody as object), query: 'another query' } } : interaction,
+    interaction.url === searchUrl
+      ? { ...interaction, requestBody: { ...(interaction.requestBody as object), query: 'another query' } }
+      : interaction,
   );
   expect(interactions.filter((interaction) => interaction.url === searchUrl)).toHaveLength(1);
   writeFileSync(otherSearch, JSON.stringify({ ...cassette, interactions }));
 
   const replaying = await runBuilt(['analyze', 'ACME', '--replay', otherSearch, '--json', '--no-save']);
   expect(replaying.code).toBe(2);
-  expect(replaying.stderr.split('\n')).toContain(`autohedge: CassetteError: no recorded response for POST ${searchUrl} (agent: sentiment) in cassette '${otherSearch}'`);
+  expect(replaying.stderr.split('\n')).toContain(
+    `autohedge: CassetteError: no recorded response for POST ${searchUrl} (agent: sentiment) in cassette '${otherSearch}'`,
+  );
 }, 60_000);

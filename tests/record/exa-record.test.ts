@@ -28,7 +28,10 @@ afterAll(async () => {
 
 it('records an exa-js search made after the recording started, without its key', async () => {
   const file = path.join(directory, 'exa.json');
-  const recorder = await startRecording({ autohedgeVersion: '0.1.0', asOf: '2026-01-05T21:00:00.000Z', argv: ['analyze', 'NVDA'] }, { secrets: [exaKey] });
+  const recorder = await startRecording(
+    { autohedgeVersion: '0.1.0', asOf: '2026-01-05T21:00:00.000Z', argv: ['analyze', 'NVDA'] },
+    { secrets: [exaKey] },
+  );
   const { Exa } = await import('exa-js');
   const result = await new Exa(exaKey, exa.baseURL).search('NVDA news', { numResults: 2 });
   await recorder.stop(file);

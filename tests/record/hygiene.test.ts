@@ -24,7 +24,10 @@ function walk(directory: string): string[] {
 /** Tracked files plus new ones git would commit; the whole tree when git is not there (a package tarball). */
 function repositoryFiles(): string[] {
   try {
-    const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8' });
+    const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     return listed.split('\0').filter((file) => file !== '');
   } catch {
     return walk(repoRoot);
@@ -44,23 +47,40 @@ type StoredInteraction = {
   responseBody: unknown;
 };
 
-const credentialHeaders = ['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'openai-organization', 'openai-project'];
+const credentialHeaders = [
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'api-key',
+  'openai-organization',
+  'openai-project',
+];
 
 /** Header-level rules a text scan cannot see: a credential header holding anything but REDACTED. */
 function headerProblems(interaction: StoredInteraction): string[] {
   const problems: string[] = [];
   for (const [name, value] of Object.entries(interaction.requestHeaders ?? {})) {
-    if (credentialHeaders.includes(name.toLowerCase()) && value !== 'REDACTED') problems.push(`request header ${name} is not REDACTED`);
-    if (name.toLowerCase() === 'cookie' && value.split(';').some((pair) => pair.includes('=') && !/=REDACTED$/.test(pair.trim()))) {
+    if (credentialHeaders.includes(name.toLowerCase()) && value !== 'REDACTED')
+      problems.push(`request header ${name} is not REDACTED`);
+    if (
+      name.toLowerCase() === 'cookie' &&
+      value.split(';').some((pair) => pair.includes('=') && !/=REDACTED$/.test(pair.trim()))
+    ) {
       problems.push('a request cookie value is not REDACTED');
     }
   }
   for (const [name, value] of Object.entries(interaction.responseHeaders ?? {})) {
     const values = typeof value === 'string' ? [value] : value;
-    if (name.toLowerCase() === 'set-cookie' && values.some((one) => !/^[^=;]+=REDACTED(;|$)/.test(one))) problems.push('a set-cookie value is not REDACTED');
-    if (credentialHeaders.includes(name.toLowerCase()) && values.some((one) => one !== 'REDACTED')) problems.push(`response header ${name} is not REDACTED`);
+    if (name.toLowerCase() === 'set-cookie' && values.some((one) => !/^[^=;]+=REDACTED(;|$)/.test(one)))
+      problems.push('a set-cookie value is not REDACTED');
+    if (credentialHeaders.includes(name.toLowerCase()) && values.some((one) => one !== 'REDACTED'))
+      problems.push(`response header ${name} is not REDACTED`);
   }
-  if (new URL(interaction.url).pathname.endsWith('/v1/test/getcrumb') && interaction.status === 200 && interaction.responseBody !== 'REDACTED') {
+  if (
+    new URL(interaction.url).pathname.endsWith('/v1/test/getcrumb') &&
+    interaction.status === 200 &&
+    interaction.responseBody !== 'REDACTED'
+  ) {
     problems.push('a Yahoo crumb body is not REDACTED');
   }
   return problems.map((problem) => `${problem} (${interaction.url.split('?')[0]})`);
@@ -73,22 +93,31 @@ describe('fixture hygiene: committed cassettes hold no secret', () => {
     expect(files).toContain(path.join('tests', 'fixtures', 'smoke', 'acme-glbx.cassette.json'));
   });
 
-  it.each(cassettes.map(({ file }) => [file]))('%s: nothing shaped like a secret, every credential header REDACTED', (file) => {
-    const { text } = cassettes.find((cassette) => cassette.file === file)!;
-    expect(findSecrets(text)).toEqual([]);
-    let parsed: { interactions?: StoredInteraction[] };
-    try {
-      parsed = JSON.parse(text) as typeof parsed;
-    } catch {
-      // A deliberately truncated fixture: the text scan above is all that applies.
-      return;
-    }
-    expect((parsed.interactions ?? []).flatMap(headerProblems)).toEqual([]);
-  });
+  it.each(cassettes.map(({ file }) => [file]))(
+    '%s: nothing shaped like a secret, every credential header REDACTED',
+    (file) => {
+      const { text } = cassettes.find((cassette) => cassette.file === file)!;
+      expect(findSecrets(text)).toEqual([]);
+      let parsed: { interactions?: StoredInteraction[] };
+      try {
+        parsed = JSON.parse(text) as typeof parsed;
+      } catch {
+        // A deliberately truncated fixture: the text scan above is all that applies.
+        return;
+      }
+      expect((parsed.interactions ?? []).flatMap(headerProblems)).toEqual([]);
+    },
+  );
 
   it('the shipped demo cassette is labelled synthetic, covers ACME only, and stays small', () => {
     const file = path.join(repoRoot, 'demo', 'demo.cassette.json');
-    const demo = JSON.parse(readFileSync(file, 'utf8')) as { demo?: boolean; note?: string; asOf: string; argv: string[]; interactions: StoredInteraction[] };
+    const demo = JSON.parse(readFileSync(file, 'utf8')) as {
+      demo?: boolean;
+      note?: string;
+      asOf: string;
+      argv: string[];
+      interactions: StoredInteraction[];
+    };
     expect(demo).toMatchObject({
       demo: true,
       note: 'synthetic demo data generated by scripts/demo — not real market data, not advice',
@@ -97,7 +126,13 @@ describe('fixture hygiene: committed cassettes hold no secret', () => {
     });
     // Real-looking URLs, so the demo replays with default settings.
     expect(new Set(demo.interactions.map((interaction) => new URL(interaction.url).host))).toEqual(
-      new Set(['finance.yahoo.com', 'query1.finance.yahoo.com', 'query2.finance.yahoo.com', 'api.openai.com', 'api.exa.ai']),
+      new Set([
+        'finance.yahoo.com',
+        'query1.finance.yahoo.com',
+        'query2.finance.yahoo.com',
+        'api.openai.com',
+        'api.exa.ai',
+      ]),
     );
     expect(statSync(file).size).toBeLessThan(256 * 1024);
   });

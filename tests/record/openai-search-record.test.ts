@@ -21,7 +21,11 @@ const canaries = {
 const inScratch = useScratch('autohedge-openai-search-');
 
 it('a run searching with --search openai records the search model exchange and replays it with nothing listening', async () => {
-  const { run: recording, cassette, openai } = await recordAnalyze({
+  const {
+    run: recording,
+    cassette,
+    openai,
+  } = await recordAnalyze({
     cassette: inScratch('search.cassette.json'),
     openai: withSearchModel(() => searchAnswer(threeCitations), sentimentSearchesOnce),
     exa: false,

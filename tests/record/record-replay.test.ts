@@ -10,7 +10,11 @@ import { startServer, type LocalServer } from '../support/local-server.js';
 import { answerCompletion, echoText, startEchoServer, type OpenAIServer } from '../support/openai-server.js';
 import { startYahooServer } from '../support/yahoo.js';
 
-const meta = { autohedgeVersion: '0.1.0', asOf: '2026-01-05T21:00:00.000Z', argv: ['analyze', 'NVDA', '--record', 'nvda.json'] };
+const meta = {
+  autohedgeVersion: '0.1.0',
+  asOf: '2026-01-05T21:00:00.000Z',
+  argv: ['analyze', 'NVDA', '--record', 'nvda.json'],
+};
 const apiKey = 'sk-test-recordreplay0123456789';
 
 let directory: string;
@@ -55,7 +59,12 @@ function chatClient(server: OpenAIServer): OpenAI {
 
 async function streamedChat(client: OpenAI, content: string) {
   const stream = await client.chat.completions.create(
-    { model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content }] },
+    {
+      model: 'gpt-4o-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content }],
+    },
     { headers: { 'x-autohedge-agent': 'sentiment' } },
   );
   let text = '';
@@ -93,9 +102,12 @@ async function yahooHandshake(server: LocalServer) {
   const cookie = setCookies.map((line) => line.split(';')[0]).join('; ');
   const crumbResponse = await fetch(`${server.url}/v1/test/getcrumb`, { headers: { cookie } });
   const crumb = await crumbResponse.text();
-  const quote = await fetch(`${server.url}/v7/finance/quote?symbols=AAPL&crumb=${encodeURIComponent(crumb)}&formatted=false`, {
-    headers: { cookie },
-  });
+  const quote = await fetch(
+    `${server.url}/v7/finance/quote?symbols=AAPL&crumb=${encodeURIComponent(crumb)}&formatted=false`,
+    {
+      headers: { cookie },
+    },
+  );
   return { setCookies, crumb, quoteStatus: quote.status, quoteText: await quote.text() };
 }
 
@@ -117,14 +129,19 @@ describe('record then replay with the services stopped', () => {
     await Promise.all(servers.map((server) => server.close()));
 
     // Sanity: the live services really answered what the replay must reproduce.
-    expect(recorded.streamed).toMatchObject({ text: 'echo: streamed hello', usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } });
+    expect(recorded.streamed).toMatchObject({
+      text: 'echo: streamed hello',
+      usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+    });
     expect(recorded.plain.text).toBe('echo: plain hello');
     expect(recorded.yahoo.quoteStatus).toBe(200);
     expect(recorded.yahoo.crumb).toBe('Xy7crumbQ.2');
 
     const { text, cassette } = await readCassetteFile(file);
     expect(cassette).toMatchObject({ format: 'autohedge-cassette', version: 1, ...meta });
-    expect(cassette.interactions.map((interaction) => `${interaction.method} ${new URL(interaction.url).pathname}`)).toEqual([
+    expect(
+      cassette.interactions.map((interaction) => `${interaction.method} ${new URL(interaction.url).pathname}`),
+    ).toEqual([
       'POST /v1/chat/completions',
       'POST /v1/chat/completions',
       'POST /v1/chat/completions',
@@ -136,11 +153,30 @@ describe('record then replay with the services stopped', () => {
     // SSE is kept as the raw text; JSON as the exact (pretty-printed) string the server sent.
     expect(streamedInteraction?.responseBody).toMatch(/^data: \{.*\}\n\ndata: .*data: \[DONE\]\n\n$/s);
     expect(plainInteraction?.responseBody).toBe(
-      JSON.stringify(answerCompletion({ id: 'chatcmpl-2', model: 'gpt-4o-mini', text: 'echo: plain hello', usage: { prompt_tokens: 7, completion_tokens: 3 } }), null, 2),
+      JSON.stringify(
+        answerCompletion({
+          id: 'chatcmpl-2',
+          model: 'gpt-4o-mini',
+          text: 'echo: plain hello',
+          usage: { prompt_tokens: 7, completion_tokens: 3 },
+        }),
+        null,
+        2,
+      ),
     );
     expect(plainInteraction?.responseBody).toContain('\n  "id": "chatcmpl-2",\n');
-    expect(streamedInteraction?.requestHeaders).toEqual({ accept: 'application/json', authorization: 'REDACTED', 'content-type': 'application/json', 'x-autohedge-agent': 'sentiment' });
-    expect(streamedInteraction?.requestBody).toEqual({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'streamed hello' }] });
+    expect(streamedInteraction?.requestHeaders).toEqual({
+      accept: 'application/json',
+      authorization: 'REDACTED',
+      'content-type': 'application/json',
+      'x-autohedge-agent': 'sentiment',
+    });
+    expect(streamedInteraction?.requestBody).toEqual({
+      model: 'gpt-4o-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'streamed hello' }],
+    });
     expect(page?.responseHeaders['set-cookie']).toEqual([
       'A3=REDACTED; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly',
       'A1S=REDACTED; Max-Age=31557600; Domain=.yahoo.com; Path=/',
@@ -154,14 +190,22 @@ describe('record then replay with the services stopped', () => {
 
     const replay = await startReplay(file);
     try {
-      expect(replay.meta).toEqual({ format: 'autohedge-cassette', version: 1, ...meta, recordedAt: cassette.recordedAt });
+      expect(replay.meta).toEqual({
+        format: 'autohedge-cassette',
+        version: 1,
+        ...meta,
+        recordedAt: cassette.recordedAt,
+      });
       const replayClient = chatClient(chat);
       expect(await streamedChat(replayClient, 'streamed hello')).toEqual(recorded.streamed);
       expect(await plainChat(replayClient, 'plain hello')).toEqual(recorded.plain);
       expect(await rawStream(chat, 'raw bytes please')).toBe(recorded.rawStream);
       // The scrubbed cookie and crumb are consistent, so the handshake still completes.
       expect(await yahooHandshake(yahoo)).toEqual({
-        setCookies: ['A3=REDACTED; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly', 'A1S=REDACTED; Max-Age=31557600; Domain=.yahoo.com; Path=/'],
+        setCookies: [
+          'A3=REDACTED; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly',
+          'A1S=REDACTED; Max-Age=31557600; Domain=.yahoo.com; Path=/',
+        ],
         crumb: 'REDACTED',
         quoteStatus: 200,
         quoteText: recorded.yahoo.quoteText,
@@ -199,7 +243,8 @@ describe('record then replay with the services stopped', () => {
     expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
     release();
     let rest = '';
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
     expect(rest).toBe('data: two\n\n');
     const file = path.join(directory, 'stream.json');
     await recorder.stop(file);
@@ -210,7 +255,9 @@ describe('record then replay with the services stopped', () => {
   it('matches concurrent requests by body, whatever order they arrive in', async () => {
     const contents = ['first', 'second', 'third'];
     // The first request is answered last, so recording order and completion order differ.
-    const chat = await serve(startEchoServer({ delayFor: (body) => (body.messages[0]?.content === 'first' ? 120 : 10) }));
+    const chat = await serve(
+      startEchoServer({ delayFor: (body) => (body.messages[0]?.content === 'first' ? 120 : 10) }),
+    );
     const file = path.join(directory, 'concurrent.json');
     const recorder = await startRecording(meta);
     const client = chatClient(chat);
@@ -223,7 +270,9 @@ describe('record then replay with the services stopped', () => {
       const replayClient = chatClient(chat);
       const reversed = [...contents].reverse();
       const replayed = await Promise.all(reversed.map((content) => plainChat(replayClient, content)));
-      expect(replayed.map((result) => result.text)).toEqual(reversed.map((content) => echoText({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] })));
+      expect(replayed.map((result) => result.text)).toEqual(
+        reversed.map((content) => echoText({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] })),
+      );
       expect(replayed.reverse()).toEqual(recorded);
     } finally {
       replay.stop();
@@ -263,13 +312,18 @@ describe('record then replay with the services stopped', () => {
     );
     const file = path.join(directory, 'order.json');
     const recorder = await startRecording(meta);
-    const live = await fetch(`${echo.url}/search?b=2&a=1&a=0`, { method: 'POST', body: '{"x":1,"y":[1,2]}' }).then((response) => response.text());
+    const live = await fetch(`${echo.url}/search?b=2&a=1&a=0`, { method: 'POST', body: '{"x":1,"y":[1,2]}' }).then(
+      (response) => response.text(),
+    );
     await recorder.stop(file);
     await echo.close();
 
     const replay = await startReplay(file);
     try {
-      const replayed = await fetch(`${echo.url}/search?a=0&a=1&b=2`, { method: 'POST', body: '{ "y": [1, 2], "x": 1 }' }).then((response) => response.text());
+      const replayed = await fetch(`${echo.url}/search?a=0&a=1&b=2`, {
+        method: 'POST',
+        body: '{ "y": [1, 2], "x": 1 }',
+      }).then((response) => response.text());
       expect(replayed).toBe(live);
     } finally {
       replay.stop();
@@ -293,7 +347,9 @@ describe('after stop()', () => {
     expect(await fetch(`${server.url}/between`).then((response) => response.text())).toBe('live');
 
     const replay = await startReplay(file);
-    await expect(fetch(`${server.url}/two`)).rejects.toThrow(`no recorded response for GET ${server.url}/two in cassette '${file}'`);
+    await expect(fetch(`${server.url}/two`)).rejects.toThrow(
+      `no recorded response for GET ${server.url}/two in cassette '${file}'`,
+    );
     replay.stop();
 
     expect(server.requests).toEqual(['GET /one', 'GET /between']);
@@ -313,7 +369,11 @@ describe('after stop()', () => {
       const file = path.join(directory, 'leak.json');
       const recorder = await startRecording(meta, { secrets: [key] });
       await fetch(`${binary.url}/blob`).then((response) => response.arrayBuffer());
-      await expect(recorder.stop(file)).rejects.toThrow(new CassetteError(`refusing to write cassette '${file}': a secret survived scrubbing (in a binary response body)`));
+      await expect(recorder.stop(file)).rejects.toThrow(
+        new CassetteError(
+          `refusing to write cassette '${file}': a secret survived scrubbing (in a binary response body)`,
+        ),
+      );
       // What services.close() does after a failed stop: no second error replaces the first.
       expect(() => recorder.discard()).not.toThrow();
       await expect(readFile(file)).rejects.toThrow(/ENOENT/);
@@ -325,7 +385,9 @@ describe('after stop()', () => {
   it('a recorder that is discarded writes nothing and lets the next session start', async () => {
     const recorder = await startRecording(meta);
     recorder.discard();
-    await expect(recorder.stop(path.join(directory, 'never.json'))).rejects.toThrow('the recording was already stopped');
+    await expect(recorder.stop(path.join(directory, 'never.json'))).rejects.toThrow(
+      'the recording was already stopped',
+    );
     await expect(readFile(path.join(directory, 'never.json'))).rejects.toThrow(/ENOENT/);
     (await startRecording(meta)).discard();
   });

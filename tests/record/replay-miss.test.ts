@@ -14,7 +14,10 @@ let chat: OpenAIServer;
 let file: string;
 
 function ask(client: OpenAI, content: string, agent: string) {
-  return client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] }, { headers: { 'x-autohedge-agent': agent } });
+  return client.chat.completions.create(
+    { model: 'gpt-4o-mini', messages: [{ role: 'user', content }] },
+    { headers: { 'x-autohedge-agent': agent } },
+  );
 }
 
 beforeAll(async () => {
@@ -23,7 +26,11 @@ beforeAll(async () => {
   // The server stays up during replay: it counts connections, so a live call would show.
   chat = await startEchoServer();
   const recorder = await startRecording(meta);
-  await ask(new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: chat.url, maxRetries: 0 }), 'recorded question', 'quant');
+  await ask(
+    new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: chat.url, maxRetries: 0 }),
+    'recorded question',
+    'quant',
+  );
   await recorder.stop(file);
 });
 
@@ -48,7 +55,9 @@ describe('a request with no recorded response', () => {
       expect(miss).toBeInstanceOf(ReplayMissError);
       expect(miss).toBeInstanceOf(CassetteError);
       expect(miss?.exitCode).toBe(ExitCode.usage);
-      expect(miss?.message).toBe(`no recorded response for POST ${chat.url}/chat/completions (agent: sentiment) in cassette '${file}'`);
+      expect(miss?.message).toBe(
+        `no recorded response for POST ${chat.url}/chat/completions (agent: sentiment) in cassette '${file}'`,
+      );
       expect(miss?.message.includes('\n')).toBe(false);
       expect(isReplayMiss(error)).toBe(true);
       expect(replay.unmatched).toEqual([{ method: 'POST', url: `${chat.url}/chat/completions`, agent: 'sentiment' }]);
@@ -67,7 +76,9 @@ describe('a request with no recorded response', () => {
     try {
       const failure = fetch('https://api.exa.ai/search?q=1', { method: 'POST', body: '{"query":"x"}' });
       await expect(failure).rejects.toBeInstanceOf(ReplayMissError);
-      await expect(failure).rejects.toThrow(`no recorded response for POST https://api.exa.ai/search?q=1 in cassette '${file}'`);
+      await expect(failure).rejects.toThrow(
+        `no recorded response for POST https://api.exa.ai/search?q=1 in cassette '${file}'`,
+      );
       expect(replay.unmatched).toEqual([{ method: 'POST', url: 'https://api.exa.ai/search?q=1', agent: null }]);
     } finally {
       replay.stop();
@@ -103,10 +114,14 @@ describe('one session at a time', () => {
   it('refuses a second replay or recording while one is active, and leaves the first working', async () => {
     const replay = await startReplay(file);
     try {
-      await expect(startReplay(file)).rejects.toThrow(new CassetteError('cannot start recording or replay: another recording or replay is already active'));
+      await expect(startReplay(file)).rejects.toThrow(
+        new CassetteError('cannot start recording or replay: another recording or replay is already active'),
+      );
       await expect(startRecording(meta)).rejects.toBeInstanceOf(CassetteError);
       const client = new OpenAI({ apiKey: 'sk-test-miss0123456789', baseURL: chat.url, maxRetries: 0 });
-      expect((await ask(client, 'recorded question', 'quant')).choices[0]?.message.content).toBe('echo: recorded question');
+      expect((await ask(client, 'recorded question', 'quant')).choices[0]?.message.content).toBe(
+        'echo: recorded question',
+      );
     } finally {
       replay.stop();
     }

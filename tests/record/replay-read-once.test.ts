@@ -36,7 +36,14 @@ afterEach(() => {
 
 it('services built for a replay read the cassette once, and know its servers and symbols from the Replay', async () => {
   const session = await buildServices(
-    { env: { AUTOHEDGE_HOME: cwd }, cwd, replay: smokeCassette, argv: ['analyze', 'ACME', '--replay', smokeCassette], needsModel: true, warn: () => {} },
+    {
+      env: { AUTOHEDGE_HOME: cwd },
+      cwd,
+      replay: smokeCassette,
+      argv: ['analyze', 'ACME', '--replay', smokeCassette],
+      needsModel: true,
+      warn: () => {},
+    },
     {},
   );
   try {

@@ -16,7 +16,11 @@ import { byAgent } from '../support/faults.js';
 import { errorReply } from '../support/openai-server.js';
 import { comparable, recordAnalyze, useScratch } from './support.js';
 
-const rateLimited = errorReply(429, { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after-ms': '5' });
+const rateLimited = errorReply(
+  429,
+  { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' },
+  { 'retry-after-ms': '5' },
+);
 
 const inScratch = useScratch('autohedge-replay-retry-');
 
@@ -24,7 +28,12 @@ it('a run whose quant desk was rate-limited once, then answered, replays into th
   const { run: recording, cassette } = await recordAnalyze({
     cassette: inScratch('retried.cassette.json'),
     openai: byAgent({ quant: [rateLimited] }),
-    keys: { openai: 'sk-test-retry0123456789abcdef', exa: 'exa-test-retry0123456789', yahooCookie: 'A3=d=retrytest', yahooCrumb: 'retrycrumb1' },
+    keys: {
+      openai: 'sk-test-retry0123456789abcdef',
+      exa: 'exa-test-retry0123456789',
+      yahooCookie: 'A3=d=retrytest',
+      yahooCrumb: 'retrycrumb1',
+    },
     args: ['--no-save'],
   });
   expect(recording.code, recording.stderr).toBe(0);
@@ -45,7 +54,13 @@ it('market data whose first chart request got a 503 replays like the retry that 
   const original = JSON.parse(readFileSync(smokeCassette, 'utf8')) as Cassette;
   const chartAt = original.interactions.findIndex((interaction) => interaction.url.includes('/v8/finance/chart/ACME'));
   const chart = original.interactions[chartAt] as Interaction;
-  const unavailable: Interaction = { ...chart, status: 503, statusText: 'Service Unavailable', responseHeaders: { 'retry-after': '3600' }, responseBody: '' };
+  const unavailable: Interaction = {
+    ...chart,
+    status: 503,
+    statusText: 'Service Unavailable',
+    responseHeaders: { 'retry-after': '3600' },
+    responseBody: '',
+  };
   const retried = { ...original, interactions: original.interactions.toSpliced(chartAt, 0, unavailable) };
   const cassette = inScratch('yahoo-503.cassette.json');
   writeFileSync(cassette, JSON.stringify(retried));
@@ -61,7 +76,12 @@ it('market data whose first chart request got a 503 replays like the retry that 
 
 it('serves a recorded 429 without its retry-after headers, and every other header as recorded', async () => {
   const file = inScratch('rate-limited.cassette.json');
-  const request = { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', requestHeaders: {}, requestBody: { model: 'gpt-4.1' } };
+  const request = {
+    method: 'POST',
+    url: 'https://api.openai.com/v1/chat/completions',
+    requestHeaders: {},
+    requestBody: { model: 'gpt-4.1' },
+  };
   const cassette: Cassette = {
     format: 'autohedge-cassette',
     version: 1,
@@ -73,7 +93,12 @@ it('serves a recorded 429 without its retry-after headers, and every other heade
       {
         ...request,
         status: 429,
-        responseHeaders: { 'retry-after': '600', 'retry-after-ms': '600000', 'x-request-id': 'req_1', 'content-type': 'application/json' },
+        responseHeaders: {
+          'retry-after': '600',
+          'retry-after-ms': '600000',
+          'x-request-id': 'req_1',
+          'content-type': 'application/json',
+        },
         responseBody: { error: { message: 'Rate limit reached' } },
       },
       { ...request, status: 200, responseHeaders: { 'x-request-id': 'req_2' }, responseBody: { ok: true } },
@@ -90,7 +115,11 @@ it('serves a recorded 429 without its retry-after headers, and every other heade
       ['x-request-id', 'req_1'],
     ]);
     const answered = await ask();
-    expect([answered.status, answered.headers.get('x-request-id'), await answered.json()]).toEqual([200, 'req_2', { ok: true }]);
+    expect([answered.status, answered.headers.get('x-request-id'), await answered.json()]).toEqual([
+      200,
+      'req_2',
+      { ok: true },
+    ]);
   } finally {
     replay.stop();
   }

@@ -16,7 +16,9 @@ describe('replaying twice in one process', () => {
     }
     const [first, second] = results;
     expect(second?.decision).toEqual(first?.decision);
-    const searches = results.map((result) => result.reports.find((report) => report.agent === 'sentiment')?.toolCalls[0]);
+    const searches = results.map(
+      (result) => result.reports.find((report) => report.agent === 'sentiment')?.toolCalls[0],
+    );
     expect(searches[1]?.error).toBeNull();
     expect(searches[1]?.result).toBe(searches[0]?.result);
   });

@@ -26,7 +26,9 @@ it('a run recorded without EXA_API_KEY replays with exa_search unconfigured, int
   const recorded = analysisResultSchema.parse(JSON.parse(recording.stdout));
   const searches = recorded.reports.find((report) => report.agent === 'sentiment')?.toolCalls;
   expect(searches?.map((call) => call.error)).toEqual([notConfiguredMessage]);
-  const urls = (JSON.parse(readFileSync(cassette, 'utf8')) as Cassette).interactions.map((interaction) => new URL(interaction.url).pathname);
+  const urls = (JSON.parse(readFileSync(cassette, 'utf8')) as Cassette).interactions.map(
+    (interaction) => new URL(interaction.url).pathname,
+  );
   expect(urls.filter((pathname) => pathname.endsWith('/search'))).toEqual([]);
 
   const replaying = await runBuilt(['analyze', 'ACME', '--replay', cassette, '--json', '--no-save']);

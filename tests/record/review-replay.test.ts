@@ -30,7 +30,12 @@ it('a review the cassette does not hold leaves the first decision standing, flag
   const { run: recording, cassette } = await recordAnalyze({
     cassette: inScratch('reviewed.cassette.json'),
     openai: revisingDirector,
-    keys: { openai: 'sk-test-review0123456789abcdef', exa: 'exa-test-review0123456789', yahooCookie: 'A3=d=reviewtest', yahooCrumb: 'reviewcrumb1' },
+    keys: {
+      openai: 'sk-test-review0123456789abcdef',
+      exa: 'exa-test-review0123456789',
+      yahooCookie: 'A3=d=reviewtest',
+      yahooCrumb: 'reviewcrumb1',
+    },
     args: ['--no-save'],
   });
   expect(recording.code, recording.stderr).toBe(0);
@@ -43,7 +48,10 @@ it('a review the cassette does not hold leaves the first decision standing, flag
   expect(full.code, full.stderr).toBe(0);
 
   const original = JSON.parse(readFileSync(cassette, 'utf8')) as Cassette;
-  const withoutReview = { ...original, interactions: original.interactions.filter((interaction) => !isReview(interaction.requestBody)) };
+  const withoutReview = {
+    ...original,
+    interactions: original.interactions.filter((interaction) => !isReview(interaction.requestBody)),
+  };
   expect(withoutReview.interactions).toHaveLength(original.interactions.length - 1);
   const trimmed = inScratch('no-review.cassette.json');
   writeFileSync(trimmed, JSON.stringify(withoutReview));
@@ -55,5 +63,7 @@ it('a review the cassette does not hold leaves the first decision standing, flag
   expect(replayed.status).toBe('flagged');
   expect(replayed.decision).toEqual(recorded.decisionHistory?.[0]?.decision);
   expect(replayed.decisionHistory).toHaveLength(1);
-  expect(replayed.warnings).toContain("the Director's review could not be replayed: the cassette holds no review exchange, so the decision before it stands");
+  expect(replayed.warnings).toContain(
+    "the Director's review could not be replayed: the cassette holds no review exchange, so the decision before it stands",
+  );
 }, 90_000);

@@ -65,9 +65,19 @@ const inScratch = useScratch('autohedge-round-trip-');
 const answer: ReplyHandler = (body, _index, request) => {
   const agent = request.headers['x-autohedge-agent'];
   const streamed = { chunkDelayMs: 2, usage: { prompt_tokens: 600, completion_tokens: 45, cached_tokens: 128 } };
-  if (agent === 'director') return textAnswer(JSON.stringify(body.response_format?.json_schema?.name === 'plan' ? plan : decision), streamed);
+  if (agent === 'director')
+    return textAnswer(JSON.stringify(body.response_format?.json_schema?.name === 'plan' ? plan : decision), streamed);
   if (agent === 'sentiment' && !body.messages.some((message: { role: string }) => message.role === 'tool')) {
-    return toolCallAnswer([{ id: 'call_round_trip', name: 'exa_search', arguments: { query: 'Acme Robotics news', numResults: 3, daysBack: 30 } }], streamed);
+    return toolCallAnswer(
+      [
+        {
+          id: 'call_round_trip',
+          name: 'exa_search',
+          arguments: { query: 'Acme Robotics news', numResults: 3, daysBack: 30 },
+        },
+      ],
+      streamed,
+    );
   }
   return textAnswer(`${agent} report for the round trip; source https://news.example.com/round-trip`, streamed);
 };
@@ -81,7 +91,12 @@ function filesUnder(directory: string): string[] {
 it('a run recorded against loopback services replays, with those services stopped, into the same AnalysisResult — and writes no secret', async () => {
   const recordingHome = inScratch('recording-home');
   // Every server is stopped once the recording ends, before the replay.
-  const { run: recording, cassette, openai, exa } = await recordAnalyze({
+  const {
+    run: recording,
+    cassette,
+    openai,
+    exa,
+  } = await recordAnalyze({
     cassette: inScratch('acme.cassette.json'),
     openai: answer,
     exa: { body: searchResponse },
@@ -99,15 +114,32 @@ it('a run recorded against loopback services replays, with those services stoppe
 
   // The canaries really went out, so they were really at risk of being written.
   expect(openai.requests).toHaveLength(7);
-  expect(new Set(openai.requests.map((request) => request.headers.authorization))).toEqual(new Set([`Bearer ${canaries.openai}`]));
+  expect(new Set(openai.requests.map((request) => request.headers.authorization))).toEqual(
+    new Set([`Bearer ${canaries.openai}`]),
+  );
   expect(exa.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${canaries.exa}`]);
-  const recordedCassette = JSON.parse(readFileSync(cassette, 'utf8')) as { argv: string[]; asOf: string; autohedgeVersion: string; interactions: Array<{ url: string }> };
+  const recordedCassette = JSON.parse(readFileSync(cassette, 'utf8')) as {
+    argv: string[];
+    asOf: string;
+    autohedgeVersion: string;
+    interactions: Array<{ url: string }>;
+  };
   // The cassette names the run it holds: the whole command line, its clock, the version.
   expect(recordedCassette.argv).toEqual(['analyze', 'ACME', '--record', cassette, '--json']);
   expect(recordedCassette.asOf).toBe(recorded.asOf);
-  expect(recordedCassette.autohedgeVersion).toBe((JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version);
+  expect(recordedCassette.autohedgeVersion).toBe(
+    (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version,
+  );
   const hosts = new Set(recordedCassette.interactions.map((item) => new URL(item.url).host));
-  expect(hosts).toEqual(new Set(['finance.yahoo.com', 'query1.finance.yahoo.com', 'query2.finance.yahoo.com', new URL(openai.url).host, new URL(exa.baseURL).host]));
+  expect(hosts).toEqual(
+    new Set([
+      'finance.yahoo.com',
+      'query1.finance.yahoo.com',
+      'query2.finance.yahoo.com',
+      new URL(openai.url).host,
+      new URL(exa.baseURL).host,
+    ]),
+  );
 
   const replaying = await runBuilt(['analyze', 'ACME', '--replay', cassette, '--json']);
   expect(replaying.stderr.includes('autohedge:'), replaying.stderr).toBe(false);
@@ -118,16 +150,31 @@ it('a run recorded against loopback services replays, with those services stoppe
 
   // Hygiene: the cassette, the saved run (result.json, report.md, report.html, chart.svg, transcript.jsonl) and the output.
   const runFiles = filesUnder(path.join(recordingHome, 'runs'));
-  expect(runFiles.map((file) => path.basename(file)).sort()).toEqual(['chart.svg', 'report.html', 'report.md', 'result.json', 'transcript.jsonl']);
+  expect(runFiles.map((file) => path.basename(file)).sort()).toEqual([
+    'chart.svg',
+    'report.html',
+    'report.md',
+    'result.json',
+    'transcript.jsonl',
+  ]);
   const written = [cassette, ...runFiles].map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   written.push({ file: 'stdout', text: recording.stdout }, { file: 'stderr', text: recording.stderr });
-  const leaks = written.flatMap(({ file, text }) => findSecrets(text, Object.values(canaries)).map((finding) => `${path.basename(file)}: ${finding}`));
+  const leaks = written.flatMap(({ file, text }) =>
+    findSecrets(text, Object.values(canaries)).map((finding) => `${path.basename(file)}: ${finding}`),
+  );
   expect(leaks).toEqual([]);
 }, 60_000);
 
 it('the secret scan finds what it is meant to find', () => {
   const text = `{"authorization":"Bearer ${canaries.openai}","cookie":"A3=${canaries.yahooCookie}","url":"https://q/v7?crumb=${canaries.yahooCrumb}"}`;
   expect(findSecrets(text, [canaries.exa]).length).toBe(5);
-  expect(findSecrets(`x ${encodeURIComponent(canaries.exa)} y`, [canaries.exa])).toEqual([`the canary ${canaries.exa.slice(0, 6)}…`]);
-  expect(findSecrets('{"authorization":"REDACTED","cookie":"A3=REDACTED","url":"https://q/v7?crumb=REDACTED","note":"Bearer REDACTED"}', [canaries.exa])).toEqual([]);
+  expect(findSecrets(`x ${encodeURIComponent(canaries.exa)} y`, [canaries.exa])).toEqual([
+    `the canary ${canaries.exa.slice(0, 6)}…`,
+  ]);
+  expect(
+    findSecrets(
+      '{"authorization":"REDACTED","cookie":"A3=REDACTED","url":"https://q/v7?crumb=REDACTED","note":"Bearer REDACTED"}',
+      [canaries.exa],
+    ),
+  ).toEqual([]);
 });

@@ -13,7 +13,13 @@ import type { CheckedResult } from '../smoke/analysis-result.js';
 import { ensureBuilt, repoRoot, runBuilt, type ChildRun } from '../smoke/support.js';
 import { startExaStub, type ExaStub, type ExaStubResponder } from '../support/exa-server.js';
 import { agentOf, goodAnswer } from '../support/faults.js';
-import { startOpenAIServer, toolCallAnswer, type OpenAIServer, type Reply, type ReplyHandler } from '../support/openai-server.js';
+import {
+  startOpenAIServer,
+  toolCallAnswer,
+  type OpenAIServer,
+  type Reply,
+  type ReplyHandler,
+} from '../support/openai-server.js';
 
 /** Yahoo's hosts cannot be given a base URL, so a test-only preload answers them from the synthetic market. */
 const preload = pathToFileURL(path.join(repoRoot, 'tests', 'smoke', 'synthetic-yahoo.preload.mjs')).href;
@@ -92,7 +98,8 @@ export async function recordAnalyze(options: RecordOptions): Promise<Omit<Record
 export const sentimentSearchesOnce: ReplyHandler = (body, _index, request) => {
   const agent = agentOf(request);
   const searched = body.messages.some((message: { role: string }) => message.role === 'tool');
-  if (agent === 'sentiment' && !searched) return toolCallAnswer([{ id: 'call_news', name: 'exa_search', arguments: { query: 'Acme Robotics news' } }]);
+  if (agent === 'sentiment' && !searched)
+    return toolCallAnswer([{ id: 'call_news', name: 'exa_search', arguments: { query: 'Acme Robotics news' } }]);
   return goodAnswer(agent, body);
 };
 

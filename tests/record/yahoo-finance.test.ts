@@ -21,13 +21,20 @@ const quietLogger = { info: () => {}, warn: () => {}, error: () => {}, debug: ()
 
 /** Its own cookie jar: the default one is shared by every client in the process and would skip the handshake. */
 function yahooClient(fetch: typeof globalThis.fetch) {
-  return new YahooFinance({ fetch, cookieJar: new ExtendedCookieJar(), logger: quietLogger, suppressNotices: ['yahooSurvey', 'ripHistorical'] });
+  return new YahooFinance({
+    fetch,
+    cookieJar: new ExtendedCookieJar(),
+    logger: quietLogger,
+    suppressNotices: ['yahooSurvey', 'ripHistorical'],
+  });
 }
 
 /** Late-bound like src/market's fetch, so the interceptor sees every call. */
 function rewritingFetch(server: LocalServer): typeof globalThis.fetch {
   return (input, init) => {
-    const url = String(input instanceof Request ? input.url : input).replace(/^https:\/\/(?:finance|query1|query2)\.yahoo\.com/, server.url).replace(/^https:\/\/(?:query1|query2)\.finance\.yahoo\.com/, server.url);
+    const url = String(input instanceof Request ? input.url : input)
+      .replace(/^https:\/\/(?:finance|query1|query2)\.yahoo\.com/, server.url)
+      .replace(/^https:\/\/(?:query1|query2)\.finance\.yahoo\.com/, server.url);
     return globalThis.fetch(url, init);
   };
 }
@@ -47,7 +54,11 @@ afterEach(async () => {
 
 it('yahoo-finance2 completes its cookie and crumb handshake from a scrubbed cassette', async () => {
   const file = path.join(directory, 'yahoo.json');
-  const recorder = await startRecording({ autohedgeVersion: '0.1.0', asOf: '2026-01-05T21:00:00.000Z', argv: ['market', 'AAPL'] });
+  const recorder = await startRecording({
+    autohedgeVersion: '0.1.0',
+    asOf: '2026-01-05T21:00:00.000Z',
+    argv: ['market', 'AAPL'],
+  });
   const live = await yahooClient(rewritingFetch(yahoo)).quote('AAPL');
   await recorder.stop(file);
   await yahoo.close();
@@ -83,12 +94,19 @@ if (!haveRecorded) console.info(`skipping recorded-Yahoo conformance: ${recorded
 
 type FetchMockCacheFile = {
   request: { url: string; method: string };
-  response: { status: number; statusText: string; headers: Record<string, string | string[]>; bodyJson?: unknown; bodyText?: string };
+  response: {
+    status: number;
+    statusText: string;
+    headers: Record<string, string | string[]>;
+    bodyJson?: unknown;
+    bodyText?: string;
+  };
 };
 
 describe.skipIf(!haveRecorded)('conformance: real recorded Yahoo responses (../shared/fixtures/recorded)', () => {
   it('yahoo-finance2 replays a real getcrumb + quote exchange at the real hosts', async () => {
-    const load = async (name: string) => JSON.parse(await readFile(path.join(recorded, name), 'utf8')) as FetchMockCacheFile;
+    const load = async (name: string) =>
+      JSON.parse(await readFile(path.join(recorded, name), 'utf8')) as FetchMockCacheFile;
     const toInteraction = (entry: FetchMockCacheFile) => ({
       method: entry.request.method,
       url: entry.request.url,
@@ -112,7 +130,10 @@ describe.skipIf(!haveRecorded)('conformance: real recorded Yahoo responses (../s
           method: 'GET',
           url: 'https://finance.yahoo.com/quote/AAPL',
           status: 200,
-          responseHeaders: { 'content-type': 'text/html', 'set-cookie': ['A3=REDACTED; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly'] },
+          responseHeaders: {
+            'content-type': 'text/html',
+            'set-cookie': ['A3=REDACTED; Max-Age=31557600; Domain=.yahoo.com; Path=/; SameSite=None; Secure; HttpOnly'],
+          },
           responseBody: '<html></html>',
         },
         toInteraction(getcrumb),
@@ -125,7 +146,11 @@ describe.skipIf(!haveRecorded)('conformance: real recorded Yahoo responses (../s
 
     const replay = await startReplay(file);
     try {
-      const result = await yahooClient((input, init) => globalThis.fetch(input, init)).quote('AAPL', {}, { validateResult: false });
+      const result = await yahooClient((input, init) => globalThis.fetch(input, init)).quote(
+        'AAPL',
+        {},
+        { validateResult: false },
+      );
       expect(result).toMatchObject({ symbol: 'AAPL', quoteType: 'EQUITY', currency: 'USD' });
       expect(replay.unmatched).toEqual([]);
     } finally {

@@ -51,7 +51,8 @@ function inkOf(png: Buffer): { width: number; height: number; inked: number; var
 
 describe('report.html on disk', () => {
   test('--out holds report.html, chart.svg and a report.md that links the chart', async () => {
-    for (const name of ['report.html', 'chart.svg', 'report.md', 'result.json', 'transcript.jsonl']) expect(existsSync(join(out, name)), name).toBe(true);
+    for (const name of ['report.html', 'chart.svg', 'report.md', 'result.json', 'transcript.jsonl'])
+      expect(existsSync(join(out, name)), name).toBe(true);
     expect(await readFile(join(out, 'report.md'), 'utf8')).toContain('](chart.svg)');
     const svg = await readFile(join(out, 'chart.svg'), 'utf8');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
@@ -61,7 +62,9 @@ describe('report.html on disk', () => {
     const html = await readFile(htmlPath, 'utf8');
     expect(html).not.toMatch(/<script|<link|<img|<iframe|<object|<embed|@import|url\(|@font-face/i);
     expect(html).not.toMatch(/\son\w+=/i);
-    const sources = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')).reports.find((report: { agent: string }) => report.agent === 'sentiment');
+    const sources = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')).reports.find(
+      (report: { agent: string }) => report.agent === 'sentiment',
+    );
     const hrefs = [...html.matchAll(/\b(?:href|src|xlink:href|action|poster)="([^"]*)"/g)].map((match) => match[1]!);
     expect(hrefs.length).toBeGreaterThan(0);
     for (const href of hrefs) {

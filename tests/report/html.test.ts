@@ -11,11 +11,15 @@ describe('renderHtml', () => {
     expect(html).toContain('data-decision="BUY"');
     // (205 − 180) ÷ (180 − 168)
     expect(html).toContain('<dt>Reward / risk</dt><dd>2.08</dd>');
-    expect(html).toContain('<td>Stop loss</td><td class="number">168.00</td><td>entry</td><td class="number">-12.00</td><td class="number">-6.67%</td><td class="number">-2.93 ATR</td>');
+    expect(html).toContain(
+      '<td>Stop loss</td><td class="number">168.00</td><td>entry</td><td class="number">-12.00</td><td class="number">-6.67%</td><td class="number">-2.93 ATR</td>',
+    );
     expect(html.indexOf('finding-warning')).toBeLessThan(html.indexOf('finding-info'));
     expect(html).toContain('<li><strong>Quant:</strong> Trend and levels.</li>');
     for (const agent of ['quant', 'risk', 'execution', 'sentiment']) expect(html).toContain(`data-agent="${agent}"`);
-    expect(html).toContain('<a href="https://news.example.com/acme-beats" rel="noreferrer noopener">Acme beats on revenue</a>');
+    expect(html).toContain(
+      '<a href="https://news.example.com/acme-beats" rel="noreferrer noopener">Acme beats on revenue</a>',
+    );
     expect(html).toContain('<strong>$0.0412</strong>');
     expect(html).toContain('data-chart="price"');
   });
@@ -57,7 +61,9 @@ describe('renderHtml', () => {
   });
 
   test('a run without market data or decision says so, with no chart', () => {
-    const html = renderHtml(makeResult({ market: null, decision: null, status: 'failed', error: 'every desk failed; no decision was made' }));
+    const html = renderHtml(
+      makeResult({ market: null, decision: null, status: 'failed', error: 'every desk failed; no decision was made' }),
+    );
     expect(html).toContain('data-decision="none"');
     expect(html).toContain('No decision: every desk failed; no decision was made.');
     expect(html).toContain('Market data was not available');
@@ -70,7 +76,10 @@ describe('renderHtml', () => {
       makeResult({
         status: 'flagged',
         decision: first,
-        decisionHistory: [{ decision: first, guardrails: [{ rule: 'stop-side', severity: 'error', message: 'stop above entry' }] }, { decision: first, guardrails: [{ rule: 'stop-side', severity: 'error', message: 'stop above entry' }] }],
+        decisionHistory: [
+          { decision: first, guardrails: [{ rule: 'stop-side', severity: 'error', message: 'stop above entry' }] },
+          { decision: first, guardrails: [{ rule: 'stop-side', severity: 'error', message: 'stop above entry' }] },
+        ],
       }),
     );
     expect(html).toContain('<section id="review"><h2>Review</h2>');
@@ -89,7 +98,12 @@ describe('renderHtml', () => {
 
 describe('renderSvgChart', () => {
   test('closes, SMA 50 and 200 once there are enough sessions, labelled levels and the as-of day', () => {
-    const svg = renderSvgChart(makeBars(260), { asOf: '2026-11-28T15:00:00Z', levels: makeDecision(), title: 'ACME', currency: 'USD' });
+    const svg = renderSvgChart(makeBars(260), {
+      asOf: '2026-11-28T15:00:00Z',
+      levels: makeDecision(),
+      title: 'ACME',
+      currency: 'USD',
+    });
     expect(svg).toContain('data-series="close"');
     expect(svg).toContain('data-series="sma50"');
     expect(svg).toContain('data-series="sma200"');

@@ -29,7 +29,9 @@ const sentimentText = [
 ].join('\n');
 
 function rendered() {
-  const result = makeResult({ reports: [makeReport('quant', { text: quantText }), makeReport('sentiment', { text: sentimentText })] });
+  const result = makeResult({
+    reports: [makeReport('quant', { text: quantText }), makeReport('sentiment', { text: sentimentText })],
+  });
   const markdown = renderMarkdown(result, { chartFile: 'chart.svg' });
   return { markdown, html: marked.parse(markdown, { gfm: true, async: false }) };
 }
@@ -55,11 +57,13 @@ describe('report.md in a markdown viewer', () => {
   test('levels and key indicators are tables; the chart is an image beside the report', () => {
     const { html } = rendered();
     expect(html).toMatch(/<th>Level<\/th>\s*<th align="right">Price<\/th>/);
-    expect(html).toMatch(/<td>Take profit<\/td>\s*<td align="right">205\.00<\/td>\s*<td>entry<\/td>\s*<td align="right">\+25\.00<\/td>/);
+    expect(html).toMatch(
+      /<td>Take profit<\/td>\s*<td align="right">205\.00<\/td>\s*<td>entry<\/td>\s*<td align="right">\+25\.00<\/td>/,
+    );
     expect(html).toContain('Reward / risk: 2.08.');
     expect(html).toMatch(/<td>SMA 200<\/td>\s*<td>140\.00 \(close \+30\.40%\)<\/td>/);
     expect(html).toContain('<img src="chart.svg"');
-    expect(html).toContain("<h3>The Director&#39;s briefs</h3>");
+    expect(html).toContain('<h3>The Director&#39;s briefs</h3>');
   });
 
   test('untrusted text cannot become HTML or a script link', () => {

@@ -8,7 +8,9 @@ describe('renderMarkdown', () => {
     const lines = markdown.split('\n');
 
     expect(lines[0]).toBe('# Acme Robotics Corp (ACME): BUY, conviction 72/100');
-    expect(markdown).toContain(`Run \`${sampleRunId}\` · as of 2026-11-27 21:00 UTC · status **ok** · mode full (Director and four desks) · wall time 42.1 s`);
+    expect(markdown).toContain(
+      `Run \`${sampleRunId}\` · as of 2026-11-27 21:00 UTC · status **ok** · mode full (Director and four desks) · wall time 42.1 s`,
+    );
     expect(markdown).toContain(
       [
         '| Action | Conviction | Size | Order | Entry | Stop loss | Take profit | Horizon |',
@@ -42,13 +44,18 @@ describe('renderMarkdown', () => {
   });
 
   test('a demo run carries the banner', () => {
-    expect(renderMarkdown(makeResult({ demo: true }))).toContain('> **DEMO — synthetic data, scripted analyses; not investment advice**');
+    expect(renderMarkdown(makeResult({ demo: true }))).toContain(
+      '> **DEMO — synthetic data, scripted analyses; not investment advice**',
+    );
   });
 
   test('a degraded run names the failed desk, its error, and the warnings', () => {
     const result = makeResult({
       status: 'degraded',
-      reports: [makeReport('quant'), makeReport('risk', { status: 'failed', text: '', error: 'model call timed out after 60 s' })],
+      reports: [
+        makeReport('quant'),
+        makeReport('risk', { status: 'failed', text: '', error: 'model call timed out after 60 s' }),
+      ],
       warnings: ['risk failed: model call timed out after 60 s'],
     });
     const markdown = renderMarkdown(result);
@@ -59,7 +66,9 @@ describe('renderMarkdown', () => {
   });
 
   test('a failed run without a decision says why', () => {
-    const markdown = renderMarkdown(makeResult({ status: 'failed', decision: null, guardrails: [], error: 'every worker failed' }));
+    const markdown = renderMarkdown(
+      makeResult({ status: 'failed', decision: null, guardrails: [], error: 'every worker failed' }),
+    );
     expect(markdown.split('\n')[0]).toBe('# Acme Robotics Corp (ACME): no decision');
     expect(markdown).toContain('## Decision\n\nNo decision: every worker failed.');
     expect(markdown).toContain('## Guardrails\n\nNo findings.');
@@ -94,7 +103,7 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('## Market\n\nMarket data was not available for this run');
   });
 
-  test('a desk\'s own headings are demoted below the report\'s, table cells escape pipes', () => {
+  test("a desk's own headings are demoted below the report's, table cells escape pipes", () => {
     const result = makeResult({
       reports: [makeReport('quant', { text: '# Technicals\n\nUp.\n\n```\n# not a heading\n```' })],
       decision: makeDecision({ timeHorizon: '1 | 2 weeks' }),

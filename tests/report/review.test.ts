@@ -7,16 +7,30 @@ import { makeResult } from '../support/results.js';
 
 const first: Decision = makeResult().decision!;
 const revised: Decision = { ...first, stopLoss: 168, takeProfit: 205, rationale: 'Stop moved under support.' };
-const stopSide: GuardrailFinding = { rule: 'stop-side', severity: 'error', message: 'stop-loss 190 is at or above the entry 180 for a BUY' };
+const stopSide: GuardrailFinding = {
+  rule: 'stop-side',
+  severity: 'error',
+  message: 'stop-loss 190 is at or above the entry 180 for a BUY',
+};
 const broken: Decision = { ...first, stopLoss: 190, takeProfit: 200 };
 
 describe('the review pass in the reports', () => {
   it('names the rules the first decision broke and what the revision changed', () => {
-    const result = makeResult({ decision: revised, decisionHistory: [{ decision: broken, guardrails: [stopSide] }, { decision: revised, guardrails: [] }] });
+    const result = makeResult({
+      decision: revised,
+      decisionHistory: [
+        { decision: broken, guardrails: [stopSide] },
+        { decision: revised, guardrails: [] },
+      ],
+    });
     expect(decisionChanges(broken, revised)).toEqual(['stop 190 → 168', 'target 200 → 205', 'rationale rewritten']);
     const lines = reviewLines(result)!;
-    expect(lines[0]).toBe('The first decision broke 1 guardrail rule (stop-side); the Director was asked to revise it.');
-    expect(lines.at(-1)).toBe('Revision 1: stop 190 → 168; target 200 → 205; rationale rewritten — it passes the rules.');
+    expect(lines[0]).toBe(
+      'The first decision broke 1 guardrail rule (stop-side); the Director was asked to revise it.',
+    );
+    expect(lines.at(-1)).toBe(
+      'Revision 1: stop 190 → 168; target 200 → 205; rationale rewritten — it passes the rules.',
+    );
     const terminal = renderTerminal(result, { color: false, unicode: true, width: 120 });
     expect(terminal).toContain('Review');
     expect(terminal).toContain('Revision 1: stop 190 → 168');
@@ -38,7 +52,9 @@ describe('the review pass in the reports', () => {
     ]);
     const terminal = renderTerminal(result, { color: false, unicode: true, width: 120 });
     expect(terminal).toContain('status flagged');
-    expect(terminal).toContain('Flagged: the decision breaks 1 guardrail rule (exit code 4); do not act on it unchecked.');
+    expect(terminal).toContain(
+      'Flagged: the decision breaks 1 guardrail rule (exit code 4); do not act on it unchecked.',
+    );
     expect(renderMarkdown(result)).toContain('**flagged**');
   });
 

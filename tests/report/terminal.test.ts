@@ -22,7 +22,7 @@ describe('renderTerminal, no colour', () => {
     ]);
   });
 
-  test('the year\'s chart from renderPriceChart, right under the header', () => {
+  test("the year's chart from renderPriceChart, right under the header", () => {
     const chart = renderPriceChart(makeResult().market!.bars, { width: 100, color: false, unicode: true }).trimEnd();
     expect(chart).not.toBe('');
     expect(output).toContain(`Volatility 38.5%\n\n${chart}\n\n── Decision`);
@@ -49,7 +49,7 @@ describe('renderTerminal, no colour', () => {
     ]);
   });
 
-  test('each desk with status, model and time; Sentiment\'s tool calls and sources', () => {
+  test("each desk with status, model and time; Sentiment's tool calls and sources", () => {
     // A heading is ruled out to 80 columns.
     // Rules span the text width (100 here), not a fixed 80.
     expect(lines).toContain(`── Quant · ok · gpt-4.1 · 4.2 s ${'─'.repeat(68)}`);
@@ -97,31 +97,50 @@ describe('renderTerminal variants', () => {
     expect(buy).toContain('\u001b[1m\u001b[32mBUY\u001b[39m\u001b[22m');
     const sell = renderTerminal(makeResult({ decision: makeDecision({ action: 'SELL' }) }), { ...plain, color: true });
     expect(sell).toContain('\u001b[1m\u001b[31mSELL\u001b[39m\u001b[22m');
-    const hold = renderTerminal(makeResult({ decision: makeDecision({ action: 'HOLD', entry: null, stopLoss: null, takeProfit: null }) }), { ...plain, color: true });
-    expect(hold).toContain('\u001b[1m\u001b[33mHOLD\u001b[39m\u001b[22m');
-    expect(linesOf(renderTerminal(makeResult({ decision: makeDecision({ action: 'HOLD', entry: null, stopLoss: null, takeProfit: null }) }), plain))).toContain(
-      'Entry n/a · Stop n/a · Target n/a',
+    const hold = renderTerminal(
+      makeResult({ decision: makeDecision({ action: 'HOLD', entry: null, stopLoss: null, takeProfit: null }) }),
+      { ...plain, color: true },
     );
+    expect(hold).toContain('\u001b[1m\u001b[33mHOLD\u001b[39m\u001b[22m');
+    expect(
+      linesOf(
+        renderTerminal(
+          makeResult({ decision: makeDecision({ action: 'HOLD', entry: null, stopLoss: null, takeProfit: null }) }),
+          plain,
+        ),
+      ),
+    ).toContain('Entry n/a · Stop n/a · Target n/a');
   });
 
   test('demo banner first, in unicode and in ASCII', () => {
-    expect(linesOf(renderTerminal(makeResult({ demo: true }), plain))[0]).toBe('DEMO — synthetic data, scripted analyses; not investment advice');
+    expect(linesOf(renderTerminal(makeResult({ demo: true }), plain))[0]).toBe(
+      'DEMO — synthetic data, scripted analyses; not investment advice',
+    );
     expect(linesOf(renderTerminal(makeResult({ demo: true }), { ...plain, unicode: false }))[0]).toBe(
       'DEMO - synthetic data, scripted analyses; not investment advice',
     );
   });
 
   test('ASCII mode prints nothing outside ASCII', () => {
-    const output = renderTerminal(makeResult({ demo: true, warnings: ['one warning'] }), { color: false, unicode: false, width: 100 });
+    const output = renderTerminal(makeResult({ demo: true, warnings: ['one warning'] }), {
+      color: false,
+      unicode: false,
+      width: 100,
+    });
     expect(output).toMatch(/^[\x00-\x7f]*$/);
-    expect(linesOf(output)).toContain('BUY | conviction 72/100 | size 5.0% of portfolio | limit order | horizon 3-6 months');
+    expect(linesOf(output)).toContain(
+      'BUY | conviction 72/100 | size 5.0% of portfolio | limit order | horizon 3-6 months',
+    );
     expect(linesOf(output)).toContain('! one warning');
   });
 
   test('a degraded run: the failed desk shows its error, warnings are listed, status in the footer', () => {
     const result = makeResult({
       status: 'degraded',
-      reports: [makeReport('quant'), makeReport('risk', { status: 'failed', text: '', error: 'model call timed out after 60 s' })],
+      reports: [
+        makeReport('quant'),
+        makeReport('risk', { status: 'failed', text: '', error: 'model call timed out after 60 s' }),
+      ],
       warnings: ['risk failed: model call timed out after 60 s'],
     });
     const lines = linesOf(renderTerminal(result, plain));
@@ -139,7 +158,9 @@ describe('renderTerminal variants', () => {
       decision: null,
       guardrails: [],
       error: 'every worker failed',
-      reports: ['quant', 'risk', 'execution', 'sentiment'].map((agent) => makeReport(agent, { status: 'failed', text: '', toolCalls: [], error: 'connection refused' })),
+      reports: ['quant', 'risk', 'execution', 'sentiment'].map((agent) =>
+        makeReport(agent, { status: 'failed', text: '', toolCalls: [], error: 'connection refused' }),
+      ),
     });
     const lines = linesOf(renderTerminal(result, plain));
     const decision = lines.findIndex((line) => line.startsWith('── Decision '));
@@ -147,11 +168,18 @@ describe('renderTerminal variants', () => {
     const guardrails = lines.findIndex((line) => line.startsWith('── Guardrails '));
     expect(lines[guardrails + 1]).toBe('No findings.');
     expect(lines.filter((line) => line === 'Error: connection refused')).toHaveLength(4);
-    expect(lines.slice(-3)).toEqual([`Run ${sampleRunId} · status failed · as of 2026-11-27 21:00 UTC`, 'Error: every worker failed', '']);
+    expect(lines.slice(-3)).toEqual([
+      `Run ${sampleRunId} · status failed · as of 2026-11-27 21:00 UTC`,
+      'Error: every worker failed',
+      '',
+    ]);
   });
 
   test('agents mode: desks only, no plan or decision section', () => {
-    const output = renderTerminal(makeResult({ mode: 'agents', plan: null, decision: null, guardrails: [], reports: [makeReport('sentiment')] }), plain);
+    const output = renderTerminal(
+      makeResult({ mode: 'agents', plan: null, decision: null, guardrails: [], reports: [makeReport('sentiment')] }),
+      plain,
+    );
     expect(output).not.toContain('── Decision');
     expect(output).not.toContain('── Guardrails');
     expect(output).not.toContain('Thesis');
@@ -162,7 +190,13 @@ describe('renderTerminal variants', () => {
   test('unknown cost: tokens shown, "cost unknown" for the agent and the total, never a guessed number', () => {
     const result = makeResult();
     result.usage.costUsd = null;
-    result.usage.byAgent.sentiment = { model: 'my-local-model', promptTokens: 2400, completionTokens: 350, cachedPromptTokens: 0, costUsd: null };
+    result.usage.byAgent.sentiment = {
+      model: 'my-local-model',
+      promptTokens: 2400,
+      completionTokens: 350,
+      cachedPromptTokens: 0,
+      costUsd: null,
+    };
     const lines = linesOf(renderTerminal(result, plain));
     expect(lines).toContain('Tokens 9,600 in (1,024 cached) · 1,850 out · cost unknown · wall time 42.1 s');
     expect(lines).toContain('  sentiment  my-local-model  2,400 in · 350 out · cost unknown');
@@ -190,7 +224,9 @@ describe('renderTerminal variants', () => {
 
   test('long text wraps to the width', () => {
     const long = 'word '.repeat(60).trim();
-    const lines = linesOf(renderTerminal(makeResult({ reports: [makeReport('quant', { text: long })] }), { ...plain, width: 60 }));
+    const lines = linesOf(
+      renderTerminal(makeResult({ reports: [makeReport('quant', { text: long })] }), { ...plain, width: 60 }),
+    );
     const wrapped = lines.filter((line) => line.startsWith('word'));
     expect(wrapped.length).toBeGreaterThan(4);
     expect(wrapped.every((line) => line.length <= 60)).toBe(true);
@@ -201,21 +237,37 @@ describe('renderTerminal variants', () => {
 describe('terminal polish at 60, 80, 100 and 120 columns', () => {
   const widths = [60, 80, 100, 120];
   const longCall = makeReport('sentiment', {
-    toolCalls: [{ id: 'call_1', name: 'exa_search', arguments: JSON.stringify({ query: 'Acme Robotics '.repeat(20), numResults: 5, daysBack: 30 }), result: '[]', error: null, durationMs: 820 }],
+    toolCalls: [
+      {
+        id: 'call_1',
+        name: 'exa_search',
+        arguments: JSON.stringify({ query: 'Acme Robotics '.repeat(20), numResults: 5, daysBack: 30 }),
+        result: '[]',
+        error: null,
+        durationMs: 820,
+      },
+    ],
   });
 
-  test.each(widths)('at %i columns no line is wider than the terminal, tool-call lines and the demo banner included', (width) => {
-    for (const unicode of [true, false]) {
-      const output = renderTerminal(makeResult({ demo: true, reports: [longCall] }), { color: false, unicode, width });
-      const lines = output.split('\n');
-      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
-      const call = lines.find((line) => line.startsWith('  1. exa_search '));
-      expect(call).toBeDefined();
-      // Cut with its marker, ending exactly at the width.
-      expect(call!.length).toBe(width);
-      expect(call).toMatch(/… \[\+\d+ chars\] [·|] 820 ms$/);
-    }
-  });
+  test.each(widths)(
+    'at %i columns no line is wider than the terminal, tool-call lines and the demo banner included',
+    (width) => {
+      for (const unicode of [true, false]) {
+        const output = renderTerminal(makeResult({ demo: true, reports: [longCall] }), {
+          color: false,
+          unicode,
+          width,
+        });
+        const lines = output.split('\n');
+        for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+        const call = lines.find((line) => line.startsWith('  1. exa_search '));
+        expect(call).toBeDefined();
+        // Cut with its marker, ending exactly at the width.
+        expect(call!.length).toBe(width);
+        expect(call).toMatch(/… \[\+\d+ chars\] [·|] 820 ms$/);
+      }
+    },
+  );
 
   test.each(widths)('at %i columns the section rules are as wide as the text', (width) => {
     const lines = renderTerminal(makeResult(), { color: false, unicode: true, width }).split('\n');
@@ -226,7 +278,11 @@ describe('terminal polish at 60, 80, 100 and 120 columns', () => {
   });
 
   test('the demo banner is the short one where the full one would wrap', () => {
-    expect(renderTerminal(makeResult({ demo: true }), { color: false, unicode: true, width: 60 }).split('\n')[0]).toBe('DEMO — synthetic data; not advice');
-    expect(renderTerminal(makeResult({ demo: true }), { color: false, unicode: true, width: 80 }).split('\n')[0]).toBe('DEMO — synthetic data, scripted analyses; not investment advice');
+    expect(renderTerminal(makeResult({ demo: true }), { color: false, unicode: true, width: 60 }).split('\n')[0]).toBe(
+      'DEMO — synthetic data; not advice',
+    );
+    expect(renderTerminal(makeResult({ demo: true }), { color: false, unicode: true, width: 80 }).split('\n')[0]).toBe(
+      'DEMO — synthetic data, scripted analyses; not investment advice',
+    );
   });
 });

@@ -32,7 +32,12 @@ describe('createTranscript', () => {
       'agent-end',
     ]);
     expect(parsed.every((line) => line.agent === 'sentiment')).toBe(true);
-    expect(parsed[0]).toEqual({ type: 'agent-start', agent: 'sentiment', at: '2026-11-27T21:00:00.000Z', model: 'gpt-4o-mini' });
+    expect(parsed[0]).toEqual({
+      type: 'agent-start',
+      agent: 'sentiment',
+      at: '2026-11-27T21:00:00.000Z',
+      model: 'gpt-4o-mini',
+    });
     expect(parsed[2]).toEqual({
       type: 'tool-call',
       agent: 'sentiment',
@@ -41,8 +46,21 @@ describe('createTranscript', () => {
       name: 'exa_search',
       arguments: '{"query":"ACME earnings","numResults":3,"daysBack":30}',
     });
-    expect(parsed[4]).toMatchObject({ type: 'tool-result', id: 'call_def456', name: 'exa_search', error: null, durationMs: 410 });
-    expect(parsed[7]).toEqual({ type: 'agent-end', agent: 'sentiment', at: '2026-11-27T21:00:05.000Z', status: 'ok', durationMs: 4600, error: null });
+    expect(parsed[4]).toMatchObject({
+      type: 'tool-result',
+      id: 'call_def456',
+      name: 'exa_search',
+      error: null,
+      durationMs: 410,
+    });
+    expect(parsed[7]).toEqual({
+      type: 'agent-end',
+      agent: 'sentiment',
+      at: '2026-11-27T21:00:05.000Z',
+      status: 'ok',
+      durationMs: 4600,
+      error: null,
+    });
   });
 
   test('a model-call line holds the full request and the response', () => {
@@ -87,14 +105,26 @@ describe('createTranscript', () => {
     const model = new ScriptedModel({
       sentiment: [
         { toolCalls: [{ id: 'call_A', name: 'lookup', arguments: { word: 'alpha' } }] },
-        { toolCalls: [{ id: 'call_B', name: 'lookup', arguments: { word: 'beta' } }, { id: 'call_C', name: 'nope', arguments: '{}' }] },
+        {
+          toolCalls: [
+            { id: 'call_B', name: 'lookup', arguments: { word: 'beta' } },
+            { id: 'call_C', name: 'nope', arguments: '{}' },
+          ],
+        },
         { text: 'Alpha and beta looked up.' },
       ],
       quant: [{ text: 'Trend up.' }],
     });
     const transcript = createTranscript({ now: fixedNow });
     const asOf = new Date('2026-11-27T21:00:00Z');
-    const spec = (id: string) => ({ id, name: id, description: '', model: 'gpt-4o-mini', instructions: `You are ${id}.`, tools: id === 'sentiment' ? [lookup] : [] });
+    const spec = (id: string) => ({
+      id,
+      name: id,
+      description: '',
+      model: 'gpt-4o-mini',
+      instructions: `You are ${id}.`,
+      tools: id === 'sentiment' ? [lookup] : [],
+    });
     // Two agents at once: their lines interleave, and each still replays on its own.
     await Promise.all([
       runAgent(spec('sentiment'), 'Look up alpha, then beta.', { model, asOf, events: transcript.sink }),
@@ -106,12 +136,28 @@ describe('createTranscript', () => {
     const sentimentRequests = model.requestsOf('sentiment');
     expect(sentimentRequests).toHaveLength(3);
     // Every request line carries exactly the messages the model received.
-    const requestLines = lines.map((line) => JSON.parse(line)).filter((line) => line.type === 'model-call' && line.agent === 'sentiment');
-    expect(requestLines.map((line) => line.request.messages)).toEqual(sentimentRequests.map((request) => request.messages));
+    const requestLines = lines
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.type === 'model-call' && line.agent === 'sentiment');
+    expect(requestLines.map((line) => line.request.messages)).toEqual(
+      sentimentRequests.map((request) => request.messages),
+    );
 
-    const expected: ChatMessage[] = [...sentimentRequests[2]!.messages, { role: 'assistant', content: 'Alpha and beta looked up.' }];
+    const expected: ChatMessage[] = [
+      ...sentimentRequests[2]!.messages,
+      { role: 'assistant', content: 'Alpha and beta looked up.' },
+    ];
     expect(replayMessages(lines, 'sentiment')).toEqual(expected);
-    expect(expected.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'tool', 'assistant']);
+    expect(expected.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+    ]);
     expect(expected[6]).toMatchObject({ role: 'tool', tool_call_id: 'call_C' });
     expect(replayMessages(lines, 'quant')).toEqual([
       { role: 'system', content: 'You are quant.' },
@@ -129,10 +175,23 @@ describe('createTranscript', () => {
         agent: 'sentiment',
         call: 1,
         request: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: `key "${secret}"\nand\n${openaiKey}` }] },
-        response: { message: { role: 'assistant', content: `echo ${secret}` }, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 }, model: 'gpt-4o-mini' },
+        response: {
+          message: { role: 'assistant', content: `echo ${secret}` },
+          finishReason: 'stop',
+          usage: { promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
+          model: 'gpt-4o-mini',
+        },
         durationMs: 10,
       },
-      { type: 'tool-result', agent: 'sentiment', id: 'call_1', name: 'exa_search', content: `Error: bad key ${secret}`, error: `bad key ${secret}`, durationMs: 1 },
+      {
+        type: 'tool-result',
+        agent: 'sentiment',
+        id: 'call_1',
+        name: 'exa_search',
+        content: `Error: bad key ${secret}`,
+        error: `bad key ${secret}`,
+        durationMs: 1,
+      },
       { type: 'warning', message: `leaked ${openaiKey}` },
     ];
     const lines = transcriptOf(events, [secret]);
@@ -142,7 +201,12 @@ describe('createTranscript', () => {
     expect(JSON.parse(lines[0]!).request.messages[0].content).toBe('key "REDACTED"\nand\nREDACTED');
     expect(JSON.parse(lines[0]!).response.message.content).toBe('echo REDACTED');
     expect(JSON.parse(lines[1]!)).toMatchObject({ content: 'Error: bad key REDACTED', error: 'bad key REDACTED' });
-    expect(JSON.parse(lines[2]!)).toEqual({ type: 'warning', agent: null, at: '2026-11-27T21:00:05.000Z', message: 'leaked REDACTED' });
+    expect(JSON.parse(lines[2]!)).toEqual({
+      type: 'warning',
+      agent: null,
+      at: '2026-11-27T21:00:05.000Z',
+      message: 'leaked REDACTED',
+    });
   });
 
   test('lines() is a copy: later events do not change a list already taken', () => {

@@ -11,9 +11,17 @@ import { ModelError } from '../../src/errors.js';
 import { createOpenAIModel } from '../../src/llm/openai-model.js';
 import { identityFrom } from '../../src/market/normalize.js';
 import { hasUnsafeCharacters } from '../../src/sanitize.js';
-import { errorReply, startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer, type Reply } from '../support/openai-server.js';
+import {
+  errorReply,
+  startOpenAIServer,
+  textAnswer,
+  toolCallAnswer,
+  type OpenAIServer,
+  type Reply,
+} from '../support/openai-server.js';
 
-const hostile = '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u0007\u001b]8;;https://evil.example/\u001b\\x\u001b]8;;\u001b\\\u009b31m';
+const hostile =
+  '\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u0007\u001b]8;;https://evil.example/\u001b\\x\u001b]8;;\u001b\\\u009b31m';
 const inert = '␛[2J␛]0;pwned␇␛]52;c;ZXZpbA==␇␛]8;;https://evil.example/␛\\x␛]8;;␛\\\ufffd31m';
 
 let server: OpenAIServer | undefined;
@@ -31,7 +39,10 @@ const ask = { model: 'gpt-4.1-mini', messages: [{ role: 'user' as const, content
 
 describe.each([true, false])('model output, stream %s', (stream) => {
   it('content, refusal and reasoning arrive sanitised', async () => {
-    const model = await modelFor([textAnswer(`Buy ${hostile}`, { refusal: `No ${hostile}`, reasoning: `Think ${hostile}` })], stream);
+    const model = await modelFor(
+      [textAnswer(`Buy ${hostile}`, { refusal: `No ${hostile}`, reasoning: `Think ${hostile}` })],
+      stream,
+    );
     const response = await model.complete(ask);
     expect(response.message.content).toBe(`Buy ${inert}`);
     expect(response.message.refusal).toBe(`No ${inert}`);
@@ -39,9 +50,14 @@ describe.each([true, false])('model output, stream %s', (stream) => {
   });
 
   it('a tool name arrives sanitised; its JSON arguments as sent', async () => {
-    const model = await modelFor([toolCallAnswer([{ id: 'call_1', name: `exa_search${hostile}`, arguments: { query: 'acme' } }])], stream);
+    const model = await modelFor(
+      [toolCallAnswer([{ id: 'call_1', name: `exa_search${hostile}`, arguments: { query: 'acme' } }])],
+      stream,
+    );
     const response = await model.complete(ask);
-    expect(response.message.tool_calls?.map((call) => [call.function.name, call.function.arguments])).toEqual([[`exa_search${inert}`, '{"query":"acme"}']]);
+    expect(response.message.tool_calls?.map((call) => [call.function.name, call.function.arguments])).toEqual([
+      [`exa_search${inert}`, '{"query":"acme"}'],
+    ]);
   });
 
   it('a 400 error body arrives sanitised in the one-line message', async () => {
@@ -54,7 +70,11 @@ describe.each([true, false])('model output, stream %s', (stream) => {
 });
 
 it("Yahoo's names arrive sanitised", () => {
-  const identity = identityFrom('ACME', { quote: { longName: `Acme ${hostile}`, fullExchangeName: `NMS${hostile}` } as never, summary: null, meta: null });
+  const identity = identityFrom('ACME', {
+    quote: { longName: `Acme ${hostile}`, fullExchangeName: `NMS${hostile}` } as never,
+    summary: null,
+    meta: null,
+  });
   expect(identity.name).toBe(`Acme ${inert}`);
   expect(identity.exchange).toBe(`NMS${inert}`);
 });
@@ -71,14 +91,25 @@ it('a tool result and a tool error (web pages, MCP servers) arrive sanitised in 
     },
   });
   const model = new ScriptedModel([
-    { toolCalls: [{ id: 'ok', name: 'read_page', arguments: { fail: false } }, { id: 'bad', name: 'read_page', arguments: { fail: true } }] },
+    {
+      toolCalls: [
+        { id: 'ok', name: 'read_page', arguments: { fail: false } },
+        { id: 'bad', name: 'read_page', arguments: { fail: true } },
+      ],
+    },
     { text: 'Done.' },
   ]);
-  const report = await runAgent({ id: 'sentiment', name: 'Sentiment', description: '', model: 'gpt-test', instructions: 'Read.', tools: [page] }, 'Read ACME.', {
-    model,
-    asOf: new Date('2026-11-28T12:00:00Z'),
-  });
-  const sent = model.requests[1]!.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+  const report = await runAgent(
+    { id: 'sentiment', name: 'Sentiment', description: '', model: 'gpt-test', instructions: 'Read.', tools: [page] },
+    'Read ACME.',
+    {
+      model,
+      asOf: new Date('2026-11-28T12:00:00Z'),
+    },
+  );
+  const sent = model.requests[1]!.messages.filter((message) => message.role === 'tool').map(
+    (message) => message.content,
+  );
   expect(sent).toEqual([`page ${inert}`, `Error: server said ${inert}`]);
   expect(report.toolCalls.map((call) => [call.result, call.error])).toEqual([
     [`page ${inert}`, null],

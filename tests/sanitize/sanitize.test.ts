@@ -8,7 +8,11 @@ describe('sanitizeText', () => {
     ['CSI clear screen', `${ESC}[2J`, '\u241b[2J'],
     ['OSC 0 window title', `${ESC}]0;pwned\u0007`, '\u241b]0;pwned\u2407'],
     ['OSC 52 clipboard write', `${ESC}]52;c;cm0gLXJmIH4=\u0007`, '\u241b]52;c;cm0gLXJmIH4=\u2407'],
-    ['OSC 8 hyperlink', `${ESC}]8;;https://evil.example${ESC}\\click${ESC}]8;;${ESC}\\`, '\u241b]8;;https://evil.example\u241b\\click\u241b]8;;\u241b\\'],
+    [
+      'OSC 8 hyperlink',
+      `${ESC}]8;;https://evil.example${ESC}\\click${ESC}]8;;${ESC}\\`,
+      '\u241b]8;;https://evil.example\u241b\\click\u241b]8;;\u241b\\',
+    ],
     ['8-bit C1 CSI', '\u009b2J', '\ufffd2J'],
     ['DEL', 'a\u007fb', 'a\u2421b'],
     ['lone carriage return', 'safe\rforged', 'safe\u240dforged'],

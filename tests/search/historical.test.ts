@@ -8,7 +8,13 @@ import type { ToolContext } from '../../src/tools/types.js';
 
 // The as-of day's US close: a historical run's clock.
 const asOf = new Date('2025-03-14T20:00:00.000Z');
-const result = (url: string, publishedDate: string | null): SearchResult => ({ title: url, url, publishedDate, author: null, snippet: `about ${url}` });
+const result = (url: string, publishedDate: string | null): SearchResult => ({
+  title: url,
+  url,
+  publishedDate,
+  author: null,
+  snippet: `about ${url}`,
+});
 const served = [
   result('https://a.example/before', '2025-03-10T00:00:00.000Z'),
   result('https://a.example/on-the-day', '2025-03-14T13:00:00.000Z'),
@@ -32,7 +38,10 @@ function provider(): SearchProvider & { requests: SearchRequest[] } {
 async function run(context: Partial<ToolContext>, options: { historical?: boolean } = {}) {
   const search = provider();
   const tool = createExaSearchTool(search, options);
-  const output = await tool.run({ query: 'acme', numResults: 10, daysBack: 30 }, { asOf, signal: new AbortController().signal, ...context });
+  const output = await tool.run(
+    { query: 'acme', numResults: 10, daysBack: 30 },
+    { asOf, signal: new AbortController().signal, ...context },
+  );
   const [header = '', body = '[]'] = output.split('\n');
   return { header, urls: (JSON.parse(body) as SearchResult[]).map((entry) => entry.url), request: search.requests[0] };
 }
@@ -41,9 +50,15 @@ describe('search results and the run clock', () => {
   it('a historical run: the window ends at the as-of close, later and undated results are dropped', async () => {
     const { header, urls, request } = await run({ historical: true });
 
-    expect(request).toMatchObject({ endPublishedDate: asOf.toISOString(), startPublishedDate: '2025-02-12T20:00:00.000Z', historical: true });
+    expect(request).toMatchObject({
+      endPublishedDate: asOf.toISOString(),
+      startPublishedDate: '2025-02-12T20:00:00.000Z',
+      historical: true,
+    });
     expect(urls).toEqual(['https://a.example/before', 'https://a.example/on-the-day']);
-    expect(header).toContain('2 search results for "acme" published 2025-02-12 to 2025-03-14 (2 dated after the window dropped, 2 undated dropped (historical run))');
+    expect(header).toContain(
+      '2 search results for "acme" published 2025-02-12 to 2025-03-14 (2 dated after the window dropped, 2 undated dropped (historical run))',
+    );
   });
 
   it('the historical flag may also come with the tool (for a pipeline that builds tools per run)', async () => {
@@ -54,13 +69,23 @@ describe('search results and the run clock', () => {
   it('a live run: results dated after the clock are dropped, undated ones kept', async () => {
     const { urls, request } = await run({});
     expect(request?.historical).toBe(false);
-    expect(urls).toEqual(['https://a.example/before', 'https://a.example/on-the-day', 'https://a.example/undated', 'https://a.example/unreadable-date']);
+    expect(urls).toEqual([
+      'https://a.example/before',
+      'https://a.example/on-the-day',
+      'https://a.example/undated',
+      'https://a.example/unreadable-date',
+    ]);
   });
 
   it('nothing left after the date rule: says so, with what was dropped', async () => {
     const search: SearchProvider = { search: async () => [result('https://a.example/later', '2025-04-01')] };
-    const output = await createExaSearchTool(search).run({ query: 'acme', numResults: 5, daysBack: 7 }, { asOf, signal: new AbortController().signal, historical: true });
-    expect(output).toBe('No results found for "acme" published 2025-03-07 to 2025-03-14 (1 dated after the window dropped).');
+    const output = await createExaSearchTool(search).run(
+      { query: 'acme', numResults: 5, daysBack: 7 },
+      { asOf, signal: new AbortController().signal, historical: true },
+    );
+    expect(output).toBe(
+      'No results found for "acme" published 2025-03-07 to 2025-03-14 (1 dated after the window dropped).',
+    );
   });
 });
 
@@ -72,7 +97,8 @@ describe('--search with a historical run', () => {
   });
 
   it('exa and none are fine, and openai in a live run', () => {
-    for (const choice of ['exa', 'none'] as const) expect(() => checkSearchForHistoricalRun(choice, true)).not.toThrow();
+    for (const choice of ['exa', 'none'] as const)
+      expect(() => checkSearchForHistoricalRun(choice, true)).not.toThrow();
     expect(() => checkSearchForHistoricalRun('openai', false)).not.toThrow();
   });
 });

@@ -7,7 +7,12 @@ import { captureIo } from '../support/cli.js';
 import { errorReply, startOpenAIServer, type OpenAIServer, type Reply } from '../support/openai-server.js';
 import { searchAnswer, threeCitations } from '../support/search-model.js';
 
-const request: SearchRequest = { query: 'Acme Robotics news', numResults: 2, startPublishedDate: '2026-10-29T12:00:00.000Z', endPublishedDate: '2026-11-28T12:00:00.000Z' };
+const request: SearchRequest = {
+  query: 'Acme Robotics news',
+  numResults: 2,
+  startPublishedDate: '2026-10-29T12:00:00.000Z',
+  endPublishedDate: '2026-11-28T12:00:00.000Z',
+};
 const apiKey = 'sk-test-search-5f3c9a17b2';
 let server: OpenAIServer | undefined;
 
@@ -18,7 +23,9 @@ afterEach(async () => {
 
 async function providerAnswering(...replies: Reply[]) {
   server = await startOpenAIServer(replies);
-  return createOpenAISearchProvider({ client: createOpenAISearchClient({ apiKey, baseURL: server.url, maxRetries: 0, timeoutMs: 2_000 }) });
+  return createOpenAISearchProvider({
+    client: createOpenAISearchClient({ apiKey, baseURL: server.url, maxRetries: 0, timeoutMs: 2_000 }),
+  });
 }
 
 describe('the OpenAI search provider over the real SDK', () => {
@@ -26,7 +33,9 @@ describe('the OpenAI search provider over the real SDK', () => {
     const provider = await providerAnswering(searchAnswer(threeCitations));
     const outcome = outcomeOf(await provider.search(request, new AbortController().signal, 'sentiment'));
 
-    expect(outcome.results.map((result) => result.url)).toEqual(threeCitations.slice(0, 2).map((citation) => citation.url));
+    expect(outcome.results.map((result) => result.url)).toEqual(
+      threeCitations.slice(0, 2).map((citation) => citation.url),
+    );
     expect(outcome.usage).toEqual({ promptTokens: 3_000, completionTokens: 200, cachedPromptTokens: 0 });
     const sent = server!.requests[0]!;
     expect(sent.headers.authorization).toBe(`Bearer ${apiKey}`);
@@ -61,7 +70,9 @@ describe('the OpenAI search provider over the real SDK', () => {
 
   it('a malformed answer is an error, not an empty search', async () => {
     const provider = await providerAnswering({ json: { choices: [] } });
-    await expect(provider.search(request, new AbortController().signal)).rejects.toThrow("OpenAI web search failed: the search model 'gpt-4o-mini-search-preview' returned a malformed answer");
+    await expect(provider.search(request, new AbortController().signal)).rejects.toThrow(
+      "OpenAI web search failed: the search model 'gpt-4o-mini-search-preview' returned a malformed answer",
+    );
   });
 });
 
@@ -71,7 +82,9 @@ describe('citations to results', () => {
   const end = start + 'The order is for 40 robots.'.length;
 
   it('the cited sentence with one sentence either side', () => {
-    expect(citedSpan(content, start, end).trim()).toBe('Acme won an order. The order is for 40 robots. Shares rose 3 %.');
+    expect(citedSpan(content, start, end).trim()).toBe(
+      'Acme won an order. The order is for 40 robots. Shares rose 3 %.',
+    );
     expect(citedSpan(content, 0, 5).trim()).toBe('Intro sentence. Acme won an order.');
     // Out-of-range indexes (an untrusted server's) are clamped, never thrown on.
     expect(citedSpan(content, -10, 10_000)).toBe(content);
@@ -88,15 +101,27 @@ describe('citations to results', () => {
       ['https://a.example/x', 'A'],
       ['https://b.example/y', null],
     ]);
-    expect(results[0]).toMatchObject({ publishedDate: null, author: null, snippet: 'Acme won an order. The order is for 40 robots. Shares rose 3 %.' });
+    expect(results[0]).toMatchObject({
+      publishedDate: null,
+      author: null,
+      snippet: 'Acme won an order. The order is for 40 robots. Shares rose 3 %.',
+    });
   });
 });
 
 describe('autohedge tools names the provider behind exa_search', () => {
   it.each([
     [[], {}, 'exa_search: backed by Exa (EXA_API_KEY)'],
-    [['--search', 'openai'], {}, "exa_search: backed by OpenAI's built-in web search (model gpt-4o-mini-search-preview, OPENAI_API_KEY)"],
-    [[], { AUTOHEDGE_SEARCH: 'openai', AUTOHEDGE_SEARCH_MODEL: 'gpt-5-search-api' }, "exa_search: backed by OpenAI's built-in web search (model gpt-5-search-api, OPENAI_API_KEY)"],
+    [
+      ['--search', 'openai'],
+      {},
+      "exa_search: backed by OpenAI's built-in web search (model gpt-4o-mini-search-preview, OPENAI_API_KEY)",
+    ],
+    [
+      [],
+      { AUTOHEDGE_SEARCH: 'openai', AUTOHEDGE_SEARCH_MODEL: 'gpt-5-search-api' },
+      "exa_search: backed by OpenAI's built-in web search (model gpt-5-search-api, OPENAI_API_KEY)",
+    ],
     [['--search', 'none'], {}, 'exa_search: not bound: --search none, Sentiment runs without a search tool'],
   ])('%j %j', async (args, env, line) => {
     const io = captureIo();
@@ -108,7 +133,17 @@ describe('autohedge tools names the provider behind exa_search', () => {
   it('--json carries provider and model beside the unchanged definition', async () => {
     const io = captureIo();
     await runCli(['tools', '--json', '--search', 'openai'], io, {});
-    const [tool] = JSON.parse(io.out()) as Array<{ name: string; provider: string; model: string; definition: { function: { name: string } } }>;
-    expect(tool).toMatchObject({ name: 'exa_search', provider: 'openai', model: 'gpt-4o-mini-search-preview', definition: { function: { name: 'exa_search' } } });
+    const [tool] = JSON.parse(io.out()) as Array<{
+      name: string;
+      provider: string;
+      model: string;
+      definition: { function: { name: string } };
+    }>;
+    expect(tool).toMatchObject({
+      name: 'exa_search',
+      provider: 'openai',
+      model: 'gpt-4o-mini-search-preview',
+      definition: { function: { name: 'exa_search' } },
+    });
   });
 });

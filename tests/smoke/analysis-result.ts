@@ -5,7 +5,11 @@
  */
 import { z } from 'zod';
 
-const usage = { promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0), cachedPromptTokens: z.number().int().min(0) };
+const usage = {
+  promptTokens: z.number().int().min(0),
+  completionTokens: z.number().int().min(0),
+  cachedPromptTokens: z.number().int().min(0),
+};
 const price = z.number().positive().nullable();
 const fraction = z.number().nullable();
 
@@ -18,7 +22,10 @@ const toolCall = z.strictObject({
   durationMs: z.number().min(0),
 });
 
-const failureSchema = z.strictObject({ kind: z.enum(['model', 'timeout', 'budget', 'interrupted', 'schema', 'replay-miss', 'limit']), message: z.string() });
+const failureSchema = z.strictObject({
+  kind: z.enum(['model', 'timeout', 'budget', 'interrupted', 'schema', 'replay-miss', 'limit']),
+  message: z.string(),
+});
 
 export const agentReportSchema = z.strictObject({
   agent: z.enum(['quant', 'risk', 'execution', 'sentiment']),
@@ -118,7 +125,11 @@ const decisionSchema = z.strictObject({
   dissent: z.string().nullable(),
 });
 
-const findingSchema = z.strictObject({ rule: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string() });
+const findingSchema = z.strictObject({
+  rule: z.string(),
+  severity: z.enum(['info', 'warning', 'error']),
+  message: z.string(),
+});
 
 export const analysisResultSchema = z.strictObject({
   runId: z.string().regex(/^\d{8}T\d{6}Z-[A-Z0-9_]+-[0-9a-f]{6}$/),
@@ -136,12 +147,18 @@ export const analysisResultSchema = z.strictObject({
   reports: z.array(agentReportSchema),
   decision: decisionSchema.nullable(),
   guardrails: z.array(findingSchema),
-  decisionHistory: z.array(z.strictObject({ decision: decisionSchema, guardrails: z.array(findingSchema) })).min(1).optional(),
+  decisionHistory: z
+    .array(z.strictObject({ decision: decisionSchema, guardrails: z.array(findingSchema) }))
+    .min(1)
+    .optional(),
   reviewFailure: failureSchema.optional(),
   usage: z.strictObject({
     ...usage,
     costUsd: z.number().min(0).nullable(),
-    byAgent: z.record(z.string(), z.strictObject({ model: z.string(), ...usage, costUsd: z.number().min(0).nullable() })),
+    byAgent: z.record(
+      z.string(),
+      z.strictObject({ model: z.string(), ...usage, costUsd: z.number().min(0).nullable() }),
+    ),
     toolCalls: z.record(z.string(), z.number().int().min(1)).optional(),
     search: z
       .strictObject({
@@ -165,7 +182,10 @@ export const analysisResultSchema = z.strictObject({
     models: z.array(z.strictObject({ model: z.string(), cutoff: z.iso.date().nullable() })),
     reason: z.string().min(1),
   }),
-  autohedgeVersion: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
+  autohedgeVersion: z
+    .string()
+    .regex(/^\d+\.\d+\.\d+/)
+    .optional(),
   options: z
     .strictObject({
       models: z.record(z.string(), z.string().min(1)),
@@ -178,7 +198,9 @@ export const analysisResultSchema = z.strictObject({
       agents: z.array(z.string()),
     })
     .optional(),
-  search: z.strictObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() }).optional(),
+  search: z
+    .strictObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() })
+    .optional(),
 });
 
 export type CheckedResult = z.infer<typeof analysisResultSchema>;

@@ -15,25 +15,28 @@ beforeAll(ensureBuilt, 180_000);
 const demoBanner = 'DEMO - synthetic data, scripted analyses; not investment advice';
 
 /** The progress a full ACME run prints on a non-TTY stderr, durations aside, in sorted order. */
-const fullRunProgress = (ticker: string, exaCalls = 1) =>
-  [
-    `[${ticker}] director: done (… s)`,
-    `[${ticker}] director: running (gpt-4.1)`,
-    `[${ticker}] execution: done (… s)`,
-    `[${ticker}] execution: running (gpt-4.1)`,
-    `[${ticker}] quant: done (… s)`,
-    `[${ticker}] quant: running (gpt-4.1)`,
-    `[${ticker}] risk: done (… s)`,
-    `[${ticker}] risk: running (gpt-4.1)`,
-    ...Array.from({ length: exaCalls }, () => `[${ticker}] sentiment: calling exa_search`),
-    `[${ticker}] sentiment: done (… s)`,
-    `[${ticker}] sentiment: running (gpt-4o-mini)`,
-  ];
+const fullRunProgress = (ticker: string, exaCalls = 1) => [
+  `[${ticker}] director: done (… s)`,
+  `[${ticker}] director: running (gpt-4.1)`,
+  `[${ticker}] execution: done (… s)`,
+  `[${ticker}] execution: running (gpt-4.1)`,
+  `[${ticker}] quant: done (… s)`,
+  `[${ticker}] quant: running (gpt-4.1)`,
+  `[${ticker}] risk: done (… s)`,
+  `[${ticker}] risk: running (gpt-4.1)`,
+  ...Array.from({ length: exaCalls }, () => `[${ticker}] sentiment: calling exa_search`),
+  `[${ticker}] sentiment: done (… s)`,
+  `[${ticker}] sentiment: running (gpt-4o-mini)`,
+];
 
 /** Shown when the demo stops replaying: the cassette no longer matches what autohedge sends. */
-const staleDemoHint = '(prompts, agents, models or the market block changed? regenerate the cassettes with `npm run demo:generate`)';
+const staleDemoHint =
+  '(prompts, agents, models or the market block changed? regenerate the cassettes with `npm run demo:generate`)';
 
-const lines = (text: string) => withoutDurations(text).split('\n').filter((line) => line !== '');
+const lines = (text: string) =>
+  withoutDurations(text)
+    .split('\n')
+    .filter((line) => line !== '');
 
 /** Every decimal the Quant quotes before its scores must be a number its MARKET DATA block holds. */
 function numbersNotInBlock(report: string, block: string): string[] {
@@ -47,10 +50,16 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(run.stderr.includes('autohedge:'), `${run.stderr}\n${staleDemoHint}`).toBe(false);
     expect(run.code).toBe(0);
 
-    expect(run.stdout.startsWith(`${demoBanner}\n\nAcme Robotics Corp (ACME) | NasdaqGS | USD\n141.85  +1.18 (+0.84%)  as of 2026-11-27 18:00 UTC\n`)).toBe(true);
+    expect(
+      run.stdout.startsWith(
+        `${demoBanner}\n\nAcme Robotics Corp (ACME) | NasdaqGS | USD\n141.85  +1.18 (+0.84%)  as of 2026-11-27 18:00 UTC\n`,
+      ),
+    ).toBe(true);
     const sections = [...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1]);
     expect(sections).toEqual(['Decision', 'Guardrails', 'Quant', 'Risk', 'Execution', 'Sentiment']);
-    expect(run.stdout).toContain('\nBUY | conviction 64/100 | size 4.0% of portfolio | limit order | horizon 4–8 weeks\nEntry 139.57 | Stop 130.43 | Target 155.57\n');
+    expect(run.stdout).toContain(
+      '\nBUY | conviction 64/100 | size 4.0% of portfolio | limit order | horizon 4–8 weeks\nEntry 139.57 | Stop 130.43 | Target 155.57\n',
+    );
     // Section rules span the text width (100 columns off a terminal).
     expect(run.stdout).toContain(`-- Guardrails ${'-'.repeat(100 - '-- Guardrails '.length)}\nNo findings.\n`);
     expect(run.stdout).toContain('\nSources (5):\n');
@@ -72,9 +81,13 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
 
     const runs = readdirSync(path.join(run.home, 'runs'));
     expect(runs).toHaveLength(1);
-    const saved = JSON.parse(readFileSync(path.join(run.home, 'runs', runs[0]!, 'result.json'), 'utf8')) as CheckedResult;
+    const saved = JSON.parse(
+      readFileSync(path.join(run.home, 'runs', runs[0]!, 'result.json'), 'utf8'),
+    ) as CheckedResult;
     expect(saved).toMatchObject({ ticker: 'ACME', demo: true, status: 'ok' });
-    expect(readFileSync(path.join(run.home, 'runs', runs[0]!, 'report.md'), 'utf8')).toContain('> **DEMO — synthetic data, scripted analyses; not investment advice**');
+    expect(readFileSync(path.join(run.home, 'runs', runs[0]!, 'report.md'), 'utf8')).toContain(
+      '> **DEMO — synthetic data, scripted analyses; not investment advice**',
+    );
   });
 
   it('--json prints one AnalysisResult of the documented shape, and nothing else, on stdout', async () => {
@@ -83,7 +96,16 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect([...lines(run.stderr)].sort()).toEqual(fullRunProgress('ACME'));
 
     const result = analysisResultSchema.parse(JSON.parse(run.stdout));
-    expect(result).toMatchObject({ ticker: 'ACME', asOf: '2026-11-27T21:00:00.000Z', status: 'ok', mode: 'full', demo: true, warnings: [], guardrails: [], error: null });
+    expect(result).toMatchObject({
+      ticker: 'ACME',
+      asOf: '2026-11-27T21:00:00.000Z',
+      status: 'ok',
+      mode: 'full',
+      demo: true,
+      warnings: [],
+      guardrails: [],
+      error: null,
+    });
     expect(result.decision).toEqual({
       action: 'BUY',
       conviction: 64,
@@ -97,8 +119,18 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
       keyRisks: expect.arrayContaining(['EU safety review could delay the CB-7 launch']),
       dissent: expect.any(String),
     });
-    expect(result.market).toMatchObject({ symbol: 'ACME', source: 'yahoo', warnings: [], identity: { name: 'Acme Robotics Corp', sector: 'Technology', industry: 'Industrial Robots' } });
-    expect(result.market?.indicators).toMatchObject({ asOfBar: '2026-11-27', lastClose: 141.85, support: 132.02, resistance: 146.76 });
+    expect(result.market).toMatchObject({
+      symbol: 'ACME',
+      source: 'yahoo',
+      warnings: [],
+      identity: { name: 'Acme Robotics Corp', sector: 'Technology', industry: 'Industrial Robots' },
+    });
+    expect(result.market?.indicators).toMatchObject({
+      asOfBar: '2026-11-27',
+      lastClose: 141.85,
+      support: 132.02,
+      resistance: 146.76,
+    });
     expect(result.market?.bars).toHaveLength(255);
     expect(result.reports.map((report) => [report.agent, report.status, report.model])).toEqual([
       ['quant', 'ok', 'gpt-4.1'],
@@ -111,7 +143,9 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(sentiment.toolCalls.map((call) => [call.name, call.arguments, call.error])).toEqual([
       ['exa_search', '{"query":"Acme Robotics ACME news earnings guidance","numResults":5,"daysBack":30}', null],
     ]);
-    expect(sentiment.toolCalls[0]!.result).toMatch(/^<<<UNTRUSTED WEB CONTENT: 5 search results for "Acme Robotics ACME news earnings guidance" published 2026-10-28 to 2026-11-27/);
+    expect(sentiment.toolCalls[0]!.result).toMatch(
+      /^<<<UNTRUSTED WEB CONTENT: 5 search results for "Acme Robotics ACME news earnings guidance" published 2026-10-28 to 2026-11-27/,
+    );
     expect(result.usage).toMatchObject({ promptTokens: 8941, completionTokens: 1667 });
     expect(result.usage.costUsd).toBeGreaterThan(0);
 
@@ -126,7 +160,11 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect([...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1])).toEqual(['Sentiment']);
     expect(run.stdout).toContain('-- Sentiment | ok | gpt-4o-mini |');
     expect(run.stdout).toContain('0.68 (0 very negative, 1 very positive)');
-    expect(lines(run.stderr)).toEqual(['[ACME] sentiment: running (gpt-4o-mini)', '[ACME] sentiment: calling exa_search', '[ACME] sentiment: done (… s)']);
+    expect(lines(run.stderr)).toEqual([
+      '[ACME] sentiment: running (gpt-4o-mini)',
+      '[ACME] sentiment: calling exa_search',
+      '[ACME] sentiment: done (… s)',
+    ]);
   });
 
   it('every other desk replays alone from the demo too, and together', async () => {
@@ -136,7 +174,9 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
       ),
     );
     for (const run of runs) expect([run.code, run.stderr.includes('no recorded response')]).toEqual([0, false]);
-    const reports = runs.map((run) => (JSON.parse(run.stdout) as CheckedResult).reports.map((report) => `${report.agent}:${report.status}`));
+    const reports = runs.map((run) =>
+      (JSON.parse(run.stdout) as CheckedResult).reports.map((report) => `${report.agent}:${report.status}`),
+    );
     expect(reports).toEqual([['quant:ok'], ['risk:ok'], ['execution:ok'], ['quant:ok', 'risk:ok', 'execution:ok']]);
   });
 
@@ -148,9 +188,19 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
       ['ACME', 'ok', 'BUY', true],
       ['GLBX', 'ok', 'HOLD', true],
     ]);
-    expect(results[1]!.market?.identity).toMatchObject({ name: 'Globex Logistics Inc.', exchange: 'NYSE', sector: 'Industrials' });
+    expect(results[1]!.market?.identity).toMatchObject({
+      name: 'Globex Logistics Inc.',
+      exchange: 'NYSE',
+      sector: 'Industrials',
+    });
     // The GLBX decision trips one informative guardrail on purpose: a HOLD carrying a reference stop.
-    expect(results[1]!.guardrails).toEqual([{ rule: 'hold-levels', severity: 'info', message: 'HOLD carries levels (stopLoss 54.45); they are informational only' }]);
+    expect(results[1]!.guardrails).toEqual([
+      {
+        rule: 'hold-levels',
+        severity: 'info',
+        message: 'HOLD carries levels (stopLoss 54.45); they are informational only',
+      },
+    ]);
     expect([...lines(run.stderr)].sort()).toEqual([...fullRunProgress('ACME'), ...fullRunProgress('GLBX')].sort());
   });
 
@@ -198,7 +248,9 @@ describe('autohedge market ACME --replay (built CLI)', () => {
     // The demo cassette is synthetic data however it is replayed: labelled DEMO, source "demo".
     expect(snapshot).toMatchObject({ symbol: 'ACME', asOf: '2026-11-27T21:00:00.000Z', source: 'demo', warnings: [] });
     expect(text.stdout.startsWith(`${demoBanner}\n\n${snapshot.text}\n\nDaily closes (USD):\n`)).toBe(true);
-    expect(snapshot.text.split('\n').slice(0, 1)).toEqual(['MARKET DATA — ACME (Acme Robotics Corp), as of 2026-11-27']);
+    expect(snapshot.text.split('\n').slice(0, 1)).toEqual([
+      'MARKET DATA — ACME (Acme Robotics Corp), as of 2026-11-27',
+    ]);
     expect(snapshot.text).toContain('\nLast close: 141.85 USD (2026-11-27)\n');
     expect(snapshot.text.endsWith('\nDATA NOTES\n- none')).toBe(true);
   });
@@ -210,7 +262,11 @@ describe('autohedge market ACME --replay (built CLI)', () => {
     const misses = run.stderr.trim().split('\n');
     expect(misses).toHaveLength(3);
     for (const line of misses) {
-      expect(line).toMatch(new RegExp(`^autohedge: CassetteError: no recorded response for GET https://query2\\.finance\\.yahoo\\.com/v\\d+/finance/\\S+GLBX\\S* in cassette '${demoCassette.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`));
+      expect(line).toMatch(
+        new RegExp(
+          `^autohedge: CassetteError: no recorded response for GET https://query2\\.finance\\.yahoo\\.com/v\\d+/finance/\\S+GLBX\\S* in cassette '${demoCassette.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`,
+        ),
+      );
     }
   });
 });

@@ -5,7 +5,13 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorReply, startOpenAIServer, textAnswer, toolCallAnswer, type OpenAIServer } from '../support/openai-server.js';
+import {
+  errorReply,
+  startOpenAIServer,
+  textAnswer,
+  toolCallAnswer,
+  type OpenAIServer,
+} from '../support/openai-server.js';
 import { ensureBuilt, repoRoot, runBuilt } from './support.js';
 
 const preload = pathToFileURL(path.join(repoRoot, 'tests', 'smoke', 'synthetic-yahoo.preload.mjs')).href;
@@ -15,9 +21,12 @@ beforeAll(async () => {
   await ensureBuilt();
   server = await startOpenAIServer(
     (body: any) => {
-      if (body.response_format?.type === 'json_schema') return errorReply(400, { message: 'This response_format type is unavailable now' });
+      if (body.response_format?.type === 'json_schema')
+        return errorReply(400, { message: 'This response_format type is unavailable now' });
       if (body.response_format) return textAnswer('{"sum": 5}');
-      return body.messages.at(-1).role === 'tool' ? textAnswer('5') : toolCallAnswer([{ id: 'call_1', name: 'add', arguments: { a: 2, b: 3 } }]);
+      return body.messages.at(-1).role === 'tool'
+        ? textAnswer('5')
+        : toolCallAnswer([{ id: 'call_1', name: 'add', arguments: { a: 2, b: 3 } }]);
     },
     { models: ['deepseek-chat'] },
   );
@@ -30,16 +39,27 @@ describe('autohedge doctor (built CLI)', () => {
   it('one line per check, the json_object setting named, exit 1 when market data fails, no key printed', async () => {
     const key = 'sk-smoke-doctor-5Tq9Wz';
     const run = await runBuilt(['doctor', '--model', 'deepseek-chat'], {
-      env: { OPENAI_API_KEY: key, OPENAI_BASE_URL: server.url, YAHOO_STUB_COOKIE: 'A3=d=smoke', YAHOO_STUB_CRUMB: 'crumb-smoke' },
+      env: {
+        OPENAI_API_KEY: key,
+        OPENAI_BASE_URL: server.url,
+        YAHOO_STUB_COOKIE: 'A3=d=smoke',
+        YAHOO_STUB_CRUMB: 'crumb-smoke',
+      },
       nodeArguments: ['--import', preload],
     });
 
     const lines = run.stdout.trimEnd().split('\n');
     expect(run.stderr).toBe('');
     expect(lines[0]).toBe(`autohedge doctor — model 'deepseek-chat' at ${server.url}`);
-    expect(lines).toContain('  ok    structured output  json_object works (json_schema refused (400)); set AUTOHEDGE_STRUCTURED=json_object to skip the detection');
-    expect(lines).toContain('  warn  web search         EXA_API_KEY not set: the sentiment desk runs without news search');
-    expect(lines).toContain('  ok    tool calls         streamed add(2, 3), id call_1, finish_reason tool_calls; answered after the result');
+    expect(lines).toContain(
+      '  ok    structured output  json_object works (json_schema refused (400)); set AUTOHEDGE_STRUCTURED=json_object to skip the detection',
+    );
+    expect(lines).toContain(
+      '  warn  web search         EXA_API_KEY not set: the sentiment desk runs without news search',
+    );
+    expect(lines).toContain(
+      '  ok    tool calls         streamed add(2, 3), id call_1, finish_reason tool_calls; answered after the result',
+    );
     expect(lines).toContain("  FAIL  market data        unknown ticker 'AAPL'");
     expect(lines.at(-1)).toBe('1 check failed: analyze will not work as it is.');
     expect(lines).toHaveLength(13);

@@ -9,7 +9,10 @@ const shapes: ReadonlyArray<readonly [string, RegExp]> = [
   ['a Bearer token', /\bBearer\s+(?!REDACTED\b)[A-Za-z0-9._~+/=-]{8,}/g],
   ['a Yahoo session cookie value', /\bA3=(?!REDACTED\b)[^;"\s\\]+/g],
   ['a Yahoo crumb', /[?&]crumb=(?!REDACTED\b)[^&#"\s\\]+/g],
-  ['a key-named field with a value', /["'](?:x-api-key|api[-_]?key|authorization)["']\s*:\s*["'](?!REDACTED["'])[^"']+["']/gi],
+  [
+    'a key-named field with a value',
+    /["'](?:x-api-key|api[-_]?key|authorization)["']\s*:\s*["'](?!REDACTED["'])[^"']+["']/gi,
+  ],
 ];
 
 function preview(value: string): string {

@@ -38,7 +38,10 @@ function buildIsStale(): boolean {
   return ['src', 'agents'].some((folder) => newestSource(path.join(repoRoot, folder)) > built);
 }
 
-const lockDirectory = path.join(tmpdir(), `autohedge-smoke-build-${Buffer.from(repoRoot).toString('hex').slice(-24)}.lock`);
+const lockDirectory = path.join(
+  tmpdir(),
+  `autohedge-smoke-build-${Buffer.from(repoRoot).toString('hex').slice(-24)}.lock`,
+);
 const staleLockMs = 5 * 60_000;
 
 /** Builds dist/ when it is missing or older than a source file; safe to call from several test files at once. */
@@ -49,16 +52,21 @@ export async function ensureBuilt(): Promise<void> {
       mkdirSync(lockDirectory);
     } catch {
       // Someone else is building; a lock left by a killed run is taken over after a while.
-      if (Date.now() - statSync(lockDirectory, { throwIfNoEntry: false })!.mtimeMs > staleLockMs) rmSync(lockDirectory, { recursive: true, force: true });
+      if (Date.now() - statSync(lockDirectory, { throwIfNoEntry: false })!.mtimeMs > staleLockMs)
+        rmSync(lockDirectory, { recursive: true, force: true });
       await sleep(250);
       continue;
     }
     try {
       if (!buildIsStale()) return;
       const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-      const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: repoRoot, encoding: 'utf8' });
+      const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      });
       // tsc still emits when someone else's file has a type error; only a missing build is fatal here.
-      if (!existsSync(buildMarker)) throw new Error(`npm run build produced no ${buildMarker}:\n${build.stdout}${build.stderr}`);
+      if (!existsSync(buildMarker))
+        throw new Error(`npm run build produced no ${buildMarker}:\n${build.stdout}${build.stderr}`);
       return;
     } finally {
       rmSync(lockDirectory, { recursive: true, force: true });
@@ -91,11 +99,16 @@ export function runBuilt(args: string[], options: ChildOptions = {}): Promise<Ch
   const env = { PATH: process.env.PATH ?? '', AUTOHEDGE_HOME: home, NO_COLOR: '1', ...options.env };
   const started = performance.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [...(options.nodeArguments ?? []), binPath, ...args], { cwd, env, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      rmSync(cwd, { recursive: true, force: true });
-      resolve({ code, stdout, stderr, elapsedMs: performance.now() - started, home });
-    });
+    execFile(
+      process.execPath,
+      [...(options.nodeArguments ?? []), binPath, ...args],
+      { cwd, env, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        rmSync(cwd, { recursive: true, force: true });
+        resolve({ code, stdout, stderr, elapsedMs: performance.now() - started, home });
+      },
+    );
   });
 }
 

@@ -16,7 +16,10 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const transcript = ['{"type":"agent-start","agent":"quant","at":"2026-11-27T21:00:00.000Z","model":"gpt-4.1"}', '{"type":"warning","agent":null,"at":"2026-11-27T21:00:01.000Z","message":"x"}'];
+const transcript = [
+  '{"type":"agent-start","agent":"quant","at":"2026-11-27T21:00:00.000Z","model":"gpt-4.1"}',
+  '{"type":"warning","agent":null,"at":"2026-11-27T21:00:01.000Z","message":"x"}',
+];
 
 async function saveSample(overrides: Parameters<typeof makeResult>[0] = {}) {
   const result = makeResult(overrides);
@@ -49,7 +52,9 @@ describe('saveRun and writeRunFiles', () => {
 
   test('a run id that is not a plain name is refused before anything is written', async () => {
     for (const runId of ['../escape', 'a/b', '.hidden', '', 'x'.repeat(200)]) {
-      const error = await saveRun(home, makeResult({ runId }), { transcript: [], markdown: '' }).catch((caught: unknown) => caught);
+      const error = await saveRun(home, makeResult({ runId }), { transcript: [], markdown: '' }).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(RunStoreError);
       expect((error as RunStoreError).message).toBe(`run id '${runId}' cannot name a directory`);
     }
@@ -59,10 +64,14 @@ describe('saveRun and writeRunFiles', () => {
   test('an unwritable home throws a typed error naming the reason (a home under a file: ENOTDIR)', async () => {
     const file = join(home, 'a-file');
     await writeFile(file, 'not a directory');
-    const error = await saveRun(join(file, 'inside'), makeResult(), { transcript, markdown: '' }).catch((caught: unknown) => caught);
+    const error = await saveRun(join(file, 'inside'), makeResult(), { transcript, markdown: '' }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(RunStoreError);
     expect((error as RunStoreError).problem).toBe('unwritable');
-    expect((error as RunStoreError).message).toBe(`cannot write ${join(file, 'inside', 'runs', sampleRunId)}: ENOTDIR: not a directory`);
+    expect((error as RunStoreError).message).toBe(
+      `cannot write ${join(file, 'inside', 'runs', sampleRunId)}: ENOTDIR: not a directory`,
+    );
   });
 
   test('writeRunFiles writes the same three files into any directory (--out), creating it', async () => {
@@ -89,7 +98,14 @@ describe('listRuns', () => {
       status: 'degraded',
       decision: makeDecision({ action: 'SELL', conviction: 55 }),
     });
-    await saveSample({ runId: '20261125T090000Z-GAMA-cccccc', ticker: 'GAMA', startedAt: '2026-11-25T09:00:00.000Z', mode: 'agents', decision: null, usage: { ...makeResult().usage, costUsd: null } });
+    await saveSample({
+      runId: '20261125T090000Z-GAMA-cccccc',
+      ticker: 'GAMA',
+      startedAt: '2026-11-25T09:00:00.000Z',
+      mode: 'agents',
+      decision: null,
+      usage: { ...makeResult().usage, costUsd: null },
+    });
     const runs = join(home, 'runs');
     await mkdir(join(runs, 'partial-run'));
     await writeFile(join(runs, 'partial-run', 'transcript.jsonl'), '');
@@ -103,18 +119,61 @@ describe('listRuns', () => {
     const list = await listRuns(home);
     const good = list.filter((run) => run.state === 'ok');
     expect(good).toEqual([
-      { runId: '20261127T210000Z-BETA-bbbbbb', when: '2026-11-27T21:00:00.000Z', ticker: 'BETA', action: 'SELL', conviction: 55, status: 'degraded', mode: 'full', costUsd: 0.0412, state: 'ok' },
-      { runId: '20261125T090000Z-GAMA-cccccc', when: '2026-11-25T09:00:00.000Z', ticker: 'GAMA', action: null, conviction: null, status: 'ok', mode: 'desks', costUsd: null, state: 'ok' },
-      { runId: '20261120T100000Z-ACME-aaaaaa', when: '2026-11-20T10:00:00.000Z', ticker: 'ACME', action: 'BUY', conviction: 72, status: 'ok', mode: 'full', costUsd: 0.0412, state: 'ok' },
+      {
+        runId: '20261127T210000Z-BETA-bbbbbb',
+        when: '2026-11-27T21:00:00.000Z',
+        ticker: 'BETA',
+        action: 'SELL',
+        conviction: 55,
+        status: 'degraded',
+        mode: 'full',
+        costUsd: 0.0412,
+        state: 'ok',
+      },
+      {
+        runId: '20261125T090000Z-GAMA-cccccc',
+        when: '2026-11-25T09:00:00.000Z',
+        ticker: 'GAMA',
+        action: null,
+        conviction: null,
+        status: 'ok',
+        mode: 'desks',
+        costUsd: null,
+        state: 'ok',
+      },
+      {
+        runId: '20261120T100000Z-ACME-aaaaaa',
+        when: '2026-11-20T10:00:00.000Z',
+        ticker: 'ACME',
+        action: 'BUY',
+        conviction: 72,
+        status: 'ok',
+        mode: 'full',
+        costUsd: 0.0412,
+        state: 'ok',
+      },
     ]);
     const byId = new Map(list.map((run) => [run.runId, run]));
     expect(list).toHaveLength(6);
-    expect(byId.get('partial-run')).toMatchObject({ state: 'partial', ticker: null, status: null, problem: 'no result.json (the run did not finish saving)' });
+    expect(byId.get('partial-run')).toMatchObject({
+      state: 'partial',
+      ticker: null,
+      status: null,
+      problem: 'no result.json (the run did not finish saving)',
+    });
     expect(byId.get('corrupt-run')).toMatchObject({ state: 'corrupt', ticker: null });
     expect(byId.get('corrupt-run')!.problem).toMatch(/^result\.json is not valid JSON \(/);
-    expect(byId.get('wrong-shape')).toMatchObject({ state: 'corrupt', problem: expect.stringMatching(/^result\.json is not a saved run \(status: /) });
+    expect(byId.get('wrong-shape')).toMatchObject({
+      state: 'corrupt',
+      problem: expect.stringMatching(/^result\.json is not a saved run \(status: /),
+    });
     // Broken directories are dated by their modification time (now), so they sort first here.
-    expect(list.slice(0, 3).map((run) => run.state).sort()).toEqual(['corrupt', 'corrupt', 'partial']);
+    expect(
+      list
+        .slice(0, 3)
+        .map((run) => run.state)
+        .sort(),
+    ).toEqual(['corrupt', 'corrupt', 'partial']);
   });
 });
 
@@ -130,9 +189,13 @@ describe('loadRun', () => {
     await saveSample({ runId: '20261127T210000Z-ACME-aaaaaa' });
     await saveSample({ runId: '20261127T210000Z-ACME-bbbbbb' });
     await expect(loadRun(home, '20261127T')).rejects.toThrow(
-      new UsageError("'20261127T' matches 2 runs (20261127T210000Z-ACME-aaaaaa, 20261127T210000Z-ACME-bbbbbb); give more of the run id"),
+      new UsageError(
+        "'20261127T' matches 2 runs (20261127T210000Z-ACME-aaaaaa, 20261127T210000Z-ACME-bbbbbb); give more of the run id",
+      ),
     );
-    await expect(loadRun(home, 'nope')).rejects.toThrow(new UsageError("no saved run matches 'nope' (list them with: autohedge runs)"));
+    await expect(loadRun(home, 'nope')).rejects.toThrow(
+      new UsageError("no saved run matches 'nope' (list them with: autohedge runs)"),
+    );
     await expect(loadRun(home, '../etc')).rejects.toThrow(new UsageError("'../etc' is not a run id"));
     await expect(loadRun(join(home, 'missing-home'), 'x')).rejects.toBeInstanceOf(UsageError);
   });
@@ -149,7 +212,9 @@ describe('loadRun', () => {
     await writeFile(join(home, 'runs', 'corrupt-run', 'result.json'), 'nonsense');
     const partial = await loadRun(home, 'partial').catch((caught: unknown) => caught);
     expect(partial).toBeInstanceOf(RunStoreError);
-    expect((partial as RunStoreError).message).toBe('run partial-run is incomplete: it has no result.json (the run did not finish saving)');
+    expect((partial as RunStoreError).message).toBe(
+      'run partial-run is incomplete: it has no result.json (the run did not finish saving)',
+    );
     const corrupt = await loadRun(home, 'corrupt').catch((caught: unknown) => caught);
     expect(corrupt).toBeInstanceOf(RunStoreError);
     expect((corrupt as RunStoreError).problem).toBe('corrupt');

@@ -57,9 +57,13 @@ describe('autohedge runs', () => {
     expect(await runsListCommand({}, io)).toBe(0);
     expect(output.stderr).toBe('');
     const lines = output.stdout.split('\n');
-    expect(lines[0]).toBe('WHEN              RUN ID                        TICKER  MODE  ACTION  CONVICTION  STATUS    COST');
+    expect(lines[0]).toBe(
+      'WHEN              RUN ID                        TICKER  MODE  ACTION  CONVICTION  STATUS    COST',
+    );
     // The partial directory is dated now, so it is newest.
-    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d  zz-partial                    -       -     -       -           partial   -$/);
+    expect(lines[1]).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d  zz-partial                    -       -     -       -           partial   -$/,
+    );
     expect(lines.slice(2, 4)).toEqual([
       '2026-11-27 21:00  20261127T210000Z-BETA-bbbbbb  BETA    full  SELL    55          degraded  unknown',
       '2026-11-20 10:00  20261120T100000Z-ACME-aaaaaa  ACME    full  BUY     72          ok        $0.0412',
@@ -68,12 +72,32 @@ describe('autohedge runs', () => {
   });
 
   test('a mode column tells demo, desk-only and full runs apart; a demo shows no cost as spent', async () => {
-    await saveRun(home, makeResult({ runId: '20261101T100000Z-ACME-dddddd', startedAt: '2026-11-01T10:00:00.000Z', demo: true }), { transcript: [], markdown: '' });
-    await saveRun(home, makeResult({ runId: '20261102T100000Z-ACME-eeeeee', startedAt: '2026-11-02T10:00:00.000Z', mode: 'agents', decision: null }), { transcript: [], markdown: '' });
-    await saveRun(home, makeResult({ runId: '20261103T100000Z-ACME-ffffff', startedAt: '2026-11-03T10:00:00.000Z' }), { transcript: [], markdown: '' });
+    await saveRun(
+      home,
+      makeResult({ runId: '20261101T100000Z-ACME-dddddd', startedAt: '2026-11-01T10:00:00.000Z', demo: true }),
+      { transcript: [], markdown: '' },
+    );
+    await saveRun(
+      home,
+      makeResult({
+        runId: '20261102T100000Z-ACME-eeeeee',
+        startedAt: '2026-11-02T10:00:00.000Z',
+        mode: 'agents',
+        decision: null,
+      }),
+      { transcript: [], markdown: '' },
+    );
+    await saveRun(home, makeResult({ runId: '20261103T100000Z-ACME-ffffff', startedAt: '2026-11-03T10:00:00.000Z' }), {
+      transcript: [],
+      markdown: '',
+    });
     const { io, output } = captureIo();
     expect(await runCli(['runs'], io)).toBe(0);
-    const rows = output.stdout.trimEnd().split('\n').slice(1).map((line) => line.split(/\s{2,}/));
+    const rows = output.stdout
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s{2,}/));
     expect(rows.map((row) => [row[1], row[3], row.at(-1)])).toEqual([
       ['20261103T100000Z-ACME-ffffff', 'full', '$0.0412'],
       ['20261102T100000Z-ACME-eeeeee', 'desks', '$0.0412'],
@@ -86,7 +110,10 @@ describe('autohedge runs', () => {
     const { io, output } = captureIo();
     expect(await runsListCommand({ json: true }, io)).toBe(0);
     const runs = JSON.parse(output.stdout);
-    expect(runs.map((run: { runId: string }) => run.runId)).toEqual(['20261127T210000Z-BETA-bbbbbb', '20261120T100000Z-ACME-aaaaaa']);
+    expect(runs.map((run: { runId: string }) => run.runId)).toEqual([
+      '20261127T210000Z-BETA-bbbbbb',
+      '20261120T100000Z-ACME-aaaaaa',
+    ]);
     expect(runs[0]).toEqual({
       runId: '20261127T210000Z-BETA-bbbbbb',
       when: '2026-11-27T21:00:00.000Z',
@@ -104,7 +131,9 @@ describe('autohedge runs', () => {
     const { io, output } = captureIo();
     expect(await runsListCommand({}, io)).toBe(0);
     expect(output.stdout).toBe('');
-    expect(output.stderr).toBe(`No saved runs yet in ${join(home, 'runs')}. Run \`autohedge analyze <ticker>\` to make one.\n`);
+    expect(output.stderr).toBe(
+      `No saved runs yet in ${join(home, 'runs')}. Run \`autohedge analyze <ticker>\` to make one.\n`,
+    );
     const json = captureIo();
     expect(await runsListCommand({ json: true }, json.io)).toBe(0);
     expect(json.output.stdout).toBe('[]\n');
@@ -137,7 +166,7 @@ describe('autohedge runs show', () => {
     expect(output.stdout).toBe(renderJson(first));
   });
 
-  test('through the CLI, `runs show <id> --json` prints the saved JSON (the flag is show\'s, not the listing\'s)', async () => {
+  test("through the CLI, `runs show <id> --json` prints the saved JSON (the flag is show's, not the listing's)", async () => {
     const { first } = await saveSamples();
     const { io, output } = captureIo();
     expect(await runCli(['runs', 'show', '20261120', '--json'], io)).toBe(0);
@@ -170,15 +199,21 @@ describe('autohedge runs show', () => {
 
     const unknown = captureIo();
     expect(await runCli(['runs', 'show', 'nope'], unknown.io)).toBe(2);
-    expect(unknown.output.stderr).toBe("autohedge: UsageError: no saved run matches 'nope' (list them with: autohedge runs)\n");
+    expect(unknown.output.stderr).toBe(
+      "autohedge: UsageError: no saved run matches 'nope' (list them with: autohedge runs)\n",
+    );
 
     const corrupt = captureIo();
     expect(await runCli(['runs', 'show', 'broken'], corrupt.io)).toBe(1);
-    expect(corrupt.output.stderr).toMatch(/^autohedge: RunStoreError: run broken is corrupt: result\.json is not valid JSON/);
+    expect(corrupt.output.stderr).toMatch(
+      /^autohedge: RunStoreError: run broken is corrupt: result\.json is not valid JSON/,
+    );
 
     const partial = captureIo();
     expect(await runCli(['runs', 'show', 'unfinished'], partial.io)).toBe(1);
-    expect(partial.output.stderr).toBe('autohedge: RunStoreError: run unfinished is incomplete: it has no result.json (the run did not finish saving)\n');
+    expect(partial.output.stderr).toBe(
+      'autohedge: RunStoreError: run unfinished is incomplete: it has no result.json (the run did not finish saving)\n',
+    );
 
     const good = captureIo();
     expect(await runCli(['runs', 'show', '20261120'], good.io)).toBe(0);
@@ -197,7 +232,12 @@ describe('a flagged run in the history', () => {
       runId: '20261128T120000Z-ACME-ffffff',
       startedAt: '2026-11-28T12:00:00.000Z',
       status: 'flagged',
-      decisionHistory: [{ decision: makeDecision(), guardrails: [{ rule: 'stop-side', severity: 'error', message: 'stop above entry' }] }],
+      decisionHistory: [
+        {
+          decision: makeDecision(),
+          guardrails: [{ rule: 'stop-side', severity: 'error', message: 'stop above entry' }],
+        },
+      ],
     });
     await saveRun(home, flagged, { transcript: [], markdown: '' });
     const list = captureIo();
@@ -205,6 +245,9 @@ describe('a flagged run in the history', () => {
     expect(list.output.stdout.split('\n').find((line) => line.includes('ffffff'))).toMatch(/\bflagged\b/);
     const shown = captureIo();
     expect(await runsShowCommand(flagged.runId, { json: true }, shown.io)).toBe(0);
-    expect(JSON.parse(shown.output.stdout)).toMatchObject({ status: 'flagged', decisionHistory: flagged.decisionHistory });
+    expect(JSON.parse(shown.output.stdout)).toMatchObject({
+      status: 'flagged',
+      decisionHistory: flagged.decisionHistory,
+    });
   });
 });

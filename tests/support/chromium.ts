@@ -18,7 +18,8 @@ export function chromiumPath(): string | null {
   return candidates.find((candidate) => existsSync(candidate)) ?? null;
 }
 
-export const chromiumMissing = 'chromium is not installed (Debian package `chromium`, see .ci/debian-packages; or set AUTOHEDGE_CHROMIUM): browser tests of report.html skipped';
+export const chromiumMissing =
+  'chromium is not installed (Debian package `chromium`, see .ci/debian-packages; or set AUTOHEDGE_CHROMIUM): browser tests of report.html skipped';
 
 export interface ChromiumRun {
   code: number | null;

@@ -29,7 +29,16 @@ import { startOpenAIServer, textAnswer, type OpenAIServer, type RecordedRequest,
 export const openaiCanary = 'sk-canary-7Hq2Wm9XvL4pZr8KtN3c';
 export const exaCanary = 'exa-canary-5e7b1c9d-Jq4RwP2y';
 /** Whole keys and the pieces an SDK or a server quotes when it masks one. */
-export const canaryFragments = [openaiCanary, exaCanary, 'sk-canar', 'Hq2Wm9XvL4pZ', 'tN3c', 'exa-canar', '5e7b1c9d', 'Jq4RwP2y'];
+export const canaryFragments = [
+  openaiCanary,
+  exaCanary,
+  'sk-canar',
+  'Hq2Wm9XvL4pZ',
+  'tN3c',
+  'exa-canar',
+  '5e7b1c9d',
+  'Jq4RwP2y',
+];
 
 export function expectNoCanary(text: string, where: string): void {
   for (const fragment of canaryFragments) {
@@ -39,7 +48,9 @@ export function expectNoCanary(text: string, where: string): void {
 
 /** Which artifacts hold which key fragments: empty when nothing leaked. */
 export function expectNoFragments(artifacts: Record<string, string>): void {
-  const leaks = Object.entries(artifacts).flatMap(([where, text]) => canaryFragments.filter((fragment) => text.includes(fragment)).map((fragment) => `${where}: '${fragment}'`));
+  const leaks = Object.entries(artifacts).flatMap(([where, text]) =>
+    canaryFragments.filter((fragment) => text.includes(fragment)).map((fragment) => `${where}: '${fragment}'`),
+  );
   expect(leaks).toEqual([]);
 }
 
@@ -90,7 +101,12 @@ export const decision = {
 export function decisionAt(lastClose: number | null): typeof decision | Record<string, unknown> {
   if (lastClose === null || lastClose === 100) return decision;
   const cents = (value: number) => Math.round(value * 100) / 100;
-  return { ...decision, entry: cents(lastClose * 0.99), stopLoss: cents(lastClose * 0.94), takeProfit: cents(lastClose * 1.1) };
+  return {
+    ...decision,
+    entry: cents(lastClose * 0.99),
+    stopLoss: cents(lastClose * 0.94),
+    takeProfit: cents(lastClose * 1.1),
+  };
 }
 
 /** The last close a request's MARKET DATA block states, or null. */
@@ -136,7 +152,8 @@ export function byAgent(script: Partial<Record<string, AgentReply[]>> = {}) {
 }
 
 export function goodAnswer(agent: string, body: any): Reply {
-  if (agent === 'director') return textAnswer(JSON.stringify(schemaOf(body) === 'plan' ? plan : decisionAt(lastCloseIn(body))));
+  if (agent === 'director')
+    return textAnswer(JSON.stringify(schemaOf(body) === 'plan' ? plan : decisionAt(lastCloseIn(body))));
   return textAnswer(deskText[agent] ?? `${agent}: report.`);
 }
 
@@ -212,7 +229,10 @@ export interface FaultScenario {
   arrange: (context: FaultContext) => Promise<Arranged> | Arranged;
   expect: Expected | ((vars: Record<string, string>) => Expected);
   /** Scenario-specific checks beyond the table: what the model was sent, what the server saw. */
-  verify?: (outcome: Outcome, context: { vars: Record<string, string>; servers: OpenAIServer[]; stubs: ExaStub[] }) => void | Promise<void>;
+  verify?: (
+    outcome: Outcome,
+    context: { vars: Record<string, string>; servers: OpenAIServer[]; stubs: ExaStub[] },
+  ) => void | Promise<void>;
 }
 
 /** Renders a table of scenarios as one `it` per row. */
@@ -264,16 +284,24 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
           },
         };
         const arranged = await scenario.arrange(context);
-        const vars = { ...(servers[0] ? { host: new URL(servers[0].url).host, url: servers[0].url } : {}), ...arranged.vars };
+        const vars = {
+          ...(servers[0] ? { host: new URL(servers[0].url).host, url: servers[0].url } : {}),
+          ...arranged.vars,
+        };
         const outcome = await runAnalyze(arranged, io);
         const expected = typeof scenario.expect === 'function' ? scenario.expect(vars) : scenario.expect;
         checkOutcome(outcome, expected);
         if (!(arranged.argv ?? []).includes('--quiet')) checkProgressLines(outcome);
         // An aborted request's socket closes a moment after the client lets go.
-        await settle(() => servers.every((server) => server.requests.every((request) => request.answeredAt !== undefined)));
+        await settle(() =>
+          servers.every((server) => server.requests.every((request) => request.answeredAt !== undefined)),
+        );
         for (const server of servers) {
           for (const request of server.requests) {
-            expect(request.answeredAt, `${agentOf(request)} request ${request.index + 1} still open after the CLI returned`).toBeDefined();
+            expect(
+              request.answeredAt,
+              `${agentOf(request)} request ${request.index + 1} still open after the CLI returned`,
+            ).toBeDefined();
           }
         }
         await scenario.verify?.(outcome, { vars, servers, stubs });
@@ -290,7 +318,10 @@ export async function settle(condition: () => boolean, timeoutMs = 1_000): Promi
 
 export async function runAnalyze(arranged: Arranged, io: CapturedIo): Promise<Outcome> {
   const runIo: CapturedIo = { ...io, ...arranged.io, out: io.out, err: io.err };
-  const exitCode = await runCli(arranged.argv ?? ['analyze', 'ACME', '--json'], runIo, { now: fixedNow, ...arranged.deps });
+  const exitCode = await runCli(arranged.argv ?? ['analyze', 'ACME', '--json'], runIo, {
+    now: fixedNow,
+    ...arranged.deps,
+  });
   const stdout = io.out();
   const stderr = io.err();
   let result: AnalysisResult | null = null;
@@ -319,7 +350,8 @@ export function checkProgressLines(outcome: Outcome): void {
   if (!result) return;
   const lines = outcome.stderr.split('\n');
   const wanted: string[] = [];
-  for (const report of result.reports) if (report.status === 'failed') wanted.push(`[${result.ticker}] ${report.agent}: failed — ${report.error}`);
+  for (const report of result.reports)
+    if (report.status === 'failed') wanted.push(`[${result.ticker}] ${report.agent}: failed — ${report.error}`);
   if (result.error?.startsWith('Director ')) wanted.push(`[${result.ticker}] director: failed — ${result.error}`);
   for (const warning of result.warnings) wanted.push(`[${result.ticker}] warning: ${warning}`);
   for (const line of wanted) expect(lines, `stderr line: ${line}`).toContain(line);
@@ -335,11 +367,19 @@ export function checkOutcome(outcome: Outcome, expected: Expected): void {
   } else {
     const result = outcome.result;
     expect(result, summary).not.toBeNull();
-    const reports = Object.fromEntries((result?.reports ?? []).map((report) => [report.agent, report.status === 'ok' ? 'ok' : (report.error ?? 'failed')]));
+    const reports = Object.fromEntries(
+      (result?.reports ?? []).map((report) => [
+        report.agent,
+        report.status === 'ok' ? 'ok' : (report.error ?? 'failed'),
+      ]),
+    );
     const wanted = {
       ...expected.result,
       reports: Object.fromEntries(
-        Object.entries(expected.result.reports).map(([agent, text]) => [agent, typeof text === 'string' ? text : expect.stringMatching(text)]),
+        Object.entries(expected.result.reports).map(([agent, text]) => [
+          agent,
+          typeof text === 'string' ? text : expect.stringMatching(text),
+        ]),
       ),
     };
     expect({
@@ -352,14 +392,19 @@ export function checkOutcome(outcome: Outcome, expected: Expected): void {
     // A failed report is never dressed up with text it did not get; a made decision never without a plan.
     for (const report of result?.reports ?? []) if (report.status === 'failed') expect(report.error).not.toBeNull();
     // A flagged run's decision is by definition not the good one; its scenario checks it.
-    if (expected.result.decision && result?.status !== 'flagged') expect(result?.decision).toEqual(decisionAt(result?.market?.indicators.lastClose ?? null));
+    if (expected.result.decision && result?.status !== 'flagged')
+      expect(result?.decision).toEqual(decisionAt(result?.market?.indicators.lastClose ?? null));
   }
 
   if (expected.stderr !== undefined) expect(stderr).toBe(`${expected.stderr}\n`);
   const lines = stderr.split('\n');
   for (const line of expected.stderrLines ?? []) {
     if (typeof line === 'string') expect(lines, `stderr line: ${line}\n${summary}`).toContain(line);
-    else expect(lines.some((candidate) => new RegExp(`^(?:${line.source})$`).test(candidate)), `stderr line: ${line}\n${summary}`).toBe(true);
+    else
+      expect(
+        lines.some((candidate) => new RegExp(`^(?:${line.source})$`).test(candidate)),
+        `stderr line: ${line}\n${summary}`,
+      ).toBe(true);
   }
 
   // Whatever the fault: no stack trace, no key, no raw control character a terminal could act on.
@@ -367,7 +412,11 @@ export function checkOutcome(outcome: Outcome, expected: Expected): void {
   expectNoCanary(stdout, 'stdout');
   expectNoCanary(stderr, 'stderr');
   for (const [name, text] of Object.entries(outcome.saved ?? {})) expectNoCanary(text, `saved ${name}`);
-  expectNoRawControl({ stdout, stderr, ...Object.fromEntries(Object.entries(outcome.saved ?? {}).map(([name, text]) => [`saved ${name}`, text])) });
+  expectNoRawControl({
+    stdout,
+    stderr,
+    ...Object.fromEntries(Object.entries(outcome.saved ?? {}).map(([name, text]) => [`saved ${name}`, text])),
+  });
 }
 
 /** C0 but \n and \t, DEL and C1, once autohedge's own SGR colours are set aside. */

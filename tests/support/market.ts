@@ -7,12 +7,28 @@ import { makeBars } from './results.js';
 export function makeSnapshot(symbol = 'ACME', overrides: Partial<MarketSnapshot> = {}): MarketSnapshot {
   const bars: Bar[] = Array.from({ length: 30 }, (_, index) => {
     const close = 90 + index / 3;
-    return { date: `2026-10-${String(index + 1).padStart(2, '0')}`, open: close, high: close + 1, low: close - 1, close, adjClose: close, volume: 1_000_000 };
+    return {
+      date: `2026-10-${String(index + 1).padStart(2, '0')}`,
+      open: close,
+      high: close + 1,
+      low: close - 1,
+      close,
+      adjClose: close,
+      volume: 1_000_000,
+    };
   });
   return {
     symbol,
     asOf: '2026-11-27T21:00:00.000Z',
-    identity: { symbol, name: 'Acme Robotics Corp', exchange: 'NMS', currency: 'USD', quoteType: 'EQUITY', sector: 'Technology', industry: 'Robotics' },
+    identity: {
+      symbol,
+      name: 'Acme Robotics Corp',
+      exchange: 'NMS',
+      currency: 'USD',
+      quoteType: 'EQUITY',
+      sector: 'Technology',
+      industry: 'Robotics',
+    },
     quote: {
       price: 100,
       priceTime: '2026-11-27T21:00:00.000Z',
@@ -76,11 +92,19 @@ export function snapshotFromBars(bars: Bar[] = makeBars(260), symbol = 'ACME'): 
   const indicators = computeIndicators(bars);
   const lastBar = bars.at(-1);
   const asOf = lastBar ? `${lastBar.date}T21:00:00.000Z` : base.asOf;
-  const data = { ...base, asOf, bars, indicators, quote: { ...base.quote, price: indicators.lastClose, priceTime: asOf } };
+  const data = {
+    ...base,
+    asOf,
+    bars,
+    indicators,
+    quote: { ...base.quote, price: indicators.lastClose, priceTime: asOf },
+  };
   return { ...data, text: renderSnapshotText(data) };
 }
 
-export function fakeMarket(snapshot: MarketSnapshot | ((ticker: string) => MarketSnapshot | Promise<MarketSnapshot>) = makeSnapshot()): MarketData & { calls: string[] } {
+export function fakeMarket(
+  snapshot: MarketSnapshot | ((ticker: string) => MarketSnapshot | Promise<MarketSnapshot>) = makeSnapshot(),
+): MarketData & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,

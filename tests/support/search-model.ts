@@ -20,7 +20,10 @@ export function searchAnswer(citations: readonly Citation[], model = 'gpt-4o-min
     content += ' ';
     const start = content.length;
     content += `${citation.text} ([${new URL(citation.url).host}](${citation.url}))`;
-    return { type: 'url_citation', url_citation: { start_index: start, end_index: content.length, title: citation.title, url: citation.url } };
+    return {
+      type: 'url_citation',
+      url_citation: { start_index: start, end_index: content.length, title: citation.title, url: citation.url },
+    };
   });
   content += ' Coverage is mixed overall.';
   return {
@@ -29,7 +32,14 @@ export function searchAnswer(citations: readonly Citation[], model = 'gpt-4o-min
       object: 'chat.completion',
       created: 1_764_000_000,
       model,
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null, annotations }, finish_reason: 'stop', logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, refusal: null, annotations },
+          finish_reason: 'stop',
+          logprobs: null,
+        },
+      ],
       usage: { ...searchUsage, total_tokens: searchUsage.prompt_tokens + searchUsage.completion_tokens },
     },
   };
@@ -43,11 +53,24 @@ export function withSearchModel<Result extends Reply | Promise<Reply>>(
   search: (body: any) => Reply,
   inner: (body: any, index: number, request: RecordedRequest) => Result,
 ): (body: any, index: number, request: RecordedRequest) => Reply | Result {
-  return (body: any, index: number, request: RecordedRequest) => (isSearchRequest(body) ? search(body) : inner(body, index, request));
+  return (body: any, index: number, request: RecordedRequest) =>
+    isSearchRequest(body) ? search(body) : inner(body, index, request);
 }
 
 export const threeCitations: Citation[] = [
-  { url: 'https://news.example.com/acme-order', title: 'Acme Robotics wins a large order', text: 'Acme Robotics won a 40-robot order from a carmaker.' },
-  { url: 'https://markets.example.org/acme-guidance', title: 'Acme raises guidance', text: 'Acme raised its full-year guidance by 5 %.' },
-  { url: 'https://blog.example.net/acme-short', title: 'Why one fund is short Acme', text: 'A hedge fund disclosed a short position, citing margins.' },
+  {
+    url: 'https://news.example.com/acme-order',
+    title: 'Acme Robotics wins a large order',
+    text: 'Acme Robotics won a 40-robot order from a carmaker.',
+  },
+  {
+    url: 'https://markets.example.org/acme-guidance',
+    title: 'Acme raises guidance',
+    text: 'Acme raised its full-year guidance by 5 %.',
+  },
+  {
+    url: 'https://blog.example.net/acme-short',
+    title: 'Why one fund is short Acme',
+    text: 'A hedge fund disclosed a short position, citing margins.',
+  },
 ];

@@ -12,6 +12,8 @@ import { afterEach } from 'vitest';
 afterEach(() => {
   if (failures.length > 0) {
     const [first] = failures.splice(0);
-    throw new Error(`unhandled rejection or uncaught exception during the test: ${String(first instanceof Error ? first.stack : first)}`);
+    throw new Error(
+      `unhandled rejection or uncaught exception during the test: ${String(first instanceof Error ? first.stack : first)}`,
+    );
   }
 });

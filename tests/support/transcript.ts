@@ -24,7 +24,9 @@ interface ToolResultLine {
  * stopped there — the tool messages that followed, in call order.
  */
 export function replayMessages(lines: readonly string[], agent: string): ChatMessage[] {
-  const parsed = lines.filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as { type: string; agent: string | null });
+  const parsed = lines
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { type: string; agent: string | null });
   let lastCall = -1;
   parsed.forEach((line, index) => {
     if (line.type === 'model-call' && line.agent === agent) lastCall = index;

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/llm/types.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 
-const request = (agent: string, content = 'hi'): ChatRequest => ({ model: 'gpt-4o-mini', agent, messages: [{ role: 'user', content }] });
+const request = (agent: string, content = 'hi'): ChatRequest => ({
+  model: 'gpt-4o-mini',
+  agent,
+  messages: [{ role: 'user', content }],
+});
 
 describe('ScriptedModel', () => {
   it('fails assertComplete while scripted turns remain, naming the queue', async () => {
@@ -26,7 +30,9 @@ describe('ScriptedModel', () => {
   it('reports a call beyond the script, and a per-agent queue left unconsumed', async () => {
     const model = new ScriptedModel({ quant: [{ text: 'q' }], risk: [{ text: 'r' }] });
     await model.complete(request('quant'));
-    await expect(model.complete(request('quant'))).rejects.toThrow("ScriptedModel: no scripted turn left for agent 'quant' (call 2)");
+    await expect(model.complete(request('quant'))).rejects.toThrow(
+      "ScriptedModel: no scripted turn left for agent 'quant' (call 2)",
+    );
     expect(() => model.assertComplete()).toThrow('ScriptedModel: script not fully consumed (risk: 1)');
   });
 
@@ -37,7 +43,9 @@ describe('ScriptedModel', () => {
       message: {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA"}' } }],
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'exa_search', arguments: '{"query":"NVDA"}' } },
+        ],
       },
       finishReason: 'tool_calls',
       usage: { promptTokens: 100, completionTokens: 20, cachedPromptTokens: 0 },

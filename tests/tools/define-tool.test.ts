@@ -32,8 +32,17 @@ describe('defineTool: the strict definition', () => {
           type: 'object',
           properties: {
             query: { type: 'string', description: 'What to search for' },
-            numResults: { type: ['integer', 'null'], minimum: 1, maximum: 10, description: 'How many results (default: 5)' },
-            daysBack: { type: ['integer', 'null'], minimum: 1, description: 'Only results published this many days before asOf' },
+            numResults: {
+              type: ['integer', 'null'],
+              minimum: 1,
+              maximum: 10,
+              description: 'How many results (default: 5)',
+            },
+            daysBack: {
+              type: ['integer', 'null'],
+              minimum: 1,
+              description: 'Only results published this many days before asOf',
+            },
           },
           required: ['query', 'numResults', 'daysBack'],
           additionalProperties: false,
@@ -194,23 +203,47 @@ describe('defineTool: the strict definition', () => {
   });
 
   it('says "Arguments: none" for a tool without parameters', () => {
-    const tool = defineTool({ name: 'now', description: 'The time', outputs: 'an ISO time', parameters: z.object({}), run: async () => 'x' });
-    expect(tool.definition.function.parameters).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+    const tool = defineTool({
+      name: 'now',
+      description: 'The time',
+      outputs: 'an ISO time',
+      parameters: z.object({}),
+      run: async () => 'x',
+    });
+    expect(tool.definition.function.parameters).toEqual({
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+    });
     expect(tool.describe()).toBe('Tool Name: now, Description: The time, Arguments: none, Outputs: an ISO time');
   });
 });
 
 describe('defineTool: schemas strict mode cannot express are refused at definition time', () => {
   const cases: Array<[string, z.ZodObject, string]> = [
-    ['a record', z.object({ weights: z.record(z.string(), z.number()) }), "tool bad: the schema at 'weights' uses 'propertyNames'"],
-    ['a tuple', z.object({ range: z.tuple([z.number(), z.number()]) }), "tool bad: the schema at 'range' uses 'prefixItems'"],
+    [
+      'a record',
+      z.object({ weights: z.record(z.string(), z.number()) }),
+      "tool bad: the schema at 'weights' uses 'propertyNames'",
+    ],
+    [
+      'a tuple',
+      z.object({ range: z.tuple([z.number(), z.number()]) }),
+      "tool bad: the schema at 'range' uses 'prefixItems'",
+    ],
     ['z.any', z.object({ anything: z.any() }), "tool bad: the schema at 'anything' accepts any value"],
-    ['a loose object', z.object({ inner: z.looseObject({ a: z.string() }) }), "tool bad: the schema at 'inner' allows extra properties"],
+    [
+      'a loose object',
+      z.object({ inner: z.looseObject({ a: z.string() }) }),
+      "tool bad: the schema at 'inner' allows extra properties",
+    ],
     ['z.date', z.object({ when: z.date() }), 'tool bad: parameters cannot be written as JSON schema'],
   ];
   for (const [label, parameters, message] of cases) {
     it(`refuses ${label}`, () => {
-      const define = () => defineTool({ name: 'bad', description: 'x', outputs: 'x', parameters, run: async () => 'x' });
+      const define = () =>
+        defineTool({ name: 'bad', description: 'x', outputs: 'x', parameters, run: async () => 'x' });
       expect(define).toThrow(ConfigError);
       expect(define).toThrow(message);
     });
@@ -218,13 +251,19 @@ describe('defineTool: schemas strict mode cannot express are refused at definiti
 
   it('refuses a name the API would reject', () => {
     for (const name of ['web search', '', 'a'.repeat(65), 'exa.search']) {
-      expect(() => defineTool({ name, description: 'x', outputs: 'x', parameters: z.object({}), run: async () => 'x' })).toThrow(
-        `tool name '${name}' must match ^[a-zA-Z0-9_-]{1,64}$`,
-      );
+      expect(() =>
+        defineTool({ name, description: 'x', outputs: 'x', parameters: z.object({}), run: async () => 'x' }),
+      ).toThrow(`tool name '${name}' must match ^[a-zA-Z0-9_-]{1,64}$`);
     }
-    expect(defineTool({ name: 'a'.repeat(64), description: 'x', outputs: 'x', parameters: z.object({}), run: async () => 'x' }).name).toBe(
-      'a'.repeat(64),
-    );
+    expect(
+      defineTool({
+        name: 'a'.repeat(64),
+        description: 'x',
+        outputs: 'x',
+        parameters: z.object({}),
+        run: async () => 'x',
+      }).name,
+    ).toBe('a'.repeat(64));
   });
 });
 
@@ -251,7 +290,9 @@ describe('defineTool: parse', () => {
       }),
       run: async () => 'x',
     });
-    expect(tool.parse('{"stopLoss":null,"legs":[{"ticker":"NVDA","note":null},{"ticker":"AMD","note":"hedge"}]}')).toEqual({
+    expect(
+      tool.parse('{"stopLoss":null,"legs":[{"ticker":"NVDA","note":null},{"ticker":"AMD","note":"hedge"}]}'),
+    ).toEqual({
       ok: true,
       value: {
         stopLoss: null,
@@ -301,7 +342,13 @@ describe('defineTool: parse', () => {
   });
 
   it('accepts empty arguments for a tool without parameters', () => {
-    const tool = defineTool({ name: 'now', description: 'x', outputs: 'x', parameters: z.object({}), run: async () => 'x' });
+    const tool = defineTool({
+      name: 'now',
+      description: 'x',
+      outputs: 'x',
+      parameters: z.object({}),
+      run: async () => 'x',
+    });
     expect(tool.parse('')).toEqual({ ok: true, value: {} });
   });
 
@@ -312,4 +359,3 @@ describe('defineTool: parse', () => {
     await expect(tool.run(parsed.value, context)).resolves.toBe('NVDA|5|30');
   });
 });
-

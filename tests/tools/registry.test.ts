@@ -5,7 +5,13 @@ import { defineTool } from '../../src/tools/define-tool.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 
 const tool = (name: string) =>
-  defineTool({ name, description: `${name} tool`, outputs: 'text', parameters: z.object({ q: z.string() }), run: async ({ q }) => q });
+  defineTool({
+    name,
+    description: `${name} tool`,
+    outputs: 'text',
+    parameters: z.object({ q: z.string() }),
+    run: async ({ q }) => q,
+  });
 
 describe('ToolRegistry', () => {
   it('lists tools, names and definitions in registration order', () => {

@@ -22,7 +22,7 @@ const asRead = (text: string) =>
   text
     .normalize('NFKC')
     .replace(/[\p{Cf}\p{Mn}\p{Me}]/gu, '')
-    .replace(/[«»≪≫]/g, (character) => ((character === '«' || character === '≪') ? '<<' : '>>'))
+    .replace(/[«»≪≫]/g, (character) => (character === '«' || character === '≪' ? '<<' : '>>'))
     .replace(/[‹]/g, '<')
     .replace(/[›]/g, '>');
 

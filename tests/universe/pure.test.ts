@@ -9,14 +9,20 @@ import { decisionFor, type Stance } from './support.js';
 
 describe('parseUniverse', () => {
   it('a list: comments, blank lines, CRLF and a BOM ignored, symbols upper-cased, file order kept', () => {
-    expect(parseUniverse('\uFEFF# index\r\naapl\r\n\r\n  brk-b  # class B\r\n^gspc\r\n')).toEqual(['AAPL', 'BRK-B', '^GSPC']);
+    expect(parseUniverse('\uFEFF# index\r\naapl\r\n\r\n  brk-b  # class B\r\n^gspc\r\n')).toEqual([
+      'AAPL',
+      'BRK-B',
+      '^GSPC',
+    ]);
   });
   it('a CSV: the ticker or symbol column, quoted cells, any case of header', () => {
     expect(parseUniverse('"Name","SYMBOL"\n"Apple",aapl\n"Sap",SAP.DE\n')).toEqual(['AAPL', 'SAP.DE']);
     expect(parseUniverse('ticker\nMSFT\n')).toEqual(['MSFT']);
   });
   it('names the line of a bad symbol and of an empty cell', () => {
-    expect(() => parseUniverse('ticker,name\n,Nothing\n', 'u.csv')).toThrow(new UsageError('u.csv:2: no ticker in this row'));
+    expect(() => parseUniverse('ticker,name\n,Nothing\n', 'u.csv')).toThrow(
+      new UsageError('u.csv:2: no ticker in this row'),
+    );
     expect(() => parseUniverse('AAPL\nA/B\n', 'u.txt')).toThrow(/^u\.txt:2: invalid ticker 'A\/B'/);
   });
   it('mergeTickers keeps the first position of each symbol', () => {
@@ -25,14 +31,23 @@ describe('parseUniverse', () => {
 });
 
 const result = (ticker: string, stance: Stance | null, costUsd: number | null = 0.01): AnalysisResult =>
-  ({ ticker, status: stance ? 'ok' : 'failed', decision: stance ? decisionFor(stance) : null, usage: { costUsd } }) as unknown as AnalysisResult;
+  ({
+    ticker,
+    status: stance ? 'ok' : 'failed',
+    decision: stance ? decisionFor(stance) : null,
+    usage: { costUsd },
+  }) as unknown as AnalysisResult;
 
 describe('UniverseTally', () => {
   it('keeps only the names at each end, ranked BUY high to SELL high, and sums the priced cost', () => {
     const tally = new UniverseTally(2);
     const stances: Array<[string, Stance | null]> = [
-      ['B60', { action: 'BUY', conviction: 60 }], ['S90', { action: 'SELL', conviction: 90 }], ['H50', { action: 'HOLD', conviction: 50 }],
-      ['B80', { action: 'BUY', conviction: 80 }], ['S70', { action: 'SELL', conviction: 70 }], ['NONE', null],
+      ['B60', { action: 'BUY', conviction: 60 }],
+      ['S90', { action: 'SELL', conviction: 90 }],
+      ['H50', { action: 'HOLD', conviction: 50 }],
+      ['B80', { action: 'BUY', conviction: 80 }],
+      ['S70', { action: 'SELL', conviction: 70 }],
+      ['NONE', null],
     ];
     for (const [ticker, stance] of stances) tally.addResult(result(ticker, stance, ticker === 'H50' ? null : 0.01));
     tally.addError();
@@ -40,7 +55,12 @@ describe('UniverseTally', () => {
     const summary = tally.result();
     expect(summary.top.map((name) => name.ticker)).toEqual(['B80', 'B60']);
     expect(summary.bottom.map((name) => name.ticker)).toEqual(['S90', 'S70']);
-    expect(summary).toMatchObject({ analysed: 7, decided: 5, byStatus: { ok: 5, failed: 1, error: 1, skipped: 1 }, unpricedRuns: 1 });
+    expect(summary).toMatchObject({
+      analysed: 7,
+      decided: 5,
+      byStatus: { ok: 5, failed: 1, error: 1, skipped: 1 },
+      unpricedRuns: 1,
+    });
     expect(summary.costUsd).toBeCloseTo(0.05, 10);
     expect(rankScore({ action: 'HOLD', conviction: 99 })).toBe(0);
   });
@@ -54,13 +74,26 @@ describe('the queue: job ids and verdicts', () => {
   it('usage-class errors are unrecoverable; a 429 rate-limits; a failed run from a 5xx is transient; anything else is done', () => {
     const ok = result('A', { action: 'BUY', conviction: 60 });
     const failed = { ...result('A', null), error: 'Director plan failed: server error (503)' } as AnalysisResult;
-    expect(verdictOnError(new DataError("unknown ticker 'NOPE'", 'unknown-ticker'))).toEqual({ kind: 'unrecoverable', reason: "DataError: unknown ticker 'NOPE'" });
+    expect(verdictOnError(new DataError("unknown ticker 'NOPE'", 'unknown-ticker'))).toEqual({
+      kind: 'unrecoverable',
+      reason: "DataError: unknown ticker 'NOPE'",
+    });
     expect(verdictOnError(new DataError('could not reach Yahoo Finance', 'unreachable')).kind).toBe('transient');
-    expect(verdictOnResult(failed, [new ModelError('OpenAI rejected the API key (401)', 'authentication', 401)]).kind).toBe('unrecoverable');
-    expect(verdictOnResult(ok, [new ModelError('rate limit hit (429)', 'rate-limited', 429)]).kind).toBe('rate-limited');
-    expect(verdictOnResult(failed, [new ModelError('server error (503)', 'server', 503)])).toEqual({ kind: 'transient', reason: 'Director plan failed: server error (503)' });
+    expect(
+      verdictOnResult(failed, [new ModelError('OpenAI rejected the API key (401)', 'authentication', 401)]).kind,
+    ).toBe('unrecoverable');
+    expect(verdictOnResult(ok, [new ModelError('rate limit hit (429)', 'rate-limited', 429)]).kind).toBe(
+      'rate-limited',
+    );
+    expect(verdictOnResult(failed, [new ModelError('server error (503)', 'server', 503)])).toEqual({
+      kind: 'transient',
+      reason: 'Director plan failed: server error (503)',
+    });
     // A degraded run (a desk's 5xx) is a result, not a retry.
-    expect(verdictOnResult(ok, [new ModelError('server error (503)', 'server', 503)])).toEqual({ kind: 'done', result: ok });
+    expect(verdictOnResult(ok, [new ModelError('server error (503)', 'server', 503)])).toEqual({
+      kind: 'done',
+      result: ok,
+    });
     // A failed run with no transient cause (a schema slip) is a result too: retrying would slip again.
     expect(verdictOnResult(failed, [])).toEqual({ kind: 'done', result: failed });
   });

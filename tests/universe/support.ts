@@ -21,10 +21,22 @@ export type Stance = { action: 'BUY' | 'SELL' | 'HOLD'; conviction: number };
  */
 export function decisionFor(stance: Stance) {
   const levels =
-    stance.action === 'BUY' ? { stopLoss: 95, takeProfit: 110 } : stance.action === 'SELL' ? { stopLoss: 105, takeProfit: 90 } : { stopLoss: null, takeProfit: null };
+    stance.action === 'BUY'
+      ? { stopLoss: 95, takeProfit: 110 }
+      : stance.action === 'SELL'
+        ? { stopLoss: 105, takeProfit: 90 }
+        : { stopLoss: null, takeProfit: null };
   return {
-    action: stance.action, conviction: stance.conviction, timeHorizon: '1–3 months', positionSizePct: stance.action === 'HOLD' ? 0 : 4,
-    orderType: 'market', entry: null, ...levels, rationale: 'Because.', keyRisks: ['earnings'], dissent: null,
+    action: stance.action,
+    conviction: stance.conviction,
+    timeHorizon: '1–3 months',
+    positionSizePct: stance.action === 'HOLD' ? 0 : 4,
+    orderType: 'market',
+    entry: null,
+    ...levels,
+    rationale: 'Because.',
+    keyRisks: ['earnings'],
+    dissent: null,
   };
 }
 
@@ -38,10 +50,14 @@ export function universeModel(
   usage?: Partial<Usage>,
 ): ScriptedModel {
   const director: ScriptedStep = (request) => ({
-    text: JSON.stringify(request.responseFormat?.json_schema.name === 'plan' ? plan : decisionFor(stance(tickerOf(request)))),
+    text: JSON.stringify(
+      request.responseFormat?.json_schema.name === 'plan' ? plan : decisionFor(stance(tickerOf(request))),
+    ),
     usage,
   });
-  const desk = (name: string): ScriptedStep => (request) => ({ text: `${name} report on ${tickerOf(request)}.`, usage });
+  const desk =
+    (name: string): ScriptedStep =>
+    (request) => ({ text: `${name} report on ${tickerOf(request)}.`, usage });
   const times = (count: number, step: ScriptedStep) => Array.from({ length: count }, () => step);
   return new ScriptedModel({
     director: times(tickers * 2, director),

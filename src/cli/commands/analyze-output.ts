@@ -60,7 +60,8 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
       const transcript = createTranscript({ secrets });
       transcripts.set(ticker, transcript);
       const sinks: EventSink[] = [progress.sink(ticker), transcript.sink];
-      if (createTraceSink) sinks.push(createTraceSink({ write: io.stderr, color: stderrColor, label: several ? ticker : undefined }));
+      if (createTraceSink)
+        sinks.push(createTraceSink({ write: io.stderr, color: stderrColor, label: several ? ticker : undefined }));
       return {
         model,
         market: session.market,

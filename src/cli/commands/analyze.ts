@@ -25,13 +25,25 @@ export { demoCassettePath };
 
 /** `autohedge analyze <tickers...>`: a thin shell over the library's analyze(). */
 /** `argv` is the whole command line, kept in a recorded cassette. */
-export async function analyzeCommand(rawTickers: string[], rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+export async function analyzeCommand(
+  rawTickers: string[],
+  rawOptions: Record<string, unknown>,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+): Promise<number> {
   const options = parseOptions(analyzeOptionsSchema, rawOptions);
   checkCombinations(options);
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
-  const tickers = mergeTickers(rawTickers.map((ticker) => validateTicker(ticker)), fromFile);
+  const tickers = mergeTickers(
+    rawTickers.map((ticker) => validateTicker(ticker)),
+    fromFile,
+  );
   // Without --universe the tickers are commander's required argument, and read like it.
-  if (tickers.length === 0) throw new UsageError(options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'");
+  if (tickers.length === 0)
+    throw new UsageError(
+      options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'",
+    );
   // Before any client exists: a closed or future day is the user's to fix, with no request made.
   const historical = options.asOf !== undefined ? resolveAsOf(options.asOf, deps.now?.() ?? new Date()) : null;
   const search = resolveSearchChoice(options.search, io.env);
@@ -66,18 +78,31 @@ function checkCombinations(options: AnalyzeCliOptions): void {
   if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
     throw new UsageError('--record, --replay and --demo cannot be combined');
   }
-  if (options.demo && options.asOf !== undefined) throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
-  if (options.json && options.jsonl) throw new UsageError('--json and --jsonl cannot be combined: --json prints one array at the end, --jsonl one line per result as it finishes');
-  if (options.resume && !options.save) throw new UsageError('--resume reads and fills the run store: it cannot be combined with --no-save');
+  if (options.demo && options.asOf !== undefined)
+    throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
+  if (options.json && options.jsonl)
+    throw new UsageError(
+      '--json and --jsonl cannot be combined: --json prints one array at the end, --jsonl one line per result as it finishes',
+    );
+  if (options.resume && !options.save)
+    throw new UsageError('--resume reads and fills the run store: it cannot be combined with --no-save');
 }
 
-async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, session: Session, io: CliIo, historical: HistoricalAsOf | null): Promise<number> {
+async function runAnalyses(
+  tickers: string[],
+  options: AnalyzeCliOptions,
+  session: Session,
+  io: CliIo,
+  historical: HistoricalAsOf | null,
+): Promise<number> {
   const runClock = () => historical?.close ?? session.asOf();
   const asOfDay = isoDay(runClock());
   const finished = options.resume ? await finishedTickers(autohedgeHome(session.env), asOfDay) : new Set<string>();
   const pending = tickers.filter((ticker) => !finished.has(ticker));
   if (options.resume && !options.quiet) {
-    io.stderr(`autohedge: --resume: ${tickers.length - pending.length} of ${tickers.length} tickers already have a finished run for ${asOfDay}; analysing ${pending.length}\n`);
+    io.stderr(
+      `autohedge: --resume: ${tickers.length - pending.length} of ${tickers.length} tickers already have a finished run for ${asOfDay}; analysing ${pending.length}\n`,
+    );
   }
   const output = await createUniverseOutput({ tickers, options, session, io });
   for (let skipped = tickers.length - pending.length; skipped > 0; skipped -= 1) output.tally.addSkipped();
@@ -85,7 +110,8 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   // One cap for the whole command, its model calls and searches, however many tickers share
   // it; once a model call is refused for it no further ticker starts (they would only fetch
   // market data to report the cap).
-  const cap = options.maxCost !== undefined ? new SpendingCap(options.maxCost, { stopAfterCap: session.replaying }) : null;
+  const cap =
+    options.maxCost !== undefined ? new SpendingCap(options.maxCost, { stopAfterCap: session.replaying }) : null;
   const budget = cap ? watchBudget(withBudget(session.model, cap, session.prices)) : null;
   const search = cap && session.search ? withSearchBudget(session.search, cap, session.prices) : session.search;
   const notStarted = { count: 0 };
@@ -114,18 +140,31 @@ async function runAnalyses(tickers: string[], options: AnalyzeCliOptions, sessio
   } finally {
     output.stopProgress();
   }
-  if (notStarted.count > 0) io.stderr(`autohedge: warning: --max-cost $${options.maxCost?.toFixed(4)} reached: ${notStarted.count} ticker(s) not started (run again with --resume to continue)\n`);
+  if (notStarted.count > 0)
+    io.stderr(
+      `autohedge: warning: --max-cost $${options.maxCost?.toFixed(4)} reached: ${notStarted.count} ticker(s) not started (run again with --resume to continue)\n`,
+    );
   return output.finish(session);
 }
 
 /** A cap cannot be enforced on a model (or a search) whose price is unknown: say so before spending anything. */
-export function checkPricesKnown(model: string | undefined, agents: readonly WorkerId[] | undefined, session: Session, search: SearchChoice, cap = '--max-cost'): void {
+export function checkPricesKnown(
+  model: string | undefined,
+  agents: readonly WorkerId[] | undefined,
+  session: Session,
+  search: SearchChoice,
+  cap = '--max-cost',
+): void {
   const models = resolveModels(model, session.env);
   const involved = agents && agents.length > 0 ? agents : agentIds;
   const searching = search !== 'none' && (involved as readonly string[]).includes('sentiment');
   const searchModel = session.search?.model ?? session.search?.id;
   const searchPriced = searching && searchModel ? [searchModel] : [];
-  const unpriced = [...new Set([...involved.map((id) => models[id]), ...searchPriced].filter((name) => priceFor(name, session.prices) === null))];
+  const unpriced = [
+    ...new Set(
+      [...involved.map((id) => models[id]), ...searchPriced].filter((name) => priceFor(name, session.prices) === null),
+    ),
+  ];
   if (unpriced.length > 0) {
     throw new ConfigError(
       `${cap} needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)`,

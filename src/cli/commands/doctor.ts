@@ -29,7 +29,12 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
   const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
   const { resolveSearchChoice } = await import('../../search/choice.js');
   const searchChoice = resolveSearchChoice(options.search, env);
-  const clientOptions = (facts: ConfigFacts) => ({ apiKey: facts.apiKey, baseURL: facts.baseURL, timeoutMs: 30_000, maxRetries: 1 });
+  const clientOptions = (facts: ConfigFacts) => ({
+    apiKey: facts.apiKey,
+    baseURL: facts.baseURL,
+    timeoutMs: 30_000,
+    maxRetries: 1,
+  });
   const model = resolveModels(options.model, env).director;
   const report: DoctorReport = await runDoctor({
     env,
@@ -46,7 +51,16 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
       choice: searchChoice,
       // Exa without a key is reported as such rather than searched.
       provider:
-        deps.search ?? (searchChoice === 'exa' && !facts.exaKey ? null : await buildSearch(searchChoice, { env, replay: false, recordedUrls: [], apiKey: facts.apiKey, baseURL: facts.baseURL })),
+        deps.search ??
+        (searchChoice === 'exa' && !facts.exaKey
+          ? null
+          : await buildSearch(searchChoice, {
+              env,
+              replay: false,
+              recordedUrls: [],
+              apiKey: facts.apiKey,
+              baseURL: facts.baseURL,
+            })),
     }),
     asOf: (deps.now ?? (() => new Date()))(),
   });

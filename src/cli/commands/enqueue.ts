@@ -18,29 +18,57 @@ import { stringifyJsonSafely } from '../../sanitize.js';
  * queue that `autohedge worker` processes. Prints the job ids and returns, or with
  * --wait prints each result as its job completes, then a summary.
  */
-export async function enqueueCommand(rawTickers: string[], rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps): Promise<number> {
+export async function enqueueCommand(
+  rawTickers: string[],
+  rawOptions: Record<string, unknown>,
+  io: CliIo,
+  deps: CliDeps,
+): Promise<number> {
   const options = parseOptions(enqueueOptionsSchema, rawOptions);
   if (options.json && options.jsonl) throw new UsageError('--json and --jsonl cannot be combined');
   if (options.jsonl && !options.wait) throw new UsageError('--jsonl prints results as jobs complete: it needs --wait');
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
-  const tickers = mergeTickers(rawTickers.map((ticker) => validateTicker(ticker)), fromFile);
+  const tickers = mergeTickers(
+    rawTickers.map((ticker) => validateTicker(ticker)),
+    fromFile,
+  );
   // Without --universe the tickers are commander's required argument, and read like it.
-  if (tickers.length === 0) throw new UsageError(options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'");
+  if (tickers.length === 0)
+    throw new UsageError(
+      options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'",
+    );
   const now = (deps.now ?? (() => new Date()))();
   // A day's as-of is the end of that day, or now for today: never a moment still to come.
-  if (options.asOf && isoDay(options.asOf) > isoDay(now)) throw new UsageError(`--as-of cannot be after today (${isoDay(now)})`);
+  if (options.asOf && isoDay(options.asOf) > isoDay(now))
+    throw new UsageError(`--as-of cannot be after today (${isoDay(now)})`);
   const asOf = options.asOf && options.asOf < now ? options.asOf : now;
   const url = redisUrlFrom(options.redis, io.env);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const { enqueueAnalyses } = await import('../../queue/enqueue.js');
-  const queued = await enqueueAnalyses(await loadQueueModules(), { url, queueName: options.queue, tickers, asOf, attempts: options.attempts, backoffMs: options.backoff });
+  const queued = await enqueueAnalyses(await loadQueueModules(), {
+    url,
+    queueName: options.queue,
+    tickers,
+    asOf,
+    attempts: options.attempts,
+    backoffMs: options.backoff,
+  });
   try {
     if (!options.quiet) {
       const again = queued.existing > 0 ? ` (${queued.existing} already queued or done: not added again)` : '';
-      io.stderr(`autohedge: enqueued ${tickers.length} job(s) on queue '${options.queue}' at ${displayRedisUrl(url)}${again}\n`);
+      io.stderr(
+        `autohedge: enqueued ${tickers.length} job(s) on queue '${options.queue}' at ${displayRedisUrl(url)}${again}\n`,
+      );
     }
     if (!options.wait) {
-      io.stdout(options.json ? `${stringifyJsonSafely(queued.jobIds.map((jobId, index) => ({ ticker: tickers[index], jobId })), 2)}\n` : `${queued.jobIds.join('\n')}\n`);
+      io.stdout(
+        options.json
+          ? `${stringifyJsonSafely(
+              queued.jobIds.map((jobId, index) => ({ ticker: tickers[index], jobId })),
+              2,
+            )}\n`
+          : `${queued.jobIds.join('\n')}\n`,
+      );
       return ExitCode.ok;
     }
     return await waitAndPrint(queued, tickers, options, io);
@@ -49,7 +77,12 @@ export async function enqueueCommand(rawTickers: string[], rawOptions: Record<st
   }
 }
 
-async function waitAndPrint(queued: Enqueued, tickers: string[], options: EnqueueCliOptions, io: CliIo): Promise<number> {
+async function waitAndPrint(
+  queued: Enqueued,
+  tickers: string[],
+  options: EnqueueCliOptions,
+  io: CliIo,
+): Promise<number> {
   // The runs are saved on the workers' hosts, not here.
   const printer = await createResultPrinter({ ...options, save: false }, io, tickers);
   const tally = new UniverseTally();

@@ -26,7 +26,8 @@ const evaluateOptionsSchema = z.object({
     .transform((value, context) => {
       if (value === undefined) return undefined;
       const day = parseDay(value);
-      if (day === null) context.addIssue({ code: 'custom', message: `--since must be a date as YYYY-MM-DD (got '${value}')` });
+      if (day === null)
+        context.addIssue({ code: 'custom', message: `--since must be a date as YYYY-MM-DD (got '${value}')` });
       return day ?? undefined;
     }),
   horizon: z
@@ -35,8 +36,14 @@ const evaluateOptionsSchema = z.object({
     .transform((value, context) => {
       const parts = value.split(',').map((part) => part.trim());
       const horizons = parts.map(Number);
-      if (parts.some((part) => !/^\d+$/.test(part)) || horizons.some((horizon) => horizon < 1 || horizon > longestHorizon)) {
-        context.addIssue({ code: 'custom', message: `--horizon must be whole numbers of sessions from 1 to ${longestHorizon}, separated by commas (got '${value}')` });
+      if (
+        parts.some((part) => !/^\d+$/.test(part)) ||
+        horizons.some((horizon) => horizon < 1 || horizon > longestHorizon)
+      ) {
+        context.addIssue({
+          code: 'custom',
+          message: `--horizon must be whole numbers of sessions from 1 to ${longestHorizon}, separated by commas (got '${value}')`,
+        });
       }
       return [...new Set(horizons)].sort((left, right) => left - right);
     }),
@@ -44,7 +51,9 @@ const evaluateOptionsSchema = z.object({
   seed: z
     .string()
     .default('1')
-    .refine((value) => /^\d{1,9}$/.test(value), { error: (issue) => `--seed must be a whole number (got '${String(issue.input)}')` })
+    .refine((value) => /^\d{1,9}$/.test(value), {
+      error: (issue) => `--seed must be a whole number (got '${String(issue.input)}')`,
+    })
     .transform(Number),
   json: z.boolean().default(false),
   includeDemo: z.boolean().default(false),
@@ -59,21 +68,43 @@ const evaluateOptionsSchema = z.object({
 type EvaluateCliOptions = z.infer<typeof evaluateOptionsSchema>;
 
 function evaluationId(at: Date): string {
-  return `${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-evaluation`;
+  return `${at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-evaluation`;
 }
 
-export async function evaluateCommand(runIds: string[], rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+export async function evaluateCommand(
+  runIds: string[],
+  rawOptions: Record<string, unknown>,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+): Promise<number> {
   const options = parseOptions(evaluateOptionsSchema, rawOptions);
   const benchmark = validateTicker(options.benchmark);
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   const home = autohedgeHome(io.env);
   const selection = await selectRuns(home, { runIds, since: options.since, includeDemo: options.includeDemo });
   if (selection.results.length === 0) {
-    const why = selection.skipped.length > 0 ? `: ${selection.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}` : '';
-    throw new UsageError(`no saved run with a decision to evaluate${why} (make some with \`autohedge analyze <ticker> --as-of YYYY-MM-DD\`)`);
+    const why =
+      selection.skipped.length > 0
+        ? `: ${selection.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
+        : '';
+    throw new UsageError(
+      `no saved run with a decision to evaluate${why} (make some with \`autohedge analyze <ticker> --as-of YYYY-MM-DD\`)`,
+    );
   }
   const session = await buildServices(
-    { env: io.env, cwd: io.cwd, record: options.record, replay: options.replay, argv, needsModel: false, warn: (message) => warn(io, options, message) },
+    {
+      env: io.env,
+      cwd: io.cwd,
+      record: options.record,
+      replay: options.replay,
+      argv,
+      needsModel: false,
+      warn: (message) => warn(io, options, message),
+    },
     deps,
   );
   try {
@@ -83,19 +114,29 @@ export async function evaluateCommand(runIds: string[], rawOptions: Record<strin
     const now = session.asOf();
     let evaluation: Evaluation;
     try {
-      evaluation = await evaluateRuns(selection.results, { horizons: options.horizon, benchmark, now, signal: io.signal }, prices);
+      evaluation = await evaluateRuns(
+        selection.results,
+        { horizons: options.horizon, benchmark, now, signal: io.signal },
+        prices,
+      );
     } catch (error) {
       const misses = session.replayMisses();
       if (misses.length === 0) throw error;
       for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
       return ExitCode.usage;
     }
-    const view: EvaluationView = { evaluation, summary: summarize(evaluation, options.seed), skipped: selection.skipped };
+    const view: EvaluationView = {
+      evaluation,
+      summary: summarize(evaluation, options.seed),
+      skipped: selection.skipped,
+    };
     await printEvaluation(view, options, io);
     for (const warning of evaluation.warnings) warn(io, options, warning);
     await saveEvaluation(view, options, home, io, now);
     await session.finish(io);
-    const unscored = evaluation.decisions.some((row) => row.problem !== null) || evaluation.warnings.some((warning) => warning.startsWith(`benchmark ${benchmark}:`));
+    const unscored =
+      evaluation.decisions.some((row) => row.problem !== null) ||
+      evaluation.warnings.some((warning) => warning.startsWith(`benchmark ${benchmark}:`));
     return unscored ? ExitCode.degraded : ExitCode.ok;
   } finally {
     await session.close();
@@ -122,8 +163,17 @@ async function printEvaluation(view: EvaluationView, options: EvaluateCliOptions
 }
 
 /** evaluation.json and evaluation.md under $AUTOHEDGE_HOME/evaluations/<id>/ (unless --no-save), and in --out. */
-async function saveEvaluation(view: EvaluationView, options: EvaluateCliOptions, home: string, io: CliIo, now: Date): Promise<void> {
-  const directories = [...(options.save ? [join(home, 'evaluations', evaluationId(now))] : []), ...(options.out ? [options.out] : [])];
+async function saveEvaluation(
+  view: EvaluationView,
+  options: EvaluateCliOptions,
+  home: string,
+  io: CliIo,
+  now: Date,
+): Promise<void> {
+  const directories = [
+    ...(options.save ? [join(home, 'evaluations', evaluationId(now))] : []),
+    ...(options.out ? [options.out] : []),
+  ];
   if (directories.length === 0) return;
   const { renderEvaluationMarkdown } = await import('../../report/evaluation.js');
   const markdown = renderEvaluationMarkdown(view);

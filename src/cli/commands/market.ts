@@ -41,19 +41,38 @@ const maximumChartWidth = 100;
  * to showSnapshot. A replay that cannot answer lists every request it missed, one
  * line each, rather than the first symptom.
  */
-export async function marketCommand(rawTicker: string, options: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+export async function marketCommand(
+  rawTicker: string,
+  options: Record<string, unknown>,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+): Promise<number> {
   const ticker = validateTicker(rawTicker);
   const record = typeof options.record === 'string' ? options.record : undefined;
   const demo = options.demo === true;
   const replay = demo ? demoCassettePath() : typeof options.replay === 'string' ? options.replay : undefined;
-  if ([record, options.replay, demo || undefined].filter(Boolean).length > 1) throw new UsageError('--record, --replay and --demo cannot be combined');
+  if ([record, options.replay, demo || undefined].filter(Boolean).length > 1)
+    throw new UsageError('--record, --replay and --demo cannot be combined');
   const asOfOption = options.asOf;
-  if (asOfOption !== undefined && typeof asOfOption !== 'string') throw new UsageError('--as-of needs a date as YYYY-MM-DD');
-  if (demo && asOfOption !== undefined) throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
+  if (asOfOption !== undefined && typeof asOfOption !== 'string')
+    throw new UsageError('--as-of needs a date as YYYY-MM-DD');
+  if (demo && asOfOption !== undefined)
+    throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
   // Before any client exists: a closed or future day is the user's to fix, with no request made.
   const historical = asOfOption !== undefined ? resolveAsOf(asOfOption, deps.now?.() ?? new Date()) : null;
   const session = await buildServices(
-    { env: io.env, cwd: io.cwd, record, replay, demo, refresh: Boolean(options.refresh), argv, needsModel: false, warn: warningWriter(io) },
+    {
+      env: io.env,
+      cwd: io.cwd,
+      record,
+      replay,
+      demo,
+      refresh: Boolean(options.refresh),
+      argv,
+      needsModel: false,
+      warn: warningWriter(io),
+    },
     deps,
   );
   // Keys read from .env are known only now: what follows is scrubbed of them too.
@@ -62,7 +81,12 @@ export async function marketCommand(rawTicker: string, options: Record<string, u
     if (demo) session.checkDemoTickers([ticker]);
     await showSnapshot(
       ticker,
-      { json: Boolean(options.json), refresh: Boolean(options.refresh), demo: session.demo, historical: historical !== null },
+      {
+        json: Boolean(options.json),
+        refresh: Boolean(options.refresh),
+        demo: session.demo,
+        historical: historical !== null,
+      },
       {
         market: session.market,
         asOf: historical?.close ?? session.asOf(),
@@ -91,9 +115,18 @@ export async function marketCommand(rawTicker: string, options: Record<string, u
  * (block characters and colour on a colour terminal, plain ASCII otherwise). With
  * --json, only the snapshot as pretty JSON. Demo data is labelled as such.
  */
-export async function showSnapshot(ticker: string, options: MarketCommandOptions, context: MarketCommandContext): Promise<MarketSnapshot> {
+export async function showSnapshot(
+  ticker: string,
+  options: MarketCommandOptions,
+  context: MarketCommandContext,
+): Promise<MarketSnapshot> {
   const symbol = validateTicker(ticker);
-  const fetched = await context.market.snapshot(symbol, { asOf: context.asOf, refresh: options.refresh, signal: context.signal, historical: options.historical === true });
+  const fetched = await context.market.snapshot(symbol, {
+    asOf: context.asOf,
+    refresh: options.refresh,
+    signal: context.signal,
+    historical: options.historical === true,
+  });
   // The block stays as the agents saw it; the data's origin is named outside it.
   const snapshot = options.demo ? { ...fetched, source: 'demo' } : fetched;
   if (options.json) {
@@ -106,6 +139,7 @@ export async function showSnapshot(ticker: string, options: MarketCommandOptions
   const fancy = context.isTTY && context.color;
   const width = Math.min(Math.max(context.columns || 80, 40), maximumChartWidth);
   const chart = renderPriceChart(snapshot.bars, { width, color: fancy, unicode: fancy });
-  if (chart !== '') context.stdout(`\nDaily closes (${sanitizeText(snapshot.identity.currency ?? 'listing currency')}):\n${chart}`);
+  if (chart !== '')
+    context.stdout(`\nDaily closes (${sanitizeText(snapshot.identity.currency ?? 'listing currency')}):\n${chart}`);
   return snapshot;
 }

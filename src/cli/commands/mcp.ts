@@ -39,12 +39,26 @@ type McpOptions = z.infer<typeof mcpOptionsSchema>;
  * session (a replayed cassette answers one run), and under --demo or --replay calls run
  * one at a time, since one replay serves the process.
  */
-export async function mcpCommand(rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+export async function mcpCommand(
+  rawOptions: Record<string, unknown>,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+): Promise<number> {
   const options = parseOptions(mcpOptionsSchema, rawOptions);
   if (options.demo && options.replay) throw new UsageError('--replay and --demo cannot be combined');
   const { serveMcpStdio } = await import('../../mcp/server.js');
   const handlers = createHandlers(options, io, deps, argv);
-  const end = await serveMcpStdio(handlers, { name: 'autohedge', version: packageVersion(), errorLine: (error) => formatError(error, false), maxCostUsd: options.maxCost }, io.signal);
+  const end = await serveMcpStdio(
+    handlers,
+    {
+      name: 'autohedge',
+      version: packageVersion(),
+      errorLine: (error) => formatError(error, false),
+      maxCostUsd: options.maxCost,
+    },
+    io.signal,
+  );
   // A host closing stdin is the normal end; a signal's exit code is set by src/cli/main.ts.
   return end === 'aborted' ? ExitCode.interrupted : ExitCode.ok;
 }
@@ -78,7 +92,11 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
     );
   // `tolerated`: the agents whose replay misses the result itself reports (as the CLI does
   // for a Director's review the cassette lacks: the run ends flagged, not as a stale cassette).
-  const withSession = <T>(needsModel: boolean, work: (session: Session) => Promise<T>, tolerated: (value: T) => string[] = () => []): Promise<T> =>
+  const withSession = <T>(
+    needsModel: boolean,
+    work: (session: Session) => Promise<T>,
+    tolerated: (value: T) => string[] = () => [],
+  ): Promise<T> =>
     exclusive(async () => {
       const session = await open(needsModel);
       try {
@@ -159,7 +177,15 @@ async function analyzeOnce(
     },
   );
   const record = runOptionsRecord(
-    { model: options.model, agent: input.agents ?? [], maxPosition: options.maxPosition, maxRisk: options.maxRisk, minRewardRisk: options.minRewardRisk, maxCost: cap, search: options.searchChoice },
+    {
+      model: options.model,
+      agent: input.agents ?? [],
+      maxPosition: options.maxPosition,
+      maxRisk: options.maxRisk,
+      minRewardRisk: options.minRewardRisk,
+      maxCost: cap,
+      search: options.searchChoice,
+    },
     session,
   );
   const result = scrubDeep(withRunRecord(raw, record), session.secrets);

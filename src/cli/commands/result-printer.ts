@@ -25,7 +25,10 @@ export async function createResultPrinter(modes: PrintModes, io: CliIo, tickers:
     print(result: AnalysisResult): void {
       if (modes.jsonl) io.stdout(`${stringifyJsonSafely(result)}\n`);
       else if (modes.json) kept.set(result.ticker, result);
-      else io.stdout(`${printed > 0 ? '\n' : ''}${render.renderTerminal(result, { ...reportOptions(io), saved: modes.save })}`);
+      else
+        io.stdout(
+          `${printed > 0 ? '\n' : ''}${render.renderTerminal(result, { ...reportOptions(io), saved: modes.save })}`,
+        );
       printed += 1;
     },
     flushJson(): void {

@@ -21,7 +21,11 @@ export async function runsListCommand(options: { json?: boolean }, io: CliIo): P
 }
 
 /** `autohedge runs show <runId>`: a saved run rendered exactly as the live run was. */
-export async function runsShowCommand(runId: string, options: { json?: boolean; html?: boolean }, io: CliIo): Promise<number> {
+export async function runsShowCommand(
+  runId: string,
+  options: { json?: boolean; html?: boolean },
+  io: CliIo,
+): Promise<number> {
   if (options.json && options.html) throw new UsageError('--json and --html cannot be combined');
   const result = await loadRun(autohedgeHome(io.env), runId);
   if (options.json) io.stdout(renderJson(result));
@@ -62,7 +66,14 @@ export function renderRunTable(savedRuns: RunSummary[], color: boolean): string 
     lines.push(
       line(row, (cell, column) => {
         const value = row[column];
-        if (column === 4) return value === 'BUY' ? paint.green(cell) : value === 'SELL' ? paint.red(cell) : value === 'HOLD' ? paint.yellow(cell) : cell;
+        if (column === 4)
+          return value === 'BUY'
+            ? paint.green(cell)
+            : value === 'SELL'
+              ? paint.red(cell)
+              : value === 'HOLD'
+                ? paint.yellow(cell)
+                : cell;
         if (column === 6) {
           if (value === 'ok') return paint.green(cell);
           if (value === 'failed' || value === 'corrupt') return paint.red(cell);

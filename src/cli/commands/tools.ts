@@ -12,12 +12,20 @@ import type { CliIo } from '../io.js';
 import { withMcpTools } from '../mcp-listing.js';
 
 /** Which provider backs the search tool under this choice, in words and as data. */
-function searchBacking(choice: SearchChoice, env: NodeJS.ProcessEnv): { provider: SearchChoice; model: string | null; line: string } {
+function searchBacking(
+  choice: SearchChoice,
+  env: NodeJS.ProcessEnv,
+): { provider: SearchChoice; model: string | null; line: string } {
   if (choice === 'openai') {
     const model = env['AUTOHEDGE_SEARCH_MODEL']?.trim() || defaultOpenAISearchModel;
-    return { provider: 'openai', model, line: `backed by OpenAI's built-in web search (model ${model}, OPENAI_API_KEY)` };
+    return {
+      provider: 'openai',
+      model,
+      line: `backed by OpenAI's built-in web search (model ${model}, OPENAI_API_KEY)`,
+    };
   }
-  if (choice === 'none') return { provider: 'none', model: null, line: 'not bound: --search none, Sentiment runs without a search tool' };
+  if (choice === 'none')
+    return { provider: 'none', model: null, line: 'not bound: --search none, Sentiment runs without a search tool' };
   return { provider: 'exa', model: null, line: 'backed by Exa (EXA_API_KEY)' };
 }
 
@@ -34,11 +42,17 @@ interface Listed {
  * AUTOHEDGE_SEARCH) and the MCP tools of --mcp-config (where strict mode could not
  * express a schema, why).
  */
-export async function toolsCommand(options: { json?: boolean; search?: string; mcpConfig?: string }, io: CliIo): Promise<number> {
+export async function toolsCommand(
+  options: { json?: boolean; search?: string; mcpConfig?: string },
+  io: CliIo,
+): Promise<number> {
   const backing = searchBacking(resolveSearchChoice(options.search, io.env), io.env);
   // Listing needs no key: building the tool imports nothing; only a search would.
   const search = createExaSearchTool(createExaProvider({ apiKey: undefined }));
-  const namedBy = (name: string) => agentDefinitions.filter((definition) => (definition.tools as readonly string[]).includes(name)).map((definition) => definition.id);
+  const namedBy = (name: string) =>
+    agentDefinitions
+      .filter((definition) => (definition.tools as readonly string[]).includes(name))
+      .map((definition) => definition.id);
   const listed: Listed[] = [{ tool: search, agents: namedBy(search.name) }];
   await withMcpTools(options.mcpConfig, io, (bound) => {
     for (const [agent, tools] of Object.entries(bound)) {
@@ -71,7 +85,12 @@ export async function toolsCommand(options: { json?: boolean; search?: string; m
     io.stdout(renderTable(['NAME', 'AGENTS', 'PARAMETERS', 'DESCRIPTION'], rows, io.stdoutIsTTY ? io.columns : 0));
     for (const { tool, mcp } of listed) {
       if (tool.name === searchToolName) io.stdout(`  ${tool.name}: ${backing.line}\n`);
-      if (mcp && !tool.definition.function.strict) io.stdout(sanitizeText(`  ${tool.name}: sent non-strict: ${mcp.nonStrictReason ?? 'its schema is not expressible in strict mode'}\n`));
+      if (mcp && !tool.definition.function.strict)
+        io.stdout(
+          sanitizeText(
+            `  ${tool.name}: sent non-strict: ${mcp.nonStrictReason ?? 'its schema is not expressible in strict mode'}\n`,
+          ),
+        );
     }
   }
   return 0;
@@ -87,7 +106,9 @@ function mcpParameterList(tool: McpTool): string {
 /** "query, numResults?, daysBack?": the parameters the model may send, optional ones marked. */
 function parameterList(tool: Tool): string {
   const shape = tool.parameters.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
-  const names = Object.entries(shape).map(([name, schema]) => (schema.safeParse(undefined).success || schema.safeParse(null).success ? `${name}?` : name));
+  const names = Object.entries(shape).map(([name, schema]) =>
+    schema.safeParse(undefined).success || schema.safeParse(null).success ? `${name}?` : name,
+  );
   return names.length > 0 ? names.join(', ') : '-';
 }
 

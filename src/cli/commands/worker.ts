@@ -20,7 +20,12 @@ type TranscriptFactory = typeof import('../../report/transcript.js').createTrans
  * the signal it takes no more jobs and lets those in flight finish (a second Ctrl-C
  * exits at once; the jobs it held go back to the queue when their lock expires).
  */
-export async function workerCommand(rawOptions: Record<string, unknown>, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+export async function workerCommand(
+  rawOptions: Record<string, unknown>,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+): Promise<number> {
   const options = parseOptions(workerOptionsSchema, rawOptions);
   const url = redisUrlFrom(options.redis, io.env);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
@@ -54,7 +59,9 @@ export async function workerCommand(rawOptions: Record<string, unknown>, io: Cli
       session: () => jobSession(session, options, out, createTranscript),
       log,
     });
-    log(`autohedge worker: waiting for jobs on queue '${options.queue}' at ${displayRedisUrl(url)} (concurrency ${options.concurrency})`);
+    log(
+      `autohedge worker: waiting for jobs on queue '${options.queue}' at ${displayRedisUrl(url)} (concurrency ${options.concurrency})`,
+    );
     await untilStopped(io.signal);
     log('autohedge worker: stopping: no new jobs; letting the analyses in flight finish');
     await worker.close();
@@ -79,11 +86,22 @@ function untilStopped(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-function jobSession(session: Session, options: WorkerCliOptions, io: CliIo, createTranscript: TranscriptFactory): JobSession {
+function jobSession(
+  session: Session,
+  options: WorkerCliOptions,
+  io: CliIo,
+  createTranscript: TranscriptFactory,
+): JobSession {
   const secrets = secretsOf(session.env);
   const transcript = createTranscript({ secrets });
   return {
-    deps: { model: session.model, market: session.market, search: session.search, prices: session.prices, events: transcript.sink },
+    deps: {
+      model: session.model,
+      market: session.market,
+      search: session.search,
+      prices: session.prices,
+      events: transcript.sink,
+    },
     async finish(result: AnalysisResult) {
       const clean = scrubDeep(result, secrets);
       if (!options.save) return clean;

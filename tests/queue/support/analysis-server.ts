@@ -1,4 +1,10 @@
-import { startOpenAIServer, textAnswer, type OpenAIServer, type RecordedRequest, type Reply } from '../../support/openai-server.js';
+import {
+  startOpenAIServer,
+  textAnswer,
+  type OpenAIServer,
+  type RecordedRequest,
+  type Reply,
+} from '../../support/openai-server.js';
 import { decisionFor, plan, tickerOf } from '../../universe/support.js';
 
 export interface AnalysisServer extends OpenAIServer {
@@ -14,7 +20,11 @@ export interface AnalysisServer extends OpenAIServer {
  * whatever the (synthetic) market's price.
  */
 export async function startAnalysisServer(
-  intercept: (call: { ticker: string; agent: string; request: RecordedRequest }) => Reply | Promise<Reply> | undefined = () => undefined,
+  intercept: (call: {
+    ticker: string;
+    agent: string;
+    request: RecordedRequest;
+  }) => Reply | Promise<Reply> | undefined = () => undefined,
 ): Promise<AnalysisServer> {
   const server = await startOpenAIServer(async (body, _index, request) => {
     const ticker = tickerOf(body);
@@ -28,6 +38,11 @@ export async function startAnalysisServer(
     return textAnswer(`${agent} report on ${ticker}.`);
   });
   const plansFor = (ticker: string) =>
-    server.requests.filter((request) => request.headers['x-autohedge-agent'] === 'director' && request.body?.response_format?.json_schema?.name === 'plan' && tickerOf(request.body) === ticker).length;
+    server.requests.filter(
+      (request) =>
+        request.headers['x-autohedge-agent'] === 'director' &&
+        request.body?.response_format?.json_schema?.name === 'plan' &&
+        tickerOf(request.body) === ticker,
+    ).length;
   return Object.assign(server, { plansFor });
 }

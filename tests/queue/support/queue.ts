@@ -20,7 +20,11 @@ export function inspectQueue(url: string, name: string) {
 }
 
 /** Polls until `condition` holds, or fails after `timeoutMs` saying what was awaited. */
-export async function eventually<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
+export async function eventually<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  timeoutMs = 15_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -7,7 +7,9 @@ import type { AnalysisResult } from '../../../src/pipeline/types.js';
 import { binPath } from '../../smoke/support.js';
 import { eventually } from './queue.js';
 
-const preload = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'any-symbol-yahoo.preload.mjs')).href;
+const preload = pathToFileURL(
+  path.join(path.dirname(fileURLToPath(import.meta.url)), 'any-symbol-yahoo.preload.mjs'),
+).href;
 
 export interface WorkerProcess {
   readonly child: ChildProcess;
@@ -23,9 +25,28 @@ export interface WorkerProcess {
  * analysing against the loopback model server, with Yahoo answered by the preload.
  * Resolves once it is waiting for jobs.
  */
-export async function spawnWorker(settings: { redisUrl: string; queue: string; modelUrl: string; args?: string[] }): Promise<WorkerProcess> {
+export async function spawnWorker(settings: {
+  redisUrl: string;
+  queue: string;
+  modelUrl: string;
+  args?: string[];
+}): Promise<WorkerProcess> {
   const home = mkdtempSync(path.join(tmpdir(), 'autohedge-worker-home-'));
-  const args = ['--import', preload, binPath, 'worker', '--redis', settings.redisUrl, '--queue', settings.queue, '--base-url', settings.modelUrl, '--stall-interval', '1', ...(settings.args ?? [])];
+  const args = [
+    '--import',
+    preload,
+    binPath,
+    'worker',
+    '--redis',
+    settings.redisUrl,
+    '--queue',
+    settings.queue,
+    '--base-url',
+    settings.modelUrl,
+    '--stall-interval',
+    '1',
+    ...(settings.args ?? []),
+  ];
   const child = spawn(process.execPath, args, {
     cwd: home,
     env: { PATH: process.env.PATH, AUTOHEDGE_HOME: home, OPENAI_API_KEY: 'sk-worker-test-key-0000', NO_COLOR: '1' },
@@ -34,7 +55,9 @@ export async function spawnWorker(settings: { redisUrl: string; queue: string; m
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout!.resume();
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   await eventually(`worker ${child.pid} to wait for jobs`, () => {
     if (child.exitCode !== null) throw new Error(`the worker exited with ${child.exitCode}:\n${stderr}`);
     return stderr.includes('waiting for jobs');
@@ -46,7 +69,9 @@ export async function spawnWorker(settings: { redisUrl: string; queue: string; m
     savedRuns: () => {
       const runs = path.join(home, 'runs');
       if (!existsSync(runs)) return [];
-      return readdirSync(runs).map((name) => JSON.parse(readFileSync(path.join(runs, name, 'result.json'), 'utf8')) as AnalysisResult);
+      return readdirSync(runs).map(
+        (name) => JSON.parse(readFileSync(path.join(runs, name, 'result.json'), 'utf8')) as AnalysisResult,
+      );
     },
     exited: () => exit,
   };
