@@ -20,6 +20,7 @@ import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../o
 import { redactingIo } from '../redact.js';
 import { buildServices, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
+import { defaultLimits } from '../../pipeline/guardrails.js';
 
 export { demoCassettePath };
 
@@ -78,6 +79,7 @@ function checkCombinations(options: AnalyzeCliOptions): void {
   if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
     throw new UsageError('--record, --replay and --demo cannot be combined');
   }
+  if (options.demo) checkDemoOptions(options);
   if (options.demo && options.asOf !== undefined)
     throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
   if (options.json && options.jsonl)
@@ -145,6 +147,26 @@ async function runAnalyses(
       `autohedge: warning: --max-cost $${options.maxCost?.toFixed(4)} reached: ${notStarted.count} ticker(s) not started (run again with --resume to continue)\n`,
     );
   return output.finish(session);
+}
+
+/**
+ * The demo cassette holds the requests of the default models, search and limits only: any of
+ * these would send a request it does not hold, so say so before starting, in one line.
+ */
+function checkDemoOptions(options: AnalyzeCliOptions): void {
+  const changed = [
+    options.model !== undefined ? '--model' : null,
+    options.search !== undefined && options.search !== 'exa' ? '--search' : null,
+    options.maxPosition !== defaultLimits.maxPositionPct ? '--max-position' : null,
+    options.maxRisk !== defaultLimits.maxRiskPct ? '--max-risk' : null,
+    options.minRewardRisk !== defaultLimits.minRewardRisk ? '--min-reward-risk' : null,
+    options.mcpConfig !== undefined ? '--mcp-config' : null,
+  ].filter((flag): flag is string => flag !== null);
+  if (changed.length > 0) {
+    throw new UsageError(
+      `the demo is recorded with the default models, search and guardrail limits: ${changed.join(', ')} cannot be combined with --demo (record your own cassette with --record)`,
+    );
+  }
 }
 
 /** A cap cannot be enforced on a model (or a search) whose price is unknown: say so before spending anything. */
