@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { errorMessage } from '../errors.js';
 import { structuredModeFromEnv, type StructuredMode } from '../llm/structured-mode.js';
 import { check, type Check } from './types.js';
+import { baseUrlProblem } from '../cli/options.js';
+import { scrubText } from '../scrub.js';
 
 export const openAIBaseURL = 'https://api.openai.com/v1';
 
@@ -35,10 +37,13 @@ export function configChecks(env: NodeJS.ProcessEnv, cwd: string, baseUrlOption:
       : check('keys', 'keys', 'fail', `${keys}: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)`, true),
   );
 
-  const urlProblem = baseURL ? invalidUrl(baseURL) : undefined;
+  // The same rules as analyze's (src/cli/options.ts): what analyze refuses, doctor reports as configuration.
+  const urlProblem = baseURL
+    ? (baseUrlProblem(baseURL, baseUrlOption ? '--base-url' : 'OPENAI_BASE_URL') ?? undefined)
+    : undefined;
   checks.push(
     urlProblem
-      ? check('base-url', 'base URL', 'fail', `${urlProblem}: check --base-url / OPENAI_BASE_URL`, true)
+      ? check('base-url', 'base URL', 'fail', scrubText(urlProblem), true)
       : check('base-url', 'base URL', 'ok', baseURL ? displayUrl(baseURL) : `${openAIBaseURL} (default)`),
   );
 
@@ -51,17 +56,6 @@ export function configChecks(env: NodeJS.ProcessEnv, cwd: string, baseUrlOption:
     checks.push(check('structured-setting', 'AUTOHEDGE_STRUCTURED', 'fail', errorMessage(error), true));
   }
   return { checks, apiKey, baseURL, exaKey, structuredMode, usable: canAsk && !urlProblem && !modeProblem };
-}
-
-function invalidUrl(value: string): string | undefined {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:'
-      ? undefined
-      : `base URL '${displayUrl(value)}' is not http(s)`;
-  } catch {
-    return 'the base URL is not a URL';
-  }
 }
 
 /** Origin and path only: a URL's user info or query may carry a key. */
