@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExitCode } from '../../errors.js';
 import type { ConfigFacts } from '../../doctor/config-checks.js';
 import type { DoctorReport } from '../../doctor/types.js';
 import type { CliDeps } from '../deps.js';
@@ -36,7 +37,7 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
     maxRetries: 1,
   });
   const model = resolveModels(options.model, env).director;
-  const report: DoctorReport = await runDoctor({
+  const checks = runDoctor({
     env,
     cwd: rawIo.cwd,
     model,
@@ -64,6 +65,33 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
     }),
     asOf: (deps.now ?? (() => new Date()))(),
   });
+  // The checks wait on servers that may never answer: Ctrl-C (SIGTERM, SIGHUP) ends doctor at once.
+  const report = await untilAborted(checks, rawIo.signal);
+  if (report === null) {
+    io.stderr('autohedge: doctor interrupted\n');
+    return ExitCode.interrupted;
+  }
   io.stdout(options.json ? `${stringifyJsonSafely(report, 2)}\n` : formatDoctorReport(report));
   return report.exitCode;
+}
+
+/** The checks' report, or null as soon as the command is interrupted. */
+async function untilAborted(
+  checks: Promise<DoctorReport>,
+  signal: AbortSignal | undefined,
+): Promise<DoctorReport | null> {
+  if (!signal) return checks;
+  // Still running when interrupted: its late failure must not surface as an unhandled rejection.
+  checks.catch(() => {});
+  if (signal.aborted) return null;
+  let stop: () => void = () => {};
+  const aborted = new Promise<null>((resolve) => {
+    stop = () => resolve(null);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    return await Promise.race([checks, aborted]);
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
 }
