@@ -154,13 +154,15 @@ async function runAnalyses(
  * these would send a request it does not hold, so say so before starting, in one line.
  */
 function checkDemoOptions(options: AnalyzeCliOptions): void {
+  // The limits reach only the Director's prompt, the search only Sentiment.
+  const director = options.agent.length === 0;
+  const sentiment = director || options.agent.includes('sentiment');
   const changed = [
     options.model !== undefined ? '--model' : null,
-    options.search !== undefined && options.search !== 'exa' ? '--search' : null,
-    options.maxPosition !== defaultLimits.maxPositionPct ? '--max-position' : null,
-    options.maxRisk !== defaultLimits.maxRiskPct ? '--max-risk' : null,
-    options.minRewardRisk !== defaultLimits.minRewardRisk ? '--min-reward-risk' : null,
-    options.mcpConfig !== undefined ? '--mcp-config' : null,
+    sentiment && options.search !== undefined && options.search !== 'exa' ? '--search' : null,
+    director && options.maxPosition !== defaultLimits.maxPositionPct ? '--max-position' : null,
+    director && options.maxRisk !== defaultLimits.maxRiskPct ? '--max-risk' : null,
+    director && options.minRewardRisk !== defaultLimits.minRewardRisk ? '--min-reward-risk' : null,
   ].filter((flag): flag is string => flag !== null);
   if (changed.length > 0) {
     throw new UsageError(
