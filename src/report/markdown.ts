@@ -1,7 +1,7 @@
 import type { AgentReport } from '../agent/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { safeLinkUrl } from './escape.js';
-import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
+import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
 import { reviewLines } from './revision.js';
 import {
   agentTitle,

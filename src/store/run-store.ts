@@ -2,10 +2,10 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { errorCode, UsageError } from '../errors.js';
-import type { AnalysisResult, Decision, RunStatus } from '../pipeline/types.js';
+import type { AnalysisResult, Decision, RunStatus } from '../result/types.js';
 import { stringifyJsonSafely } from '../sanitize.js';
 import { RunStoreError } from './errors.js';
-import { parseSavedResult } from './result-schema.js';
+import { parseSavedResult } from '../result/result-schema.js';
 
 /**
  * Run history on disk: $AUTOHEDGE_HOME/runs/<runId>/ holds result.json, report.md,
