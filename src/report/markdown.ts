@@ -334,5 +334,7 @@ function cell(text: string): string {
 function inline(text: string): string {
   return sanitizeText(text)
     .replace(/[<>&]/g, (character) => `\\${character}`)
+    // `![x](url)` would make a viewer fetch url with no click (a beacon): an escaped `!` leaves a plain link.
+    .replace(/!\[/g, '\\![')
     .replace(/\]\((?!https?:\/\/)/gi, ']\\(');
 }
