@@ -2,7 +2,14 @@ import type { MarketSnapshot } from '../market/types.js';
 import { classify, quantityOf, type MatchContext } from './classify.js';
 import { derivedValues, type DerivedValue } from './derived.js';
 import { extractFigures } from './extract.js';
-import { decisionSources, snapshotSources, toolSources, type DecisionLevels, type SourceValue, type ToolCallLike } from './sources.js';
+import {
+  decisionSources,
+  snapshotSources,
+  toolSources,
+  type DecisionLevels,
+  type SourceValue,
+  type ToolCallLike,
+} from './sources.js';
 import { summarizeClaims } from './summary.js';
 import type { Claim, ClaimsSummary } from './types.js';
 
@@ -51,11 +58,14 @@ export function checkClaims(input: ClaimsInput): ClaimsCheck {
   for (const report of input.reports) {
     const sources = [...withDecision, ...toolSources(report.toolCalls ?? [])];
     const brief = planClaims.filter((claim) => claim.field === `plan.briefs.${report.agent}`);
-    claims.push(...claimsOf(report.agent, 'report', report.text ?? '', contextFor(sources, input.decision, false, brief)));
+    claims.push(
+      ...claimsOf(report.agent, 'report', report.text ?? '', contextFor(sources, input.decision, false, brief)),
+    );
   }
   const deskClaims = claims.filter((claim) => claim.agent !== 'director');
   const decisionContext = contextFor(withDecision, input.decision, true, [...deskClaims, ...planClaims]);
-  for (const [field, text] of decisionTexts(input.decision)) claims.push(...claimsOf('director', field, text, decisionContext));
+  for (const [field, text] of decisionTexts(input.decision))
+    claims.push(...claimsOf('director', field, text, decisionContext));
   return { claims, summary: summarizeClaims(claims) };
 }
 
@@ -76,9 +86,15 @@ function claimsOf(agent: string, field: string, text: string, context: MatchCont
   const claims: Claim[] = [];
   const anchors: DerivedValue[] = [];
   const atrSource = context.sources.find((source) => source.path === 'snapshot.indicators.atr14');
-  const atr = atrSource && typeof atrSource.value === 'number' ? [atrSource.value, ...(atrSource.shown !== undefined ? [atrSource.shown] : [])] : [];
+  const atr =
+    atrSource && typeof atrSource.value === 'number'
+      ? [atrSource.value, ...(atrSource.shown !== undefined ? [atrSource.shown] : [])]
+      : [];
   for (const figure of extractFigures(text)) {
-    const outcome = classify(figure, anchors.length > 0 ? { ...context, derived: [...context.derived, ...anchors] } : context);
+    const outcome = classify(
+      figure,
+      anchors.length > 0 ? { ...context, derived: [...context.derived, ...anchors] } : context,
+    );
     const claim: Claim = {
       agent,
       field,

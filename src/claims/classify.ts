@@ -50,7 +50,11 @@ function dateMatches(figure: Figure, source: SourceValue): boolean {
 }
 
 /** The closest source a figure rounds to; `factors` also tries the figure as a fraction (0.30 for 30 %). */
-function closest<T extends SourceValue>(figure: Figure, candidates: readonly T[], factors: readonly number[] = [1]): T | null {
+function closest<T extends SourceValue>(
+  figure: Figure,
+  candidates: readonly T[],
+  factors: readonly number[] = [1],
+): T | null {
   let best: { source: T; gap: number } | null = null;
   for (const source of candidates) {
     if (figure.unit === 'date') {
@@ -109,8 +113,11 @@ function contradictable(figure: Figure, quantity: QuantityDefinition, context: M
 }
 
 function candidatesFor(quantity: QuantityDefinition, context: MatchContext): SourceValue[] {
-  const named = (source: SourceValue) => quantity.sources.some((path) => source.path === path || (path.endsWith(' ') && source.path.startsWith(path)));
-  return [...context.sources.filter(named), ...context.derived.filter(named)].filter((source) => typeof source.value === 'number');
+  const named = (source: SourceValue) =>
+    quantity.sources.some((path) => source.path === path || (path.endsWith(' ') && source.path.startsWith(path)));
+  return [...context.sources.filter(named), ...context.derived.filter(named)].filter(
+    (source) => typeof source.value === 'number',
+  );
 }
 
 /** A figure the text names a quantity for: that quantity's value, or a contradiction. */
@@ -125,7 +132,12 @@ function classifyNamed(figure: Figure, quantity: QuantityDefinition, context: Ma
   const general = quantity.strength === 'soft' ? classifyUnnamed(figure, context) : null;
   if (general && general.status !== 'unsourced') return general;
   const truth = candidates[0]!;
-  return { status: 'contradicted', source: truth.path, sourceValue: truth.value, sourceText: writtenLike(figure, truth.value as number) };
+  return {
+    status: 'contradicted',
+    source: truth.path,
+    sourceValue: truth.value,
+    sourceText: writtenLike(figure, truth.value as number),
+  };
 }
 
 /** A figure with no quantity named (or none it fits): any source, then derived values, then upstream texts. */
@@ -134,18 +146,33 @@ function classifyUnnamed(figure: Figure, context: MatchContext): Outcome {
   // A named value first; the market block's own text (ATR as a share of the close, 3.09 M) only where none matches.
   const usable = context.sources.filter((source) => kinds.includes(source.kind));
   const direct =
-    closest(figure, usable.filter((source) => !source.path.startsWith('snapshot.text'))) ??
-    closest(figure, usable.filter((source) => source.path.startsWith('snapshot.text')));
+    closest(
+      figure,
+      usable.filter((source) => !source.path.startsWith('snapshot.text')),
+    ) ??
+    closest(
+      figure,
+      usable.filter((source) => source.path.startsWith('snapshot.text')),
+    );
   if (direct) return outcomeOf(figure, direct);
-  const specific = closest(figure, context.derived.filter((value) => value.tier === 'specific' && kinds.includes(value.kind)));
+  const specific = closest(
+    figure,
+    context.derived.filter((value) => value.tier === 'specific' && kinds.includes(value.kind)),
+  );
   if (specific) return outcomeOf(figure, specific);
-  const precise = typeof figure.value === 'number' && figure.tolerance <= combinatorialPrecision * Math.abs(figure.value);
+  const precise =
+    typeof figure.value === 'number' && figure.tolerance <= combinatorialPrecision * Math.abs(figure.value);
   if (precise) {
-    const combined = closest(figure, context.derived.filter((value) => value.tier === 'combinatorial' && kinds.includes(value.kind)));
+    const combined = closest(
+      figure,
+      context.derived.filter((value) => value.tier === 'combinatorial' && kinds.includes(value.kind)),
+    );
     if (combined) return outcomeOf(figure, combined);
   }
   const relayed = context.upstream.find((claim) => claim.unit === figure.unit && sameFigure(figure, claim));
-  return relayed ? { status: 'unsourced', via: relayed.agent === 'director' ? relayed.field : `report.${relayed.agent}` } : { status: 'unsourced' };
+  return relayed
+    ? { status: 'unsourced', via: relayed.agent === 'director' ? relayed.field : `report.${relayed.agent}` }
+    : { status: 'unsourced' };
 }
 
 function sameFigure(figure: Figure, claim: Claim): boolean {

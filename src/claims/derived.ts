@@ -58,7 +58,13 @@ export function derivedValues(
   const atr = levelOf(sources, 'snapshot.indicators.atr14');
   const close = levelOf(sources, 'snapshot.indicators.lastClose') ?? levelOf(sources, 'snapshot.quote.price');
   const prices = sources
-    .filter((source) => source.kind === 'price' && !source.path.startsWith('snapshot.text') && source.path !== 'snapshot.indicators.atr14' && source.path !== 'snapshot.quote.change')
+    .filter(
+      (source) =>
+        source.kind === 'price' &&
+        !source.path.startsWith('snapshot.text') &&
+        source.path !== 'snapshot.indicators.atr14' &&
+        source.path !== 'snapshot.quote.change',
+    )
     .map((source): Level => ({ path: source.path, readings: readings(source) }));
   const anchors = [...anchorPaths.flatMap((path) => levelOf(sources, path) ?? []), ...extraAnchors];
   return [
@@ -68,7 +74,12 @@ export function derivedValues(
   ];
 }
 
-function specific(sources: readonly SourceValue[], decision: DecisionLevels | null, atr: Level | null, close: Level | null): DerivedValue[] {
+function specific(
+  sources: readonly SourceValue[],
+  decision: DecisionLevels | null,
+  atr: Level | null,
+  close: Level | null,
+): DerivedValue[] {
   const values: DerivedValue[] = [];
   const add = (path: string, kind: DerivedValue['kind'], value: number) => {
     if (Number.isFinite(value)) values.push({ path, kind, value, tier: 'specific' });
@@ -81,16 +92,26 @@ function specific(sources: readonly SourceValue[], decision: DecisionLevels | nu
   if (!decision) return values;
   const entry = levelOf(sources, 'decision.entry');
   const fill = decision.orderType === 'market' || entry === null ? close : entry;
-  for (const [name, basis] of [['decision.entry', entry], ['lastClose', close]] as const) {
+  for (const [name, basis] of [
+    ['decision.entry', entry],
+    ['lastClose', close],
+  ] as const) {
     if (!basis) continue;
     for (const [at, stop, target] of levelTriples(basis, decision)) {
       const risk = Math.abs(at - stop);
-      if (risk > 0 && target !== null) add(`(takeProfit − ${name}) ÷ (${name} − stopLoss)`, 'ratio', Math.abs(target - at) / risk);
-      if (basis === fill && decision.positionSizePct > 0) add(`positionSizePct × |${name} − stopLoss| ÷ ${name}`, 'percent', (decision.positionSizePct * risk) / at);
+      if (risk > 0 && target !== null)
+        add(`(takeProfit − ${name}) ÷ (${name} − stopLoss)`, 'ratio', Math.abs(target - at) / risk);
+      if (basis === fill && decision.positionSizePct > 0)
+        add(`positionSizePct × |${name} − stopLoss| ÷ ${name}`, 'percent', (decision.positionSizePct * risk) / at);
     }
   }
   if (atr) {
-    const levels = ['decision.entry', 'decision.stopLoss', 'decision.takeProfit', 'snapshot.indicators.lastClose'].flatMap((path) => levelOf(sources, path) ?? []);
+    const levels = [
+      'decision.entry',
+      'decision.stopLoss',
+      'decision.takeProfit',
+      'snapshot.indicators.lastClose',
+    ].flatMap((path) => levelOf(sources, path) ?? []);
     for (const a of levels) {
       for (const b of levels) {
         if (a.path >= b.path) continue;
@@ -112,8 +133,18 @@ function atrSteps(anchor: Level, atr: Level): DerivedValue[] {
   const values: DerivedValue[] = [];
   for (const k of atrMultiples) {
     for (const [level, range] of zip(anchor, atr)) {
-      values.push({ path: `${anchor.path} + ${k} × ATR`, kind: 'price', value: level + k * range, tier: 'combinatorial' });
-      values.push({ path: `${anchor.path} − ${k} × ATR`, kind: 'price', value: level - k * range, tier: 'combinatorial' });
+      values.push({
+        path: `${anchor.path} + ${k} × ATR`,
+        kind: 'price',
+        value: level + k * range,
+        tier: 'combinatorial',
+      });
+      values.push({
+        path: `${anchor.path} − ${k} × ATR`,
+        kind: 'price',
+        value: level - k * range,
+        tier: 'combinatorial',
+      });
     }
   }
   return values;
@@ -126,9 +157,25 @@ function distances(anchor: Level, prices: readonly Level[], atr: Level | null): 
     for (const [a, p] of zip(anchor, price)) {
       if (a <= 0 || p <= 0) continue;
       values.push({ path: `${anchor.path} − ${price.path}`, kind: 'price', value: a - p, tier: 'combinatorial' });
-      values.push({ path: `(${price.path} − ${anchor.path}) ÷ ${anchor.path}`, kind: 'percent', value: ((p - a) / a) * 100, tier: 'combinatorial' });
-      values.push({ path: `(${anchor.path} − ${price.path}) ÷ ${price.path}`, kind: 'percent', value: ((a - p) / p) * 100, tier: 'combinatorial' });
-      if (atr) values.push({ path: `|${anchor.path} − ${price.path}| ÷ ATR`, kind: 'atr', value: Math.abs(a - p) / atr.readings[0]!, tier: 'combinatorial' });
+      values.push({
+        path: `(${price.path} − ${anchor.path}) ÷ ${anchor.path}`,
+        kind: 'percent',
+        value: ((p - a) / a) * 100,
+        tier: 'combinatorial',
+      });
+      values.push({
+        path: `(${anchor.path} − ${price.path}) ÷ ${price.path}`,
+        kind: 'percent',
+        value: ((a - p) / p) * 100,
+        tier: 'combinatorial',
+      });
+      if (atr)
+        values.push({
+          path: `|${anchor.path} − ${price.path}| ÷ ATR`,
+          kind: 'atr',
+          value: Math.abs(a - p) / atr.readings[0]!,
+          tier: 'combinatorial',
+        });
     }
   }
   return values;

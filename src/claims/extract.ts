@@ -44,10 +44,18 @@ const notFigures: readonly RegExp[] = [
 const numberPattern = /(?<![\w.,])([+\-−]?)(US\$|\$|€|£)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?/g;
 
 const scales: Record<string, number> = {
-  t: 1e12, tn: 1e12, trillion: 1e12,
-  b: 1e9, bn: 1e9, billion: 1e9,
-  m: 1e6, mn: 1e6, mm: 1e6, million: 1e6,
-  k: 1e3, thousand: 1e3,
+  t: 1e12,
+  tn: 1e12,
+  trillion: 1e12,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  m: 1e6,
+  mn: 1e6,
+  mm: 1e6,
+  million: 1e6,
+  k: 1e3,
+  thousand: 1e3,
 };
 
 interface Suffix {
@@ -64,7 +72,10 @@ function readSuffix(after: string): Suffix | null {
   if (atr) return { unit: 'atr', scale: 1, length: atr[0].length };
   const multiple = /^\s?(?:×|x)(?![\w])|^ ?: ?1(?![\d.]|\s*=)/.exec(after);
   if (multiple) return { unit: 'ratio', scale: 1, length: multiple[0].length };
-  const scaled = /^\s?(trillion|billion|million|thousand|tn|bn|mn|mm|[TBMK]|k)(?![A-Za-z])(\s?(?:USD|EUR|GBP|dollars?)\b)?/.exec(after);
+  const scaled =
+    /^\s?(trillion|billion|million|thousand|tn|bn|mn|mm|[TBMK]|k)(?![A-Za-z])(\s?(?:USD|EUR|GBP|dollars?)\b)?/.exec(
+      after,
+    );
   if (scaled) {
     const scale = scales[scaled[1]!.toLowerCase()]!;
     return { unit: scaled[2] ? 'currency' : 'number', scale, length: scaled[0].length };
@@ -82,7 +93,8 @@ function spansOf(text: string, patterns: readonly RegExp[]): Array<[number, numb
   return spans;
 }
 
-const inside = (spans: ReadonlyArray<[number, number]>, at: number) => spans.some(([from, to]) => at >= from && at < to);
+const inside = (spans: ReadonlyArray<[number, number]>, at: number) =>
+  spans.some(([from, to]) => at >= from && at < to);
 
 /**
  * Every figure in a text, in order: prices, percentages, magnitudes, multiples, ratios, dates,
@@ -93,13 +105,17 @@ const inside = (spans: ReadonlyArray<[number, number]>, at: number) => spans.som
 export function extractFigures(text: string): Figure[] {
   const mentions = findQuantities(text);
   // Digits inside a quantity's own name (the 14 of RSI(14), the 52 of 52-week high) are part of the name.
-  const excluded = [...spansOf(text, notFigures), ...mentions.map((mention): [number, number] => [mention.start, mention.end])];
+  const excluded = [
+    ...spansOf(text, notFigures),
+    ...mentions.map((mention): [number, number] => [mention.start, mention.end]),
+  ];
   const dates = extractDates(text, excluded);
   const dateSpans = dates.map((date): [number, number] => [date.start, date.end]);
   const figures: Figure[] = [...dates];
   for (const match of text.matchAll(numberPattern)) {
     const figure = readNumber(text, match, mentions);
-    if (figure && !inside(excluded, figure.numberStart) && !inside(dateSpans, figure.numberStart)) figures.push(figure.figure);
+    if (figure && !inside(excluded, figure.numberStart) && !inside(dateSpans, figure.numberStart))
+      figures.push(figure.figure);
   }
   return figures.sort((a, b) => a.start - b.start);
 }
@@ -119,13 +135,14 @@ function readNumber(
   const suffix = readSuffix(after);
   if (!suffix && /^[A-Za-z]/.test(after)) return null;
   const prefixCurrency = /(?:USD|EUR|GBP)\s$/.test(text.slice(Math.max(0, start - 4), start));
-  const unit: ClaimUnit = symbol || prefixCurrency ? (suffix?.unit === 'percent' ? 'percent' : 'currency') : (suffix?.unit ?? 'number');
+  const unit: ClaimUnit =
+    symbol || prefixCurrency ? (suffix?.unit === 'percent' ? 'percent' : 'currency') : (suffix?.unit ?? 'number');
   const decimals = fraction?.length ?? 0;
   const scale = suffix?.scale ?? 1;
   const magnitude = Number(`${digits.replace(/,/g, '')}${fraction ? `.${fraction}` : ''}`) * scale;
   const negative = sign === '-' || sign === '−';
   // A sign only counts where it starts the figure: "2–6" and "130-135" are ranges.
-  const signed = sign !== '' && (start === 0 || /[\s(\[:=]$/.test(before));
+  const signed = sign !== '' && (start === 0 || /[\s([:=]$/.test(before));
   const quantity = quantityBefore(text, start, mentions);
   const plainWhole = unit === 'number' && decimals === 0 && !digits.includes(',') && scale === 1;
   if (plainWhole && (!quantity || isYear(magnitude))) return null;
@@ -153,7 +170,18 @@ function extractDates(text: string, excluded: ReadonlyArray<[number, number]>): 
   const found: Figure[] = [];
   const add = (start: number, written: string, value: string) => {
     if (inside(excluded, start) || found.some((other) => start >= other.start && start < other.end)) return;
-    found.push({ text: written, start, end: start + written.length, value, unit: 'date', tolerance: 0, decimals: 0, scale: 1, signed: false, quantity: null });
+    found.push({
+      text: written,
+      start,
+      end: start + written.length,
+      value,
+      unit: 'date',
+      tolerance: 0,
+      decimals: 0,
+      scale: 1,
+      signed: false,
+      quantity: null,
+    });
   };
   for (const match of text.matchAll(isoDate)) {
     const [written, year, month, day] = match;

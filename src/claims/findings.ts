@@ -1,4 +1,4 @@
-import type { GuardrailFinding } from '../pipeline/types.js';
+import type { GuardrailFinding } from '../result/types.js';
 import { countClaims } from './summary.js';
 import type { Claim } from './types.js';
 
@@ -20,9 +20,11 @@ const names: Record<string, string> = {
 export function whereWritten(claim: Pick<Claim, 'agent' | 'field'>): string {
   if (claim.field === 'decision.rationale') return "the decision's rationale";
   if (claim.field === 'decision.dissent') return "the decision's dissent";
-  if (claim.field.startsWith('decision.keyRisks.')) return `the decision's key risk ${Number(claim.field.split('.')[2]) + 1}`;
+  if (claim.field.startsWith('decision.keyRisks.'))
+    return `the decision's key risk ${Number(claim.field.split('.')[2]) + 1}`;
   if (claim.field === 'plan.thesis') return "the Director's thesis";
-  if (claim.field.startsWith('plan.briefs.')) return `the Director's brief for ${claim.field.slice('plan.briefs.'.length)}`;
+  if (claim.field.startsWith('plan.briefs.'))
+    return `the Director's brief for ${claim.field.slice('plan.briefs.'.length)}`;
   return `${names[claim.agent] ?? claim.agent}'s report`;
 }
 

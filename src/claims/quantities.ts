@@ -24,29 +24,43 @@ export interface QuantityDefinition {
 const word = (source: string) => new RegExp(source, 'gi');
 
 export const quantities: readonly QuantityDefinition[] = [
-  { id: 'rsi', pattern: word(String.raw`\bRSI(?:\s*\(\s*14\s*\)|14)?(?![\w(])`), kind: 'number', sources: ['snapshot.indicators.rsi14'], strength: 'strong' },
-  { id: 'atr', pattern: word(String.raw`\bATR(?:\s*\(\s*14\s*\)|14)?(?![\w(])`), kind: 'price', sources: ['snapshot.indicators.atr14'], strength: 'strong' },
-  ...[20, 50, 200].map(
-    (period): QuantityDefinition => ({
-      id: `sma${period}`,
-      pattern: word(
-        String.raw`\bSMA\s?-?${period}\b|\b${period}[- ](?:day|session)\s+(?:simple\s+)?(?:moving\s+average|SMA|MA)\b|\b${period}-?DMA\b`,
-      ),
-      kind: 'price',
-      sources: [`snapshot.indicators.sma${period}`],
-      strength: 'strong',
-    }),
-  ),
+  {
+    id: 'rsi',
+    pattern: word(String.raw`\bRSI(?:\s*\(\s*14\s*\)|14)?(?![\w(])`),
+    kind: 'number',
+    sources: ['snapshot.indicators.rsi14'],
+    strength: 'strong',
+  },
+  {
+    id: 'atr',
+    pattern: word(String.raw`\bATR(?:\s*\(\s*14\s*\)|14)?(?![\w(])`),
+    kind: 'price',
+    sources: ['snapshot.indicators.atr14'],
+    strength: 'strong',
+  },
+  ...[20, 50, 200].map((period): QuantityDefinition => ({
+    id: `sma${period}`,
+    pattern: word(
+      String.raw`\bSMA\s?-?${period}\b|\b${period}[- ](?:day|session)\s+(?:simple\s+)?(?:moving\s+average|SMA|MA)\b|\b${period}-?DMA\b`,
+    ),
+    kind: 'price',
+    sources: [`snapshot.indicators.sma${period}`],
+    strength: 'strong',
+  })),
   {
     id: 'high52w',
-    pattern: word(String.raw`\b(?:52[- ]?week|52w|one[- ]year|1[- ]year|12[- ]month|year's|year’s|yearly|annual)\s+high\b|\bhigh of the year\b`),
+    pattern: word(
+      String.raw`\b(?:52[- ]?week|52w|one[- ]year|1[- ]year|12[- ]month|year's|year’s|yearly|annual)\s+high\b|\bhigh of the year\b`,
+    ),
     kind: 'price',
     sources: ['snapshot.indicators.high52w', 'snapshot.quote.fiftyTwoWeekHigh'],
     strength: 'strong',
   },
   {
     id: 'low52w',
-    pattern: word(String.raw`\b(?:52[- ]?week|52w|one[- ]year|1[- ]year|12[- ]month|year's|year’s|yearly|annual)\s+low\b|\blow of the year\b`),
+    pattern: word(
+      String.raw`\b(?:52[- ]?week|52w|one[- ]year|1[- ]year|12[- ]month|year's|year’s|yearly|annual)\s+low\b|\blow of the year\b`,
+    ),
     kind: 'price',
     sources: ['snapshot.indicators.low52w', 'snapshot.quote.fiftyTwoWeekLow'],
     strength: 'strong',
@@ -60,10 +74,34 @@ export const quantities: readonly QuantityDefinition[] = [
     sources: ['snapshot.indicators.lastClose', 'snapshot.quote.price'],
     strength: 'strong',
   },
-  { id: 'support', pattern: word(String.raw`\bsupport\b`), kind: 'price', sources: ['snapshot.indicators.support'], strength: 'soft' },
-  { id: 'resistance', pattern: word(String.raw`\bresistance\b`), kind: 'price', sources: ['snapshot.indicators.resistance'], strength: 'soft' },
-  { id: 'beta', pattern: word(String.raw`\bbeta\b`), kind: 'number', sources: ['snapshot.quote.beta'], strength: 'strong' },
-  { id: 'forwardPE', pattern: word(String.raw`\bforward\s+(?:P\/?E|price[- ]to[- ]earnings)(?:\s+ratio)?(?![\w/])`), kind: 'number', sources: ['snapshot.quote.forwardPE'], strength: 'strong' },
+  {
+    id: 'support',
+    pattern: word(String.raw`\bsupport\b`),
+    kind: 'price',
+    sources: ['snapshot.indicators.support'],
+    strength: 'soft',
+  },
+  {
+    id: 'resistance',
+    pattern: word(String.raw`\bresistance\b`),
+    kind: 'price',
+    sources: ['snapshot.indicators.resistance'],
+    strength: 'soft',
+  },
+  {
+    id: 'beta',
+    pattern: word(String.raw`\bbeta\b`),
+    kind: 'number',
+    sources: ['snapshot.quote.beta'],
+    strength: 'strong',
+  },
+  {
+    id: 'forwardPE',
+    pattern: word(String.raw`\bforward\s+(?:P\/?E|price[- ]to[- ]earnings)(?:\s+ratio)?(?![\w/])`),
+    kind: 'number',
+    sources: ['snapshot.quote.forwardPE'],
+    strength: 'strong',
+  },
   {
     id: 'pe',
     pattern: word(String.raw`\b(?:trailing\s+)?(?:P\/E|PE|price[- ]to[- ]earnings)(?:\s+ratio)?(?![\w/])`),
@@ -71,19 +109,57 @@ export const quantities: readonly QuantityDefinition[] = [
     sources: ['snapshot.quote.trailingPE', 'snapshot.quote.forwardPE'],
     strength: 'strong',
   },
-  { id: 'marketCap', pattern: word(String.raw`\bmarket\s+cap(?:itali[sz]ation)?\b`), kind: 'amount', sources: ['snapshot.quote.marketCap'], strength: 'strong' },
+  {
+    id: 'marketCap',
+    pattern: word(String.raw`\bmarket\s+cap(?:itali[sz]ation)?\b`),
+    kind: 'amount',
+    sources: ['snapshot.quote.marketCap'],
+    strength: 'strong',
+  },
   {
     id: 'volatility',
-    pattern: word(String.raw`\b(?:(?:20|1|one)[- ](?:day|year|session)\s+)?(?:annuali[sz]ed\s+)?(?:historical\s+|realised\s+|realized\s+)?volatility\b`),
+    pattern: word(
+      String.raw`\b(?:(?:20|1|one)[- ](?:day|year|session)\s+)?(?:annuali[sz]ed\s+)?(?:historical\s+|realised\s+|realized\s+)?volatility\b`,
+    ),
     kind: 'percent',
     sources: ['snapshot.indicators.volatility1y', 'snapshot.indicators.volatility20d'],
     strength: 'strong',
   },
-  { id: 'drawdown', pattern: word(String.raw`\b(?:max(?:imum)?\s+)?drawdown\b`), kind: 'percent', sources: ['snapshot.indicators.maxDrawdown1y'], strength: 'strong' },
-  { id: 'dividendYield', pattern: word(String.raw`\bdividend\s+yield\b`), kind: 'percent', sources: ['snapshot.quote.dividendYield'], strength: 'strong' },
-  { id: 'debtToEquity', pattern: word(String.raw`\bdebt[/ -](?:to[- ])?equity\b|\bD\/E\b`), kind: 'percent', sources: ['snapshot.quote.debtToEquity'], strength: 'strong' },
-  { id: 'profitMargin', pattern: word(String.raw`\b(?:net|profit)\s+margin\b`), kind: 'percent', sources: ['snapshot.quote.profitMargin'], strength: 'soft' },
-  { id: 'revenueGrowth', pattern: word(String.raw`\brevenue\s+growth\b`), kind: 'percent', sources: ['snapshot.quote.revenueGrowth'], strength: 'soft' },
+  {
+    id: 'drawdown',
+    pattern: word(String.raw`\b(?:max(?:imum)?\s+)?drawdown\b`),
+    kind: 'percent',
+    sources: ['snapshot.indicators.maxDrawdown1y'],
+    strength: 'strong',
+  },
+  {
+    id: 'dividendYield',
+    pattern: word(String.raw`\bdividend\s+yield\b`),
+    kind: 'percent',
+    sources: ['snapshot.quote.dividendYield'],
+    strength: 'strong',
+  },
+  {
+    id: 'debtToEquity',
+    pattern: word(String.raw`\bdebt[/ -](?:to[- ])?equity\b|\bD\/E\b`),
+    kind: 'percent',
+    sources: ['snapshot.quote.debtToEquity'],
+    strength: 'strong',
+  },
+  {
+    id: 'profitMargin',
+    pattern: word(String.raw`\b(?:net|profit)\s+margin\b`),
+    kind: 'percent',
+    sources: ['snapshot.quote.profitMargin'],
+    strength: 'soft',
+  },
+  {
+    id: 'revenueGrowth',
+    pattern: word(String.raw`\brevenue\s+growth\b`),
+    kind: 'percent',
+    sources: ['snapshot.quote.revenueGrowth'],
+    strength: 'soft',
+  },
   {
     id: 'analystTarget',
     pattern: word(String.raw`\b(?:analysts?'?|consensus|mean|street)\s+(?:mean\s+|price\s+)?target(?:\s+price)?\b`),
@@ -95,12 +171,18 @@ export const quantities: readonly QuantityDefinition[] = [
     id: 'volume',
     pattern: word(String.raw`\b(?:average\s+(?:daily\s+)?)?volume\b`),
     kind: 'amount',
-    sources: ['snapshot.quote.averageVolume', 'snapshot.indicators.averageVolume20d', 'snapshot.indicators.averageVolume1y'],
+    sources: [
+      'snapshot.quote.averageVolume',
+      'snapshot.indicators.averageVolume20d',
+      'snapshot.indicators.averageVolume1y',
+    ],
     strength: 'soft',
   },
   {
     id: 'entry',
-    pattern: word(String.raw`\bentry(?:\s+price)?\b|\b(?:buy|sell)\s+limit\b|\blimit(?:\s+(?:buy|sell))?(?:\s+order)?\b|\benter\b`),
+    pattern: word(
+      String.raw`\bentry(?:\s+price)?\b|\b(?:buy|sell)\s+limit\b|\blimit(?:\s+(?:buy|sell))?(?:\s+order)?\b|\benter\b`,
+    ),
     kind: 'price',
     sources: ['decision.entry'],
     strength: 'strong',
@@ -124,7 +206,9 @@ export const quantities: readonly QuantityDefinition[] = [
   },
   {
     id: 'rewardRisk',
-    pattern: word(String.raw`\breward[- ]to[- ]risk(?:\s+ratio)?\b|\breward\s?\/\s?risk\b|\brisk[- \/](?:to[- ])?reward(?:\s+ratio)?\b|\bR:R\b|\bR\/R\b`),
+    pattern: word(
+      String.raw`\breward[- ]to[- ]risk(?:\s+ratio)?\b|\breward\s?\/\s?risk\b|\brisk[- \/](?:to[- ])?reward(?:\s+ratio)?\b|\bR:R\b|\bR\/R\b`,
+    ),
     kind: 'ratio',
     sources: ['(takeProfit − '],
     strength: 'strong',
@@ -138,7 +222,14 @@ export const quantities: readonly QuantityDefinition[] = [
     strength: 'strong',
     decisionOnly: true,
   },
-  { id: 'conviction', pattern: word(String.raw`\bconviction\b`), kind: 'number', sources: ['decision.conviction'], strength: 'strong', decisionOnly: true },
+  {
+    id: 'conviction',
+    pattern: word(String.raw`\bconviction\b`),
+    kind: 'number',
+    sources: ['decision.conviction'],
+    strength: 'strong',
+    decisionOnly: true,
+  },
 ];
 
 export interface QuantityMention {
@@ -173,7 +264,11 @@ const connector =
   /^(?:[\s:=~≈()]|\b(?:is|was|are|were|of|at|near|around|about|approximately|roughly|stands|stood|sits|sat|reads|reading|currently|now|the|its|a|an|level|value|has|been|came|comes|in|set|placed|put|on|to|just|only|still|remains|remained|holds|held|printed|prints)\b)*$/i;
 
 /** The quantity a figure starting at `start` is the value of, if its name stands right before it. */
-export function quantityBefore(text: string, start: number, mentions: readonly QuantityMention[]): QuantityMention | null {
+export function quantityBefore(
+  text: string,
+  start: number,
+  mentions: readonly QuantityMention[],
+): QuantityMention | null {
   for (let index = mentions.length - 1; index >= 0; index -= 1) {
     const mention = mentions[index]!;
     if (mention.end > start) continue;

@@ -74,12 +74,18 @@ export function snapshotSources(snapshot: MarketSnapshot | null): SourceValue[] 
     ['snapshot.indicators.volatility20d', 'percent', fraction(indicators.volatility20d), 2],
     ['snapshot.indicators.volatility1y', 'percent', fraction(indicators.volatility1y), 2],
     ['snapshot.indicators.maxDrawdown1y', 'percent', fraction(indicators.maxDrawdown1y), 2],
-    ...Object.entries(indicators.returns ?? {}).map(
-      ([name, value]): Field => [`snapshot.indicators.returns.${name}`, 'percent', fraction(value), 2],
-    ),
-    ...(['Sma20', 'Sma50', 'Sma200', 'High52w', 'Low52w'] as const).map(
-      (name): Field => [`snapshot.indicators.distanceFrom${name}`, 'percent', fraction(indicators[`distanceFrom${name}`]), 2],
-    ),
+    ...Object.entries(indicators.returns ?? {}).map(([name, value]): Field => [
+      `snapshot.indicators.returns.${name}`,
+      'percent',
+      fraction(value),
+      2,
+    ]),
+    ...(['Sma20', 'Sma50', 'Sma200', 'High52w', 'Low52w'] as const).map((name): Field => [
+      `snapshot.indicators.distanceFrom${name}`,
+      'percent',
+      fraction(indicators[`distanceFrom${name}`]),
+      2,
+    ]),
   ];
   const values = fields.flatMap(([path, kind, value, decimals]): SourceValue[] => {
     if (!finite(value)) return [];
@@ -98,7 +104,8 @@ function snapshotDates(snapshot: MarketSnapshot): SourceValue[] {
     ['snapshot.bars[-1].date', snapshot.bars?.at(-1)?.date],
   ];
   const window = snapshot.bars?.length ? maxDrawdownWindow(yearOfCloses(snapshot.bars)) : null;
-  if (window) dates.push(['snapshot.maxDrawdown1y.peak', window.peak], ['snapshot.maxDrawdown1y.trough', window.trough]);
+  if (window)
+    dates.push(['snapshot.maxDrawdown1y.peak', window.peak], ['snapshot.maxDrawdown1y.trough', window.trough]);
   return dates.flatMap(([path, value]): SourceValue[] => (value ? [{ path, kind: 'date', value }] : []));
 }
 

@@ -19,6 +19,8 @@ export function summarizeClaims(claims: readonly Claim[]): ClaimsSummary {
   const agents = [...new Set(claims.map((claim) => claim.agent))];
   return {
     ...countClaims(claims),
-    byAgent: Object.fromEntries(agents.map((agent) => [agent, countClaims(claims.filter((claim) => claim.agent === agent))])),
+    byAgent: Object.fromEntries(
+      agents.map((agent) => [agent, countClaims(claims.filter((claim) => claim.agent === agent))]),
+    ),
   };
 }

@@ -30,7 +30,10 @@ describe('claim statuses against a fixture snapshot', () => {
     ['Market cap 50 B USD.', ['50 B USD', 'verified', 'snapshot.quote.marketCap']],
     ['The year ends 2026-11-27.', ['2026-11-27', 'verified', 'snapshot.asOf']],
     ['A stop at 95.00 USD sits on support.', ['95.00 USD', 'verified', 'snapshot.indicators.sma50']],
-    ['Two ATR under the close is 95.00 USD... or 97.50 USD for one.', ['97.50 USD', 'derived', 'snapshot.indicators.lastClose − 1 × ATR']],
+    [
+      'Two ATR under the close is 95.00 USD... or 97.50 USD for one.',
+      ['97.50 USD', 'derived', 'snapshot.indicators.lastClose − 1 × ATR'],
+    ],
     ['ATR is 2.50 % of the close.', ['2.50 %', 'derived', '1 × ATR ÷ lastClose']],
     ['The close sits 5.26 % above support.', ['5.26 %', 'derived', expect.any(String)]],
     ['RSI(14) at 48.2.', ['48.2', 'contradicted', 'snapshot.indicators.rsi14']],
@@ -77,7 +80,12 @@ describe('claim statuses against a fixture snapshot', () => {
       market,
       plan: null,
       decision: null,
-      reports: [{ agent: 'quant', text: 'Last close 100.00 USD. RSI(14) 71.2, ATR(14) 9.80 USD and beta 2.10; SMA50 95.00 USD.' }],
+      reports: [
+        {
+          agent: 'quant',
+          text: 'Last close 100.00 USD. RSI(14) 71.2, ATR(14) 9.80 USD and beta 2.10; SMA50 95.00 USD.',
+        },
+      ],
     });
     const wrong = claims.filter((claim) => claim.status === 'contradicted');
     expect(wrong.map((claim) => [claim.quantity, claim.text, claim.sourceText])).toEqual([
@@ -89,21 +97,40 @@ describe('claim statuses against a fixture snapshot', () => {
   });
 
   it("holds the decision's text to its own levels; a desk's other levels are not contradicted", () => {
-    const text = 'Buy at a limit of 99.00 with a stop at 92.00 and a target of 110.00; reward/risk 2.20, conviction 64.';
-    const { claims } = checkClaims({ market, plan: null, reports: [{ agent: 'execution', text }], decision: { ...decision, rationale: text } });
-    const by = (field: string) => claims.filter((claim) => claim.field === field).map((claim) => [claim.text, claim.status, claim.source]);
-    expect(by('decision.rationale')).toEqual([
-      ['99.00', 'verified', 'decision.entry'],
-      ['92.00', 'contradicted', 'decision.stopLoss'],
-      ['110.00', 'verified', 'decision.takeProfit'],
-      ['2.20', 'verified', '(takeProfit − decision.entry) ÷ (decision.entry − stopLoss)'.replace('verified', 'derived')],
-      ['64', 'verified', 'decision.conviction'],
-    ].map((row) => (row[0] === '2.20' ? ['2.20', 'derived', row[2]] : row)));
+    const text =
+      'Buy at a limit of 99.00 with a stop at 92.00 and a target of 110.00; reward/risk 2.20, conviction 64.';
+    const { claims } = checkClaims({
+      market,
+      plan: null,
+      reports: [{ agent: 'execution', text }],
+      decision: { ...decision, rationale: text },
+    });
+    const by = (field: string) =>
+      claims.filter((claim) => claim.field === field).map((claim) => [claim.text, claim.status, claim.source]);
+    expect(by('decision.rationale')).toEqual(
+      [
+        ['99.00', 'verified', 'decision.entry'],
+        ['92.00', 'contradicted', 'decision.stopLoss'],
+        ['110.00', 'verified', 'decision.takeProfit'],
+        [
+          '2.20',
+          'verified',
+          '(takeProfit − decision.entry) ÷ (decision.entry − stopLoss)'.replace('verified', 'derived'),
+        ],
+        ['64', 'verified', 'decision.conviction'],
+      ].map((row) => (row[0] === '2.20' ? ['2.20', 'derived', row[2]] : row)),
+    );
     expect(by('report').find((row) => row[0] === '92.00')?.[1]).toBe('unsourced');
   });
 
   it('tool results are sources of the desk that received them, and only of that desk', () => {
-    const toolCalls = [{ name: 'exa_search', result: '<<<frame>>>\n[{"publishedDate":"2026-11-05T13:10:00.000Z","snippet":"revenue up 19 % year over year"}]\n<<<end>>>' }];
+    const toolCalls = [
+      {
+        name: 'exa_search',
+        result:
+          '<<<frame>>>\n[{"publishedDate":"2026-11-05T13:10:00.000Z","snippet":"revenue up 19 % year over year"}]\n<<<end>>>',
+      },
+    ];
     const reports = [
       { agent: 'sentiment', text: 'On Nov 5 revenue rose 19 %.', toolCalls },
       { agent: 'quant', text: 'On Nov 5 revenue rose 19 %.' },
@@ -117,21 +144,36 @@ describe('claim statuses against a fixture snapshot', () => {
     ]);
   });
 
-  it("counts per agent, and names where an unsourced figure of the decision came from", () => {
+  it('counts per agent, and names where an unsourced figure of the decision came from', () => {
     const { claims, summary } = checkClaims({
       market,
       plan: null,
       reports: [{ agent: 'risk', text: 'Risk allows at most 7.7 % of the portfolio; RSI 61.' }],
       decision: { ...decision, rationale: 'Risk allows up to 7.7 %; RSI(14) at 61 and a limit at 99.' },
     });
-    expect(claims.find((claim) => claim.field === 'decision.rationale' && claim.text === '7.7 %')).toMatchObject({ status: 'unsourced', via: 'report.risk' });
-    expect(summary.byAgent.risk).toEqual({ total: 2, verified: 1, derived: 0, unsourced: 1, contradicted: 0, verifiedShare: 0.5 });
+    expect(claims.find((claim) => claim.field === 'decision.rationale' && claim.text === '7.7 %')).toMatchObject({
+      status: 'unsourced',
+      via: 'report.risk',
+    });
+    expect(summary.byAgent.risk).toEqual({
+      total: 2,
+      verified: 1,
+      derived: 0,
+      unsourced: 1,
+      contradicted: 0,
+      verifiedShare: 0.5,
+    });
     expect(summary.byAgent.director).toMatchObject({ total: 3, verified: 2, unsourced: 1 });
     expect(summary.total).toBe(5);
   });
 
   it('a run without market data has nothing to verify figures against, and contradicts nothing', () => {
-    const { claims, summary } = checkClaims({ market: null, plan: null, decision: null, reports: [{ agent: 'quant', text: 'RSI 48.2, close 12.30 USD.' }] });
+    const { claims, summary } = checkClaims({
+      market: null,
+      plan: null,
+      decision: null,
+      reports: [{ agent: 'quant', text: 'RSI 48.2, close 12.30 USD.' }],
+    });
     expect(claims.map((claim) => claim.status)).toEqual(['unsourced', 'unsourced']);
     expect(summary.verifiedShare).toBe(0);
     expect(checkClaims({ market, plan: null, decision: null, reports: [] }).summary.verifiedShare).toBeNull();
