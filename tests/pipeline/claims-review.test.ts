@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { decision, plan } from '../support/faults.js';
-import { fakeMarket } from '../support/market.js';
+import type { MarketData } from '../../src/market/types.js';
+import { fakeMarket, makeSnapshot } from '../support/market.js';
 
 const asOf = new Date('2026-11-28T12:00:00Z');
 /** The fault matrix's sane BUY at a close of 100 (entry 99, stop 94, target 110); the snapshot's RSI(14) is 61. */
@@ -102,5 +103,17 @@ describe("claims in the Director's review pass", () => {
     ]);
     expect(outcome.guardrails.map((finding) => finding.rule)).toEqual(['desk-claim-contradicted']);
     expect(outcome.status).toBe('ok');
+  });
+
+  it("a historical run checks the figures against the as-of snapshot it was shown, not today's", async () => {
+    const today = makeSnapshot();
+    const asOfDay = makeSnapshot('ACME', { indicators: { ...today.indicators, rsi14: 40 } });
+    const market: MarketData = { snapshot: async (_ticker, options) => (options.historical ? asOfDay : today) };
+    const model = new ScriptedModel({ quant: [{ text: 'RSI(14) 40.0 on the day.' }] });
+    const outcome = await analyze('ACME', { asOf, historical: true, agents: ['quant'] }, { model, market, search });
+    expect(outcome.asOfMode).toBe('historical');
+    expect(outcome.claims?.map((claim) => [claim.text, claim.status, claim.source])).toEqual([
+      ['40.0', 'verified', 'snapshot.indicators.rsi14'],
+    ]);
   });
 });
