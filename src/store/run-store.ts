@@ -117,7 +117,8 @@ export async function loadRun(home: string, runIdOrPrefix: string): Promise<Anal
 function uniquePrefixMatch(names: string[], prefix: string): string {
   const matches = names.filter((name) => name.startsWith(prefix)).sort();
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new UsageError(`no saved run matches ${quoteInput(prefix)} (list them with: autohedge runs)`);
+  if (matches.length === 0)
+    throw new UsageError(`no saved run matches ${quoteInput(prefix)} (list them with: autohedge runs)`);
   const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? ', …' : '');
   throw new UsageError(`${quoteInput(prefix)} matches ${matches.length} runs (${shown}); give more of the run id`);
 }

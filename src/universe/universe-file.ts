@@ -28,7 +28,10 @@ export function parseUniverse(text: string, source = 'universe'): string[] {
   const column = header.findIndex((cell) => /^(ticker|symbol)$/i.test(cell));
   if (column < 0 && header.length > 1) {
     throw new UsageError(
-      `${source}: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got ${header.slice(0, 8).map((cell) => quoteInput(cell)).join(', ')}${header.length > 8 ? ', …' : ''})`,
+      `${source}: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got ${header
+        .slice(0, 8)
+        .map((cell) => quoteInput(cell))
+        .join(', ')}${header.length > 8 ? ', …' : ''})`,
     );
   }
   const tickers: string[] = [];
