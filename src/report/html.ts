@@ -1,5 +1,13 @@
 import type { AgentReport } from '../agent/types.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
+import {
+  ClaimMarks,
+  claimNoteText,
+  claimSummaryLines,
+  contradictedClaims,
+  contradictedLine,
+  type ClaimPiece,
+} from './claims.js';
 import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
 import { escapeHtml, safeLinkUrl } from './escape.js';
 import {
@@ -31,15 +39,19 @@ import { renderSvgChart } from './svg-chart.js';
  */
 export function renderHtml(result: AnalysisResult): string {
   const subject = subjectOf(result);
+  // Figures are numbered in reading order, so the sections are rendered in order.
+  const marks = new ClaimMarks(result.claims);
   const body = [
     headerSection(result, subject),
-    result.mode !== 'agents' ? decisionCard(result) : '',
+    result.mode !== 'agents' ? decisionCard(result, marks) : '',
     chartFigure(result, subject),
     marketSection(result),
     result.mode !== 'agents' || (result.guardrails ?? []).length > 0 ? guardrailSection(result.guardrails ?? []) : '',
+    figureSection(result),
     reviewSection(result),
-    planSection(result),
-    desksSection(result.reports ?? []),
+    planSection(result, marks),
+    desksSection(result.reports ?? [], marks),
+    claimNotesSection(marks),
     sourcesSection(result.reports ?? []),
     usageSection(result),
     warningsSection(result.warnings ?? []),
@@ -104,7 +116,7 @@ function fact(label: string, value: string): string {
   return `<div><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd></div>`;
 }
 
-function decisionCard(result: AnalysisResult): string {
+function decisionCard(result: AnalysisResult, marks: ClaimMarks): string {
   const decision = result.decision;
   if (!decision) {
     return `<section class="card" id="decision" data-decision="none"><h2>Decision</h2><p>No decision: ${escapeHtml(result.error ?? 'the run ended before the Director decided')}.</p></section>`;
@@ -125,22 +137,73 @@ function decisionCard(result: AnalysisResult): string {
     fact('Reward / risk', formatRewardToRisk(decision, result.market)),
     fact('Horizon', decision.timeHorizon),
     '</dl>',
-    ...decisionText(decision),
+    ...decisionText(decision, marks),
     levelsTable(decision, result),
     '</section>',
   ].join('\n');
 }
 
-function decisionText(decision: Decision): string[] {
-  const parts = [`<p><strong>Rationale.</strong> ${escapeHtml(decision.rationale.trim())}</p>`];
+function decisionText(decision: Decision, marks: ClaimMarks): string[] {
+  const marked = (field: string, text: string) => markedHtml(marks.pieces('director', field, text));
+  const parts = [`<p><strong>Rationale.</strong> ${marked('decision.rationale', decision.rationale.trim())}</p>`];
   if (decision.keyRisks.length > 0) {
     parts.push(
       '<p><strong>Key risks</strong></p>',
-      `<ul>${decision.keyRisks.map((risk) => `<li>${escapeHtml(oneLine(risk))}</li>`).join('')}</ul>`,
+      `<ul>${decision.keyRisks.map((risk, index) => `<li>${marked(`decision.keyRisks.${index}`, oneLine(risk))}</li>`).join('')}</ul>`,
     );
   }
-  if (decision.dissent) parts.push(`<p><strong>Dissent.</strong> ${escapeHtml(decision.dissent.trim())}</p>`);
+  if (decision.dissent)
+    parts.push(`<p><strong>Dissent.</strong> ${marked('decision.dissent', decision.dissent.trim())}</p>`);
   return parts;
+}
+
+/**
+ * A text with its checked figures marked: each with its note as a hover title and a numbered
+ * link to the note; a contradicted figure highlighted, with the true value beside it.
+ */
+function markedHtml(pieces: ClaimPiece[]): string {
+  return pieces
+    .map((piece) => {
+      const text = escapeHtml(piece.text);
+      if (!piece.claim || piece.note === undefined) return text;
+      const title = escapeHtml(claimNoteText(piece.claim));
+      const reference = `<sup class="claim-ref"><a href="#claim-note-${piece.note}">${piece.note}</a></sup>`;
+      const status = escapeHtml(piece.claim.status);
+      if (piece.claim.status !== 'contradicted')
+        return `<span class="claim claim-${status}" title="${title}">${text}</span>${reference}`;
+      const truth = escapeHtml(piece.claim.sourceText ?? String(piece.claim.sourceValue));
+      return `<mark class="claim claim-contradicted" title="${title}">${text}</mark> <span class="claim-truth">(the data: ${truth})</span>${reference}`;
+    })
+    .join('');
+}
+
+/** The claims of the run: one line per agent, every contradicted figure (docs/claims.md). */
+function figureSection(result: AnalysisResult): string {
+  const summary = claimSummaryLines(result);
+  if (summary.length === 0) return '';
+  const contradicted = contradictedClaims(result).map(
+    (claim) => `<li class="finding-error"><strong>contradicted</strong> ${escapeHtml(contradictedLine(claim))}</li>`,
+  );
+  return [
+    '<section id="figures"><h2>Figures</h2>',
+    '<p class="meta">Every number in the prose, matched to the data: hover a number for its source, or follow its note.</p>',
+    `<ul>\n${summary.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}\n</ul>`,
+    contradicted.length > 0 ? `<ul>\n${contradicted.join('\n')}\n</ul>` : '',
+    '</section>',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The notes the figures link to, numbered as they were first used. */
+function claimNotesSection(marks: ClaimMarks): string {
+  const notes = marks.notes();
+  if (notes.length === 0) return '';
+  const items = notes.map(
+    (note) =>
+      `<li id="claim-note-${note.number}" class="claim-note claim-note-${escapeHtml(note.status)}">${escapeHtml(note.text)}</li>`,
+  );
+  return `<section id="claim-notes"><h2>Notes on the figures</h2>\n<ol>\n${items.join('\n')}\n</ol></section>`;
 }
 
 function table(header: string[], rows: string[][], numeric: ReadonlySet<number> = new Set()): string {
@@ -230,7 +293,7 @@ function reviewSection(result: AnalysisResult): string {
   return `<section id="review"><h2>Review</h2>\n<ul>\n${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}\n</ul></section>`;
 }
 
-function planSection(result: AnalysisResult): string {
+function planSection(result: AnalysisResult, marks: ClaimMarks): string {
   const plan = result.plan;
   if (!plan?.thesis) return '';
   const briefs = Object.entries(plan.briefs ?? {}).filter(
@@ -238,13 +301,14 @@ function planSection(result: AnalysisResult): string {
   );
   const list = briefs
     .map(
-      ([agent, brief]) => `<li><strong>${escapeHtml(agentTitle(agent))}:</strong> ${escapeHtml(oneLine(brief))}</li>`,
+      ([agent, brief]) =>
+        `<li><strong>${escapeHtml(agentTitle(agent))}:</strong> ${markedHtml(marks.pieces('director', `plan.briefs.${agent}`, oneLine(brief)))}</li>`,
     )
     .join('\n');
   return [
     '<section id="plan">',
     "<h2>The Director's plan</h2>",
-    `<p>${escapeHtml(plan.thesis.trim())}</p>`,
+    `<p>${markedHtml(marks.pieces('director', 'plan.thesis', plan.thesis.trim()))}</p>`,
     briefs.length > 0 ? `<h3>Briefs</h3>\n<ul>\n${list}\n</ul>` : '',
     '</section>',
   ]
@@ -252,22 +316,22 @@ function planSection(result: AnalysisResult): string {
     .join('\n');
 }
 
-function blockHtml(block: DeskBlock): string {
+function blockHtml(block: DeskBlock, marked: (text: string) => string): string {
   switch (block.kind) {
     case 'heading':
-      return `<h4>${escapeHtml(block.text)}</h4>`;
+      return `<h4>${marked(block.text)}</h4>`;
     case 'lines':
-      return `<p>${block.lines.map(escapeHtml).join('<br>\n')}</p>`;
+      return `<p>${block.lines.map(marked).join('<br>\n')}</p>`;
     case 'list': {
       const tag = block.ordered ? 'ol' : 'ul';
-      return `<${tag}>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</${tag}>`;
+      return `<${tag}>${block.items.map((item) => `<li>${marked(item)}</li>`).join('')}</${tag}>`;
     }
     case 'code':
       return `<pre>${block.lines.map(escapeHtml).join('\n')}</pre>`;
   }
 }
 
-function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
+function deskSection(report: AgentReport, listed: ReadonlySet<string>, marks: ClaimMarks): string {
   const failed = report.status !== 'ok';
   const meta = [
     failed ? '<strong class="finding-error">failed</strong>' : 'ok',
@@ -281,7 +345,9 @@ function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
   ];
   if (failed) parts.push(`<p class="finding-error">Error: ${escapeHtml(oneLine(report.error ?? 'unknown error'))}</p>`);
   const blocks = parseDeskText((report.text ?? '').trim());
-  parts.push(...(report.agent === 'sentiment' ? withoutListedSources(blocks, listed) : blocks).map(blockHtml));
+  const marked = (text: string) => markedHtml(marks.pieces(report.agent, 'report', text));
+  const shown = report.agent === 'sentiment' ? withoutListedSources(blocks, listed) : blocks;
+  parts.push(...shown.map((block) => blockHtml(block, marked)));
   const calls = report.toolCalls ?? [];
   if (calls.length > 0) {
     const items = calls.map((call) => {
@@ -301,10 +367,10 @@ function sentimentSources(reports: AgentReport[]): Source[] {
   return sentiment ? collectSources(sentiment) : [];
 }
 
-function desksSection(reports: AgentReport[]): string {
+function desksSection(reports: AgentReport[], marks: ClaimMarks): string {
   if (reports.length === 0) return '<section id="desks"><h2>Desks</h2><p>No desk reports.</p></section>';
   const listed = new Set(sentimentSources(reports).map((source) => source.url));
-  return `<section id="desks"><h2>Desks</h2>\n${reports.map((report) => deskSection(report, listed)).join('\n')}\n</section>`;
+  return `<section id="desks"><h2>Desks</h2>\n${reports.map((report) => deskSection(report, listed, marks)).join('\n')}\n</section>`;
 }
 
 function sourcesSection(reports: AgentReport[]): string {

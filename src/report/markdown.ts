@@ -21,6 +21,7 @@ import {
 } from './format.js';
 import { historicalBanner } from './historical.js';
 import { sanitizeDeep } from '../sanitize.js';
+import { ClaimMarks, claimSummaryLines, contradictedClaims, contradictedLine, type ClaimPiece } from './claims.js';
 import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
 import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
 import { collectSources, searchBackingLine } from './sources.js';
@@ -38,6 +39,7 @@ export interface MarkdownOptions {
 export function renderMarkdown(unsafe: AnalysisResult, options: MarkdownOptions = {}): string {
   // report.md is read in terminals (`cat`, `less -R`) too: no untrusted control sequence.
   const result = sanitizeDeep(unsafe);
+  const marks = new ClaimMarks(result.claims);
   const sections: string[] = [title(result)];
   if (result.demo) sections.push(`> **${demoBanner}**`);
   const historical = historicalBanner(result);
@@ -47,22 +49,26 @@ export function renderMarkdown(unsafe: AnalysisResult, options: MarkdownOptions 
   if (result.market && options.chartFile)
     sections.push(`![Daily closes with SMA 50/200 and the decision's levels](${options.chartFile})`);
   if (result.mode !== 'agents') {
-    sections.push(decisionSection(result));
-    const plan = planSection(result);
+    sections.push(decisionSection(result, marks));
+    const plan = planSection(result, marks);
     if (plan) sections.push(plan);
   }
   if (result.mode !== 'agents' || (result.guardrails ?? []).length > 0)
     sections.push(guardrailSection(result.guardrails ?? []));
+  const figures = figureSection(result);
+  if (figures) sections.push(figures);
   const review = reviewLines(result);
   if (review) sections.push(['## Review', '', ...review.map((line) => `- ${inline(line)}`)].join('\n'));
   const listed = new Set(sentimentSources(result.reports ?? []).map((source) => source.url));
-  sections.push(desksSection(result.reports ?? [], listed));
+  sections.push(desksSection(result.reports ?? [], listed, marks));
   const sources = sourcesSection(result.reports ?? []);
   if (sources) sections.push(sources);
   sections.push(usageSection(result));
   if ((result.warnings ?? []).length > 0)
     sections.push(`## Warnings\n\n${result.warnings.map((warning) => `- ${oneLine(warning)}`).join('\n')}`);
   sections.push(statusSection(result));
+  const notes = marks.notes();
+  if (notes.length > 0) sections.push(notes.map((note) => `[^c${note.number}]: ${inline(note.text)}`).join('\n'));
   return `${sections.join('\n\n')}\n`;
 }
 
@@ -125,7 +131,7 @@ function twoColumnTable(rows: Array<[string, string]>): string {
   return ['| | |', '|---|---|', ...rows.map(([label, value]) => `| ${cell(label)} | ${cell(value)} |`)].join('\n');
 }
 
-function decisionSection(result: AnalysisResult): string {
+function decisionSection(result: AnalysisResult, marks: ClaimMarks): string {
   const decision = result.decision;
   if (!decision)
     return `## Decision\n\nNo decision: ${inline(result.error ?? 'the run ended before the Director decided')}.`;
@@ -134,7 +140,7 @@ function decisionSection(result: AnalysisResult): string {
     '',
     decisionTable(decision),
     '',
-    ...decisionText(decision),
+    ...decisionText(decision, marks),
     '',
     levelsTable(result, decision),
   ].join('\n');
@@ -174,18 +180,57 @@ function levelsTable(result: AnalysisResult, decision: Decision): string {
   ].join('\n');
 }
 
-function decisionText(decision: Decision): string[] {
-  const lines = [`**Rationale.** ${inline(decision.rationale.trim())}`];
+function decisionText(decision: Decision, marks: ClaimMarks): string[] {
+  const marked = (field: string, text: string) => markedMarkdown(marks.pieces('director', field, text));
+  const lines = [`**Rationale.** ${marked('decision.rationale', decision.rationale.trim())}`];
   if (decision.keyRisks.length > 0)
-    lines.push('', '**Key risks**', '', ...decision.keyRisks.map((risk) => `- ${inline(oneLine(risk))}`));
-  if (decision.dissent) lines.push('', `**Dissent.** ${inline(decision.dissent.trim())}`);
+    lines.push(
+      '',
+      '**Key risks**',
+      '',
+      ...decision.keyRisks.map((risk, index) => `- ${marked(`decision.keyRisks.${index}`, oneLine(risk))}`),
+    );
+  if (decision.dissent) lines.push('', `**Dissent.** ${marked('decision.dissent', decision.dissent.trim())}`);
   return lines;
 }
 
-function planSection(result: AnalysisResult): string | null {
+/**
+ * A text with its checked figures marked: a footnote naming the source of each, a contradicted
+ * figure in bold with the true value beside it. `escape` turns each stretch into markdown.
+ */
+function markedMarkdown(pieces: ClaimPiece[], escapeFirst: (text: string) => string = inline): string {
+  return pieces
+    .map((piece, index) => {
+      const text = index === 0 ? escapeFirst(piece.text) : inline(piece.text);
+      if (!piece.claim) return text;
+      const note = `[^c${piece.note}]`;
+      if (piece.claim.status !== 'contradicted') return `${text}${note}`;
+      return `**${text}** _(the data: ${inline(piece.claim.sourceText ?? String(piece.claim.sourceValue))})_${note}`;
+    })
+    .join('');
+}
+
+/** The claims of the run: one line per agent, then every contradicted figure (docs/claims.md). */
+function figureSection(result: AnalysisResult): string | null {
+  const summary = claimSummaryLines(result);
+  if (summary.length === 0) return null;
+  const contradicted = contradictedClaims(result).map(
+    (claim) => `- **contradicted** ${inline(contradictedLine(claim))}`,
+  );
+  return [
+    '## Figures',
+    '',
+    'Every number in the prose, matched to the data: each carries a footnote naming its source.',
+    '',
+    ...summary.map((line) => `- ${inline(line)}`),
+    ...(contradicted.length > 0 ? ['', ...contradicted] : []),
+  ].join('\n');
+}
+
+function planSection(result: AnalysisResult, marks: ClaimMarks): string | null {
   const plan = result.plan;
   if (!plan?.thesis) return null;
-  const lines = ['## Plan', '', inline(plan.thesis.trim())];
+  const lines = ['## Plan', '', markedMarkdown(marks.pieces('director', 'plan.thesis', plan.thesis.trim()))];
   const briefs = Object.entries(plan.briefs ?? {}).filter(
     ([, brief]) => typeof brief === 'string' && brief.trim() !== '',
   );
@@ -194,7 +239,10 @@ function planSection(result: AnalysisResult): string | null {
       '',
       "### The Director's briefs",
       '',
-      ...briefs.map(([agent, brief]) => `- **${agentTitle(agent)}:** ${inline(oneLine(brief))}`),
+      ...briefs.map(
+        ([agent, brief]) =>
+          `- **${agentTitle(agent)}:** ${markedMarkdown(marks.pieces('director', `plan.briefs.${agent}`, oneLine(brief)))}`,
+      ),
     );
   }
   return lines.join('\n');
@@ -212,12 +260,12 @@ function guardrailSection(findings: GuardrailFinding[]): string {
   ].join('\n');
 }
 
-function desksSection(reports: AgentReport[], listed: ReadonlySet<string>): string {
+function desksSection(reports: AgentReport[], listed: ReadonlySet<string>, marks: ClaimMarks): string {
   if (reports.length === 0) return '## Desks\n\nNo desk reports.';
-  return ['## Desks', ...reports.map((report) => deskSection(report, listed))].join('\n\n');
+  return ['## Desks', ...reports.map((report) => deskSection(report, listed, marks))].join('\n\n');
 }
 
-function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
+function deskSection(report: AgentReport, listed: ReadonlySet<string>, marks: ClaimMarks): string {
   const status = report.status === 'ok' ? 'ok' : '**failed**';
   const lines = [
     `### ${agentTitle(report.agent)}`,
@@ -227,7 +275,8 @@ function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
   if (report.status !== 'ok') lines.push('', `> Error: ${inline(oneLine(report.error ?? 'unknown error'))}`);
   const blocks = parseDeskText((report.text ?? '').trim());
   const shown = report.agent === 'sentiment' ? withoutListedSources(blocks, listed) : blocks;
-  for (const block of shown) lines.push('', blockMarkdown(block));
+  const marked = (text: string) => marks.pieces(report.agent, 'report', text);
+  for (const block of shown) lines.push('', blockMarkdown(block, marked));
   const calls = report.toolCalls ?? [];
   if (calls.length > 0) {
     lines.push('', '**Tool calls**', '');
@@ -246,15 +295,19 @@ function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
  * desk's own level 3), and its lines are joined by hard breaks, so a viewer shows
  * them as written rather than as one run-on paragraph.
  */
-function blockMarkdown(block: DeskBlock): string {
+function blockMarkdown(block: DeskBlock, marked: (text: string) => ClaimPiece[]): string {
   switch (block.kind) {
     case 'heading':
-      return `#### ${inline(block.text)}`;
+      return `#### ${markedMarkdown(marked(block.text))}`;
     case 'lines':
       // A line that starts like markup (`---` would turn the line above into a heading) starts escaped.
-      return block.lines.map((line) => inline(line).replace(/^([-=+*_#]|\d+[.)])/, '\\$1')).join('\\\n');
+      return block.lines
+        .map((line) => markedMarkdown(marked(line), (text) => inline(text).replace(/^([-=+*_#]|\d+[.)])/, '\\$1')))
+        .join('\\\n');
     case 'list':
-      return block.items.map((item, index) => `${block.ordered ? `${index + 1}.` : '-'} ${inline(item)}`).join('\n');
+      return block.items
+        .map((item, index) => `${block.ordered ? `${index + 1}.` : '-'} ${markedMarkdown(marked(item))}`)
+        .join('\n');
     case 'code':
       return ['```text', ...block.lines.map((line) => line.replace(/^(\s*)```/, '$1` ``')), '```'].join('\n');
   }

@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
+import { claimSummaryLines, contradictedClaims, contradictedLine } from './claims.js';
 import { reviewLines } from './revision.js';
 import { renderPriceChart } from './chart.js';
 import {
@@ -69,6 +70,8 @@ export function renderTerminal(unsafe: AnalysisResult, options: TerminalOptions)
   if (result.mode !== 'agents') blocks.push(decisionSection(result, view));
   if (result.mode !== 'agents' || result.guardrails.length > 0)
     blocks.push(guardrailSection(result.guardrails ?? [], view));
+  const figures = figureSection(result, view);
+  if (figures.length > 0) blocks.push(figures);
   const review = reviewLines(result);
   if (review) blocks.push([view.heading('Review'), ...review.flatMap((line) => view.wrap(line))]);
   for (const report of result.reports ?? []) blocks.push(deskSection(report, view));
@@ -255,6 +258,19 @@ function guardrailSection(findings: GuardrailFinding[], view: View): string[] {
     const prefix = `${marker} ${label}`;
     const body = wrap(`${finding.rule}: ${finding.message}`, view.width, ' '.repeat(prefix.length + 1));
     lines.push(tint(prefix) + ' ' + (body[0] ?? '').trimStart(), ...body.slice(1));
+  }
+  return lines;
+}
+
+/** The claims: one line per agent, then every contradicted figure with the true value (docs/claims.md). */
+function figureSection(result: AnalysisResult, view: View): string[] {
+  const summary = claimSummaryLines(result, view.unicode ? '—' : '-');
+  if (summary.length === 0) return [];
+  const lines = [view.heading('Figures'), ...summary.flatMap((line) => view.wrap(line))];
+  for (const claim of contradictedClaims(result)) {
+    const prefix = `${severityMarker('error', view)} contradicted`;
+    const body = wrap(contradictedLine(claim), view.width, ' '.repeat(prefix.length + 1));
+    lines.push(view.paint.red(prefix) + ' ' + (body[0] ?? '').trimStart(), ...body.slice(1));
   }
   return lines;
 }
