@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
-import { defaultLimits } from '../pipeline/guardrail-limits.js';
+import { defaultLimits } from '../guardrails/limits.js';
 import {
   defaultAttempts,
   defaultBackoffMs,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { parseDay } from '../market/sessions.js';
-import { workerIds, type WorkerId } from '../pipeline/types.js';
+import { workerIds, type WorkerId } from '../result/types.js';
 
 /**
  * The zod side of the option catalogue (src/cli/option-catalogue.ts): the value types
@@ -43,27 +43,6 @@ export const wholeNumber = (flag: string) =>
     .string()
     .regex(/^[1-9]\d{0,2}$/, { error: (issue) => `${flag} must be a whole number from 1 to 999${got(issue)}` })
     .transform(Number);
-
-/**
- * What is wrong with an OpenAI-compatible base URL, named by where it came from
- * (`--base-url` or `OPENAI_BASE_URL`), or null. Credentials in the URL are refused
- * rather than moved: userinfo never reaches the server as a key (the SDK sends its own
- * Authorization header), and a URL is printed in errors and saved in cassettes.
- */
-export function baseUrlProblem(value: string, source: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `${source} must be an http(s) URL (got '${value}')`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `${source} must be an http(s) URL, not ${url.protocol}`;
-  if (url.username || url.password) {
-    return `${source} must not carry credentials (user:password@host): put the key in OPENAI_API_KEY, which is sent as the Authorization header`;
-  }
-  return null;
-}
 
 /** Control characters or line breaks in a model name would forge lines on stderr and in reports. */
 export const unsafeInName = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

@@ -2,11 +2,11 @@ import { ConfigError } from '../errors.js';
 import { latestClosedSession, newYorkDay } from '../market/sessions.js';
 import type { MarketSnapshot } from '../market/types.js';
 import { horizonSessions } from './horizon.js';
-import { decisionSchema } from './schemas.js';
-import type { Decision, GuardrailFinding } from './types.js';
+import { decisionSchema } from '../result/schemas.js';
+import type { Decision, GuardrailFinding } from '../result/types.js';
 
 // The limits and their defaults live apart, with no zod, so `--help` can show the defaults.
-import { defaultLimits, type GuardrailLimits } from './guardrail-limits.js';
+import { defaultLimits, type GuardrailLimits } from './limits.js';
 export { defaultLimits, type GuardrailLimits };
 /** The defaults with a caller's overrides; an override left undefined keeps the default (it never switches a rule off). */
 export function resolveLimits(limits: Partial<GuardrailLimits> = {}): GuardrailLimits {
