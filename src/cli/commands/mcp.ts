@@ -97,7 +97,7 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
       const symbol = validateTicker(ticker);
       return withSession(false, async (session) => {
         if (!session.demo) return session.market.snapshot(symbol, { asOf: session.asOf(), signal });
-        session.checkDemoTickers([symbol]);
+        session.checkDemoTickers([symbol], 'market');
         // The fictional company's data must never read as real market data to an assistant.
         const snapshot = await session.market.snapshot(symbol, { asOf: session.asOf(), signal });
         return { ...snapshot, source: 'demo', text: `${demoBanner}\n\n${snapshot.text}` };
