@@ -28,8 +28,13 @@ const comparable: Record<ClaimUnit, readonly SourceKind[]> = {
 
 /** Floating-point slack on top of the rounding: 53.6 − 53.55 is 0.0500000000000043. */
 const slack = (value: number) => 1e-9 * Math.max(1, Math.abs(value));
-/** A combinatorial derived value may only match a figure printed to 0.5 % of itself. */
-const combinatorialPrecision = 0.005;
+/**
+ * A combinatorial derived value may only match a figure printed to 0.1 % of itself: 139.57 and
+ * 6.44 % may, 125 and 6.4 % may not (some anchor ± k ATR lies within half a unit of almost any round price).
+ */
+const combinatorialPrecision = 0.001;
+/** Whole-number RSI levels writers name as thresholds ("RSI near 70 would be overbought"), not readings. */
+const rsiThresholds = new Set([20, 30, 50, 70, 80]);
 
 /** How far a figure is from a number, or null when the rounding of the figure cannot reach it. */
 function distance(figure: Figure, value: number, factor = 1): number | null {
@@ -123,6 +128,8 @@ function candidatesFor(quantity: QuantityDefinition, context: MatchContext): Sou
 /** A figure the text names a quantity for: that quantity's value, or a contradiction. */
 function classifyNamed(figure: Figure, quantity: QuantityDefinition, context: MatchContext): Outcome | null {
   if (!fits(figure, quantity)) return null;
+  if (quantity.id === 'rsi' && figure.decimals === 0 && rsiThresholds.has(Math.abs(figure.value as number)))
+    return null;
   const candidates = candidatesFor(quantity, context);
   if (candidates.length === 0) return null;
   const factors = quantity.kind === 'percent' && figure.unit === 'number' ? [1, 100] : [1];

@@ -263,6 +263,13 @@ export function findQuantities(text: string): QuantityMention[] {
 const connector =
   /^(?:[\s:=~≈()]|\b(?:is|was|are|were|of|at|near|around|about|approximately|roughly|stands|stood|sits|sat|reads|reading|currently|now|the|its|a|an|level|value|has|been|came|comes|in|set|placed|put|on|to|just|only|still|remains|remained|holds|held|printed|prints)\b)*$/i;
 
+/**
+ * A name after a comparison, with the figure in parentheses after it, is a reference point: in
+ * "1.5 × ATR below entry ($132.71)" the figure is the stop, not the entry ("below support 132.02"
+ * still names support's value).
+ */
+const reference = /\b(?:below|above|under|over|from|than|beyond|through|past|to)\s+(?:the\s+|its\s+|a\s+|an\s+)?$/i;
+
 /** The quantity a figure starting at `start` is the value of, if its name stands right before it. */
 export function quantityBefore(
   text: string,
@@ -273,7 +280,9 @@ export function quantityBefore(
     const mention = mentions[index]!;
     if (mention.end > start) continue;
     const gap = text.slice(mention.end, start);
-    return gap.length <= 40 && connector.test(gap) ? mention : null;
+    if (gap.length > 40 || !connector.test(gap)) return null;
+    const parenthetical = gap.includes('(');
+    return parenthetical && reference.test(text.slice(Math.max(0, mention.start - 16), mention.start)) ? null : mention;
   }
   return null;
 }

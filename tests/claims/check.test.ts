@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { checkClaims, type ClaimsInput } from '../../src/claims/index.js';
 import { makeSnapshot } from '../support/market.js';
 
@@ -177,5 +178,61 @@ describe('claim statuses against a fixture snapshot', () => {
     expect(claims.map((claim) => claim.status)).toEqual(['unsourced', 'unsourced']);
     expect(summary.verifiedShare).toBe(0);
     expect(checkClaims({ market, plan: null, decision: null, reports: [] }).summary.verifiedShare).toBeNull();
+  });
+});
+
+describe('prose as models write it', () => {
+  const levels = { ...decision, entry: 99, stopLoss: 95.25, takeProfit: 110 };
+  const decided = (rationale: string) =>
+    checkClaims({ market, plan: null, reports: [], decision: { ...levels, rationale } }).claims.map((claim) => [
+      claim.text,
+      claim.status,
+      claim.source ?? null,
+    ]);
+
+  it.each([
+    // A threshold is no reading of the RSI.
+    ['RSI near 20 would be deeply oversold.', [['20', 'unsourced', null]]],
+    // The figure in parentheses after "below entry" is the stop, not the entry.
+    [
+      'A stop 1.5 × ATR below entry ($95.25).',
+      [
+        ['1.5 × ATR', 'derived', '|decision.entry − decision.stopLoss| ÷ ATR'],
+        ['$95.25', 'verified', 'decision.stopLoss'],
+      ],
+    ],
+    // Support is soft: another level by that name verifies; a number nothing has is contradicted.
+    ['Next support at $90 (SMA200).', [['$90', 'verified', 'snapshot.indicators.sma200']]],
+    ['Support near $91.', [['$91', 'contradicted', 'snapshot.indicators.support']]],
+    ['It trades at 30x earnings.', [['30x', 'verified', 'snapshot.quote.trailingPE']]],
+    // A round price is not "derived" from some anchor ± k ATR by chance.
+    ['A move to $104 is possible.', [['$104', 'unsourced', null]]],
+  ])('%s', (rationale, expected) => {
+    expect(decided(rationale)).toEqual(expected);
+  });
+});
+
+describe('rounding, as a property', () => {
+  const at = (rsi14: number, text: string) =>
+    checkClaims({
+      market: { ...market, indicators: { ...market.indicators, rsi14 } },
+      plan: null,
+      decision: null,
+      reports: [{ agent: 'quant', text }],
+    }).claims[0]!;
+
+  it('an RSI printed to any number of decimals verifies; two units of its last digit off (and off the value as shown) contradicts', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1, max: 99, noNaN: true }), fc.integer({ min: 0, max: 3 }), (rsi, decimals) => {
+        expect(at(rsi, `RSI(14) at ${rsi.toFixed(decimals)}.`).status).toBe('verified');
+        const off = (Number(rsi.toFixed(decimals)) + 2 * 10 ** -decimals).toFixed(decimals);
+        // The block shows RSI to one decimal; a figure that rounds the value as shown verifies too.
+        fc.pre(Math.abs(Number(off) - Number(rsi.toFixed(1))) > 0.5 * 10 ** -decimals + 1e-9);
+        const claim = at(rsi, `RSI(14) at ${off}.`);
+        const threshold = decimals === 0 && [20, 30, 50, 70, 80].includes(Number(off));
+        expect(claim.status).toBe(threshold ? 'unsourced' : 'contradicted');
+      }),
+      { numRuns: 200 },
+    );
   });
 });
