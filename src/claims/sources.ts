@@ -167,6 +167,11 @@ function jsonDocuments(text: string): unknown[] {
   return [];
 }
 
+/** A key of tool output in a path: a plain name as `.name`, anything else (untrusted, any length) quoted and cut. */
+function keyPath(key: string): string {
+  return /^[A-Za-z_][\w-]{0,39}$/.test(key) ? `.${key}` : `[${JSON.stringify(key.slice(0, 24))}]`;
+}
+
 function walk(path: string, node: unknown, depth = 0): SourceValue[] {
   if (depth > 20) return [];
   if (finite(node)) return [{ path, kind: 'number', value: node }];
@@ -176,7 +181,7 @@ function walk(path: string, node: unknown, depth = 0): SourceValue[] {
   }
   if (Array.isArray(node)) return node.flatMap((item, index) => walk(`${path}[${index}]`, item, depth + 1));
   if (node && typeof node === 'object') {
-    return Object.entries(node).flatMap(([key, value]) => walk(`${path}.${key}`, value, depth + 1));
+    return Object.entries(node).flatMap(([key, value]) => walk(`${path}${keyPath(key)}`, value, depth + 1));
   }
   return [];
 }

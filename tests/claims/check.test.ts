@@ -236,3 +236,22 @@ describe('rounding, as a property', () => {
     );
   });
 });
+
+describe('tool output as a source', () => {
+  it('an MCP tool’s JSON is walked leaf by leaf; odd keys are quoted and cut in the source path', () => {
+    const key = `<b>${'x'.repeat(60)}`;
+    const toolCalls = [
+      { name: 'fundamentals__ratios', result: JSON.stringify({ ratios: { grossMargin: 41.25, [key]: 7.77 } }) },
+    ];
+    const { claims } = checkClaims({
+      market,
+      plan: null,
+      decision: null,
+      reports: [{ agent: 'quant', text: 'Gross margin 41.25 and 7.77 too.', toolCalls }],
+    });
+    expect(claims.map((claim) => [claim.text, claim.status, claim.source])).toEqual([
+      ['41.25', 'verified', 'fundamentals__ratios#1.ratios.grossMargin'],
+      ['7.77', 'verified', `fundamentals__ratios#1.ratios[${JSON.stringify(key.slice(0, 24))}]`],
+    ]);
+  });
+});
