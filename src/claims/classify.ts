@@ -125,6 +125,13 @@ function candidatesFor(quantity: QuantityDefinition, context: MatchContext): Sou
   );
 }
 
+/** The value a contradiction quotes: the one whose period the name states ("20-day volatility"), else the first. */
+function truthFor(figure: Figure, candidates: readonly SourceValue[]): SourceValue {
+  const name = figure.quantity?.text.toLowerCase() ?? '';
+  const period = /\b20[- ](?:day|session)/.test(name) ? '20d' : /\b(?:1|one)[- ]year/.test(name) ? '1y' : null;
+  return (period && candidates.find((candidate) => candidate.path.endsWith(period))) || candidates[0]!;
+}
+
 /** A figure the text names a quantity for: that quantity's value, or a contradiction. */
 function classifyNamed(figure: Figure, quantity: QuantityDefinition, context: MatchContext): Outcome | null {
   if (!fits(figure, quantity)) return null;
@@ -138,7 +145,7 @@ function classifyNamed(figure: Figure, quantity: QuantityDefinition, context: Ma
   if (!contradictable(figure, quantity, context)) return null;
   const general = quantity.strength === 'soft' ? classifyUnnamed(figure, context) : null;
   if (general && general.status !== 'unsourced') return general;
-  const truth = candidates[0]!;
+  const truth = truthFor(figure, candidates);
   return {
     status: 'contradicted',
     source: truth.path,

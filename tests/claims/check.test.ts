@@ -230,7 +230,9 @@ describe('rounding, as a property', () => {
         fc.pre(Math.abs(Number(off) - Number(rsi.toFixed(1))) > 0.5 * 10 ** -decimals + 1e-9);
         const claim = at(rsi, `RSI(14) at ${off}.`);
         const threshold = decimals === 0 && [20, 30, 50, 70, 80].includes(Number(off));
-        expect(claim.status).toBe(threshold ? 'unsourced' : 'contradicted');
+        // A threshold (RSI 70) is read as no reading: never contradicted, whatever else it matches.
+        if (threshold) expect(claim.status).not.toBe('contradicted');
+        else expect(claim.status).toBe('contradicted');
       }),
       { numRuns: 200 },
     );
@@ -254,4 +256,17 @@ describe('tool output as a source', () => {
       ['7.77', 'verified', `fundamentals__ratios#1.ratios[${JSON.stringify(key.slice(0, 24))}]`],
     ]);
   });
+});
+
+it('a contradiction quotes the value of the period the text names', () => {
+  const { claims } = checkClaims({
+    market,
+    plan: null,
+    decision: null,
+    reports: [{ agent: 'risk', text: '20-day volatility 45.0 % and 1-year volatility 12.0 %.' }],
+  });
+  expect(claims.map((claim) => [claim.status, claim.source, claim.sourceText])).toEqual([
+    ['contradicted', 'snapshot.indicators.volatility20d', '30.0 %'],
+    ['contradicted', 'snapshot.indicators.volatility1y', '35.0 %'],
+  ]);
 });
