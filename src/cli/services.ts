@@ -76,7 +76,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   checkModelVariables(env);
   const prices = await loadPriceTable(env);
   // Checked before any recording starts; a replay talks to the recorded servers instead.
-  const configuredBaseUrl = config.replay ? undefined : (config.baseUrl ?? checkedEnvBaseUrl(env));
+  const configuredBaseUrl = config.replay ? undefined : (checkedFlagBaseUrl(config.baseUrl) ?? checkedEnvBaseUrl(env));
   const interception = await startInterception(config, env, deps);
   // Whatever fails from here on must not leave the process's interception active: the MCP
   // server and in-process callers start another session after this one.
@@ -232,6 +232,14 @@ function checkModelVariables(env: NodeJS.ProcessEnv): void {
       throw new ConfigError(`${name} must not contain control characters or line breaks`);
     }
   }
+}
+
+/** --base-url, held to baseUrlProblem's rules: a usage error. */
+export function checkedFlagBaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const problem = baseUrlProblem(value, '--base-url');
+  if (problem) throw new UsageError(problem);
+  return value;
 }
 
 /** OPENAI_BASE_URL, held to the rules of --base-url (src/cli/options.ts). */

@@ -178,7 +178,11 @@ function cell(text: string): string {
  * is not http(s) broken apart (no javascript: or file: link can be clicked).
  */
 function inline(text: string): string {
-  return sanitizeText(text)
-    .replace(/[<>&]/g, (character) => `\\${character}`)
-    .replace(/\]\((?!https?:\/\/)/gi, ']\\(');
+  return (
+    sanitizeText(text)
+      .replace(/[<>&]/g, (character) => `\\${character}`)
+      // `![x](url)` would make a viewer fetch url with no click (a beacon): an escaped `!` leaves a plain link.
+      .replace(/!\[/g, '\\![')
+      .replace(/\]\((?!https?:\/\/)/gi, ']\\(')
+  );
 }
