@@ -58,6 +58,12 @@ export interface RunScope {
   cap?: SpendingCap | null;
   /** Aborts the run (Ctrl-C, a cancelled MCP call, a closing worker): it ends interrupted, and is saved. */
   signal?: AbortSignal;
+  /**
+   * Whether this result is kept — saved and handed to afterSave. Default: always. A queue
+   * job's attempt that will run again (a 429, a retryable failure) is not: its retry is
+   * the run that counts.
+   */
+  keep?: (result: AnalysisResult) => boolean;
 }
 
 /** A run as saved: the result (scrubbed, with its run record), where it went, and its transcript. */
@@ -98,6 +104,8 @@ export async function runAndSave(
     },
   });
   const result = scrubDeep(withRunRecord(raw, runRecord(request, session)), [...session.secrets]);
+  if (scope.keep && !scope.keep(result))
+    return { request, result, dir: null, outDir: null, transcript: transcript.lines() };
   const saved = await saveFiles(request, result, transcript.lines(), session, sinks);
   await afterSave(saved);
   return saved;
