@@ -1,6 +1,7 @@
 import type { Claim, ClaimCounts } from '../result/claims.js';
 import type { AnalysisResult } from '../result/types.js';
 import { agentTitle } from './format.js';
+import type { ClaimMark, FigureNote, Marked, Section } from './view-types.js';
 
 /**
  * The claims of a run (docs/claims.md) as the renderers show them: each figure of a text found
@@ -13,12 +14,6 @@ export interface ClaimPiece {
   text: string;
   claim?: Claim;
   note?: number;
-}
-
-export interface ClaimNote {
-  number: number;
-  status: Claim['status'];
-  text: string;
 }
 
 /** A source value for a note: at most 4 decimals (RSI 53.6314, not 53.631406310933600). */
@@ -57,7 +52,7 @@ function findFigure(text: string, figure: string, from: number): number {
 /** The notes of one rendering, and the figures of each text to mark. */
 export class ClaimMarks {
   private readonly pending = new Map<string, Claim[]>();
-  private readonly numbers = new Map<string, ClaimNote>();
+  private readonly numbers = new Map<string, FigureNote>();
 
   constructor(claims: readonly Claim[] | undefined) {
     for (const claim of claims ?? []) {
@@ -92,17 +87,31 @@ export class ClaimMarks {
     return pieces;
   }
 
-  private noteFor(claim: Claim): ClaimNote {
+  /** One rendered piece of a text as the view carries it: its figures marked for every renderer. */
+  marked(agent: string, field: string, text: string): Marked {
+    return this.pieces(agent, field, text).map((piece) => {
+      if (!piece.claim || piece.note === undefined) return { text: piece.text };
+      const truth =
+        piece.claim.status === 'contradicted' ? (piece.claim.sourceText ?? valueText(piece.claim)) : undefined;
+      const title = claimNoteText(piece.claim);
+      return {
+        text: piece.text,
+        mark: { status: piece.claim.status, note: piece.note, title, ...(truth ? { truth } : {}) },
+      };
+    });
+  }
+
+  private noteFor(claim: Claim): FigureNote {
     const text = claimNoteText(claim);
     const known = this.numbers.get(text);
     if (known) return known;
-    const note: ClaimNote = { number: this.numbers.size + 1, status: claim.status, text };
+    const note: FigureNote = { number: this.numbers.size + 1, status: claim.status, text };
     this.numbers.set(text, note);
     return note;
   }
 
   /** The notes used so far, in number order. */
-  notes(): ClaimNote[] {
+  notes(): FigureNote[] {
     return [...this.numbers.values()];
   }
 }
@@ -134,12 +143,6 @@ export function contradictedClaims(result: AnalysisResult): Claim[] {
   return (result.claims ?? []).filter((claim) => claim.status === 'contradicted');
 }
 
-/** "Quant's report: RSI(14) 71.2; the data has 61.0 (snapshot.indicators.rsi14)". */
-export function contradictedLine(claim: Claim): string {
-  const named = claim.quantity ? `${claim.quantity} ${claim.text}` : claim.text;
-  return `${whereLabel(claim)}: ${named}; the data has ${claim.sourceText ?? round(claim.sourceValue)} (${claim.source})`;
-}
-
 function whereLabel(claim: Claim): string {
   if (claim.field === 'report') return agentTitle(claim.agent);
   if (claim.field.startsWith('decision.keyRisks.'))
@@ -148,4 +151,34 @@ function whereLabel(claim: Claim): string {
   if (claim.field.startsWith('plan.briefs.'))
     return `Plan, brief for ${agentTitle(claim.field.slice('plan.briefs.'.length))}`;
   return 'Plan, thesis';
+}
+
+/**
+ * The Figures section: one line per agent, then every contradicted figure (as the view's
+ * claims, which each renderer marks). Null for a run saved before claims.
+ */
+export function figuresSection(result: AnalysisResult, dash = '—'): Section | null {
+  const summary = claimSummaryLines(result, dash);
+  if (summary.length === 0) return null;
+  const contradicted = contradictedClaims(result).map((claim): ClaimMark => ({
+    text: `${whereLabel(claim)}: ${claim.quantity ? `${claim.quantity} ${claim.text}` : claim.text}`,
+    verdict: 'contradicted',
+    ...(claim.source ? { source: claim.source } : {}),
+    detail: `the data has ${claim.sourceText ?? valueText(claim)}`,
+  }));
+  return {
+    id: 'figures',
+    key: 'figures',
+    title: 'Figures',
+    parts: [
+      {
+        kind: 'text',
+        key: 'about',
+        text: 'Every number in the prose, matched to the data: verified, derived, unsourced or contradicted (docs/claims.md).',
+        tone: 'muted',
+      },
+      { kind: 'list', key: 'byAgent', items: summary.map((text) => ({ text })) },
+    ],
+    ...(contradicted.length > 0 ? { claims: contradicted } : {}),
+  };
 }

@@ -33,7 +33,7 @@ describe('claims in the reports', () => {
     expect(text).toContain('Quant: 3 figures — 2 verified, 1 unsourced');
     expect(text).toMatch(/Director: \d+ figures — .*1 contradicted/);
     expect(text).toContain(
-      '✖ contradicted Decision, rationale: RSI(14) 48.2; the data has 61.2 (snapshot.indicators.rsi14)',
+      '✗ Decision, rationale: RSI(14) 48.2: contradicted (snapshot.indicators.rsi14; the data has 61.2)',
     );
     // A run saved before claims existed has no such section.
     const { claims: _claims, claimsSummary: _summary, ...old } = result;
