@@ -7,6 +7,7 @@ import { checkClaims } from '../../src/claims/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderTerminal } from '../../src/report/terminal.js';
+import { reportView } from '../../src/report/view.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { chromiumMissing, chromiumPath, runChromium } from '../support/chromium.js';
 import { makeDecision, makeReport, makeResult } from '../support/results.js';
@@ -26,6 +27,39 @@ function claimedResult(): AnalysisResult {
 
 describe('claims in the reports', () => {
   const result = claimedResult();
+
+  test('the view carries each figure marked, its notes in reading order, and a Figures section', () => {
+    const view = reportView(result);
+    const decision = view.sections.find((section) => section.id === 'decision')!;
+    const rationale = decision.parts.find((part) => part.kind === 'text' && part.key === 'rationale');
+    expect(rationale?.kind === 'text' && rationale.marked).toEqual([
+      { text: 'RSI(14) at ' },
+      {
+        text: '48.2',
+        mark: {
+          status: 'contradicted',
+          note: 1,
+          title: 'contradicted: the data has 61.2 (snapshot.indicators.rsi14 = 61.24)',
+          truth: '61.2',
+        },
+      },
+      { text: ' and a limit at ' },
+      { text: '180.00', mark: { status: 'verified', note: 2, title: 'verified: decision.entry = 180' } },
+      { text: ' with a stop at ' },
+      { text: '168.00', mark: { status: 'verified', note: 3, title: 'verified: decision.stopLoss = 168' } },
+      { text: '.' },
+    ]);
+    expect(view.notes.map((note) => note.number)).toEqual(view.notes.map((_, index) => index + 1));
+    const figures = view.sections.find((section) => section.id === 'figures');
+    expect(figures?.claims).toEqual([
+      {
+        text: 'Decision, rationale: RSI(14) 48.2',
+        verdict: 'contradicted',
+        source: 'snapshot.indicators.rsi14',
+        detail: 'the data has 61.2',
+      },
+    ]);
+  });
 
   test('the terminal prints one line per agent and every contradicted figure with the true value', () => {
     const text = renderTerminal(result, { color: false, unicode: true, width: 100, saved: false });
