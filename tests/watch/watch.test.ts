@@ -151,3 +151,58 @@ describe('autohedge watch, day by day on planted paths', () => {
     expect(next.report.spend.budgetUsd).toBeCloseTo(spent + 0.3, 6);
   }, 120_000);
 });
+
+describe('autohedge watch --every, interrupted mid-cycle', () => {
+  it('SIGTERM (the abort signal) mid-cycle: finished analyses are saved, the rest are analysed next cycle', async () => {
+    const script = byAgent();
+    const slow = await startOpenAIServer((body, index, request) => ({ ...script(body, index, request), delayMs: 150 }));
+    try {
+      const base = captureIo();
+      const home = join(base.cwd, 'home');
+      writeFileSync(join(base.cwd, 'watchlist.txt'), `${tickers.join('\n')}\n`);
+      const env = {
+        ...base.env,
+        AUTOHEDGE_HOME: home,
+        OPENAI_API_KEY: 'sk-watch-test-1234',
+        OPENAI_BASE_URL: slow.url,
+      };
+      const controller = new AbortController();
+      const io = { ...base, env, signal: controller.signal };
+      const market = pathMarket(paths);
+      const deps = { market, now: () => new Date('2026-12-01T12:00:00Z') };
+      const running = runCli(
+        ['watch', '--universe', 'watchlist.txt', '--every', '1d', '--search', 'none', '--concurrency', '2'],
+        io,
+        deps,
+      );
+      // Abort once a few runs are saved.
+      const { readdirSync, existsSync } = await import('node:fs');
+      const runsDir = join(home, 'runs');
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && !(existsSync(runsDir) && readdirSync(runsDir).length >= 2))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      expect(await running).toBe(130);
+      const { listRuns } = await import('../../src/store/index.js');
+      const saved = await listRuns(home);
+      const finished = saved.filter((run) => run.status !== 'interrupted' && run.action !== null);
+      expect(finished.length).toBeGreaterThanOrEqual(2);
+      expect(finished.length).toBeLessThan(tickers.length);
+      // The next cycle carries the finished calls and analyses the rest.
+      const next = { ...base, env, cwd: base.cwd };
+      const again = captureIo();
+      const code = await runCli(
+        ['watch', '--universe', 'watchlist.txt', '--once', '--json', '--search', 'none', '--quiet'],
+        { ...next, stdout: again.stdout, stderr: again.stderr },
+        deps,
+      );
+      expect(code, again.err()).toBe(0);
+      const report = JSON.parse(again.out()) as WatchReport;
+      expect(report.carried.map((item) => item.ticker).sort()).toEqual(finished.map((run) => run.ticker).sort());
+      expect(report.analysed).toHaveLength(tickers.length - finished.length);
+      expect(report.analysed.every((item) => item.triggers[0]!.name === 'no-call')).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  }, 120_000);
+});
