@@ -136,9 +136,22 @@ export function adjacentSession(day: string, direction: 1 | -1): string {
   return candidate;
 }
 
+/**
+ * One formatter for the whole process: constructing an Intl.DateTimeFormat costs
+ * milliseconds (it loads time-zone data), formatting with one costs microseconds, and
+ * an evaluation asks for thousands of session closes. Made on first use, so start-up
+ * (`--help`) does not pay for it.
+ */
+let offsetFormatter: Intl.DateTimeFormat | null = null;
+
+function newYorkOffsetFormatter(): Intl.DateTimeFormat {
+  offsetFormatter ??= new Intl.DateTimeFormat('en-US', { timeZone: marketTimeZone, timeZoneName: 'longOffset' });
+  return offsetFormatter;
+}
+
 /** The UTC offset of New York at an instant, in minutes (-240 in summer, -300 in winter). */
 function newYorkOffsetMinutes(at: Date): number {
-  const label = new Intl.DateTimeFormat('en-US', { timeZone: marketTimeZone, timeZoneName: 'longOffset' })
+  const label = newYorkOffsetFormatter()
     .formatToParts(at)
     .find((part) => part.type === 'timeZoneName')?.value;
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(label ?? '');
