@@ -1,5 +1,5 @@
 import { calibrationOf, type Calibration } from './calibration.js';
-import { costSummary, type CostOptions, type CostSummary } from './costs.js';
+import { costSummary, defaultSlippageBps, defaultSpreadBps, type CostOptions, type CostSummary } from './costs.js';
 import type { DecisionRow, HorizonResult } from './evaluate.js';
 import { regimeBreakdown, type Regime, type RegimeStats } from './regimes.js';
 import { bootstrapInterceptInterval, minimumRegressionSize, ols } from './regression.js';
@@ -26,6 +26,13 @@ export interface AttributionOptions {
 }
 
 export const defaultResamples = 2000;
+
+/** Everything but the seed and the trials, as `evaluate` defaults them. */
+export const attributionDefaults: Omit<AttributionOptions, 'seed' | 'trials'> = {
+  resamples: defaultResamples,
+  costs: { spreadBps: defaultSpreadBps, slippageBps: defaultSlippageBps, notional: null },
+  sectorBenchmarks: false,
+};
 
 export interface Attribution {
   /** Positions regressed (those with the benchmark's return, and the sector's when asked, over the same dates). */

@@ -1,6 +1,8 @@
 import type { DecisionRow, Evaluation, HorizonResult } from '../evaluate/evaluate.js';
+import type { SkippedRun } from '../evaluate/select.js';
 import type { EvaluationSummary, GroupSummary, Strategy, StrategyStats } from '../evaluate/summary.js';
 import { sanitizeText } from '../sanitize.js';
+import { attributionLines } from './evaluation-attribution.js';
 import { formatFraction, formatNumber, oneLine, padEnd, padStart } from './format.js';
 
 /**
@@ -13,8 +15,8 @@ import { formatFraction, formatNumber, oneLine, padEnd, padStart } from './forma
 export interface EvaluationView {
   evaluation: Evaluation;
   summary: EvaluationSummary;
-  /** Runs that were asked for (or found) but not scored, with why. */
-  skipped: Array<{ runId: string; reason: string }>;
+  /** Runs that were asked for (or found) but not scored, with why; `unreadable` when they could not be read. */
+  skipped: SkippedRun[];
 }
 
 const strategyNames: Record<Strategy, string> = {
@@ -186,7 +188,9 @@ export function renderEvaluationTerminal(view: EvaluationView, options: { unicod
   const lines: string[] = [headline(view), ''];
   if (view.summary.groups.length === 0) lines.push('No decision could be scored.', '');
   for (const group of view.summary.groups) {
-    lines.push(`${groupTitle(group)} — ${groupCounts(group)}`, ...groupTable(group).map((line) => `  ${line}`));
+    lines.push(`${groupTitle(group)} — ${groupCounts(group)}`);
+    lines.push(...attributionLines(group, safe(view.evaluation.benchmark)).map((line) => `  ${line}`));
+    lines.push(...groupTable(group).map((line) => `  ${line}`));
     const chart = cumulativeExcessChart(chartSeries(group, view.evaluation.decisions), options.unicode);
     if (chart.length > 0) lines.push('  cumulative excess:', ...chart.map((line) => `    ${line}`));
     lines.push('');
@@ -209,6 +213,8 @@ export function renderEvaluationMarkdown(view: EvaluationView): string {
         `## ${groupTitle(group)}`,
         '',
         groupCounts(group),
+        '',
+        ...attributionLines(group, safe(view.evaluation.benchmark)).map((line) => `- ${line}`),
         '',
         `| ${columns.join(' | ')} |`,
         `| ${columns.map(() => '---').join(' | ')} |`,

@@ -1,0 +1,20 @@
+import type { EvaluationView } from '../report/evaluation.js';
+
+/**
+ * The one JSON shape of an evaluation: `evaluate --json`, evaluation.json and the MCP
+ * `evaluate` tool all serialise this object, so they cannot drift apart.
+ */
+export function evaluationDocument(view: EvaluationView) {
+  const { evaluation, summary, skipped } = view;
+  return {
+    decisions: evaluation.decisions,
+    summary,
+    evaluatedAt: evaluation.evaluatedAt,
+    horizons: evaluation.horizons,
+    benchmark: evaluation.benchmark,
+    skipped,
+    /** Saved runs that could not be read or understood (also in `skipped`, marked `unreadable`). */
+    unreadable: skipped.filter((item) => item.unreadable).length,
+    warnings: evaluation.warnings,
+  };
+}
