@@ -168,9 +168,10 @@ function spanOf(
 ): BarsOptions {
   const longest = Math.max(...horizons);
   const starts = prepared.map((item) => item.reference?.date ?? item.result.asOf.slice(0, 10));
-  const ends = prepared.map((item) => sessionsAfter(addDays(item.entrySession, -1), longest));
+  // sessionsAfter grows with its start: the latest entry session has the latest end (one walk, not one per run).
+  const lastEntry = prepared.reduce((max, item) => (item.entrySession > max ? item.entrySession : max), '');
   const latest = latestClosedSession(now);
-  const to = ends.reduce((max, day) => (day > max ? day : max));
+  const to = sessionsAfter(addDays(lastEntry, -1), longest);
   return {
     from: addDays(
       starts.reduce((min, day) => (day < min ? day : min)),

@@ -75,6 +75,34 @@ export interface BootstrapOptions {
 }
 
 /**
+ * The intercept of y on [1, x…] from the raw normal equations of one resample, the rows
+ * picked by `random`. Sums are accumulated as rows are drawn — no arrays per draw, since
+ * an evaluation runs thousands of draws over thousands of decisions.
+ */
+function resampledIntercept(
+  y: readonly number[],
+  regressors: ReadonlyArray<readonly number[]>,
+  random: () => number,
+): number | null {
+  const n = y.length;
+  const size = regressors.length + 1;
+  const gram = Array.from({ length: size }, () => new Array<number>(size).fill(0));
+  const moment = new Array<number>(size).fill(0);
+  const row = new Array<number>(size).fill(1);
+  for (let draw = 0; draw < n; draw += 1) {
+    const pick = Math.floor(random() * n);
+    for (let column = 1; column < size; column += 1) row[column] = regressors[column - 1]![pick]!;
+    for (let left = 0; left < size; left += 1) {
+      moment[left]! += row[left]! * y[pick]!;
+      for (let right = left; right < size; right += 1) gram[left]![right]! += row[left]! * row[right]!;
+    }
+  }
+  for (let left = 1; left < size; left += 1)
+    for (let right = 0; right < left; right += 1) gram[left]![right] = gram[right]![left]!;
+  return solve(gram, moment)?.[0] ?? null;
+}
+
+/**
  * A 95 % percentile interval of the OLS intercept from a pairs bootstrap: `resamples`
  * draws of n rows with replacement (mulberry32 from `seed`, so the same seed gives the
  * same interval on every machine). A draw whose regressors are degenerate (every row
@@ -86,15 +114,10 @@ export function bootstrapInterceptInterval(
   options: BootstrapOptions,
 ): [number, number] | null {
   const random = seededRandom(options.seed);
-  const n = y.length;
   const intercepts: number[] = [];
   for (let draw = 0; draw < options.resamples; draw += 1) {
-    const picks = Array.from({ length: n }, () => Math.floor(random() * n));
-    const fit = ols(
-      picks.map((index) => y[index]!),
-      regressors.map((x) => picks.map((index) => x[index]!)),
-    );
-    if (fit) intercepts.push(fit.intercept);
+    const intercept = resampledIntercept(y, regressors, random);
+    if (intercept !== null) intercepts.push(intercept);
   }
   if (intercepts.length === 0) return null;
   intercepts.sort((left, right) => left - right);
