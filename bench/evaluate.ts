@@ -12,7 +12,7 @@ import { seededRandom } from '../src/evaluate/statistics.js';
 import { summarize } from '../src/evaluate/summary.js';
 import { adjacentSession, marketTimeZone, sessionClose } from '../src/market/sessions.js';
 import type { Bar } from '../src/market/types.js';
-import type { AnalysisResult } from '../src/pipeline/types.js';
+import type { AnalysisResult } from '../src/result/types.js';
 
 export interface EvaluateFigures {
   runs: number;

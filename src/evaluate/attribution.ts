@@ -1,5 +1,6 @@
 import { calibrationOf, type Calibration } from './calibration.js';
-import { costSummary, defaultSlippageBps, defaultSpreadBps, type CostOptions, type CostSummary } from './costs.js';
+import { costSummary, type CostOptions, type CostSummary } from './costs.js';
+import { defaultResamples, defaultSlippageBps, defaultSpreadBps } from './defaults.js';
 import type { DecisionRow, HorizonResult } from './evaluate.js';
 import { regimeBreakdown, type Regime, type RegimeStats } from './regimes.js';
 import { bootstrapInterceptInterval, minimumRegressionSize, ols } from './regression.js';
@@ -25,7 +26,7 @@ export interface AttributionOptions {
   sectorBenchmarks: boolean;
 }
 
-export const defaultResamples = 2000;
+export { defaultResamples } from './defaults.js';
 
 /** Everything but the seed and the trials, as `evaluate` defaults them. */
 export const attributionDefaults: Omit<AttributionOptions, 'seed' | 'trials'> = {

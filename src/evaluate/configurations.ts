@@ -1,5 +1,5 @@
 import canonicalize from 'canonicalize';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 
 /**
  * The configuration a run was made with, for the Deflated Sharpe Ratio's N (the number

@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { configurationKey } from './configurations.js';
 import type { PricedSession } from './outcome.js';
 import { benchmarkTrend, regimeOfTrend, type Regime } from './regimes.js';

@@ -16,9 +16,7 @@ import { mean } from './statistics.js';
  *   (no position size pays for the model then).
  */
 
-/** Defaults, documented in docs/evaluate.md: a liquid US large cap. */
-export const defaultSpreadBps = 5;
-export const defaultSlippageBps = 5;
+export { defaultSlippageBps, defaultSpreadBps } from './defaults.js';
 
 export interface CostOptions {
   spreadBps: number;

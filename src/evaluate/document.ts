@@ -1,4 +1,14 @@
-import type { EvaluationView } from '../report/evaluation.js';
+import type { Evaluation } from './evaluate.js';
+import type { SkippedRun } from './select.js';
+import type { EvaluationSummary } from './summary.js';
+
+/** An evaluation as its renderers and its JSON see it. */
+export interface EvaluationView {
+  evaluation: Evaluation;
+  summary: EvaluationSummary;
+  /** Runs that were asked for (or found) but not scored, with why; `unreadable` when they could not be read. */
+  skipped: SkippedRun[];
+}
 
 /**
  * The one JSON shape of an evaluation: `evaluate --json`, evaluation.json and the MCP

@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 
 /**
  * The Select Sector SPDR ETF for a run's sector (from its snapshot's identity), the

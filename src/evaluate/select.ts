@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { loadRun, readSavedRuns } from '../store/index.js';
 import { unscorableReason } from './validate.js';
 

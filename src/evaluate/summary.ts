@@ -1,4 +1,4 @@
-import type { ContaminationLabel } from '../pipeline/contamination.js';
+import type { ContaminationLabel } from '../result/types.js';
 import { attribute, attributionDefaults, type Attribution, type AttributionOptions } from './attribution.js';
 import { distinctConfigurations } from './configurations.js';
 import type { DecisionRow, Evaluation, HorizonResult } from './evaluate.js';

@@ -1,5 +1,5 @@
 import { parseDay } from '../market/sessions.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 
 /**
  * Whether a saved run can be scored at all: a result.json that passed the store's loose

@@ -1,6 +1,6 @@
 import type { DecisionRow, Evaluation, HorizonResult } from '../evaluate/evaluate.js';
-import type { SkippedRun } from '../evaluate/select.js';
-import type { EvaluationSummary, GroupSummary, Strategy, StrategyStats } from '../evaluate/summary.js';
+import type { EvaluationView } from '../evaluate/document.js';
+import type { GroupSummary, Strategy, StrategyStats } from '../evaluate/summary.js';
 import { sanitizeText } from '../sanitize.js';
 import { attributionLines } from './evaluation-attribution.js';
 import { formatFraction, formatNumber, oneLine, padEnd, padStart } from './format.js';
@@ -12,12 +12,7 @@ import { formatFraction, formatNumber, oneLine, padEnd, padStart } from './forma
  * render the same content; both are pure functions of the evaluation.
  */
 
-export interface EvaluationView {
-  evaluation: Evaluation;
-  summary: EvaluationSummary;
-  /** Runs that were asked for (or found) but not scored, with why; `unreadable` when they could not be read. */
-  skipped: SkippedRun[];
-}
+export type { EvaluationView } from '../evaluate/document.js';
 
 const strategyNames: Record<Strategy, string> = {
   desks: 'desks',

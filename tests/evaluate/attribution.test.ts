@@ -3,7 +3,7 @@ import { evaluateRuns } from '../../src/evaluate/evaluate.js';
 import type { PricedSession } from '../../src/evaluate/outcome.js';
 import { summarize, type GroupSummary } from '../../src/evaluate/summary.js';
 import { sessionClose } from '../../src/market/sessions.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { marketOf, normals, pathOf, runAt, sessionDays } from './synthetic.js';
 
 /**

@@ -2,7 +2,7 @@ import type { PricedSession } from '../../src/evaluate/outcome.js';
 import { seededRandom } from '../../src/evaluate/statistics.js';
 import { createYahooMarketData } from '../../src/market/index.js';
 import { adjacentSession, sessionClose } from '../../src/market/sessions.js';
-import type { AnalysisResult, Decision } from '../../src/pipeline/types.js';
+import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';
 import { makeDecision, makeMarket, makeResult } from '../support/results.js';
 import { chartOf } from './support.js';
