@@ -1,5 +1,6 @@
 import type { Attribution } from '../evaluate/attribution.js';
 import type { RegimeStats } from '../evaluate/regimes.js';
+import { minimumRegressionSize } from '../evaluate/regression.js';
 import { formatCost, formatFraction, formatNumber, formatSigned } from './format.js';
 
 /**
@@ -20,7 +21,7 @@ function leverage(beta: number): string {
 
 export function alphaLine(group: Attribution, benchmark: string): string {
   if (group.regressionNote !== null || group.alpha === null || group.beta === null)
-    return `alpha after beta: ${group.regressionNote ?? 'not available'} (${group.n} scored position(s) with ${benchmark}'s return; 8 needed)`;
+    return `alpha after beta: ${group.regressionNote ?? 'not available'} (${group.n} scored position(s) with ${benchmark}'s return${group.n < minimumRegressionSize ? `; ${minimumRegressionSize} needed` : ''})`;
   const interval = group.alphaCI;
   const range = interval ? ` (95 %: ${percent(interval[0])} … ${percent(interval[1])})` : '';
   const verdict =

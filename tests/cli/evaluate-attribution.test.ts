@@ -70,7 +70,7 @@ describe('evaluate: attribution through the CLI', () => {
       expect(group).toHaveProperty(field);
     expect(group).not.toHaveProperty('sectorBeta');
     expect(Object.keys(group.regimes as object).sort()).toEqual(['down', 'flat', 'up']);
-    expect(Object.keys((group.regimes as Record<string, object>).up).sort()).toEqual([
+    expect(Object.keys((group.regimes as Record<string, object>).up!).sort()).toEqual([
       'hitRate',
       'hitRateCI',
       'meanExcess',
