@@ -155,17 +155,15 @@ interface Prepared {
   context: RowContext;
 }
 
-function prepare(result: AnalysisResult): Omit<Prepared, 'context'> {
+/** A run placed on the calendar, before its context (which needs the benchmark's bars). */
+type Placed = Omit<Prepared, 'context'>;
+
+function prepare(result: AnalysisResult): Placed {
   return { result, entrySession: nextSessionAfter(new Date(result.asOf)), reference: referenceBar(result) };
 }
 
 /** The span one request must cover for these runs: a few days before the first reference to the last horizon (never past today's last close). */
-function spanOf(
-  prepared: ReadonlyArray<Omit<Prepared, 'context'>>,
-  horizons: readonly number[],
-  now: Date,
-  lead = leadDays,
-): BarsOptions {
+function spanOf(prepared: readonly Placed[], horizons: readonly number[], now: Date, lead = leadDays): BarsOptions {
   const longest = Math.max(...horizons);
   const starts = prepared.map((item) => item.reference?.date ?? item.result.asOf.slice(0, 10));
   // sessionsAfter grows with its start: the latest entry session has the latest end (one walk, not one per run).
@@ -325,14 +323,13 @@ interface Fetched {
 
 /** Every request at once: the benchmark's (reaching back far enough for the regimes), one per ticker, one per sector ETF. */
 async function fetchAll(
-  byTicker: ReadonlyArray<[string, Array<Omit<Prepared, 'context'>>]>,
+  byTicker: ReadonlyArray<[string, Placed[]]>,
   options: EvaluateOptions,
   prices: PriceSource,
   warnings: string[],
 ): Promise<Fetched> {
   const all = byTicker.flatMap(([, items]) => items);
-  const span = (items: ReadonlyArray<Omit<Prepared, 'context'>>, lead?: number) =>
-    spanOf(items, options.horizons, options.now, lead);
+  const span = (items: readonly Placed[], lead?: number) => spanOf(items, options.horizons, options.now, lead);
   const etfs = options.sectorBenchmarks
     ? [...new Set(all.flatMap((item) => sectorEtfOf(item.result) ?? []))].sort()
     : [];
@@ -401,7 +398,7 @@ export async function evaluateRuns(
   };
   if (prepared.length === 0) return evaluation;
 
-  const byTicker = new Map<string, Array<Omit<Prepared, 'context'>>>();
+  const byTicker = new Map<string, Placed[]>();
   for (const item of prepared) byTicker.set(item.result.ticker, [...(byTicker.get(item.result.ticker) ?? []), item]);
   const tickers = [...byTicker];
   const fetched = await fetchAll(tickers, options, prices, warnings);
