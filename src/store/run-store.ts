@@ -172,7 +172,7 @@ async function runDirectoryNames(home: string): Promise<string[]> {
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new RunStoreError(`cannot read ${runsDirectory(home)}: ${describeFsError(error)}`, 'corrupt', {
+    throw new RunStoreError(`cannot read ${runsDirectory(home)}: ${describeFsError(error)}`, 'unreadable', {
       cause: error,
     });
   }
