@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJsonSafely } from '../../src/sanitize.js';
 import { binPath, ensureBuilt } from '../smoke/support.js';
@@ -45,11 +47,14 @@ function writeRuns(directory: string): void {
   }
 }
 
-/** The CLI under `ulimit -n 256`, in its own shell. */
+const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/** `ulimit -n 256 && exec node … bin/autohedge.js <args>`: the CLI under the limit, in its own shell. */
+const limitedCommand = (args: string[]) =>
+  `ulimit -n 256 && exec ${quote(process.execPath)} --import ${quote(preload)} ${quote(binPath)} ${args.map(quote).join(' ')}`;
+
 function underLimit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-  const command = `ulimit -n 256 && exec ${quote(process.execPath)} --import ${quote(preload)} ${quote(binPath)} ${args.map(quote).join(' ')}`;
-  const child = spawn('bash', ['-c', command], {
+  const child = spawn('bash', ['-c', limitedCommand(args)], {
     cwd: home,
     env: { PATH: process.env.PATH, AUTOHEDGE_HOME: home, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -85,6 +90,26 @@ describe('1,500 saved runs under ulimit -n 256', () => {
     expect(runs).toHaveLength(count);
     expect(runs.filter((run) => run.state !== 'ok')).toEqual([]);
   }, 120_000);
+
+  it('MCP `runs_list` (at most 500 a call) lists the newest 500, every one readable', async () => {
+    const client = new Client({ name: 'autohedge-test', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: 'bash',
+      args: ['-c', limitedCommand(['mcp', '--demo'])],
+      env: { PATH: process.env.PATH ?? '', AUTOHEDGE_HOME: home, NO_COLOR: '1' },
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    try {
+      const listed = await client.callTool({ name: 'runs_list', arguments: { limit: 500 } });
+      expect(listed.isError).toBeFalsy();
+      const runs = (listed.structuredContent as { runs: Array<{ state: string; problem?: string }> }).runs;
+      expect(runs).toHaveLength(500);
+      expect(runs.filter((run) => run.state !== 'ok')).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it('`evaluate --json` scores all 1,500 decisions, none skipped, exit 0', async () => {
     const { code, stdout, stderr } = await underLimit(['evaluate', '--json', '--no-save', '--horizon', '5', '--quiet']);
