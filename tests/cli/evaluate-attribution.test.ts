@@ -17,6 +17,12 @@ const stock = pathOf(
 );
 const now = () => new Date(sessionClose(days[days.length - 1]!).getTime() + 86_400_000);
 
+const xlk = pathOf(
+  days,
+  normals(23, days.length).map((z) => 0.0005 + 0.01 * z),
+  150,
+);
+
 async function setup() {
   const io = captureIo();
   const home = io.env.AUTOHEDGE_HOME as string;
@@ -33,7 +39,7 @@ async function setup() {
       },
     );
   }
-  return { io, market: marketOf({ SPY: spy, LEV: stock }).prices };
+  return { io, market: marketOf({ SPY: spy, LEV: stock, XLK: xlk }).prices };
 }
 
 describe('evaluate: attribution through the CLI', () => {
@@ -85,6 +91,22 @@ describe('evaluate: attribution through the CLI', () => {
     expect(group.beta as number).toBeLessThan(1.7);
     expect(group.deflatedSharpe as number).toBeGreaterThanOrEqual(0);
     expect(group.deflatedSharpe as number).toBeLessThanOrEqual(1);
+  });
+
+  it('--sector-benchmarks: each Technology decision regressed on XLK too; sectorBeta reported', async () => {
+    const { io, market } = await setup();
+    const args = ['evaluate', '--json', '--no-save', '--horizon', '5', '--sector-benchmarks'];
+    expect(await runCli(args, io, { market, now })).toBe(0);
+    const output = JSON.parse(io.out()) as {
+      decisions: Array<{ sectorBenchmark: string; horizons: Array<{ sectorReturn: number | null }> }>;
+      summary: { groups: Array<{ n: number; sectorBeta: number | null; beta: number | null }> };
+    };
+    expect(new Set(output.decisions.map((row) => row.sectorBenchmark))).toEqual(new Set(['XLK']));
+    expect(output.decisions.every((row) => typeof row.horizons[0]!.sectorReturn === 'number')).toBe(true);
+    expect(output.summary.groups[0]).toMatchObject({ n: 12 });
+    expect(typeof output.summary.groups[0]!.sectorBeta).toBe('number');
+    // The stock is built on SPY alone: XLK explains little of it.
+    expect(Math.abs(output.summary.groups[0]!.sectorBeta!)).toBeLessThan(0.5);
   });
 
   it('the terminal opens each group with the attribution in plain words, before the table', async () => {
