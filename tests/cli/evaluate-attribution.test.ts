@@ -109,6 +109,16 @@ describe('evaluate: attribution through the CLI', () => {
     expect(Math.abs(output.summary.groups[0]!.sectorBeta!)).toBeLessThan(0.5);
   });
 
+  it('--sector-benchmarks with no prices for the ETF: warned, those decisions out of the sector fit, exit 3', async () => {
+    const { io } = await setup();
+    const market = marketOf({ SPY: spy, LEV: stock }).prices;
+    const args = ['evaluate', '--json', '--no-save', '--horizon', '5', '--sector-benchmarks'];
+    expect(await runCli(args, io, { market, now })).toBe(3);
+    expect(io.err()).toContain('sector benchmark XLK:');
+    const group = (JSON.parse(io.out()) as { summary: { groups: Array<Record<string, unknown>> } }).summary.groups[0]!;
+    expect(group).toMatchObject({ n: 0, regressionNote: 'too few to regress', sectorBeta: null });
+  });
+
   it('the terminal opens each group with the attribution in plain words, before the table', async () => {
     const { io, market } = await setup();
     expect(await runCli(['evaluate', '--no-save', '--horizon', '5', '--quiet'], io, { market, now })).toBe(0);

@@ -87,7 +87,9 @@ export async function evaluateCommand(
     const unscored =
       unreadable > 0 ||
       evaluation.decisions.some((row) => row.problem !== null) ||
-      evaluation.warnings.some((warning) => warning.startsWith(`benchmark ${benchmark}:`));
+      evaluation.warnings.some(
+        (warning) => warning.startsWith(`benchmark ${benchmark}:`) || warning.startsWith('sector benchmark '),
+      );
     return unscored ? ExitCode.degraded : ExitCode.ok;
   } finally {
     await session.close();
