@@ -123,6 +123,7 @@ describe('evaluate: attribution through the CLI', () => {
     const { io, market } = await setup();
     expect(await runCli(['evaluate', '--no-save', '--horizon', '5', '--quiet'], io, { market, now })).toBe(0);
     const text = io.out();
+    if (process.env.SHOW_EVALUATION) console.log(text);
     expect(text).toMatch(
       /alpha after beta: [+-]\d+\.\d\d% per decision \(95 %: [+-]?\d+\.\d\d% … [+-]?\d+\.\d\d%\), beta \d\.\d\d against SPY — (indistinguishable from|an edge beyond|worse than) holding the market at \d\.\d× leverage \(n 12\)/,
     );
