@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapBounded } from '../../src/store/bounded.js';
-import { listRuns, loadRun, readSavedRuns, RunStoreError, saveRun } from '../../src/store/index.js';
+import { finishedTickers, listRuns, loadRun, readSavedRuns, RunStoreError, saveRun } from '../../src/store/index.js';
 import { makeResult } from '../support/results.js';
 
 /** Reading the run store: a few files at a time, and an I/O error is never "corrupt" (issue #34, item 2). */
@@ -53,5 +53,16 @@ describe('a result.json that cannot be read', () => {
     expect(failure).toBeInstanceOf(RunStoreError);
     expect((failure as RunStoreError).problem).toBe('unreadable');
     expect((failure as RunStoreError).message).toContain('cannot be read: EISDIR');
+  });
+
+  it('--resume stops on it rather than guessing "not finished" and buying the analysis again', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'autohedge-store-'));
+    await saveRun(home, makeResult({ runId: 'good-run' }), { transcript: [], markdown: '' });
+    expect(await finishedTickers(home, makeResult().asOf.slice(0, 10))).toEqual(new Set(['ACME']));
+    mkdirSync(join(home, 'runs', 'io-run', 'result.json'), { recursive: true });
+    const failure = await finishedTickers(home, '2026-11-27').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RunStoreError);
+    expect((failure as RunStoreError).problem).toBe('unreadable');
+    expect((failure as RunStoreError).message).toContain('for --resume');
   });
 });
