@@ -18,6 +18,8 @@ export interface EvaluateFigures {
   runs: number;
   barsPerRun: number;
   wallMs: number;
+  /** CPU time of the same span: what the work costs, whatever else the machine is doing. */
+  cpuMs: number;
   /** Measured cost of one `new Intl.DateTimeFormat(...)` with a time zone, as every bar paid before the cache. */
   formatterMs: number;
   scored: number;
@@ -94,9 +96,12 @@ export async function measureEvaluate(runs = 2000): Promise<EvaluateFigures> {
   };
   const now = new Date(sessionClose(days[days.length - 1]!).getTime() + 86_400_000);
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const evaluation = await evaluateRuns(results, { horizons: [5, 21, 63], benchmark: 'SPY', now }, prices);
   const summary = summarize(evaluation, 1);
   const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   const scored = summary.groups.find((group) => group.horizon === 5)?.strategies[0]?.count ?? 0;
-  return { runs, barsPerRun: 260, wallMs, formatterMs: measureFormatter(), scored };
+  return { runs, barsPerRun: 260, wallMs, cpuMs, formatterMs: measureFormatter(), scored };
 }

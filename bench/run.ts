@@ -683,9 +683,10 @@ async function main(): Promise<void> {
     rows.push({
       id: 'P9',
       measure: `evaluate: ${figure.runs.toLocaleString('en-US')} runs scored and summarised (3 horizons, bootstrap), no fetch`,
-      value: `${milliseconds(figure.wallMs)} (${ratio(figure.wallMs / targetMs)} of target)`,
+      // CPU time is the figure: on a shared machine the wall clock also measures everyone else.
+      value: `${milliseconds(figure.cpuMs)} CPU (${ratio(figure.cpuMs / targetMs)} of target), ${milliseconds(figure.wallMs)} wall`,
       target: `< ${milliseconds(targetMs)}`,
-      pass: figure.wallMs < targetMs && figure.scored > 0,
+      pass: figure.cpuMs < targetMs && figure.scored > 0,
     });
     const uncached = figure.formatterMs * figure.barsPerRun * figure.runs;
     notes.push(

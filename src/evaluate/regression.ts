@@ -84,6 +84,7 @@ function resampledIntercept(
   regressors: ReadonlyArray<readonly number[]>,
   random: () => number,
 ): number | null {
+  if (regressors.length === 1) return resampledSimpleIntercept(y, regressors[0]!, random);
   const n = y.length;
   const size = regressors.length + 1;
   const gram = Array.from({ length: size }, () => new Array<number>(size).fill(0));
@@ -100,6 +101,29 @@ function resampledIntercept(
   for (let left = 1; left < size; left += 1)
     for (let right = 0; right < left; right += 1) gram[left]![right] = gram[right]![left]!;
   return solve(gram, moment)?.[0] ?? null;
+}
+
+/** One regressor (the common case), in scalars: a = (Σy − bΣx)/n, b = (nΣxy − ΣxΣy)/(nΣx² − (Σx)²). */
+function resampledSimpleIntercept(y: readonly number[], x: readonly number[], random: () => number): number | null {
+  const n = y.length;
+  let sumX = 0;
+  let sumY = 0;
+  let sumXX = 0;
+  let sumXY = 0;
+  for (let draw = 0; draw < n; draw += 1) {
+    const pick = Math.floor(random() * n);
+    const xi = x[pick]!;
+    const yi = y[pick]!;
+    sumX += xi;
+    sumY += yi;
+    sumXX += xi * xi;
+    sumXY += xi * yi;
+  }
+  const spread = n * sumXX - sumX * sumX;
+  // Every pick the same benchmark move: no slope, so no intercept either.
+  if (!(spread > 1e-12 * n * sumXX)) return null;
+  const slope = (n * sumXY - sumX * sumY) / spread;
+  return (sumY - slope * sumX) / n;
 }
 
 /**
