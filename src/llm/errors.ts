@@ -10,7 +10,12 @@ import { formatSeconds } from '../clock.js';
 import { sanitizeText } from '../sanitize.js';
 import { scrubText } from '../scrub.js';
 import { AutohedgeError, errorCode, findCause, ModelError, type ModelErrorKind } from '../errors.js';
-import { hasRateLimitInfo, parseRateLimitHeaders, type HeaderSource, type RateLimitInfo } from './rate-limit-headers.js';
+import {
+  hasRateLimitInfo,
+  parseRateLimitHeaders,
+  type HeaderSource,
+  type RateLimitInfo,
+} from './rate-limit-headers.js';
 
 type ErrorClass<Shape> = abstract new (...args: never[]) => Shape;
 
@@ -85,9 +90,15 @@ function clientSideError(error: unknown, context: ModelErrorContext): ModelError
   }
   if (error instanceof sdk.APIConnectionError) {
     const code = errorCode(error);
-    return modelError(context, `could not connect to ${context.baseURL}${code ? ` (${code})` : ''}`, 'connection', null, {
-      cause: error.cause,
-    });
+    return modelError(
+      context,
+      `could not connect to ${context.baseURL}${code ? ` (${code})` : ''}`,
+      'connection',
+      null,
+      {
+        cause: error.cause,
+      },
+    );
   }
   return undefined;
 }
@@ -147,7 +158,10 @@ function notFound(
       kind: 'model-not-found',
     };
   }
-  return { message: `no chat completions endpoint at ${context.baseURL} (404): check the base URL`, kind: 'bad-request' };
+  return {
+    message: `no chat completions endpoint at ${context.baseURL} (404): check the base URL`,
+    kind: 'bad-request',
+  };
 }
 
 /** A malformed answer, a dropped socket, or anything else the SDK or fetch threw. */

@@ -8,7 +8,14 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { formatSeconds } from '../clock.js';
 import { ModelError } from '../errors.js';
 import { sanitizeText } from '../sanitize.js';
-import { assistantMessage, noChoices, reasoningOf, usageOf, type AnswerContext, type WireReasoning } from './openai-answer.js';
+import {
+  assistantMessage,
+  noChoices,
+  reasoningOf,
+  usageOf,
+  type AnswerContext,
+  type WireReasoning,
+} from './openai-answer.js';
 import { hostOf, isConnectionDrop } from './errors.js';
 import { StreamEndedWithoutDone } from './stream-guard.js';
 import { idsInConversation, ToolCallAssembler } from './tool-calls.js';

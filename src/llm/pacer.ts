@@ -254,7 +254,9 @@ export function describePacing(stats: PacerStats): string {
   const achieved = minutes > 0 ? Math.round(stats.tokensUsed / minutes) : 0;
   const limit = stats.limits.tokensPerMinute;
   const against =
-    limit !== undefined ? ` of ${Math.round(limit).toLocaleString('en-US')} allowed (${Math.round((achieved / limit) * 100)} %)` : ' (no token limit announced)';
+    limit !== undefined
+      ? ` of ${Math.round(limit).toLocaleString('en-US')} allowed (${Math.round((achieved / limit) * 100)} %)`
+      : ' (no token limit announced)';
   return (
     `rate limits: ${stats.requests} model requests waited ${(stats.waitedMs / 1000).toFixed(1)} s in all for budget, ` +
     `${stats.rateLimited} answered 429; ${achieved.toLocaleString('en-US')} tokens/min${against}`
