@@ -28,8 +28,8 @@ export interface BucketStore {
   observe(ticket: number, info: RateLimitInfo): Promise<void>;
   /** The request holding `ticket` ended without the server's headers: it no longer counts as unanswered. */
   release(ticket: number): Promise<void>;
-  /** Nothing is sent before `until` (a 429's retry-after), by any user of the store. */
-  pauseUntil(until: number): Promise<void>;
+  /** Nothing is sent for `ms` from now (a 429's retry-after), by any user of the store. */
+  pauseFor(ms: number): Promise<void>;
   /** The quotas as known now, per minute; undefined while unknown. */
   limits(): Promise<{ requestsPerMinute?: number; tokensPerMinute?: number }>;
 }
@@ -133,8 +133,8 @@ export function memoryBucketStore(ceilings: Ceilings, now: () => number): Bucket
     async release(ticket) {
       unanswered.delete(ticket);
     },
-    async pauseUntil(until) {
-      pausedUntil = Math.max(pausedUntil, until);
+    async pauseFor(ms) {
+      pausedUntil = Math.max(pausedUntil, now() + ms);
     },
     async limits() {
       return { requestsPerMinute: perMinute(requests), tokensPerMinute: perMinute(tokens) };

@@ -121,7 +121,7 @@ export function createPacer(options: PacerOptions = {}): Pacer {
         limitedInARow += 1;
         const waitMs = rateLimitWait(info, limitedInARow);
         if (close()) void store.observe(ticket, info).catch(() => undefined);
-        void store.pauseUntil(clock.now() + waitMs).catch(() => undefined);
+        void store.pauseFor(waitMs).catch(() => undefined);
         return waitMs;
       },
       cancel() {

@@ -5,8 +5,8 @@ import type { AnalysisResult } from '../pipeline/types.js';
 /** What a worker does with a finished attempt. */
 export type JobVerdict =
   | { kind: 'done'; result: AnalysisResult }
-  /** A model call was refused with 429 after the client's own retries: pause the queue, run the job again later, no attempt spent. */
-  | { kind: 'rate-limited'; reason: string }
+  /** A model call was refused with 429 after the pacer's retries: pause the queue (for the server's retry-after when it sent one); the attempt counts. */
+  | { kind: 'rate-limited'; reason: string; retryAfterMs?: number }
   /** Worth another attempt after a back-off: a server error, a dropped connection, a timeout, Yahoo unreachable. */
   | { kind: 'transient'; reason: string }
   /** No attempt can succeed: a malformed or unknown ticker, a bad key, an unknown model. */
@@ -27,7 +27,8 @@ export function verdictOnError(error: unknown): JobVerdict {
 
 /**
  * The verdict on a returned result, from the model errors its calls met. A rate limit
- * anywhere in the run re-runs the whole job once the queue resumes, so the result is
+ * anywhere in the run re-runs the job once the queue resumes (spending an attempt, and
+ * reusing the answers already paid for: src/queue/job-ledger.ts), so the result is
  * complete rather than degraded; a failed run is retried only when what failed it can
  * pass (a 5xx, a timeout), never for a bad key or a schema slip.
  */
@@ -35,7 +36,10 @@ export function verdictOnResult(result: AnalysisResult, modelErrors: readonly Mo
   const usage = modelErrors.find(isUsageClass);
   if (usage) return { kind: 'unrecoverable', reason: describe(usage) };
   const limited = modelErrors.find((error) => error.kind === 'rate-limited');
-  if (limited) return { kind: 'rate-limited', reason: limited.message };
+  if (limited) {
+    const retryAfterMs = limited.rateLimit?.retryAfterMs;
+    return { kind: 'rate-limited', reason: limited.message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  }
   if (result.status === 'failed' && modelErrors.some((error) => transientKinds.has(error.kind))) {
     return { kind: 'transient', reason: result.error ?? modelErrors[0]!.message };
   }

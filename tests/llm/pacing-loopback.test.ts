@@ -29,11 +29,10 @@ describe('pacing against an enforced quota', () => {
         return refusal;
       }
       admitted.add(index);
-      return textAnswer(`answer ${index}`, {
-        usage: { prompt_tokens: 263, completion_tokens: 20 },
+      return {
+        ...textAnswer(`answer ${index}`, { usage: { prompt_tokens: 263, completion_tokens: 20 }, delayMs: 30 }),
         headers: quota.headers(),
-        delayMs: 30,
-      });
+      };
     });
     const pacers = createPacerRegistry();
     const model = createOpenAIModel({ apiKey: 'sk-test', baseURL: server.url, pacers, maxRetries: 3 });
