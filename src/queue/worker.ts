@@ -1,6 +1,6 @@
 import { maxRateLimitWaitMs } from '../llm/pacer.js';
 import { analyze, type AnalyzeDeps, type AnalyzeOptions } from '../pipeline/analyze.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { observeModelErrors, verdictOnError, verdictOnResult, type JobVerdict } from './classify.js';
 import { jobLedger, type JobLedger } from './job-ledger.js';
 import { jobDataSchema, type AnalysisJobData } from './jobs.js';
