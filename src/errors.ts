@@ -2,7 +2,7 @@
  * Typed errors. Each class carries the exit code the CLI uses for it; the mapping
  * from error to exit code and to the one line a user sees lives in src/cli/exit.ts.
  */
-import type { RateLimitInfo } from './llm/rate-limit-headers.js';
+import type { RateLimitInfo } from './rate-limit.js';
 
 export const ExitCode = {
   ok: 0,

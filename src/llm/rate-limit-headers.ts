@@ -6,22 +6,9 @@
  * read is left out: a garbled header never stops a call, it only teaches the pacer less.
  */
 
-/** One of the two quotas a server announces. */
-export interface QuotaState {
-  /** The quota per window (OpenAI: per minute). */
-  limit?: number;
-  /** What is left of it now. */
-  remaining?: number;
-  /** How long until the window is full again. */
-  resetMs?: number;
-}
+import type { QuotaState, RateLimitInfo } from '../rate-limit.js';
 
-export interface RateLimitInfo {
-  /** How long the server asks us to wait before the next request (a 429's retry-after). */
-  retryAfterMs?: number;
-  requests: QuotaState;
-  tokens: QuotaState;
-}
+export type { QuotaState, RateLimitInfo };
 
 /** What the parser reads headers from: a fetch `Headers`, or a plain record (lower-case names). */
 export type HeaderSource = Pick<Headers, 'get'> | Record<string, string | string[] | undefined>;
