@@ -64,6 +64,9 @@ export const analyzeOptionsSchema = z.object({
   maxRisk: positiveNumber('--max-risk', 100),
   minRewardRisk: positiveNumber('--min-reward-risk'),
   maxCost: positiveNumber('--max-cost').optional(),
+  /** The provider's quota per minute, to pace to before its headers announce it (src/llm/pacer.ts). */
+  rpm: positiveNumber('--rpm').optional(),
+  tpm: positiveNumber('--tpm').optional(),
   /** Checked with AUTOHEDGE_SEARCH by resolveSearchChoice (src/search/choice.ts). */
   search: z.string().optional(),
   record: z.string().min(1).optional(),
@@ -87,4 +90,15 @@ export function parseOptions<Schema extends z.ZodType>(schema: Schema, raw: unkn
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new UsageError(issue?.message ?? 'invalid options');
+}
+
+/** --rpm / --tpm as the pacer's ceilings. */
+export function ceilingsOf(options: { rpm?: number | undefined; tpm?: number | undefined }): {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+} {
+  return {
+    ...(options.rpm !== undefined ? { requestsPerMinute: options.rpm } : {}),
+    ...(options.tpm !== undefined ? { tokensPerMinute: options.tpm } : {}),
+  };
 }

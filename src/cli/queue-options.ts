@@ -54,6 +54,8 @@ export const workerOptionsSchema = z.object({
   baseUrl: analyzeShape.baseUrl,
   search: analyzeShape.search,
   maxCost: analyzeShape.maxCost,
+  rpm: analyzeShape.rpm,
+  tpm: analyzeShape.tpm,
   maxPosition: analyzeShape.maxPosition,
   maxRisk: analyzeShape.maxRisk,
   minRewardRisk: analyzeShape.minRewardRisk,

@@ -80,6 +80,8 @@ Not investment advice: autohedge never places an order.`,
     .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
     .option('--min-reward-risk <ratio>', 'lowest reward/risk a decision may have', '1')
     .option('--max-cost <usd>', 'stop making model calls before the spend would pass this many USD')
+    .option('--rpm <n>', "the provider's requests per minute, to pace to until its headers say (docs/rate-limits.md)")
+    .option('--tpm <n>', "the provider's tokens per minute, to pace to until its headers say")
     .option(
       '--search <provider>',
       "what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default exa)",
@@ -115,12 +117,14 @@ Not investment advice: autohedge never places an order.`,
       '--search <provider>',
       "what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default exa)",
     )
-    .option('--max-cost <usd>', "cap on each job's model spend, in USD")
+    .option('--max-cost <usd>', "cap on each job's model spend across its attempts, in USD")
+    .option('--rpm <n>', "the provider's requests per minute, to pace to until its headers say (docs/rate-limits.md)")
+    .option('--tpm <n>', "the provider's tokens per minute, to pace to until its headers say")
     .option('--max-position <pct>', 'largest position size allowed, % of portfolio', '10')
     .option('--max-risk <pct>', 'largest loss at the stop allowed per trade, % of portfolio', '2')
     .option('--min-reward-risk <ratio>', 'lowest reward/risk a decision may have', '1')
     .option('--stall-interval <seconds>', "a dead worker's job goes back to the queue within about twice this", '15')
-    .option('--rate-limit-pause <seconds>', 'how long the whole queue pauses after an OpenAI 429', '10')
+    .option('--rate-limit-pause <seconds>', 'how long the queue pauses after a 429 that names no retry-after', '10')
     .option('--no-save', 'do not save the runs under $AUTOHEDGE_HOME/runs')
     .option('-q, --quiet', 'no job lines on stderr')
     .option('--verbose', 'show stack traces on errors')

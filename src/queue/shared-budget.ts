@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import type { BucketStore, Ceilings, TakeResult } from '../llm/pacer-buckets.js';
 import type { QuotaState, RateLimitInfo } from '../llm/rate-limit-headers.js';
-import type { RedisClient } from './redis.js';
+import { createPacerRegistry, type PacerRegistry } from '../llm/pacer.js';
+import { ensureReachable, type QueueModules, type RedisClient } from './redis.js';
 
 /** Shared Lua: the clock, the state, a bucket's refill, and saving. */
 const prelude = `
@@ -100,10 +101,12 @@ local function learn(prefix, b, limit, remaining, reset, ceiling, reserved)
   if remaining ~= nil and b.cap ~= nil then b.level = math.min(b.cap, remaining - reserved) end
   save(prefix, b)
 end
-learn('r', bucket('r', opt(ARGV[5])), opt(ARGV[2]), opt(ARGV[3]), opt(ARGV[4]), opt(ARGV[5]), afterCount)
-learn('t', bucket('t', opt(ARGV[9])), opt(ARGV[6]), opt(ARGV[7]), opt(ARGV[8]), opt(ARGV[9]), afterTokens)
+local r = bucket('r', opt(ARGV[5]))
+local k = bucket('t', opt(ARGV[9]))
+learn('r', r, opt(ARGV[2]), opt(ARGV[3]), opt(ARGV[4]), opt(ARGV[5]), afterCount)
+learn('t', k, opt(ARGV[6]), opt(ARGV[7]), opt(ARGV[8]), opt(ARGV[9]), afterTokens)
 touch()
-return 1
+return { tostring(r.cap or ''), tostring(r.win), tostring(k.cap or ''), tostring(k.win) }
 `;
 
 /** ARGV: ms. */
@@ -124,6 +127,13 @@ return 1
 
 const text = (value: number | undefined) => (value === undefined ? '' : String(value));
 
+/** A bucket's capacity and window, as the observe script returns them, per minute. */
+function perMinute(name: string, capacity: string, windowMs: string): Record<string, number> {
+  const cap = Number(capacity);
+  const window = Number(windowMs);
+  return capacity !== '' && cap > 0 && window > 0 ? { [name]: (cap * 60_000) / window } : {};
+}
+
 /** The buckets for one pacer key, kept in Redis for every worker that uses the same key. */
 export function redisBucketStore(client: RedisClient, pacerKey: string, ceilings: Ceilings = {}): BucketStore {
   const hash = createHash('sha256').update(pacerKey).digest('hex').slice(0, 24);
@@ -135,6 +145,10 @@ export function redisBucketStore(client: RedisClient, pacerKey: string, ceilings
     text(quota.resetMs),
     text(ceiling),
   ];
+  let known: { requestsPerMinute?: number; tokensPerMinute?: number } = {
+    ...(ceilings.requestsPerMinute !== undefined ? { requestsPerMinute: ceilings.requestsPerMinute } : {}),
+    ...(ceilings.tokensPerMinute !== undefined ? { tokensPerMinute: ceilings.tokensPerMinute } : {}),
+  };
   return {
     async take(tokens): Promise<TakeResult> {
       const [granted, value] = (await run(
@@ -146,12 +160,16 @@ export function redisBucketStore(client: RedisClient, pacerKey: string, ceilings
       return granted === 1 ? { granted: true, ticket: value } : { granted: false, waitMs: value };
     },
     async observe(ticket, info: RateLimitInfo) {
-      await run(
+      const learnt = (await run(
         observeScript,
         String(ticket),
         ...quotaArgs(info.requests, ceilings.requestsPerMinute),
         ...quotaArgs(info.tokens, ceilings.tokensPerMinute),
-      );
+      )) as [string, string, string, string];
+      known = {
+        ...perMinute('requestsPerMinute', learnt[0], learnt[1]),
+        ...perMinute('tokensPerMinute', learnt[2], learnt[3]),
+      };
     },
     async release(ticket) {
       await run(releaseScript, String(ticket));
@@ -159,22 +177,29 @@ export function redisBucketStore(client: RedisClient, pacerKey: string, ceilings
     async pauseFor(ms) {
       await run(pauseScript, String(Math.max(0, Math.round(ms))));
     },
+    // As last learnt by this worker: a report at shutdown must not wait on a Redis that went away.
     async limits() {
-      const [requestCap, requestWindow, tokenCap, tokenWindow] = await client.hmget(
-        keys[0],
-        'rcap',
-        'rwin',
-        'tcap',
-        'twin',
-      );
-      const perMinute = (cap: string | null, window: string | null) =>
-        cap ? (Number(cap) * 60_000) / Number(window ?? 60_000) : undefined;
-      const requestsPerMinute = perMinute(requestCap ?? null, requestWindow ?? null) ?? ceilings.requestsPerMinute;
-      const tokensPerMinute = perMinute(tokenCap ?? null, tokenWindow ?? null) ?? ceilings.tokensPerMinute;
-      return {
-        ...(requestsPerMinute !== undefined ? { requestsPerMinute } : {}),
-        ...(tokensPerMinute !== undefined ? { tokensPerMinute } : {}),
-      };
+      return known;
     },
+  };
+}
+
+/**
+ * Pacers whose buckets live in Redis: what `autohedge worker` uses, so every worker on
+ * the same Redis (and the same base URL, key and model) draws on one quota. `close()`
+ * ends the connection it opened.
+ */
+export async function sharedPacers(
+  modules: QueueModules,
+  url: string,
+  ceilings: Ceilings = {},
+): Promise<{ pacers: PacerRegistry; close(): void }> {
+  const client = modules.connect(url);
+  await ensureReachable(client, url);
+  // A lost Redis is reported by the worker; this client's own reconnection errors stay quiet.
+  client.on('error', () => undefined);
+  return {
+    pacers: createPacerRegistry({ ceilings, makeStore: (key) => redisBucketStore(client, key, ceilings) }),
+    close: () => client.disconnect(),
   };
 }

@@ -16,7 +16,7 @@ import { validateTicker } from '../../market/ticker.js';
 import { finishedTickers } from '../../store/finished-runs.js';
 import { warningWriter, type CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
-import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
+import { analyzeOptionsSchema, ceilingsOf, parseOptions, type AnalyzeCliOptions } from '../options.js';
 import { redactingIo } from '../redact.js';
 import { buildServices, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
@@ -63,6 +63,7 @@ export async function analyzeCommand(
       search,
       warn: warningWriter(io),
       mcpConfig: options.mcpConfig,
+      ceilings: ceilingsOf(options),
     },
     deps,
   );

@@ -7,7 +7,7 @@ import { scrubDeep } from '../../scrub.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { CliDeps } from '../deps.js';
 import { warningWriter, type CliIo } from '../io.js';
-import { parseOptions } from '../options.js';
+import { ceilingsOf, parseOptions } from '../options.js';
 import { redisUrlFrom, workerOptionsSchema, type WorkerCliOptions } from '../queue-options.js';
 import { redactingIo } from '../redact.js';
 import { buildServices, secretsOf, type Session } from '../services.js';
@@ -31,10 +31,28 @@ export async function workerCommand(
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const modules = await loadQueueModules();
   const search = resolveSearchChoice(options.search, io.env);
-  const session = await buildServices(
-    { env: io.env, cwd: io.cwd, baseUrl: options.baseUrl, argv, needsModel: true, search, warn: warningWriter(io) },
-    deps,
-  );
+  // Every worker on this Redis paces against one quota: the buckets live there.
+  const { sharedPacers } = await import('../../queue/shared-budget.js');
+  const shared = await sharedPacers(modules, url, ceilingsOf(options));
+  let session: Session;
+  try {
+    session = await buildServices(
+      {
+        env: io.env,
+        cwd: io.cwd,
+        baseUrl: options.baseUrl,
+        argv,
+        needsModel: true,
+        search,
+        warn: warningWriter(io),
+        pacers: shared.pacers,
+      },
+      deps,
+    );
+  } catch (error) {
+    shared.close();
+    throw error;
+  }
   const out = redactingIo(io, secretsOf(session.env));
   const log = (line: string) => {
     // Job lines quote server error text and job data: sanitised like any untrusted text.
@@ -65,9 +83,13 @@ export async function workerCommand(
     await untilStopped(io.signal);
     log('autohedge worker: stopping: no new jobs; letting the analyses in flight finish');
     await worker.close();
+    const { describePacing, pacingSummary } = await import('../../llm/pacer.js');
+    const pacing = await pacingSummary(shared.pacers).catch(() => null);
+    if (pacing) log(`autohedge worker: ${describePacing(pacing)}`);
     log('autohedge worker: stopped');
     return 0;
   } finally {
+    shared.close();
     await session.close();
   }
 }
