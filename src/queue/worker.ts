@@ -44,6 +44,9 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   // The worker's 'error' event reports a lost Redis; unheard, ioredis would dump each reconnection's stack.
   connection.on('error', () => undefined);
   const queue = new bullmq.Queue(settings.queueName, { connection });
+  // The job ledger's reads and writes get their own client, so they never queue behind BullMQ's.
+  const ledgerConnection = connection.duplicate();
+  ledgerConnection.on('error', () => undefined);
   queue.on('error', () => undefined);
 
   let worker: import('bullmq').Worker | undefined;
@@ -56,7 +59,7 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
     const data = parsed.data;
     const attempt = `attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1}`;
     settings.log(`[${data.ticker}] job ${job.id} started (${attempt})`);
-    const ledger = jobLedger(connection, settings.queueName, String(job.id));
+    const ledger = jobLedger(ledgerConnection, settings.queueName, String(job.id));
     const verdict = await runJob(data, settings, ledger);
     switch (verdict.kind) {
       case 'done':
@@ -94,7 +97,12 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   worker.on('error', (error) => settings.log(`worker error: ${error.message}`));
   await worker.waitUntilReady();
   const running = worker;
-  return { close: () => closeWorker({ worker: running, queue, connection, log: settings.log }) };
+  return {
+    async close() {
+      await closeWorker({ worker: running, queue, connection, log: settings.log });
+      ledgerConnection.disconnect();
+    },
+  };
 }
 
 /** The server's retry-after when it sent one (capped), else the configured pause. */
