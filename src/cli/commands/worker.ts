@@ -7,8 +7,9 @@ import { scrubDeep } from '../../scrub.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { CliDeps } from '../deps.js';
 import { warningWriter, type CliIo } from '../io.js';
-import { ceilingsOf, parseOptions } from '../options.js';
-import { redisUrlFrom, workerOptionsSchema, type WorkerCliOptions } from '../queue-options.js';
+import type { WorkerCliOptions } from '../command-table.js';
+import { ceilingsOf } from '../options.js';
+import { redisUrlFrom } from '../queue-options.js';
 import { redactingIo } from '../redact.js';
 import { buildServices, secretsOf, type Session } from '../services.js';
 
@@ -21,12 +22,11 @@ type TranscriptFactory = typeof import('../../report/transcript.js').createTrans
  * exits at once; the jobs it held go back to the queue when their lock expires).
  */
 export async function workerCommand(
-  rawOptions: Record<string, unknown>,
+  options: WorkerCliOptions,
   io: CliIo,
   deps: CliDeps,
   argv: string[],
 ): Promise<number> {
-  const options = parseOptions(workerOptionsSchema, rawOptions);
   const url = redisUrlFrom(options.redis, io.env);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const modules = await loadQueueModules();
@@ -84,7 +84,7 @@ export async function workerCommand(
     log('autohedge worker: stopping: no new jobs; letting the analyses in flight finish');
     await worker.close();
     const { describePacing, pacingSummary } = await import('../../llm/pacer.js');
-    const pacing = await pacingSummary(shared.pacers).catch(() => null);
+    const pacing = await pacingSummary(shared.pacers);
     if (pacing) log(`autohedge worker: ${describePacing(pacing)}`);
     log('autohedge worker: stopped');
     return 0;
