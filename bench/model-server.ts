@@ -13,6 +13,7 @@ import {
   type RecordedRequest,
   type Reply,
 } from '../testkit/openai-server.js';
+import { createQuota, type Quota, type QuotaSettings } from '../testkit/quota.js';
 import type { CallKind, CallRecord } from './critical-path.js';
 
 export interface ModelServerOptions {
@@ -20,6 +21,8 @@ export interface ModelServerOptions {
   /** Share of calls refused with a 429, 0–1, spread evenly over the arrivals. */
   rateLimitShare?: number;
   retryAfterMs?: number;
+  /** Enforce a provider's quota (P8): OpenAI's headers on every answer, a 429 for a request over it. */
+  quota?: Omit<QuotaSettings, 'now'>;
 }
 
 export interface ModelServer {
@@ -27,6 +30,8 @@ export interface ModelServer {
   readonly requests: RecordedRequest[];
   /** Arrival indexes answered with a 429. */
   readonly rateLimited: ReadonlySet<number>;
+  /** The enforced quota's accounting, when there is one. */
+  readonly quota: Quota | null;
   close(): Promise<void>;
 }
 
@@ -106,8 +111,18 @@ export function isRefused(index: number, share: number): boolean {
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const share = Math.min(1, Math.max(0, options.rateLimitShare ?? 0));
   const rateLimited = new Set<number>();
+  const quota = options.quota ? createQuota(options.quota) : null;
   const server: OpenAIServer = await startOpenAIServer(
     (body: unknown, index: number, request: RecordedRequest): Reply => {
+      if (quota) {
+        const refusal = quota.admit(body);
+        if (refusal) {
+          rateLimited.add(index);
+          return refusal;
+        }
+        const reply = answerFor(request, body, options.latencyMs);
+        return { ...reply, headers: { ...('headers' in reply ? reply.headers : {}), ...quota.headers() } } as Reply;
+      }
       if (isRefused(index, share)) {
         rateLimited.add(index);
         return errorReply(
@@ -123,7 +138,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       return answerFor(request, body, options.latencyMs);
     },
   );
-  return { url: server.url, requests: server.requests, rateLimited, close: () => server.close() };
+  return { url: server.url, requests: server.requests, rateLimited, quota, close: () => server.close() };
 }
 
 function answerFor(request: RecordedRequest, body: unknown, latencyMs: number): Reply {
