@@ -85,7 +85,7 @@ const usage = `npm run bench -- [options]
   --worker-concurrency <n> P7: analyses each worker runs at once (default 4)
   --quota-tickers <n>      P8: tickers in the universe run into the quota (default 200)
   --quota-concurrency <n>  P8: tickers at once (default 16)
-  --quota-tokens <n>       P8: the quota's tokens per window (default 600000)
+  --quota-tokens <n>       P8: the quota's tokens per window (default 300000)
   --quota-requests <n>     P8: the quota's requests per window (default 400)
   --quota-window-ms <ms>   P8: the quota's window, a bench "minute" (default 4000)
   --quota-worker-tickers <n>  P8: tickers for the two workers sharing one Redis (default 64)
@@ -112,7 +112,7 @@ function settingsFrom(argv: string[]): Settings | null {
       'worker-concurrency': { type: 'string', default: '4' },
       'quota-tickers': { type: 'string', default: '200' },
       'quota-concurrency': { type: 'string', default: '16' },
-      'quota-tokens': { type: 'string', default: '600000' },
+      'quota-tokens': { type: 'string', default: '300000' },
       'quota-requests': { type: 'string', default: '400' },
       'quota-window-ms': { type: 'string', default: '4000' },
       'quota-worker-tickers': { type: 'string', default: '64' },
