@@ -30,8 +30,8 @@ export interface ModelServer {
   readonly requests: RecordedRequest[];
   /** Arrival indexes answered with a 429. */
   readonly rateLimited: ReadonlySet<number>;
-  /** The enforced quota's accounting, when there is one. */
-  readonly quota: Quota | null;
+  /** The enforced quota's accounting per model (OpenAI's limits are per model), when there is one. */
+  readonly quotas: ReadonlyMap<string, Quota>;
   close(): Promise<void>;
 }
 
@@ -111,9 +111,17 @@ export function isRefused(index: number, share: number): boolean {
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const share = Math.min(1, Math.max(0, options.rateLimitShare ?? 0));
   const rateLimited = new Set<number>();
-  const quota = options.quota ? createQuota(options.quota) : null;
+  const quotas = new Map<string, Quota>();
+  const quotaFor = (body: unknown): Quota | null => {
+    if (!options.quota) return null;
+    const model = String((body as { model?: unknown } | null)?.model ?? 'unknown');
+    let quota = quotas.get(model);
+    if (!quota) quotas.set(model, (quota = createQuota(options.quota)));
+    return quota;
+  };
   const server: OpenAIServer = await startOpenAIServer(
     (body: unknown, index: number, request: RecordedRequest): Reply => {
+      const quota = quotaFor(body);
       if (quota) {
         const refusal = quota.admit(body);
         if (refusal) {
@@ -138,7 +146,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       return answerFor(request, body, options.latencyMs);
     },
   );
-  return { url: server.url, requests: server.requests, rateLimited, quota, close: () => server.close() };
+  return { url: server.url, requests: server.requests, rateLimited, quotas, close: () => server.close() };
 }
 
 function answerFor(request: RecordedRequest, body: unknown, latencyMs: number): Reply {

@@ -24,17 +24,24 @@ export interface QuotaFigure {
   wallMs: number;
 }
 
+/**
+ * The figure of the model that used the most of its quota (OpenAI's limits are per model,
+ * and the desks' model carries most of the tokens); 429s counted over every model.
+ */
 export function quotaFigure(
-  quota: Quota,
+  quotas: ReadonlyMap<string, Quota>,
   settings: Pick<QuotaSettings, 'tokens' | 'windowMs'>,
   run: { tickers: number; ok: number; failures: string[]; wallMs: number },
-): QuotaFigure {
-  const spanMs = (quota.lastAdmittedAt ?? 0) - (quota.firstAdmittedAt ?? 0);
+): QuotaFigure & { model: string } {
+  const all = [...quotas.values()];
+  const [model, busiest] = [...quotas].sort((a, b) => b[1].admittedTokens - a[1].admittedTokens)[0] ?? [];
+  const spanMs = busiest ? (busiest.lastAdmittedAt ?? 0) - (busiest.firstAdmittedAt ?? 0) : 0;
   return {
     ...run,
-    requests: quota.admittedRequests + quota.refused,
-    refused: quota.refused,
-    admittedTokens: quota.admittedTokens,
+    model: model ?? 'none',
+    requests: all.reduce((total, quota) => total + quota.admittedRequests + quota.refused, 0),
+    refused: all.reduce((total, quota) => total + quota.refused, 0),
+    admittedTokens: busiest?.admittedTokens ?? 0,
     possibleTokens: settings.tokens + (settings.tokens * spanMs) / settings.windowMs,
   };
 }
@@ -46,7 +53,7 @@ export const refusedShare = (figure: QuotaFigure) => (figure.requests === 0 ? 0 
 export function describeQuotaFigure(figure: QuotaFigure): string {
   const count = (value: number) => Math.round(value).toLocaleString('en-US');
   return (
-    `${achievedRatio(figure).toFixed(2)} (${count(figure.admittedTokens)} of ${count(figure.possibleTokens)} tokens), ` +
+    `${achievedRatio(figure).toFixed(2)} (${count(figure.admittedTokens)} of ${count(figure.possibleTokens)} tokens${'model' in figure ? ` of ${String(figure.model)}` : ''}), ` +
     `${(refusedShare(figure) * 100).toFixed(1)} % 429 (${figure.refused} of ${count(figure.requests)}), ` +
     `${figure.ok}/${figure.tickers} ok, ${(figure.wallMs / 1000).toFixed(1)} s`
   );

@@ -85,8 +85,8 @@ const usage = `npm run bench -- [options]
   --worker-concurrency <n> P7: analyses each worker runs at once (default 4)
   --quota-tickers <n>      P8: tickers in the universe run into the quota (default 200)
   --quota-concurrency <n>  P8: tickers at once (default 16)
-  --quota-tokens <n>       P8: the quota's tokens per window (default 300000)
-  --quota-requests <n>     P8: the quota's requests per window (default 400)
+  --quota-tokens <n>       P8: the quota's tokens per window, per model (default 240000)
+  --quota-requests <n>     P8: the quota's requests per window, per model (default 400)
   --quota-window-ms <ms>   P8: the quota's window, a bench "minute" (default 4000)
   --quota-worker-tickers <n>  P8: tickers for the two workers sharing one Redis (default 64)
   --only <P1,P2,...>       measure only these figures
@@ -112,7 +112,7 @@ function settingsFrom(argv: string[]): Settings | null {
       'worker-concurrency': { type: 'string', default: '4' },
       'quota-tickers': { type: 'string', default: '200' },
       'quota-concurrency': { type: 'string', default: '16' },
-      'quota-tokens': { type: 'string', default: '300000' },
+      'quota-tokens': { type: 'string', default: '240000' },
       'quota-requests': { type: 'string', default: '400' },
       'quota-window-ms': { type: 'string', default: '4000' },
       'quota-worker-tickers': { type: 'string', default: '64' },
@@ -752,7 +752,7 @@ async function measureAtQuota(
       const failures = Object.entries(output.statuses ?? {})
         .filter(([status]) => status !== 'ok')
         .map(([status, count]) => `${count} × ${status}`);
-      return quotaFigure(model.quota!, quota, { tickers: settings.quotaTickers, ok, failures, wallMs: output.wallMs });
+      return quotaFigure(model.quotas, quota, { tickers: settings.quotaTickers, ok, failures, wallMs: output.wallMs });
     },
     quota,
   );
@@ -771,7 +771,7 @@ async function measureAtQuota(
         settings.quotaWorkerTickers,
         Math.max(1, Math.round(settings.quotaConcurrency / 2)),
       );
-      return run ? quotaFigure(model.quota!, quota, run) : null;
+      return run ? quotaFigure(model.quotas, quota, run) : null;
     },
     quota,
   );

@@ -49,7 +49,6 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   ledgerConnection.on('error', () => undefined);
   queue.on('error', () => undefined);
 
-  let worker: import('bullmq').Worker | undefined;
   const processor = async (job: import('bullmq').Job): Promise<AnalysisResult> => {
     const parsed = jobDataSchema.safeParse(job.data);
     if (!parsed.success)
@@ -71,7 +70,8 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
         settings.log(
           `[${data.ticker}] job ${job.id}: ${verdict.reason}; queue paused ${pauseMs} ms, ${attempt} spent (the answers already paid for are kept for the retry)`,
         );
-        await worker?.rateLimit(pauseMs);
+        // The queue's rate limiter (what Worker.rateLimit sets too): every worker on it waits.
+        await queue.rateLimit(pauseMs);
         // A plain failure, so the pause spends one of the job's attempts: a 429 that never clears ends.
         throw new Error(verdict.reason);
       }
@@ -84,7 +84,7 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
     }
   };
 
-  worker = new bullmq.Worker(settings.queueName, processor, {
+  const worker = new bullmq.Worker(settings.queueName, processor, {
     connection,
     concurrency: settings.concurrency,
     lockDuration: settings.stallIntervalMs,
@@ -96,10 +96,9 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   });
   worker.on('error', (error) => settings.log(`worker error: ${error.message}`));
   await worker.waitUntilReady();
-  const running = worker;
   return {
     async close() {
-      await closeWorker({ worker: running, queue, connection, log: settings.log });
+      await closeWorker({ worker, queue, connection, log: settings.log });
       ledgerConnection.disconnect();
     },
   };

@@ -69,7 +69,6 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
       const { code, results } = await enqueueAndWait(queue, tickers);
       expect(code).toBe(0);
       expect(results.map((result) => result.ticker).sort()).toEqual(tickers);
-      if (tickers.some((ticker) => server.plansFor(ticker) !== 1)) console.log(spawned.map((worker) => worker.stderr()).join("\n=====\n"));
       for (const ticker of tickers) expect(server.plansFor(ticker)).toBe(1);
       const saved = spawned.map((worker) => worker.savedRuns().map((result) => result.ticker));
       expect(saved.flat().sort()).toEqual(tickers);
