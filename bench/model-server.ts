@@ -32,6 +32,8 @@ export interface ModelServer {
   readonly rateLimited: ReadonlySet<number>;
   /** The enforced quota's accounting per model (OpenAI's limits are per model), when there is one. */
   readonly quotas: ReadonlyMap<string, Quota>;
+  /** Each admission's request index, by model, in the order of that model's quota.admissions. */
+  readonly admittedIndexes: ReadonlyMap<string, number[]>;
   close(): Promise<void>;
 }
 
@@ -112,6 +114,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const share = Math.min(1, Math.max(0, options.rateLimitShare ?? 0));
   const rateLimited = new Set<number>();
   const quotas = new Map<string, Quota>();
+  const admittedIndexes = new Map<string, number[]>();
   const quotaFor = (body: unknown): Quota | null => {
     if (!options.quota) return null;
     const model = String((body as { model?: unknown } | null)?.model ?? 'unknown');
@@ -128,6 +131,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
           rateLimited.add(index);
           return refusal;
         }
+        const model = String((body as { model?: unknown } | null)?.model ?? 'unknown');
+        admittedIndexes.set(model, [...(admittedIndexes.get(model) ?? []), index]);
         const reply = answerFor(request, body, options.latencyMs);
         return { ...reply, headers: { ...('headers' in reply ? reply.headers : {}), ...quota.headers() } } as Reply;
       }
@@ -146,7 +151,14 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       return answerFor(request, body, options.latencyMs);
     },
   );
-  return { url: server.url, requests: server.requests, rateLimited, quotas, close: () => server.close() };
+  return {
+    url: server.url,
+    requests: server.requests,
+    rateLimited,
+    quotas,
+    admittedIndexes,
+    close: () => server.close(),
+  };
 }
 
 function answerFor(request: RecordedRequest, body: unknown, latencyMs: number): Reply {

@@ -28,7 +28,7 @@ const modules = await loadQueueModules();
 const shared = config.sharedPacing ? await sharedPacers(modules, config.redisUrl) : null;
 const deps = benchDeps(config, repoRoot, undefined, shared?.pacers);
 // The first analysis in a process loads the SDKs (P1's cold figure): not part of the comparison.
-if (!config.sharedPacing) await analyze('WARM', { asOf: new Date() }, deps);
+await analyze('WARM', { asOf: new Date() }, deps);
 const worker = await startWorker(modules, {
   url: config.redisUrl,
   queueName: config.queue,

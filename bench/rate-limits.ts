@@ -9,7 +9,8 @@
  * in the same time: the bucket's capacity at the start plus its refill from the first
  * admission to the last.
  */
-import type { Quota, QuotaSettings } from '../testkit/quota.js';
+import type { QuotaSettings } from '../testkit/quota.js';
+import { tickerOf, type ModelServer } from './model-server.js';
 
 export interface QuotaFigure {
   tickers: number;
@@ -26,22 +27,27 @@ export interface QuotaFigure {
 
 /**
  * The figure of the model that used the most of its quota (OpenAI's limits are per model,
- * and the desks' model carries most of the tokens); 429s counted over every model.
+ * and the desks' model carries most of the tokens), leaving out the warm-up analysis
+ * (ticker WARM: the first in a process loads the SDKs); 429s counted over every model.
  */
 export function quotaFigure(
-  quotas: ReadonlyMap<string, Quota>,
+  server: Pick<ModelServer, 'quotas' | 'admittedIndexes' | 'requests'>,
   settings: Pick<QuotaSettings, 'tokens' | 'windowMs'>,
   run: { tickers: number; ok: number; failures: string[]; wallMs: number },
 ): QuotaFigure & { model: string } {
-  const all = [...quotas.values()];
-  const [model, busiest] = [...quotas].sort((a, b) => b[1].admittedTokens - a[1].admittedTokens)[0] ?? [];
-  const spanMs = busiest ? (busiest.lastAdmittedAt ?? 0) - (busiest.firstAdmittedAt ?? 0) : 0;
+  const all = [...server.quotas.values()];
+  const [model, busiest] = [...server.quotas].sort((a, b) => b[1].admittedTokens - a[1].admittedTokens)[0] ?? [];
+  const indexes = server.admittedIndexes.get(model ?? '') ?? [];
+  const counted = (busiest?.admissions ?? []).filter(
+    (_, position) => tickerOf(server.requests[indexes[position]!]!) !== 'WARM',
+  );
+  const spanMs = counted.length > 0 ? counted.at(-1)!.at - counted[0]!.at : 0;
   return {
     ...run,
     model: model ?? 'none',
     requests: all.reduce((total, quota) => total + quota.admittedRequests + quota.refused, 0),
     refused: all.reduce((total, quota) => total + quota.refused, 0),
-    admittedTokens: busiest?.admittedTokens ?? 0,
+    admittedTokens: counted.reduce((total, admission) => total + admission.tokens, 0),
     possibleTokens: settings.tokens + (settings.tokens * spanMs) / settings.windowMs,
   };
 }

@@ -752,7 +752,7 @@ async function measureAtQuota(
       const failures = Object.entries(output.statuses ?? {})
         .filter(([status]) => status !== 'ok')
         .map(([status, count]) => `${count} × ${status}`);
-      return quotaFigure(model.quotas, quota, { tickers: settings.quotaTickers, ok, failures, wallMs: output.wallMs });
+      return quotaFigure(model, quota, { tickers: settings.quotaTickers, ok, failures, wallMs: output.wallMs });
     },
     quota,
   );
@@ -771,7 +771,7 @@ async function measureAtQuota(
         settings.quotaWorkerTickers,
         Math.max(1, Math.round(settings.quotaConcurrency / 2)),
       );
-      return run ? quotaFigure(model.quotas, quota, run) : null;
+      return run ? quotaFigure(model, quota, run) : null;
     },
     quota,
   );

@@ -33,6 +33,8 @@ export interface Quota {
   /** Date.now() of the first and the last admission. */
   readonly firstAdmittedAt: number | undefined;
   readonly lastAdmittedAt: number | undefined;
+  /** Every admission: when, and the tokens charged. */
+  readonly admissions: ReadonlyArray<{ at: number; tokens: number }>;
 }
 
 /** ceil(characters / 4) of the text a model reads: messages (and tool-call arguments), tools, response format. */
@@ -67,6 +69,7 @@ export function createQuota(settings: QuotaSettings): Quota {
     firstAdmittedAt: undefined as number | undefined,
     lastAdmittedAt: undefined as number | undefined,
   };
+  const admissions: Array<{ at: number; tokens: number }> = [];
   const refill = () => {
     const at = now();
     for (const bucket of Object.values(buckets))
@@ -116,6 +119,7 @@ export function createQuota(settings: QuotaSettings): Quota {
       totals.admittedRequests += 1;
       totals.firstAdmittedAt ??= now();
       totals.lastAdmittedAt = now();
+      admissions.push({ at: now(), tokens: cost });
       return null;
     },
     headers,
@@ -134,6 +138,7 @@ export function createQuota(settings: QuotaSettings): Quota {
     get lastAdmittedAt() {
       return totals.lastAdmittedAt;
     },
+    admissions,
   };
 }
 
