@@ -78,11 +78,13 @@ export type AnalyzeCliOptions = OptionsOf<typeof analyzeSpec>;
 export const workerSpec = {
   name: 'worker',
   description: 'process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C',
-  groups: ['queue', 'worker', 'model', 'guardrails', 'rateLimits'],
-  options: ['search', 'concurrency', 'save', 'quiet'],
+  groups: ['queue', 'worker', 'model', 'tools', 'guardrails', 'rateLimits'],
+  options: ['concurrency', 'save', 'quiet'],
   help: {
     concurrency: 'analyses this worker runs at once',
-    maxCost: "cap on each job's model spend across its attempts, in USD",
+    maxCost: "cap on each job's model spend across its attempts, in USD (the lower of this and the job's own)",
+    model: 'model for every agent of a job that names none (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
+    maxPosition: 'largest position size allowed, % of portfolio, for a job that sets no limits',
     save: 'do not save the runs under $AUTOHEDGE_HOME/runs',
     quiet: 'no job lines on stderr',
   },
@@ -93,14 +95,14 @@ export const enqueueSpec = {
   name: 'enqueue',
   description: 'queue one analysis job per (ticker, as-of day) for `autohedge worker`',
   args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
-  groups: ['queue', 'enqueue'],
-  options: ['universe', 'asOf', 'json', 'jsonl', 'quiet'],
+  groups: ['queue', 'enqueue', 'guardrails'],
+  options: ['universe', 'asOf', 'agent', 'model', 'json', 'jsonl', 'quiet'],
   help: {
     universe: 'also the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
     json: 'with --wait: the results as one JSON array; without: the job ids as JSON',
     jsonl: 'with --wait: one AnalysisResult JSON per line as each job completes',
     quiet: 'nothing on stderr but errors',
-    asOf: 'the as-of day (YYYY-MM-DD) of the analyses (default: now)',
+    maxCost: "the job's spending cap, USD (a worker's own --max-cost caps it too)",
   },
 } as const satisfies CommandSpec;
 export type EnqueueCliOptions = OptionsOf<typeof enqueueSpec>;
@@ -257,9 +259,9 @@ Examples:
   autohedge market NVDA --json
   autohedge analyze NVDA --as-of 2025-06-02 && autohedge evaluate --horizon 5,21
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, AUTOHEDGE_SEARCH[_MODEL], AUTOHEDGE_MODEL[_<ID>],
-AUTOHEDGE_HOME, AUTOHEDGE_STRUCTURED (json_schema|json_object|prompt);
-a .env file in the working directory is read.
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, EXA_BASE_URL, AUTOHEDGE_SEARCH[_MODEL],
+AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME, AUTOHEDGE_STRUCTURED (json_schema|json_object|prompt),
+AUTOHEDGE_PRICES, AUTOHEDGE_MCP_CONFIG, AUTOHEDGE_REDIS_URL; a .env file in the working directory is read.
 Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 4 flagged (the decision breaks a
 guardrail rule), 130 interrupted (129 SIGHUP, 143 SIGTERM).
 Not investment advice: autohedge never places an order.`;

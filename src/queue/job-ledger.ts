@@ -10,6 +10,7 @@
  * Both expire with the job (keepFinishedSeconds).
  */
 import { createHash } from 'node:crypto';
+import { ModelError } from '../errors.js';
 import type { ChatModel, ChatRequest, ChatResponse } from '../llm/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { keepFinishedSeconds } from './jobs.js';
@@ -23,6 +24,8 @@ export interface JobLedger {
   remembering(model: ChatModel): ChatModel;
   /** How many answers this attempt took from the ledger. */
   readonly reused: number;
+  /** The retry-after of the last 429 this attempt's model met (after the pacer's retries). */
+  readonly retryAfterMs: number | undefined;
   /** The job is done: its kept answers are no longer needed. */
   forget(): Promise<void>;
 }
@@ -38,6 +41,7 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
   const spentKey = `${base}:spent`;
   const answersKey = `${base}:answers`;
   let reused = 0;
+  let retryAfterMs: number | undefined;
   return {
     async spentUsd() {
       const value = Number(await client.get(spentKey));
@@ -57,7 +61,14 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
             reused += 1;
             return { ...kept, usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 } };
           }
-          const response = await model.complete(request);
+          let response: ChatResponse;
+          try {
+            response = await model.complete(request);
+          } catch (error) {
+            if (error instanceof ModelError && error.kind === 'rate-limited')
+              retryAfterMs = error.rateLimit?.retryAfterMs ?? retryAfterMs;
+            throw error;
+          }
           await client
             .multi()
             .hset(answersKey, field, JSON.stringify(response))
@@ -69,6 +80,9 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
     },
     get reused() {
       return reused;
+    },
+    get retryAfterMs() {
+      return retryAfterMs;
     },
     async forget() {
       await client.del(answersKey, spentKey);

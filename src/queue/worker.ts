@@ -1,17 +1,13 @@
 import { maxRateLimitWaitMs } from '../llm/pacer.js';
-import { analyze, type AnalyzeDeps, type AnalyzeOptions } from '../pipeline/analyze.js';
+import { scopeCap } from '../run/cap.js';
+import { RunRequestError, type RunRequest } from '../run/request.js';
+import { runAndSave, type RunSession, type RunSinks } from '../run/run-and-save.js';
 import type { AnalysisResult } from '../result/types.js';
-import { observeModelErrors, verdictOnError, verdictOnResult, type JobVerdict } from './classify.js';
+import { verdictOnError, verdictOnResult, type JobVerdict } from './classify.js';
+import { requestOnHost, type HostRequest } from './job-request.js';
 import { jobLedger, type JobLedger } from './job-ledger.js';
-import { jobDataSchema, type AnalysisJobData } from './jobs.js';
-import { ensureReachable, type QueueModules, type RedisClient } from './redis.js';
+import { ensureReachable, type QueueModules } from './redis.js';
 import { closeWorker } from './shutdown.js';
-
-/** One job's clients, and what becomes of its result: saved in this host's run store, scrubbed, returned as the job's value. */
-export interface JobSession {
-  deps: AnalyzeDeps;
-  finish(result: AnalysisResult): Promise<AnalysisResult>;
-}
 
 export interface WorkerSettings {
   url: string;
@@ -24,10 +20,14 @@ export interface WorkerSettings {
    * the interval at which workers look for jobs whose lock expired.
    */
   stallIntervalMs: number;
-  /** How long the whole queue pauses after an OpenAI 429 that names no retry-after. */
+  /** How long the whole queue pauses after a 429 that names no retry-after. */
   rateLimitPauseMs: number;
-  options: (job: AnalysisJobData) => AnalyzeOptions;
-  session: (job: AnalysisJobData) => JobSession;
+  /** The worker's own flags as a request without a ticker: what a job leaves unset, and what a job may not change. */
+  host: HostRequest;
+  /** The worker's clients, shared by its jobs (each job has its own cap). */
+  session: RunSession;
+  /** Where a job's run reports (warnings); the result is the job's value. */
+  sinks: (request: RunRequest) => RunSinks;
   log: (line: string) => void;
 }
 
@@ -36,7 +36,7 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/** A BullMQ worker whose every job is one analyze() call. */
+/** A BullMQ worker whose every job is a RunRequest, run by runAndSave. */
 export async function startWorker(modules: QueueModules, settings: WorkerSettings): Promise<RunningWorker> {
   const { bullmq } = modules;
   const connection = modules.connect(settings.url);
@@ -44,31 +44,27 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   // The worker's 'error' event reports a lost Redis; unheard, ioredis would dump each reconnection's stack.
   connection.on('error', () => undefined);
   const queue = new bullmq.Queue(settings.queueName, { connection });
+  queue.on('error', () => undefined);
   // The job ledger's reads and writes get their own client, so they never queue behind BullMQ's.
   const ledgerConnection = connection.duplicate();
   ledgerConnection.on('error', () => undefined);
-  queue.on('error', () => undefined);
 
   const processor = async (job: import('bullmq').Job): Promise<AnalysisResult> => {
-    const parsed = jobDataSchema.safeParse(job.data);
-    if (!parsed.success)
-      throw new bullmq.UnrecoverableError(
-        `malformed job data: ${parsed.error.issues[0]?.message ?? 'invalid'} (${JSON.stringify(job.data).slice(0, 200)})`,
-      );
-    const data = parsed.data;
+    const request = jobRequest(job, settings, bullmq.UnrecoverableError);
+    const line = (text: string) => settings.log(`[${request.ticker}] job ${job.id}${text}`);
     const attempt = `attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1}`;
-    settings.log(`[${data.ticker}] job ${job.id} started (${attempt})`);
+    line(` started (${attempt})`);
     const ledger = jobLedger(ledgerConnection, settings.queueName, String(job.id));
-    const verdict = await runJob(data, settings, ledger);
+    const verdict = await runJob(request, settings, ledger);
     switch (verdict.kind) {
       case 'done':
         await ledger.forget();
-        settings.log(`[${data.ticker}] job ${job.id} done: ${verdict.result.status}${reusedNote(ledger)}`);
+        line(` done: ${verdict.result.status}${reusedNote(ledger)}`);
         return verdict.result;
       case 'rate-limited': {
-        const pauseMs = rateLimitPause(verdict.retryAfterMs, settings.rateLimitPauseMs);
-        settings.log(
-          `[${data.ticker}] job ${job.id}: ${verdict.reason}; queue paused ${pauseMs} ms, ${attempt} spent (the answers already paid for are kept for the retry)`,
+        const pauseMs = rateLimitPause(ledger.retryAfterMs, settings.rateLimitPauseMs);
+        line(
+          `: ${verdict.reason}; queue paused ${pauseMs} ms, ${attempt} spent (the answers already paid for are kept for the retry)`,
         );
         // The queue's rate limiter (what Worker.rateLimit sets too): every worker on it waits.
         await queue.rateLimit(pauseMs);
@@ -76,10 +72,10 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
         throw new Error(verdict.reason);
       }
       case 'unrecoverable':
-        settings.log(`[${data.ticker}] job ${job.id} failed, not retried: ${verdict.reason}`);
+        line(` failed, not retried: ${verdict.reason}`);
         throw new bullmq.UnrecoverableError(verdict.reason);
       case 'transient':
-        settings.log(`[${data.ticker}] job ${job.id} attempt ${job.attemptsMade + 1} failed: ${verdict.reason}`);
+        line(` attempt ${job.attemptsMade + 1} failed: ${verdict.reason}`);
         throw new Error(verdict.reason);
     }
   };
@@ -115,32 +111,43 @@ function reusedNote(ledger: JobLedger): string {
   return ledger.reused > 0 ? ` (${ledger.reused} model answers reused from earlier attempts)` : '';
 }
 
-async function runJob(data: AnalysisJobData, settings: WorkerSettings, ledger: JobLedger): Promise<JobVerdict> {
-  const session = settings.session(data);
-  const options = { ...settings.options(data), asOf: new Date(data.asOf) };
-  // --max-cost covers the job across its attempts: an attempt may spend only what the earlier ones left.
-  const cap = options.maxCostUsd ?? null;
-  const spent = await ledger.spentUsd();
-  if (cap !== null && spent >= cap)
-    return {
-      kind: 'unrecoverable',
-      reason: `the job's --max-cost of $${cap} was spent by its earlier attempts ($${spent.toFixed(4)})`,
-    };
-  const observed = observeModelErrors(ledger.remembering(session.deps.model));
-  let result: AnalysisResult;
+/** The job's data as this worker's RunRequest; anything it cannot run (an unknown version, bad data) fails the job once, unretried. */
+function jobRequest(
+  job: import('bullmq').Job,
+  settings: WorkerSettings,
+  Unrecoverable: typeof import('bullmq').UnrecoverableError,
+): RunRequest {
   try {
-    result = await analyze(
-      data.ticker,
-      { ...options, ...(cap !== null ? { maxCostUsd: cap - spent } : {}) },
-      { ...session.deps, model: observed.model },
-    );
+    return requestOnHost(job.data, settings.host);
+  } catch (error) {
+    const what = error instanceof RunRequestError && error.unknownVersion ? 'job refused' : 'malformed job data';
+    const reason = `${what}: ${error instanceof Error ? error.message : String(error)}`;
+    settings.log(`job ${job.id} failed, not retried: ${reason}`);
+    throw new Unrecoverable(reason);
+  }
+}
+
+/**
+ * One attempt: runAndSave under what is left of the job's cap after its earlier attempts,
+ * its model answering what they already paid for from the ledger; only a result that is
+ * the job's value is kept (saved, handed to afterSave).
+ */
+async function runJob(request: RunRequest, settings: WorkerSettings, ledger: JobLedger): Promise<JobVerdict> {
+  try {
+    const spent = await ledger.spentUsd();
+    const capUsd = request.maxCostUsd ?? null;
+    if (capUsd !== null && spent >= capUsd)
+      return {
+        kind: 'unrecoverable',
+        reason: `the job's --max-cost of $${capUsd} was spent by its earlier attempts ($${spent.toFixed(4)})`,
+      };
+    const cap = scopeCap(capUsd === null ? null : capUsd - spent, settings.session);
+    const session = { ...settings.session, model: ledger.remembering(settings.session.model) };
+    const keep = (result: AnalysisResult) => verdictOnResult(result).kind === 'done';
+    const { result } = await runAndSave(request, session, settings.sinks(request), { cap, keep });
+    await ledger.addSpent(result.usage.costUsd ?? 0);
+    return verdictOnResult(result);
   } catch (error) {
     return verdictOnError(error);
   }
-  await ledger.addSpent(result.usage.costUsd ?? 0);
-  const verdict = verdictOnResult(result, observed.errors);
-  // Only a result that is this job's value is kept; a rate-limited run will be redone.
-  return verdict.kind === 'done' ? { kind: 'done', result: await session.finish(result) } : verdict;
 }
-
-export type { RedisClient };
