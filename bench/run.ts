@@ -752,6 +752,7 @@ async function measureAtQuota(
       const failures = Object.entries(output.statuses ?? {})
         .filter(([status]) => status !== 'ok')
         .map(([status, count]) => `${count} × ${status}`);
+      if (output.pacing) notes.push(`P8 one process, the pacer: ${output.pacing}`);
       return quotaFigure(model, quota, { tickers: settings.quotaTickers, ok, failures, wallMs: output.wallMs });
     },
     quota,
