@@ -85,10 +85,10 @@ const usage = `npm run bench -- [options]
   --worker-concurrency <n> P7: analyses each worker runs at once (default 4)
   --quota-tickers <n>      P8: tickers in the universe run into the quota (default 200)
   --quota-concurrency <n>  P8: tickers at once (default 16)
-  --quota-tokens <n>       P8: the quota's tokens per window, per model (default 240000)
+  --quota-tokens <n>       P8: the quota's tokens per window, per model (default 100000)
   --quota-requests <n>     P8: the quota's requests per window, per model (default 400)
   --quota-window-ms <ms>   P8: the quota's window, a bench "minute" (default 4000)
-  --quota-worker-tickers <n>  P8: tickers for the two workers sharing one Redis (default 64)
+  --quota-worker-tickers <n>  P8: tickers for the two workers sharing one Redis (default 48)
   --only <P1,P2,...>       measure only these figures
   --timeline               print when each call of a P1 analysis was made and answered, and P4's tickers
   --profile <dir>          write a CPU profile (.cpuprofile) of each analysis process to <dir>
@@ -112,10 +112,10 @@ function settingsFrom(argv: string[]): Settings | null {
       'worker-concurrency': { type: 'string', default: '4' },
       'quota-tickers': { type: 'string', default: '200' },
       'quota-concurrency': { type: 'string', default: '16' },
-      'quota-tokens': { type: 'string', default: '240000' },
+      'quota-tokens': { type: 'string', default: '100000' },
       'quota-requests': { type: 'string', default: '400' },
       'quota-window-ms': { type: 'string', default: '4000' },
-      'quota-worker-tickers': { type: 'string', default: '64' },
+      'quota-worker-tickers': { type: 'string', default: '48' },
       only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8' },
       timeline: { type: 'boolean', default: false },
       profile: { type: 'string' },
