@@ -29,6 +29,37 @@ export async function evaluateCommand(
   deps: CliDeps,
   argv: string[],
 ): Promise<number> {
+  const outcome = await evaluateSaved(runIds, options, io, deps, argv);
+  if ('misses' in outcome) {
+    for (const miss of outcome.misses) io.stderr(`autohedge: ${miss}\n`);
+    return ExitCode.usage;
+  }
+  const { view, now, unscored } = outcome;
+  await printEvaluation(view, options, io);
+  for (const warning of view.evaluation.warnings) warn(io, options, warning);
+  await saveEvaluation(view, options, autohedgeHome(io.env), io, now);
+  return unscored ? ExitCode.degraded : ExitCode.ok;
+}
+
+/** What scores saved runs: the selection and scoring options of `evaluate` (the MCP `evaluate` tool passes the same). */
+export type EvaluationOptions = Pick<
+  EvaluateCliOptions,
+  'since' | 'horizon' | 'benchmark' | 'seed' | 'includeDemo' | 'record' | 'replay' | 'quiet'
+>;
+
+export type EvaluationOutcome = { view: EvaluationView; now: Date; unscored: boolean } | { misses: string[] };
+
+/**
+ * Saved decisions scored against the prices after them, for `evaluate` and the MCP
+ * `evaluate` tool alike; `misses` when a replayed cassette lacked a request.
+ */
+export async function evaluateSaved(
+  runIds: string[],
+  options: EvaluationOptions,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+): Promise<EvaluationOutcome> {
   const benchmark = validateTicker(options.benchmark);
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   const home = autohedgeHome(io.env);
@@ -69,35 +100,40 @@ export async function evaluateCommand(
     } catch (error) {
       const misses = session.replayMisses();
       if (misses.length === 0) throw error;
-      for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
-      return ExitCode.usage;
+      return { misses };
     }
-    const view: EvaluationView = {
-      evaluation,
-      summary: summarize(evaluation, options.seed),
-      skipped: selection.skipped,
-    };
-    await printEvaluation(view, options, io);
-    for (const warning of evaluation.warnings) warn(io, options, warning);
-    await saveEvaluation(view, options, home, io, now);
+    const view: EvaluationView = { evaluation, summary: summarize(evaluation, options.seed), skipped: selection.skipped };
     await session.finish(io);
     const unscored =
       evaluation.decisions.some((row) => row.problem !== null) ||
       evaluation.warnings.some((warning) => warning.startsWith(`benchmark ${benchmark}:`));
-    return unscored ? ExitCode.degraded : ExitCode.ok;
+    return { view, now, unscored };
   } finally {
     await session.close();
   }
 }
 
-function warn(io: CliIo, options: EvaluateCliOptions, message: string): void {
+function warn(io: CliIo, options: Pick<EvaluateCliOptions, 'quiet'>, message: string): void {
   // Warnings name tickers and run ids read from saved files: untrusted text.
   if (!options.quiet) io.stderr(`autohedge: warning: ${sanitizeText(message)}\n`);
 }
 
-function jsonOf(view: EvaluationView): string {
+/** The value `evaluate --json` prints, and the MCP `evaluate` tool's structuredContent. */
+export function evaluationJson(view: EvaluationView): Record<string, unknown> {
   const { evaluation, summary, skipped } = view;
-  return `${stringifyJsonSafely({ decisions: evaluation.decisions, summary, evaluatedAt: evaluation.evaluatedAt, horizons: evaluation.horizons, benchmark: evaluation.benchmark, skipped, warnings: evaluation.warnings }, 2)}\n`;
+  return {
+    decisions: evaluation.decisions,
+    summary,
+    evaluatedAt: evaluation.evaluatedAt,
+    horizons: evaluation.horizons,
+    benchmark: evaluation.benchmark,
+    skipped,
+    warnings: evaluation.warnings,
+  };
+}
+
+function jsonOf(view: EvaluationView): string {
+  return `${stringifyJsonSafely(evaluationJson(view), 2)}\n`;
 }
 
 async function printEvaluation(view: EvaluationView, options: EvaluateCliOptions, io: CliIo): Promise<void> {
