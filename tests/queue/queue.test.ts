@@ -255,6 +255,32 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     }
   });
 
+  it('a 401 from the model server fails the job at once: its result says retryable false, and no attempt is retried', async () => {
+    const queue = queueName('unauthorised');
+    const server = await startAnalysisServer(() =>
+      errorReply(401, {
+        message: 'Incorrect API key provided',
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+      }),
+    );
+    const worker = await startWorker(queue, server);
+    const view = inspectQueue(redis.url, queue);
+    try {
+      const waiting = enqueue(['DENIED', '--queue', queue, '--wait', '--attempts', '4', '--backoff', '0.1']);
+      expect(await waiting.exit).toBe(1);
+      expect(waiting.io.err()).toContain('autohedge: job DENIED@2026-11-28 failed: ModelError: Director plan failed: ');
+      const job = await view.queue.getJob('DENIED@2026-11-28');
+      expect(job?.attemptsMade).toBe(1);
+      expect(server.plansFor('DENIED')).toBe(1);
+      expect(worker.io.err()).toContain('job DENIED@2026-11-28 failed, not retried: ModelError: ');
+    } finally {
+      await view.close();
+      await worker.stop();
+      await server.close();
+    }
+  });
+
   it('a 429 storm pauses the queue instead of spending attempts, and every job completes', async () => {
     const queue = queueName('storm');
     let refused = 0;
