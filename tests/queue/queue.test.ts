@@ -8,7 +8,8 @@ import type { AnalysisResult } from '../../src/result/types.js';
 import type { SearchProvider } from '../../src/search/types.js';
 import { captureIo, type CapturedIo } from '../support/cli.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';
-import { errorReply } from '../support/openai-server.js';
+import { errorReply, toolCallAnswer } from '../support/openai-server.js';
+import { fixtureServer, writeConfig } from '../mcp/support.js';
 import { noRedisMessage, redisServerPath, startRedisServer, type RedisServer } from '../../testkit/redis-server.js';
 import { startAnalysisServer, type AnalysisServer } from './support/analysis-server.js';
 import { eventually, inspectQueue, queueName } from './support/queue.js';
@@ -161,6 +162,36 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
       const sentiment = server.requests.filter((request) => request.headers['x-autohedge-agent'] === 'sentiment');
       expect(sentiment.length).toBeGreaterThan(0);
       for (const request of sentiment) expect(request.body.tools).toBeUndefined();
+    } finally {
+      await worker.stop();
+      await server.close();
+    }
+  });
+
+  it('worker --mcp-config binds the allow-listed MCP tool to the desk, as analyze --mcp-config does', async () => {
+    const queue = queueName('mcp');
+    const config = writeConfig({
+      mcpServers: {
+        fixture: { command: process.execPath, args: [fixtureServer], autohedge: { agents: { quant: ['get.quote'] } } },
+      },
+    });
+    const server = await startAnalysisServer(({ agent, request }) => {
+      const called = (request.body?.messages ?? []).some((message: { role: string }) => message.role === 'tool');
+      if (agent !== 'quant' || called) return undefined;
+      return toolCallAnswer([
+        { id: 'call_quote', name: 'fixture__get_quote', arguments: { ticker: 'MCPQ', days: null, currency: null } },
+      ]);
+    });
+    const worker = await startWorker(queue, server, ['--mcp-config', config]);
+    try {
+      const waiting = enqueue(['MCPQ', '--agent', 'quant', '--queue', queue, '--wait', '--json']);
+      expect(await waiting.exit).toBe(0);
+      const result = JSON.parse(waiting.io.out()) as AnalysisResult;
+      const quant = server.requests.filter((request) => request.headers['x-autohedge-agent'] === 'quant');
+      const tools = quant[0]?.body.tools as Array<{ function: { name: string } }>;
+      expect(tools.map((tool) => tool.function.name)).toEqual(['fixture__get_quote']);
+      expect(result.reports[0]?.toolCalls).toMatchObject([{ name: 'fixture__get_quote', error: null }]);
+      expect(result.usage.toolCalls).toEqual({ fixture__get_quote: 1 });
     } finally {
       await worker.stop();
       await server.close();

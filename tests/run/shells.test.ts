@@ -56,6 +56,8 @@ function comparable(result: AnalysisResult): unknown {
 
 const flags = (url: string) => ['--base-url', url, '--search', 'none'];
 
+let analyzeHome = '';
+
 async function viaAnalyze(): Promise<AnalysisResult> {
   const run = await runBuilt(['analyze', 'SHLA', '--as-of', day, '--max-cost', '1', '--quiet', ...flags(server.url)], {
     env: key,
@@ -63,6 +65,7 @@ async function viaAnalyze(): Promise<AnalysisResult> {
   });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
+  analyzeHome = run.home;
   return savedResult(run.home, 'SHLA');
 }
 
@@ -95,8 +98,7 @@ async function viaQueue(): Promise<AnalysisResult> {
   return saved;
 }
 
-async function viaMcp(): Promise<AnalysisResult> {
-  const home = mkdtempSync(path.join(tmpdir(), 'autohedge-shells-mcp-'));
+async function mcpClient(home: string): Promise<Client> {
   const client = new Client({ name: 'autohedge-shells-test', version: '1.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -105,6 +107,12 @@ async function viaMcp(): Promise<AnalysisResult> {
     stderr: 'pipe',
   });
   await client.connect(transport);
+  return client;
+}
+
+async function viaMcp(): Promise<AnalysisResult> {
+  const home = mkdtempSync(path.join(tmpdir(), 'autohedge-shells-mcp-'));
+  const client = await mcpClient(home);
   try {
     const answer = await client.callTool({ name: 'analyze', arguments: { ticker: 'SHLA', asOf: day } });
     expect(answer.isError).not.toBe(true);
@@ -139,5 +147,29 @@ describe.skipIf(!available)(available ? 'one RunRequest, four shells' : noRedisM
     expect(comparable(job)).toEqual(comparable(cli));
     expect(comparable(mcp)).toEqual(comparable(cli));
     expect(new Set([cli.runId, universe.runId, job.runId, mcp.runId]).size).toBe(4);
+    // enqueue --as-of D and analyze --as-of D: the same clock and mode.
+    expect(job.asOf).toBe(cli.asOf);
+    expect(job.asOfMode).toBe('historical');
+    expect(job.contamination).toEqual(cli.contamination);
   }, 180_000);
+
+  it("the MCP evaluate tool answers with evaluate --json's value", async () => {
+    expect(analyzeHome).not.toBe('');
+    const cli = await runBuilt(['evaluate', '--json', '--horizon', '5', '--no-save', '--quiet'], {
+      home: analyzeHome,
+      nodeArguments: ['--import', preload],
+    });
+    expect(cli.code).toBe(0);
+    const printed = JSON.parse(cli.stdout) as Record<string, unknown>;
+    expect((printed.decisions as unknown[]).length).toBe(1);
+    const client = await mcpClient(analyzeHome);
+    try {
+      const answer = await client.callTool({ name: 'evaluate', arguments: { horizons: [5] } });
+      expect(answer.isError).not.toBe(true);
+      const served = answer.structuredContent as Record<string, unknown>;
+      expect({ ...served, evaluatedAt: null }).toEqual({ ...printed, evaluatedAt: null });
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 });
