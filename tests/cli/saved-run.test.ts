@@ -24,7 +24,7 @@ describe('a saved run explains itself and says where it went', () => {
     for (const name of ['result.json', 'report.md', 'report.html', 'chart.svg', 'transcript.jsonl'])
       expect(existsSync(join(dir, name)), name).toBe(true);
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(
-      `Run settings: autohedge ${version} · models: director gpt-4.1, quant gpt-4.1`,
+      `**Run settings.** autohedge ${version} · models: director gpt-4.1, quant gpt-4.1`,
     );
     // The id the footer names is one `runs show` finds.
     const runId = /Run (\S+)/.exec(io.out())![1]!;
