@@ -58,7 +58,13 @@ describe('--as-of D means one thing: the close of NYSE session D', () => {
 });
 
 describe("a job's request on a worker", () => {
-  const host = { version: 1 as const, model: 'gpt-4.1-mini', baseUrl: 'http://127.0.0.1:9/v1', maxCostUsd: 0.5, save: false };
+  const host = {
+    version: 1 as const,
+    model: 'gpt-4.1-mini',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    maxCostUsd: 0.5,
+    save: false,
+  };
   it('the job decides the analysis, the worker fills the rest, saving and the lower cap', () => {
     const job = { version: 1, ticker: 'NVDA', asOf: { kind: 'historical', day: '2026-03-10' }, maxCostUsd: 2 };
     expect(requestOnHost(job, host)).toMatchObject({

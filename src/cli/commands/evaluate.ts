@@ -102,7 +102,11 @@ export async function evaluateSaved(
       if (misses.length === 0) throw error;
       return { misses };
     }
-    const view: EvaluationView = { evaluation, summary: summarize(evaluation, options.seed), skipped: selection.skipped };
+    const view: EvaluationView = {
+      evaluation,
+      summary: summarize(evaluation, options.seed),
+      skipped: selection.skipped,
+    };
     await session.finish(io);
     const unscored =
       evaluation.decisions.some((row) => row.problem !== null) ||
