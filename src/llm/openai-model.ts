@@ -8,7 +8,6 @@
  * a streamed answer is where servers differ and where connections drop. Structured
  * output falls back by mode (src/llm/structured-mode.ts) for servers without json_schema.
  */
-import type OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -19,7 +18,7 @@ import { agentHeader } from '../constants.js';
 import { ConfigError, ModelError } from '../errors.js';
 import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
 import { sanitizeText } from '../sanitize.js';
-import { newOpenAIClient, type Sdk } from './openai-client.js';
+import { lazyOpenAIClient, newOpenAIClient } from './openai-client.js';
 import { acceptWholeCompletion, requireStreamEnd, StreamEndedWithoutDone } from './stream-guard.js';
 import { extractJson, nextMode, refusesResponseFormat, requestInMode, type StructuredMode } from './structured-mode.js';
 import { idsInConversation, toolCallsOfMessage, ToolCallAssembler } from './tool-calls.js';
@@ -49,26 +48,19 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   const streaming = options.stream ?? true;
   // The structured mode that works is learnt once and kept for the rest of the run.
   let mode: StructuredMode = options.structuredMode ?? 'json_schema';
-  let connection: Promise<{ client: OpenAI; sdk: Sdk }> | undefined;
-
-  const connect = async () => {
-    const sdk = await import('openai');
-    const client = newOpenAIClient(sdk, {
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      timeoutMs,
-      maxRetries,
-      fetch: options.fetch,
-      wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(noRetryOnQuota(base))),
-    });
-    return { client, sdk };
-  };
+  const connection = lazyOpenAIClient({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    timeoutMs,
+    maxRetries,
+    fetch: options.fetch,
+    wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(noRetryOnQuota(base))),
+  });
 
   /** One call on the wire, with `responseFormat` as the mode wants it. */
   const send = async (request: ChatRequest, responseFormat: object | undefined): Promise<ChatResponse> => {
     if (!options.apiKey && !options.baseURL) throw new ConfigError('OPENAI_API_KEY is not set');
-    connection ??= connect();
-    const { client, sdk } = await connection;
+    const { client, sdk } = await connection();
     const context: ModelErrorContext = {
       model: request.model,
       baseURL: client.baseURL,
@@ -127,9 +119,8 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   return {
     prepare() {
       if (!options.apiKey && !options.baseURL) return;
-      connection ??= connect();
       // A failure to load surfaces on the first call, which awaits the same promise.
-      connection.catch(() => undefined);
+      connection().catch(() => undefined);
     },
     complete(request: ChatRequest): Promise<ChatResponse> {
       return request.responseFormat ? sendStructured(request) : send(request, undefined);

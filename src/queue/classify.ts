@@ -1,4 +1,5 @@
 import { AutohedgeError, ExitCode, ModelError, errorMessage, type ModelErrorKind } from '../errors.js';
+import { observeErrors } from '../llm/observed-model.js';
 import type { ChatModel } from '../llm/types.js';
 import type { AnalysisResult } from '../result/types.js';
 
@@ -45,20 +46,10 @@ export function verdictOnResult(result: AnalysisResult, modelErrors: readonly Mo
 /** The model a job's analysis uses, noting every ModelError its calls end in. */
 export function observeModelErrors(model: ChatModel): { model: ChatModel; errors: ModelError[] } {
   const errors: ModelError[] = [];
-  return {
-    errors,
-    model: {
-      prepare: () => model.prepare?.(),
-      async complete(request) {
-        try {
-          return await model.complete(request);
-        } catch (error) {
-          if (error instanceof ModelError) errors.push(error);
-          throw error;
-        }
-      },
-    },
-  };
+  const observed = observeErrors(model, (error) => {
+    if (error instanceof ModelError) errors.push(error);
+  });
+  return { errors, model: observed };
 }
 
 function describe(error: unknown): string {

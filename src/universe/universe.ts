@@ -1,4 +1,5 @@
 import { BudgetExceededError } from '../errors.js';
+import { observeErrors } from '../llm/observed-model.js';
 import type { ChatModel } from '../llm/types.js';
 
 /**
@@ -22,18 +23,8 @@ export function* tickersUntil(
 /** A budgeted model that remembers whether a call was ever refused for the cap. */
 export function watchBudget(model: ChatModel): { model: ChatModel; reached(): boolean } {
   let reached = false;
-  return {
-    model: {
-      prepare: () => model.prepare?.(),
-      async complete(request) {
-        try {
-          return await model.complete(request);
-        } catch (error) {
-          if (error instanceof BudgetExceededError) reached = true;
-          throw error;
-        }
-      },
-    },
-    reached: () => reached,
-  };
+  const observed = observeErrors(model, (error) => {
+    if (error instanceof BudgetExceededError) reached = true;
+  });
+  return { model: observed, reached: () => reached };
 }
