@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseUrlHost } from '../../src/cli/run-options.js';
+import { baseUrlHost } from '../../src/run/run-record.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { captureIo } from '../support/cli.js';
@@ -79,6 +79,8 @@ describe('a saved run explains itself and says where it went', () => {
       maxCostUsd: 5,
       search: 'exa',
       agents: ['quant'],
+      requestVersion: 1,
+      asOf: { kind: 'live' },
     });
   });
 
