@@ -24,7 +24,11 @@ export interface TerminalOptions {
  * footer. A pure function, so `autohedge runs show` prints a saved run as it was.
  */
 export function renderTerminal(result: AnalysisResult, options: TerminalOptions): string {
-  const view = reportView(result);
+  return renderTerminalView(reportView(result), options);
+}
+
+/** A view laid out for the terminal (renderTerminal's second half, for a view a caller extended). */
+export function renderTerminalView(view: ReportView, options: TerminalOptions): string {
   const canvas = new Canvas(options.color, options.unicode, options.width);
   const blocks: string[][] = view.notices.map((notice) => {
     const text = canvas
@@ -207,8 +211,9 @@ function statusLines(section: Section, options: TerminalOptions, view: ReportVie
   const run = options.saved === false ? 'Run not saved (--no-save)' : `Run ${find(view.meta, 'run')!.value}`;
   const asOf = `as of ${find(view.meta, 'asOf')!.value}`;
   const lines = canvas.joinToWidth([run, `status ${canvas.tint(status.tone, status.value)}`, asOf]);
-  // The run settings stay in report.md and result.json: the terminal footer is for what went wrong.
+  // The run line above says the status; the run settings stay in report.md and result.json.
   for (const part of section.parts)
-    if (part.kind === 'text' && part.key !== 'settings') lines.push(...partLines(part, canvas));
+    if ((part.kind === 'text' && part.key !== 'settings') || (part.kind === 'facts' && part.key !== 'status'))
+      lines.push(...partLines(part, canvas));
   return lines;
 }
