@@ -1,0 +1,160 @@
+import { turnoverOf, violations } from './constraints.js';
+import { type BookModel, pct } from './model.js';
+import { round4 } from './allocate.js';
+import type { Clamp } from './types.js';
+
+/**
+ * From target weights to share counts: the turnover cap (a blend of the current book
+ * and the target, which keeps every other limit because each is convex), whole shares
+ * rounded toward zero exposure, a repair of what rounding broke, and the minimum
+ * trade. Pure and deterministic.
+ */
+
+/** Fractional share counts are kept to six decimals. */
+export const fractionalDigits = 6;
+
+export interface TurnoverResult {
+  weights: number[];
+  clamp: Clamp | null;
+  /** The limit still broken at the most turnover allowed (then the caller refuses). */
+  conflict: string | null;
+}
+
+/** The target pulled toward the current book until its turnover fits the cap. */
+export function capTurnover(book: BookModel, target: readonly number[]): TurnoverResult {
+  const cap = book.limits.maxTurnoverPct;
+  const turnover = turnoverOf(book, target);
+  if (cap === null || turnover <= cap / 100) return { weights: [...target], clamp: null, conflict: null };
+  const share = cap / 100 / turnover;
+  const weights = book.names.map((name, index) => name.currentWeight + share * (target[index]! - name.currentWeight));
+  const broken = violations(book, weights, { turnover: false });
+  const clamp: Clamp = {
+    constraint: 'turnover',
+    before: round4(pct(turnover)),
+    after: round4(cap),
+    message: `every trade scaled to ${(share * 100).toFixed(1)} % of its size to keep turnover within --max-turnover-pct ${cap}`,
+  };
+  if (broken.length > 0) {
+    return {
+      weights,
+      clamp,
+      conflict: `--max-turnover-pct ${cap} is below the trading needed to meet the other limits (at that turnover, ${broken[0]!.message}); the full rebalance turns over ${pct(turnover).toFixed(2)} %`,
+    };
+  }
+  return { weights, clamp, conflict: null };
+}
+
+/** Shares for each name: pinned names keep theirs; decided ones round toward zero exposure. */
+export function sharesFor(book: BookModel, weights: readonly number[]): number[] {
+  return book.names.map((name, index) => {
+    if (name.fixed) return name.currentShares;
+    const exact = (weights[index]! * book.nav) / name.price;
+    // A hair of float noise must not cost a share (9.9999999 is 10).
+    const magnitude = Math.abs(exact) + 1e-7;
+    const rounded = book.limits.fractional
+      ? Math.floor(magnitude * 10 ** fractionalDigits) / 10 ** fractionalDigits
+      : Math.floor(magnitude);
+    return exact < 0 ? -rounded : rounded === 0 ? 0 : rounded;
+  });
+}
+
+export function weightsOf(book: BookModel, shares: readonly number[]): number[] {
+  return book.names.map((name, index) => (shares[index]! * name.price) / book.nav);
+}
+
+/**
+ * Rounding can break a limit the exact weights met (a short rounded smaller spends
+ * cash; a rounded book's volatility moves). Takes a step toward zero exposure from
+ * the lowest-conviction decided name that helps, until every limit holds or no step
+ * helps. Returns the shares and any limit still broken.
+ */
+export function repairRounding(book: BookModel, start: readonly number[]): { shares: number[]; broken: string | null } {
+  const shares = [...start];
+  for (let step = 0; step < 5000; step += 1) {
+    const broken = violations(book, weightsOf(book, shares));
+    if (broken.length === 0) return { shares, broken: null };
+    const first = broken[0]!;
+    const index = repairCandidate(book, shares, first.constraint, first.ticker, first.sector);
+    if (index === null) return { shares, broken: first.message };
+    shares[index] = stepTowardZero(book, shares[index]!, book.names[index]!.price);
+  }
+  return { shares, broken: violations(book, weightsOf(book, shares))[0]?.message ?? null };
+}
+
+function stepTowardZero(book: BookModel, shares: number, price: number): number {
+  const unit = book.limits.fractional
+    ? Math.max(10 ** -fractionalDigits, Math.floor(((book.nav * 1e-4) / price) * 1e6) / 1e6)
+    : 1;
+  const magnitude = Math.max(0, Math.abs(shares) - unit);
+  const rounded = Math.round(magnitude * 10 ** fractionalDigits) / 10 ** fractionalDigits;
+  return shares < 0 ? -rounded : rounded;
+}
+
+function repairCandidate(
+  book: BookModel,
+  shares: readonly number[],
+  constraint: string,
+  ticker: string | undefined,
+  sector: string | undefined,
+): number | null {
+  const candidates = book.names
+    .map((name, index) => ({ name, index, shares: shares[index]! }))
+    .filter(({ name, shares: held }) => !name.fixed && held !== 0)
+    .filter(({ name, index, shares: held }) => {
+      if (ticker !== undefined) return name.ticker === ticker;
+      if (sector !== undefined) return name.sector === sector;
+      if (constraint === 'cash-floor') return held > 0;
+      if (constraint === 'turnover') return Math.abs(held) > Math.abs(book.names[index]!.currentShares);
+      return true;
+    })
+    .sort(
+      (left, right) =>
+        left.name.decision!.conviction - right.name.decision!.conviction ||
+        (left.name.ticker < right.name.ticker ? -1 : 1),
+    );
+  if (constraint === 'max-net') {
+    const net = weightsOf(book, shares).reduce((sum, weight) => sum + weight, 0);
+    const helping = candidates.filter(({ shares: held }) => (net > 0 ? held > 0 : held < 0));
+    return helping[0]?.index ?? null;
+  }
+  return candidates[0]?.index ?? null;
+}
+
+/**
+ * Trades worth less than --min-trade-usd are dropped (the name keeps its current
+ * shares), in ticker order, unless dropping one would break a limit the book meets:
+ * then it stays, and the log says why.
+ */
+export function dropSmallTrades(book: BookModel, start: readonly number[]): { shares: number[]; clamps: Clamp[] } {
+  const shares = [...start];
+  const clamps: Clamp[] = [];
+  const minimum = book.limits.minTradeUsd;
+  book.names.forEach((name, index) => {
+    const notional = Math.abs(shares[index]! - name.currentShares) * name.price;
+    if (name.fixed || notional === 0 || notional >= minimum) return;
+    const before = shares[index]!;
+    const brokenBefore = violations(book, weightsOf(book, shares)).length;
+    shares[index] = name.currentShares;
+    const broken = violations(book, weightsOf(book, shares));
+    const beforePct = round4(pct((before * name.price) / book.nav));
+    if (broken.length > brokenBefore || (broken.length > 0 && brokenBefore === 0)) {
+      shares[index] = before;
+      clamps.push({
+        ticker: name.ticker,
+        constraint: 'min-trade',
+        before: beforePct,
+        after: beforePct,
+        message: `${name.ticker}: a ${notional.toFixed(2)} USD trade is below --min-trade-usd ${minimum} but kept: without it ${broken[0]!.message}`,
+      });
+      return;
+    }
+    clamps.push({
+      ticker: name.ticker,
+      constraint: 'min-trade',
+      before: beforePct,
+      after: round4(pct(name.currentWeight)),
+      message: `${name.ticker}: a ${notional.toFixed(2)} USD trade is below --min-trade-usd ${minimum}: dropped`,
+    });
+  });
+  return { shares, clamps };
+}
