@@ -245,6 +245,43 @@ Not investment advice: autohedge never places an order.`,
       setExit(await mcpCommand(options, io, deps, argv));
     });
 
+  // portfolio (#30): registered here until the command table lands; the command lives in commands/portfolio.ts.
+  program
+    .command('portfolio')
+    .description('turn saved decisions and your holdings into proposed, constrained orders (nothing is placed)')
+    .argument('[tickers...]', 'decisions for these tickers (default: the held ones); or --universe, --runs, --latest')
+    .option('--holdings <file>', 'your positions: CSV (symbol,quantity[,costBasis][,currency]; CASH row) or JSON')
+    .option('--cash <usd>', 'cash in the book, when the holdings file has none')
+    .option('--universe <file>', 'decisions for the tickers in this file')
+    .addOption(new Option('--runs <ids...>', 'exactly these saved runs (ids or unique prefixes)'))
+    .option('--latest', 'the newest decision of every ticker in the run store')
+    .option('--min-cash-pct <pct>', 'cash floor after the trades, % of NAV', '5')
+    .option('--max-weight-pct <pct>', 'largest weight of one name, %', '10')
+    .option('--max-sector-pct <pct>', 'largest gross weight of one sector, %', '30')
+    .option('--max-gross-pct <pct>', 'largest gross exposure, %', '100')
+    .option('--max-net-pct <pct>', 'largest net exposure, %', '100')
+    .option('--max-risk <pct>', 'largest loss at the stop of one position, % of NAV (as in the guardrails)', '2')
+    .option('--target-vol-pct <pct>', 'largest annualised volatility of the book (Ledoit-Wolf, 252 daily returns)')
+    .option('--max-turnover-pct <pct>', 'largest one-way turnover of this rebalance, % of NAV')
+    .option('--min-trade-usd <usd>', 'drop trades smaller than this', '100')
+    .option('--fractional', 'fractional shares (default: whole shares)')
+    .option('--allow-short', 'a SELL may go short to -positionSizePct (default: it reduces to zero)')
+    .option('--include-flagged', 'also size decisions the guardrails flagged')
+    .option('--json', 'print the book as JSON only')
+    .option('--csv', 'print the proposed orders as CSV only')
+    .option('--demo', 'market data from the bundled demo (synthetic; with demo runs of ACME)')
+    .option('--replay <file>', 'market data from a cassette: no network at all')
+    .option('--record <file>', 'record the market-data exchanges to a cassette')
+    .option('--refresh', 'bypass the market-data cache')
+    .option('--no-save', 'do not save the book under $AUTOHEDGE_HOME/portfolios')
+    .option('--out <dir>', 'also write portfolio.json, report.md, report.html and weights.svg here')
+    .option('-q, --quiet', 'no notices on stderr')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (tickers: string[], options: Record<string, unknown>) => {
+      const { portfolioCommand } = await import('./commands/portfolio.js');
+      setExit(await portfolioCommand(tickers, options, io, deps, argv));
+    });
+
   const runs = program.command('runs').description('list saved runs (newest first)').enablePositionalOptions();
   runs.option('--json', 'print JSON').action(async (options: { json?: boolean }) => {
     const { runsListCommand } = await import('./commands/runs.js');

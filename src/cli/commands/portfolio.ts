@@ -1,0 +1,241 @@
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { CassetteError, ExitCode, UsageError, errorMessage } from '../../errors.js';
+import { latestClosedSession } from '../../market/sessions.js';
+import { validateTicker } from '../../market/ticker.js';
+import { autohedgeHome, demoCassettePath } from '../../paths.js';
+import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
+import { constructPortfolio } from '../../portfolio/construct.js';
+import { readHoldingsFile, resolveCash } from '../../portfolio/holdings.js';
+import { fetchMarketInputs, newestDecisions } from '../../portfolio/inputs.js';
+import { defaultPortfolioLimits } from '../../portfolio/limits.js';
+import type { PortfolioLimits, PortfolioPlan } from '../../portfolio/types.js';
+import type { PortfolioReport } from '../../report/portfolio.js';
+import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
+import { portfolioId, portfoliosDirectory, writePortfolioFiles } from '../../store/portfolios.js';
+import type { CliDeps } from '../deps.js';
+import { formatError } from '../exit.js';
+import { reportOptions, warningWriter, type CliIo } from '../io.js';
+import { parseOptions } from '../options.js';
+import { redactingIo } from '../redact.js';
+import { buildServices, type Session } from '../services.js';
+
+/**
+ * `autohedge portfolio --holdings <file> [tickers...]`: the user's book and the newest
+ * saved decisions in, proposed orders out. A thin shell: the book is built by the pure
+ * constructor in src/portfolio/construct.ts; nothing here places an order.
+ */
+
+const got = (issue: { input?: unknown }) => ` (got '${String(issue.input)}')`;
+
+/** A number of at least `min` (and at most `max`), as typed on the command line. */
+const numberOption = (flag: string, min: number, max?: number) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a number of at least ${min}${got(issue)}` })
+    .transform(Number)
+    .refine((value) => value >= min && (max === undefined || value <= max), {
+      error: (issue) => `${flag} must be from ${min} to ${max ?? 'any size'}${got(issue)}`,
+    });
+
+const percentOption = (flag: string) => numberOption(flag, 0, 100);
+
+const portfolioOptionsSchema = z.object({
+  holdings: z.string({ error: 'missing required option --holdings <file>' }).min(1),
+  cash: z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/, { error: (issue) => `--cash must be a number of USD${got(issue)}` })
+    .transform(Number)
+    .optional(),
+  universe: z.string().min(1).optional(),
+  runs: z.array(z.string()).default([]),
+  latest: z.boolean().default(false),
+  minCashPct: percentOption('--min-cash-pct').default(defaultPortfolioLimits.minCashPct),
+  maxWeightPct: percentOption('--max-weight-pct').default(defaultPortfolioLimits.maxWeightPct),
+  maxSectorPct: percentOption('--max-sector-pct').default(defaultPortfolioLimits.maxSectorPct),
+  maxGrossPct: numberOption('--max-gross-pct', 0, 1000).default(defaultPortfolioLimits.maxGrossPct),
+  maxNetPct: numberOption('--max-net-pct', 0, 1000).default(defaultPortfolioLimits.maxNetPct),
+  maxRisk: percentOption('--max-risk').default(defaultPortfolioLimits.maxRiskPct),
+  targetVolPct: numberOption('--target-vol-pct', 0, 1000).optional(),
+  maxTurnoverPct: numberOption('--max-turnover-pct', 0, 1000).optional(),
+  minTradeUsd: numberOption('--min-trade-usd', 0).default(defaultPortfolioLimits.minTradeUsd),
+  fractional: z.boolean().default(false),
+  allowShort: z.boolean().default(false),
+  includeFlagged: z.boolean().default(false),
+  json: z.boolean().default(false),
+  csv: z.boolean().default(false),
+  demo: z.boolean().default(false),
+  replay: z.string().min(1).optional(),
+  record: z.string().min(1).optional(),
+  refresh: z.boolean().default(false),
+  save: z.boolean().default(true),
+  out: z.string().min(1).optional(),
+  quiet: z.boolean().default(false),
+  verbose: z.boolean().default(false),
+});
+
+type PortfolioCliOptions = z.infer<typeof portfolioOptionsSchema>;
+
+export async function portfolioCommand(
+  rawTickers: string[],
+  rawOptions: Record<string, unknown>,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+): Promise<number> {
+  const options = parseOptions(portfolioOptionsSchema, rawOptions);
+  checkCombinations(options, rawTickers);
+  const parsed = await readHoldingsFile(resolve(io.cwd, options.holdings)).catch((error: unknown) => {
+    throw error instanceof UsageError ? error : new UsageError(errorMessage(error));
+  });
+  const holdings = resolveCash(parsed, options.cash, options.holdings);
+  const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
+  const tickers = mergeTickers(
+    rawTickers.map((ticker) => validateTicker(ticker)),
+    fromFile,
+  );
+  const home = autohedgeHome(io.env);
+  const held = holdings.positions.map((position) => position.symbol);
+  const selected = await newestDecisions(
+    home,
+    { tickers, runIds: options.runs, latest: options.latest, demo: options.demo },
+    held,
+  );
+  const session = await buildServices(
+    {
+      env: io.env,
+      cwd: io.cwd,
+      record: options.record,
+      replay: options.demo ? demoCassettePath() : options.replay,
+      demo: options.demo,
+      refresh: options.refresh,
+      argv,
+      needsModel: false,
+      warn: warningWriter(io),
+    },
+    deps,
+  );
+  const out = redactingIo(io, session.secrets);
+  try {
+    const names = [...new Set([...held, ...selected.decisions.map((decision) => decision.ticker)])];
+    if (options.demo) session.checkDemoTickers(names);
+    const asOf = session.asOf();
+    const market = await fetchWithReplayReport(
+      session,
+      names,
+      { asOf, refresh: options.refresh, signal: io.signal },
+      io,
+    );
+    if (market === null) return ExitCode.usage;
+    const plan = constructPortfolio({
+      holdings,
+      decisions: selected.decisions,
+      market,
+      limits: limitsOf(options),
+      lastSession: latestClosedSession(asOf),
+      missing: selected.missing,
+    });
+    const report: PortfolioReport = { plan, asOf: asOf.toISOString(), demo: session.demo };
+    await printPlan(report, options, out);
+    if (!options.quiet) for (const warning of plan.warnings) warningWriter(out)(warning);
+    await savePlan(report, options, home, out, asOf);
+    await session.finish(out);
+    return ExitCode.ok;
+  } finally {
+    await session.close();
+  }
+}
+
+function checkCombinations(options: PortfolioCliOptions, tickers: string[]): void {
+  if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
+    throw new UsageError('--record, --replay and --demo cannot be combined');
+  }
+  const sources = [tickers.length > 0 || options.universe, options.runs.length > 0, options.latest].filter(Boolean);
+  if (sources.length > 1)
+    throw new UsageError('name the decisions one way: tickers (or --universe), --runs, or --latest');
+  if (options.json && options.csv) throw new UsageError('--json and --csv cannot be combined');
+}
+
+function limitsOf(options: PortfolioCliOptions): PortfolioLimits {
+  return {
+    minCashPct: options.minCashPct,
+    maxWeightPct: options.maxWeightPct,
+    maxSectorPct: options.maxSectorPct,
+    maxGrossPct: options.maxGrossPct,
+    maxNetPct: options.maxNetPct,
+    maxRiskPct: options.maxRisk,
+    targetVolPct: options.targetVolPct ?? null,
+    maxTurnoverPct: options.maxTurnoverPct ?? null,
+    minTradeUsd: options.minTradeUsd,
+    fractional: options.fractional,
+    allowShort: options.allowShort,
+    includeFlagged: options.includeFlagged,
+  };
+}
+
+/** Market inputs; under a replay that cannot answer, every missed request on its own line and null. */
+async function fetchWithReplayReport(
+  session: Session,
+  tickers: string[],
+  options: { asOf: Date; refresh: boolean; signal?: AbortSignal },
+  io: CliIo,
+): Promise<Awaited<ReturnType<typeof fetchMarketInputs>> | null> {
+  try {
+    return await fetchMarketInputs(session.market, tickers, options);
+  } catch (error) {
+    const misses = session.replayMisses();
+    if (misses.length === 0) throw error;
+    for (const miss of misses) io.stderr(`${formatError(new CassetteError(miss), false)}\n`);
+    return null;
+  }
+}
+
+export function planJson(plan: PortfolioPlan): string {
+  return `${stringifyJsonSafely(plan, 2)}\n`;
+}
+
+async function printPlan(report: PortfolioReport, options: PortfolioCliOptions, io: CliIo): Promise<void> {
+  if (options.json) {
+    io.stdout(planJson(report.plan));
+    return;
+  }
+  const { renderOrdersCsv, renderPortfolioTerminal } = await import('../../report/portfolio.js');
+  if (options.csv) {
+    io.stdout(renderOrdersCsv(report.plan));
+    return;
+  }
+  io.stdout(renderPortfolioTerminal(report, { unicode: reportOptions(io).unicode }));
+}
+
+/** portfolio.json, report.md, report.html and weights.svg under $AUTOHEDGE_HOME/portfolios/<id>/ (unless --no-save), and in --out. */
+async function savePlan(
+  report: PortfolioReport,
+  options: PortfolioCliOptions,
+  home: string,
+  io: CliIo,
+  asOf: Date,
+): Promise<void> {
+  const json = planJson(report.plan);
+  const directories = [
+    ...(options.save ? [join(portfoliosDirectory(home), portfolioId(asOf, json))] : []),
+    ...(options.out ? [resolve(io.cwd, options.out)] : []),
+  ];
+  if (directories.length === 0) return;
+  const { renderPortfolioMarkdown } = await import('../../report/portfolio.js');
+  const { renderPortfolioHtml, renderWeightsSvg } = await import('../../report/portfolio-html.js');
+  const chart = renderWeightsSvg(report.plan);
+  const files = {
+    json,
+    chart,
+    markdown: renderPortfolioMarkdown(report, chart ? 'weights.svg' : null),
+    html: renderPortfolioHtml(report, chart),
+  };
+  for (const directory of directories) {
+    try {
+      await writePortfolioFiles(directory, files);
+      if (!options.quiet) io.stderr(`autohedge: proposed portfolio written to ${sanitizeText(directory)}\n`);
+    } catch (error) {
+      io.stderr(`autohedge: warning: portfolio not written to ${sanitizeText(directory)}: ${errorMessage(error)}\n`);
+    }
+  }
+}
