@@ -10,8 +10,18 @@ export function violations(book: BookModel, weights: readonly number[], options 
   const found: Violation[] = [];
   const { limits } = book;
   const over = (value: number, limit: number) => value > limit + weightTolerance;
+  const cap = limits.maxWeightPct / 100;
   book.names.forEach((name, index) => {
     const weight = weights[index]!;
+    if (name.fixed && over(Math.abs(weight), cap)) {
+      found.push({
+        constraint: 'max-weight',
+        ticker: name.ticker,
+        value: pct(weight),
+        limit: limits.maxWeightPct,
+        message: `${name.ticker} at ${describePct(pct(weight))} is above --max-weight-pct ${limits.maxWeightPct}, and it is not traded (no usable decision)`,
+      });
+    }
     if (weight < name.low - weightTolerance || weight > name.high + weightTolerance) {
       const cap = weight > name.high ? name.high : name.low;
       const constraint = boundConstraint(book, index, weight);

@@ -99,7 +99,8 @@ function bookModel(input: PortfolioInput, usable: Map<string, DecisionInput>): B
     (sum, ticker) => sum + (held.get(ticker)?.quantity ?? 0) * marketOf(ticker).price,
     input.holdings.cash,
   );
-  if (!(nav > 0)) {
+  // Below a dollar, the cents the output rounds to are most of the book.
+  if (!(nav >= 1)) {
     throw new PortfolioInfeasibleError(
       `the book's net asset value is ${nav.toFixed(2)} USD: nothing can be sized against it`,
       'nav',
@@ -147,13 +148,15 @@ function checkCurrency(ticker: string, listing: string | null, holding: string |
 }
 
 function covarianceFor(input: PortfolioInput, names: NameModel[]): number[][] | null {
+  // An empty book has no risk to estimate: its volatility is zero.
+  if (names.length === 0) return [];
   const series = names.map((name) => ({
     ticker: name.ticker,
     closes: input.market.find((entry) => entry.ticker === name.ticker)?.closes ?? [],
   }));
   const aligned = alignedReturns(series);
-  if (aligned.returns.length >= minimumReturns && names.length > 0) return ledoitWolf(aligned.returns).matrix;
-  if (input.limits.targetVolPct !== null && names.length > 0) {
+  if (aligned.returns.length >= minimumReturns) return ledoitWolf(aligned.returns).matrix;
+  if (input.limits.targetVolPct !== null) {
     throw new PortfolioInfeasibleError(
       `--target-vol-pct needs at least ${minimumReturns} daily returns common to every name in the book; there are ${aligned.returns.length}`,
       'history',
