@@ -1,5 +1,5 @@
 import { turnoverOf, violations } from './constraints.js';
-import { type BookModel, pct } from './model.js';
+import { type BookModel, pct, type Violation } from './model.js';
 import { round4 } from './allocate.js';
 import type { Clamp } from './types.js';
 
@@ -64,60 +64,71 @@ export function weightsOf(book: BookModel, shares: readonly number[]): number[] 
 
 /**
  * Rounding can break a limit the exact weights met (a short rounded smaller spends
- * cash; a rounded book's volatility moves). Takes a step toward zero exposure from
- * the lowest-conviction decided name that helps, until every limit holds or no step
- * helps. Returns the shares and any limit still broken.
+ * cash; a sale rounded up turns over more). Each step moves one decided name by one
+ * unit — toward zero exposure, or toward its current shares for the turnover cap —
+ * choosing, lowest conviction first, a move that breaks nothing new where one exists.
+ * Returns the shares and the limit still broken, if any.
  */
 export function repairRounding(book: BookModel, start: readonly number[]): { shares: number[]; broken: string | null } {
   const shares = [...start];
   for (let step = 0; step < 5000; step += 1) {
     const broken = violations(book, weightsOf(book, shares));
     if (broken.length === 0) return { shares, broken: null };
-    const first = broken[0]!;
-    const index = repairCandidate(book, shares, first.constraint, first.ticker, first.sector);
-    if (index === null) return { shares, broken: first.message };
-    shares[index] = stepTowardZero(book, shares[index]!, book.names[index]!.price);
+    const kinds = new Set(broken.map((violation) => violation.constraint));
+    const moves = candidateMoves(book, shares, broken[0]!);
+    const clean = moves.find((move) => {
+      const trial = [...shares];
+      trial[move.index] = move.shares;
+      return violations(book, weightsOf(book, trial)).every((violation) => kinds.has(violation.constraint));
+    });
+    const chosen = clean ?? moves[0];
+    if (!chosen) return { shares, broken: broken[0]!.message };
+    shares[chosen.index] = chosen.shares;
   }
   return { shares, broken: violations(book, weightsOf(book, shares))[0]?.message ?? null };
 }
 
-function stepTowardZero(book: BookModel, shares: number, price: number): number {
-  const unit = book.limits.fractional
+function unitOf(book: BookModel, price: number): number {
+  return book.limits.fractional
     ? Math.max(10 ** -fractionalDigits, Math.floor(((book.nav * 1e-4) / price) * 1e6) / 1e6)
     : 1;
-  const magnitude = Math.max(0, Math.abs(shares) - unit);
-  const rounded = Math.round(magnitude * 10 ** fractionalDigits) / 10 ** fractionalDigits;
-  return shares < 0 ? -rounded : rounded;
 }
 
-function repairCandidate(
-  book: BookModel,
-  shares: readonly number[],
-  constraint: string,
-  ticker: string | undefined,
-  sector: string | undefined,
-): number | null {
-  const candidates = book.names
-    .map((name, index) => ({ name, index, shares: shares[index]! }))
-    .filter(({ name, shares: held }) => !name.fixed && held !== 0)
-    .filter(({ name, index, shares: held }) => {
-      if (ticker !== undefined) return name.ticker === ticker;
-      if (sector !== undefined) return name.sector === sector;
-      if (constraint === 'cash-floor') return held > 0;
-      if (constraint === 'turnover') return Math.abs(held) > Math.abs(book.names[index]!.currentShares);
+/** One unit from `shares` toward `goal`, never past it. */
+function stepToward(book: BookModel, shares: number, goal: number, price: number): number {
+  const unit = unitOf(book, price);
+  const next = shares > goal ? Math.max(goal, shares - unit) : Math.min(goal, shares + unit);
+  return Math.round(next * 10 ** fractionalDigits) / 10 ** fractionalDigits;
+}
+
+interface Move {
+  index: number;
+  shares: number;
+}
+
+function candidateMoves(book: BookModel, shares: readonly number[], violation: Violation): Move[] {
+  const weights = weightsOf(book, shares);
+  const net = weights.reduce((sum, weight) => sum + weight, 0);
+  const towardCurrent = violation.constraint === 'turnover';
+  return book.names
+    .map((name, index) => ({ name, index, held: shares[index]! }))
+    .filter(({ name, held }) => !name.fixed && held !== (towardCurrent ? name.currentShares : 0))
+    .filter(({ name, held }) => {
+      if (violation.ticker !== undefined) return name.ticker === violation.ticker;
+      if (violation.sector !== undefined) return name.sector === violation.sector;
+      if (violation.constraint === 'cash-floor') return held > 0;
+      if (violation.constraint === 'max-net') return net > 0 ? held > 0 : held < 0;
       return true;
     })
     .sort(
       (left, right) =>
         left.name.decision!.conviction - right.name.decision!.conviction ||
         (left.name.ticker < right.name.ticker ? -1 : 1),
-    );
-  if (constraint === 'max-net') {
-    const net = weightsOf(book, shares).reduce((sum, weight) => sum + weight, 0);
-    const helping = candidates.filter(({ shares: held }) => (net > 0 ? held > 0 : held < 0));
-    return helping[0]?.index ?? null;
-  }
-  return candidates[0]?.index ?? null;
+    )
+    .map(({ name, index, held }) => ({
+      index,
+      shares: stepToward(book, held, towardCurrent ? name.currentShares : 0, name.price),
+    }));
 }
 
 /**
