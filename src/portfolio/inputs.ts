@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { newYorkDay } from '../market/sessions.js';
 import type { MarketData, MarketSnapshot } from '../market/types.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { listRuns, loadRun } from '../store/index.js';
 import type { DecisionInput, MarketInput } from './types.js';
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { AnalysisResult, Decision } from '../../src/pipeline/types.js';
+import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { saveRun } from '../../src/store/index.js';
 import { captureIo } from '../support/cli.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';

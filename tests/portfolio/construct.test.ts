@@ -56,18 +56,18 @@ describe('constructPortfolio: rules', () => {
   it('keeps a held name that was not analysed and lists it', () => {
     const plan = constructPortfolio(
       input({
-        holdings: { cash: 50_000, positions: [{ symbol: 'OLD', quantity: 100, costBasis: null, currency: null }] },
+        holdings: { cash: 50_000, positions: [{ symbol: 'OLD', quantity: 40, costBasis: null, currency: null }] },
         decisions: [decision('NEW', { positionSizePct: 5, stopLoss: 90 })],
         market: [market('OLD', 100, { sector: 'Utilities' }), market('NEW', 100)],
       }),
     );
     expect(plan.held).toEqual([
-      expect.objectContaining({ ticker: 'OLD', quantity: 100, reason: expect.stringContaining('held, not analysed') }),
+      expect.objectContaining({ ticker: 'OLD', quantity: 40, reason: expect.stringContaining('held, not analysed') }),
     ]);
     expect(plan.targets.find((target) => target.ticker === 'OLD')).toMatchObject({
       action: 'HELD',
-      shares: 100,
-      currentShares: 100,
+      shares: 40,
+      currentShares: 40,
     });
     expect(plan.orders.map((order) => order.ticker)).toEqual(['NEW']);
   });

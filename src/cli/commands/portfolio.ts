@@ -1,14 +1,12 @@
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
 import { CassetteError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { latestClosedSession } from '../../market/sessions.js';
 import { validateTicker } from '../../market/ticker.js';
 import { autohedgeHome, demoCassettePath } from '../../paths.js';
-import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
+import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
 import { constructPortfolio } from '../../portfolio/construct.js';
 import { readHoldingsFile, resolveCash } from '../../portfolio/holdings.js';
 import { fetchMarketInputs, newestDecisions } from '../../portfolio/inputs.js';
-import { defaultPortfolioLimits } from '../../portfolio/limits.js';
 import type { PortfolioLimits, PortfolioPlan } from '../../portfolio/types.js';
 import type { PortfolioReport } from '../../report/portfolio.js';
 import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
@@ -16,7 +14,7 @@ import { portfolioId, portfoliosDirectory, writePortfolioFiles } from '../../sto
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import { reportOptions, warningWriter, type CliIo } from '../io.js';
-import { parseOptions } from '../options.js';
+import type { PortfolioCliOptions } from '../command-table.js';
 import { redactingIo } from '../redact.js';
 import { buildServices, type Session } from '../services.js';
 
@@ -26,64 +24,13 @@ import { buildServices, type Session } from '../services.js';
  * constructor in src/portfolio/construct.ts; nothing here places an order.
  */
 
-const got = (issue: { input?: unknown }) => ` (got '${String(issue.input)}')`;
-
-/** A number of at least `min` (and at most `max`), as typed on the command line. */
-const numberOption = (flag: string, min: number, max?: number) =>
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a number of at least ${min}${got(issue)}` })
-    .transform(Number)
-    .refine((value) => value >= min && (max === undefined || value <= max), {
-      error: (issue) => `${flag} must be from ${min} to ${max ?? 'any size'}${got(issue)}`,
-    });
-
-const percentOption = (flag: string) => numberOption(flag, 0, 100);
-
-const portfolioOptionsSchema = z.object({
-  holdings: z.string({ error: 'missing required option --holdings <file>' }).min(1),
-  cash: z
-    .string()
-    .regex(/^-?\d+(\.\d+)?$/, { error: (issue) => `--cash must be a number of USD${got(issue)}` })
-    .transform(Number)
-    .optional(),
-  universe: z.string().min(1).optional(),
-  runs: z.array(z.string()).default([]),
-  latest: z.boolean().default(false),
-  minCashPct: percentOption('--min-cash-pct').default(defaultPortfolioLimits.minCashPct),
-  maxWeightPct: percentOption('--max-weight-pct').default(defaultPortfolioLimits.maxWeightPct),
-  maxSectorPct: percentOption('--max-sector-pct').default(defaultPortfolioLimits.maxSectorPct),
-  maxGrossPct: numberOption('--max-gross-pct', 0, 1000).default(defaultPortfolioLimits.maxGrossPct),
-  maxNetPct: numberOption('--max-net-pct', 0, 1000).default(defaultPortfolioLimits.maxNetPct),
-  maxRisk: percentOption('--max-risk').default(defaultPortfolioLimits.maxRiskPct),
-  targetVolPct: numberOption('--target-vol-pct', 0, 1000).optional(),
-  maxTurnoverPct: numberOption('--max-turnover-pct', 0, 1000).optional(),
-  minTradeUsd: numberOption('--min-trade-usd', 0).default(defaultPortfolioLimits.minTradeUsd),
-  fractional: z.boolean().default(false),
-  allowShort: z.boolean().default(false),
-  includeFlagged: z.boolean().default(false),
-  json: z.boolean().default(false),
-  csv: z.boolean().default(false),
-  demo: z.boolean().default(false),
-  replay: z.string().min(1).optional(),
-  record: z.string().min(1).optional(),
-  refresh: z.boolean().default(false),
-  save: z.boolean().default(true),
-  out: z.string().min(1).optional(),
-  quiet: z.boolean().default(false),
-  verbose: z.boolean().default(false),
-});
-
-type PortfolioCliOptions = z.infer<typeof portfolioOptionsSchema>;
-
 export async function portfolioCommand(
   rawTickers: string[],
-  rawOptions: Record<string, unknown>,
+  options: PortfolioCliOptions,
   io: CliIo,
   deps: CliDeps,
   argv: string[],
 ): Promise<number> {
-  const options = parseOptions(portfolioOptionsSchema, rawOptions);
   checkCombinations(options, rawTickers);
   const parsed = await readHoldingsFile(resolve(io.cwd, options.holdings)).catch((error: unknown) => {
     throw error instanceof UsageError ? error : new UsageError(errorMessage(error));
