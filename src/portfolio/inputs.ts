@@ -45,10 +45,18 @@ export function decisionOf(result: AnalysisResult): DecisionInput | null {
 }
 
 /** Exactly the runs named: each must hold a finished decision, one per ticker. */
-async function decisionsOfRuns(home: string, runIds: string[]): Promise<SelectedDecisions> {
+async function decisionsOfRuns(home: string, runIds: string[], demo: boolean): Promise<SelectedDecisions> {
   const byTicker = new Map<string, DecisionInput>();
   for (const runId of runIds) {
     const result = await loadRun(home, runId);
+    // Synthetic decisions never size a real book, nor real ones the demo's.
+    if (result.demo !== demo) {
+      throw new UsageError(
+        result.demo
+          ? `run ${result.runId} is a demo run (synthetic data): it sizes a book only with --demo`
+          : `run ${result.runId} is not a demo run: --demo sizes only demo runs`,
+      );
+    }
     const decision = decisionOf(result);
     if (!decision) throw new UsageError(`run ${result.runId} has no finished decision (status ${result.status})`);
     const earlier = byTicker.get(decision.ticker);
@@ -65,7 +73,7 @@ export async function newestDecisions(
   query: DecisionQuery,
   held: readonly string[],
 ): Promise<SelectedDecisions> {
-  if (query.runIds.length > 0) return decisionsOfRuns(home, query.runIds);
+  if (query.runIds.length > 0) return decisionsOfRuns(home, query.runIds, query.demo);
   const wanted = query.latest ? null : query.tickers.length > 0 ? new Set(query.tickers) : new Set(held);
   const summaries = (await listRuns(home)).filter(
     (summary) =>

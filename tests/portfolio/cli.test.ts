@@ -150,6 +150,17 @@ describe('autohedge portfolio', () => {
     expect(io.err().trim().split('\n')).toHaveLength(1);
   });
 
+  it('--runs takes exactly the runs named; a demo run never sizes a real book', async () => {
+    const { io } = await setup(book);
+    const deps = { market: market(), now };
+    const args = ['portfolio', '--holdings', 'h.csv', '--json', '--no-save', '--runs'];
+    expect(await runCli([...args, '20261120T210000Z-ACME-old000'], io, deps)).toBe(0);
+    const plan = JSON.parse(io.out()) as { targets: Array<{ ticker: string; decisionRunId: string | null }> };
+    expect(plan.targets.find((target) => target.ticker === 'ACME')!.decisionRunId).toBe('20261120T210000Z-ACME-old000');
+    expect(await runCli([...args, '20261127T210000Z-ACME-demo00'], io, deps)).toBe(2);
+    expect(io.err()).toContain('is a demo run (synthetic data)');
+  });
+
   it('exits 2 on a malformed holdings file, naming the line', async () => {
     const { io } = await setup('symbol,quantity\nACME,1\nBAD TICKER,2\nCASH,1\n');
     expect(await runCli(['portfolio', '--holdings', 'h.csv'], io, { market: market(), now })).toBe(2);
