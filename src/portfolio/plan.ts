@@ -1,3 +1,4 @@
+import { adjacentSession, newYorkDay } from '../market/sessions.js';
 import { round4 } from './allocate.js';
 import { turnoverOf, volatilityOf } from './constraints.js';
 import { type BookModel, pct } from './model.js';
@@ -71,7 +72,7 @@ export function planOf(parts: PlanParts): PortfolioPlan {
       cashPct: round4(pct(1 - net)),
       turnoverPct: round4(pct(turnoverOf(book, weights))),
     },
-    warnings: staleWarnings(input, staleTickers),
+    warnings: [...staleWarnings(input, staleTickers), ...decisionAgeWarnings(book, input.lastSession)],
     limits: input.limits,
   };
 }
@@ -121,4 +122,22 @@ function staleWarnings(input: PortfolioInput, stale: ReadonlySet<string>): strin
         `${entry.ticker}: the price ${entry.price} is from ${entry.priceDay}, older than the last session (${input.lastSession})`,
     )
     .sort();
+}
+
+/** Sessions a decision did not see: it was made before the book's last session closed. */
+function decisionAgeWarnings(book: BookModel, lastSession: string): string[] {
+  return book.names.flatMap((name) => {
+    const decision = name.decision;
+    const at = decision ? new Date(decision.asOf) : null;
+    if (!decision || !at || Number.isNaN(at.getTime())) return [];
+    const day = newYorkDay(at);
+    let sessions = 0;
+    for (let session = lastSession; session > day && sessions < 1000; session = adjacentSession(session, -1)) {
+      sessions += 1;
+    }
+    if (sessions === 0) return [];
+    return [
+      `${name.ticker}: the decision (run ${decision.runId}) is as of ${day}, ${sessions} session${sessions === 1 ? '' : 's'} before the book's last session (${lastSession})`,
+    ];
+  });
 }

@@ -182,6 +182,19 @@ describe('constructPortfolio: rules', () => {
     expect(plan.warnings).toEqual(['OLD: the price 100 is from 2026-11-20, older than the last session (2026-11-27)']);
   });
 
+  it('warns when a decision did not see the last sessions', () => {
+    const plan = constructPortfolio(
+      input({
+        decisions: [decision('OLD', { stopLoss: 90, asOf: '2026-11-20T21:00:00.000Z', runId: 'run-old' })],
+        market: [market('OLD', 100)],
+      }),
+    );
+    // 2026-11-23, 24, 25 and 27 (the 26th is Thanksgiving): four sessions.
+    expect(plan.warnings).toEqual([
+      "OLD: the decision (run run-old) is as of 2026-11-20, 4 sessions before the book's last session (2026-11-27)",
+    ]);
+  });
+
   it('a BUY without a stop adds nothing', () => {
     const plan = constructPortfolio(
       input({ decisions: [decision('NOS', { stopLoss: null })], market: [market('NOS', 10)] }),
