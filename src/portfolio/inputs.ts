@@ -80,7 +80,7 @@ export async function newestDecisions(
       summary.state === 'ok' &&
       summary.action !== null &&
       summary.ticker !== null &&
-      (summary.mode === 'demo') === query.demo &&
+      summary.demo === query.demo &&
       (wanted === null || wanted.has(summary.ticker)),
   );
   const newest = new Map<string, { decision: DecisionInput; startedAt: string }>();
