@@ -76,7 +76,8 @@ export function repairRounding(book: BookModel, start: readonly number[]): { sha
     if (broken.length === 0) return { shares, broken: null };
     const kinds = new Set(broken.map((violation) => violation.constraint));
     const moves = candidateMoves(book, shares, broken[0]!);
-    const clean = moves.find((move) => {
+    // The first few candidates are tried for a clean move: a large book stays fast.
+    const clean = moves.slice(0, 8).find((move) => {
       const trial = [...shares];
       trial[move.index] = move.shares;
       return violations(book, weightsOf(book, trial)).every((violation) => kinds.has(violation.constraint));
