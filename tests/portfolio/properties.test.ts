@@ -211,7 +211,6 @@ describe('constructPortfolio properties', () => {
       }),
       { numRuns: 3000, seed: 30 },
     );
-    console.log(`built ${built}, refused ${refused}`, Object.fromEntries(reasons));
     // The generator must exercise real books, not only refusals.
     expect(built).toBeGreaterThan(refused / 4);
     expect(built).toBeGreaterThan(500);
