@@ -70,7 +70,15 @@ function usableDecisions(
   excluded: Array<{ ticker: string; reason: string }>,
 ): Map<string, DecisionInput> {
   const usable = new Map<string, DecisionInput>();
-  for (const decision of [...decisions].sort((a, b) => (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : 0))) {
+  // By ticker, then newest first: should a caller pass two for one ticker, the newest counts, whatever the order.
+  const key = (decision: DecisionInput) => `${decision.asOf}|${decision.runId}`;
+  const ordered = [...decisions].sort((a, b) =>
+    a.ticker !== b.ticker ? (a.ticker < b.ticker ? -1 : 1) : key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0,
+  );
+  const seen = new Set<string>();
+  for (const decision of ordered) {
+    if (seen.has(decision.ticker)) continue;
+    seen.add(decision.ticker);
     if (decision.flagged && !includeFlagged) {
       excluded.push({
         ticker: decision.ticker,

@@ -64,7 +64,7 @@ export function planOf(parts: PlanParts): PortfolioPlan {
     orders,
     clamps: parts.clamps,
     held: heldList(book, parts.excluded),
-    excluded: parts.excluded,
+    excluded: [...parts.excluded].sort((a, b) => (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : 0)),
     risk: {
       grossPct: round4(pct(gross)),
       netPct: round4(pct(net)),
