@@ -190,8 +190,8 @@ export const portfolioSpec = {
   name: 'portfolio',
   description: 'turn saved decisions and your holdings into proposed, constrained orders (nothing is placed)',
   args: [['[tickers...]', 'decisions for these tickers (default: the held ones); or --universe, --runs, --latest']],
-  groups: ['book', 'limits', 'bookOutput'],
-  options: ['universe', 'maxRisk', 'json', 'demo', 'replay', 'record', 'refresh', 'save', 'out', 'quiet'],
+  groups: ['book', 'limits', 'bookOutput', 'model', 'tools'],
+  options: ['universe', 'maxRisk', 'maxCost', 'json', 'demo', 'replay', 'record', 'refresh', 'save', 'out', 'quiet'],
   help: {
     universe: 'decisions for the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
     maxRisk: 'largest loss at the stop of one position, % of NAV (as in the guardrails)',
@@ -202,6 +202,8 @@ export const portfolioSpec = {
     save: 'do not save the book under $AUTOHEDGE_HOME/portfolios',
     out: 'also write portfolio.json, report.md, report.html and weights.svg here',
     quiet: 'no notices on stderr',
+    model: 'with --analyze: model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
+    maxCost: 'with --analyze: stop making model calls before the spend of all the analyses would pass this many USD',
   },
 } as const satisfies CommandSpec;
 export type PortfolioCliOptions = OptionsOf<typeof portfolioSpec>;

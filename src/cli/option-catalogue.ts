@@ -291,6 +291,11 @@ export const optionCatalogue = {
     help: 'also size decisions the guardrails flagged (default: excluded)',
     field: (f) => f.flag,
   },
+  analyze: {
+    flags: '--analyze',
+    help: 'analyse the tickers first (a full, saved run each, as `analyze` makes), then size those decisions',
+    field: (f) => f.flag,
+  },
   csv: { flags: '--csv', help: 'print the proposed orders as CSV only', field: (f) => f.flag },
   // ---- runs show
   html: { flags: '--html', help: 'print the self-contained HTML report (report.html)', field: (f) => f.flag },
@@ -314,7 +319,7 @@ export const optionGroups = {
   evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo'] },
   book: {
     heading: 'The book',
-    options: ['holdings', 'cash', 'runs', 'latest', 'includeFlagged', 'allowShort', 'fractional'],
+    options: ['holdings', 'cash', 'runs', 'latest', 'analyze', 'includeFlagged', 'allowShort', 'fractional'],
   },
   bookOutput: { heading: 'Output', options: ['csv'] },
   limits: {

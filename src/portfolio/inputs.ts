@@ -25,6 +25,8 @@ export interface DecisionQuery {
 export interface SelectedDecisions {
   decisions: DecisionInput[];
   missing: Array<{ ticker: string; reason: string }>;
+  /** The market data fresh runs decided on (--analyze), by ticker. */
+  snapshots?: ReadonlyMap<string, MarketSnapshot>;
 }
 
 export function decisionOf(result: AnalysisResult): DecisionInput | null {
@@ -129,11 +131,15 @@ export function marketInputOf(ticker: string, snapshot: MarketSnapshot): MarketI
   };
 }
 
-/** Market inputs for every ticker, fetched two at a time, returned in ticker order. */
+/**
+ * Market inputs for every ticker, fetched two at a time, returned in ticker order. A
+ * snapshot in `known` (the one a fresh run of `--analyze` decided on) is used as is.
+ */
 export async function fetchMarketInputs(
   market: MarketData,
   tickers: readonly string[],
   options: { asOf: Date; refresh: boolean; signal?: AbortSignal },
+  known: ReadonlyMap<string, MarketSnapshot> = new Map(),
 ): Promise<MarketInput[]> {
   const sorted = [...new Set(tickers)].sort();
   const results: MarketInput[] = new Array<MarketInput>(sorted.length);
@@ -142,7 +148,7 @@ export async function fetchMarketInputs(
     while (next < sorted.length) {
       const index = next++;
       const ticker = sorted[index]!;
-      const snapshot = await market.snapshot(ticker, options);
+      const snapshot = known.get(ticker) ?? (await market.snapshot(ticker, options));
       results[index] = marketInputOf(ticker, snapshot);
     }
   };

@@ -2,11 +2,13 @@ import { join, resolve } from 'node:path';
 import { CassetteError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { latestClosedSession } from '../../market/sessions.js';
 import { validateTicker } from '../../market/ticker.js';
-import { autohedgeHome, demoCassettePath } from '../../paths.js';
+import { autohedgeHome } from '../../paths.js';
+import { resolveSearchChoice } from '../../search/choice.js';
 import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
 import { constructPortfolio } from '../../portfolio/construct.js';
 import { readHoldingsFile, resolveCash } from '../../portfolio/holdings.js';
-import { fetchMarketInputs, newestDecisions } from '../../portfolio/inputs.js';
+import { decisionOf, fetchMarketInputs, newestDecisions, type SelectedDecisions } from '../../portfolio/inputs.js';
+import type { MarketSnapshot } from '../../market/types.js';
 import type { PortfolioLimits, PortfolioPlan } from '../../portfolio/types.js';
 import type { PortfolioReport } from '../../report/portfolio.js';
 import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
@@ -16,7 +18,9 @@ import { formatError } from '../exit.js';
 import { reportOptions, warningWriter, type CliIo } from '../io.js';
 import type { PortfolioCliOptions } from '../command-table.js';
 import { redactingIo } from '../redact.js';
-import { buildServices, type Session } from '../services.js';
+import { serviceConfigOf } from '../request-session.js';
+import { buildServices, type ServiceConfig, type Session } from '../services.js';
+import { analyzeFirst } from './portfolio-analyze.js';
 
 /**
  * `autohedge portfolio --holdings <file> [tickers...]`: the user's book and the newest
@@ -41,29 +45,17 @@ export async function portfolioCommand(
     rawTickers.map((ticker) => validateTicker(ticker)),
     fromFile,
   );
-  const home = autohedgeHome(io.env);
   const held = holdings.positions.map((position) => position.symbol);
-  const selected = await newestDecisions(
-    home,
-    { tickers, runIds: options.runs, latest: options.latest, demo: options.demo },
-    held,
-  );
-  const session = await buildServices(
-    {
-      env: io.env,
-      cwd: io.cwd,
-      record: options.record,
-      replay: options.demo ? demoCassettePath() : options.replay,
-      demo: options.demo,
-      refresh: options.refresh,
-      argv,
-      needsModel: false,
-      warn: warningWriter(io),
-    },
-    deps,
-  );
+  const session = await buildServices(serviceConfig(options, io, argv), deps);
   const out = redactingIo(io, session.secrets);
   try {
+    const selected = options.analyze
+      ? await analyzedDecisions(tickers.length > 0 ? tickers : held, options, session, out)
+      : await newestDecisions(
+          autohedgeHome(io.env),
+          { tickers, runIds: options.runs, latest: options.latest, demo: options.demo },
+          held,
+        );
     const names = [...new Set([...held, ...selected.decisions.map((decision) => decision.ticker)])];
     if (options.demo) session.checkDemoTickers(names);
     const asOf = session.asOf();
@@ -72,6 +64,7 @@ export async function portfolioCommand(
       names,
       { asOf, refresh: options.refresh, signal: io.signal },
       io,
+      selected.snapshots,
     );
     if (market === null) return ExitCode.usage;
     const plan = constructPortfolio({
@@ -85,7 +78,7 @@ export async function portfolioCommand(
     const report: PortfolioReport = { plan, asOf: asOf.toISOString(), demo: session.demo };
     await printPlan(report, options, out);
     if (!options.quiet) for (const warning of plan.warnings) warningWriter(out)(warning);
-    await savePlan(report, options, home, out, asOf);
+    await savePlan(report, options, autohedgeHome(io.env), out, asOf);
     await session.finish(out);
     return ExitCode.ok;
   } finally {
@@ -93,11 +86,64 @@ export async function portfolioCommand(
   }
 }
 
+/** The clients: market data always; with --analyze, the model, search and MCP tools a run needs too. */
+function serviceConfig(options: PortfolioCliOptions, io: CliIo, argv: string[]): ServiceConfig {
+  const cassette = options.demo
+    ? ({ mode: 'demo' } as const)
+    : options.replay !== undefined
+      ? ({ mode: 'replay', path: options.replay } as const)
+      : options.record !== undefined
+        ? ({ mode: 'record', path: options.record } as const)
+        : undefined;
+  const config = serviceConfigOf(
+    {
+      baseUrl: options.analyze ? options.baseUrl : undefined,
+      cassette,
+      mcpConfig: options.analyze ? options.mcpConfig : undefined,
+      search: options.search === undefined ? undefined : resolveSearchChoice(options.search, io.env),
+      refresh: options.refresh,
+    },
+    io,
+    argv,
+  );
+  return { ...config, needsModel: options.analyze };
+}
+
+/** --analyze: a fresh, saved run per ticker through the run service; exactly those decisions are sized. */
+async function analyzedDecisions(
+  tickers: readonly string[],
+  options: PortfolioCliOptions,
+  session: Session,
+  io: CliIo,
+): Promise<SelectedDecisions> {
+  if (tickers.length === 0) throw new UsageError('--analyze: no tickers to analyse (name some, or hold some)');
+  if (options.demo) session.checkDemoTickers([...tickers]);
+  const search = options.search === undefined ? undefined : resolveSearchChoice(options.search, io.env);
+  const results = await analyzeFirst(tickers, options, search, session, io);
+  for (const miss of session.replayMisses()) io.stderr(`${formatError(new CassetteError(miss), false)}\n`);
+  const decisions = results.flatMap((result) => decisionOf(result) ?? []);
+  const missing = results
+    .filter((result) => decisionOf(result) === null)
+    .map((result) => ({
+      ticker: result.ticker,
+      reason: `the analysis (run ${result.runId}) ended ${result.status} without a decision${result.error ? `: ${result.error}` : ''}`,
+    }));
+  const snapshots = new Map(
+    results.flatMap((result) => (result.market ? [[result.ticker, result.market] as const] : [])),
+  );
+  return { decisions, missing, snapshots };
+}
+
 function checkCombinations(options: PortfolioCliOptions, tickers: string[]): void {
   if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
     throw new UsageError('--record, --replay and --demo cannot be combined');
   }
   const sources = [tickers.length > 0 || options.universe, options.runs.length > 0, options.latest].filter(Boolean);
+  if (options.analyze && (options.runs.length > 0 || options.latest)) {
+    throw new UsageError(
+      '--analyze makes new runs: it takes tickers (or --universe, or the held ones), not --runs or --latest',
+    );
+  }
   if (sources.length > 1)
     throw new UsageError('name the decisions one way: tickers (or --universe), --runs, or --latest');
   if (options.json && options.csv) throw new UsageError('--json and --csv cannot be combined');
@@ -126,9 +172,10 @@ async function fetchWithReplayReport(
   tickers: string[],
   options: { asOf: Date; refresh: boolean; signal?: AbortSignal },
   io: CliIo,
+  known?: ReadonlyMap<string, MarketSnapshot>,
 ): Promise<Awaited<ReturnType<typeof fetchMarketInputs>> | null> {
   try {
-    return await fetchMarketInputs(session.market, tickers, options);
+    return await fetchMarketInputs(session.market, tickers, options, known);
   } catch (error) {
     const misses = session.replayMisses();
     if (misses.length === 0) throw error;
