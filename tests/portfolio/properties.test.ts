@@ -214,7 +214,7 @@ describe('constructPortfolio properties', () => {
     // The generator must exercise real books, not only refusals.
     expect(built).toBeGreaterThan(refused / 4);
     expect(built).toBeGreaterThan(500);
-  });
+  }, 180_000);
 
   it('identical inputs give identical bytes, whatever the order of the inputs', () => {
     assertProperty(
@@ -238,5 +238,5 @@ describe('constructPortfolio properties', () => {
       }),
       { numRuns: 1000, seed: 31 },
     );
-  });
+  }, 180_000);
 });
