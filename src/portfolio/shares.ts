@@ -44,18 +44,31 @@ export function capTurnover(book: BookModel, target: readonly number[]): Turnove
   return { weights, clamp, conflict: null };
 }
 
-/** Shares for each name: pinned names keep theirs; decided ones round toward zero exposure. */
+/**
+ * Shares for each name: pinned names keep theirs. Whole-share trades (a holding's own
+ * fraction, from reinvested dividends, is kept unless the position closes): each trade
+ * rounded toward no trade, a close sells everything, a flip from long to short is whole
+ * on the short side. --fractional: the target rounded toward zero at 6 decimals.
+ */
 export function sharesFor(book: BookModel, weights: readonly number[]): number[] {
   return book.names.map((name, index) => {
     if (name.fixed) return name.currentShares;
     const exact = (weights[index]! * book.nav) / name.price;
     // A hair of float noise must not cost a share (9.9999999 is 10).
-    const magnitude = Math.abs(exact) + 1e-7;
-    const rounded = book.limits.fractional
-      ? Math.floor(magnitude * 10 ** fractionalDigits) / 10 ** fractionalDigits
-      : Math.floor(magnitude);
-    return exact < 0 ? -rounded : rounded === 0 ? 0 : rounded;
+    const toward = (value: number, digits: number) =>
+      Math.sign(value) * (Math.floor((Math.abs(value) + 1e-7) * 10 ** digits) / 10 ** digits);
+    if (book.limits.fractional) return clean(toward(exact, fractionalDigits));
+    if (Math.abs(exact) < 1e-9) return 0;
+    const current = name.currentShares;
+    if (current !== 0 && Math.sign(exact) !== Math.sign(current)) return clean(toward(exact, 0));
+    return clean(current + toward(exact - current, 0));
   });
+}
+
+/** No −0, and no float dust on a fraction the holding had. */
+function clean(value: number): number {
+  const rounded = Math.round(value * 10 ** fractionalDigits) / 10 ** fractionalDigits;
+  return rounded === 0 ? 0 : rounded;
 }
 
 export function weightsOf(book: BookModel, shares: readonly number[]): number[] {

@@ -91,10 +91,10 @@ describe('autohedge portfolio', () => {
     expect(Object.keys(plan.risk).sort()).toEqual(['cashPct', 'estVolPct', 'grossPct', 'netPct', 'turnoverPct']);
     const acme = plan.targets.find((target) => target.ticker === 'ACME')!;
     expect(acme.decisionRunId).toBe('20261127T210000Z-ACME-new000');
-    // 8 % of 96,000 at 100 is 76.8 shares: whole shares round down to 76.
-    expect(acme.shares).toBe(76);
+    // 8 % of 96,000 at 100 is 76.8 shares: the sale of 23.2 rounds toward no trade, 23 of the 100 held.
+    expect(acme.shares).toBe(77);
     expect(plan.orders).toEqual([
-      expect.objectContaining({ ticker: 'ACME', side: 'SELL', quantity: 24 }),
+      expect.objectContaining({ ticker: 'ACME', side: 'SELL', quantity: 23 }),
       expect.objectContaining({ ticker: 'BETA', side: 'BUY', quantity: 115 }),
     ]);
     expect(plan.held.map((entry) => entry.ticker)).toEqual(['FLAG', 'HELD']);

@@ -148,8 +148,11 @@ function checkPlan(book: PortfolioInput, plan: PortfolioPlan): void {
       expect(target.shares).toBe(held.get(target.ticker) ?? 0);
       return;
     }
-    if (!limits.fractional && target.shares !== target.currentShares)
-      expect(Number.isInteger(target.shares)).toBe(true);
+    // Whole-share trades: only a close, or a flip to short, leaves a holding's own fraction behind.
+    if (!limits.fractional && target.shares > 0) {
+      expect(Number.isInteger(Math.round((target.shares - target.currentShares) * 1e6) / 1e6)).toBe(true);
+    }
+    if (!limits.fractional && target.shares < 0) expect(Number.isInteger(target.shares)).toBe(true);
     if (target.shares < 0) expect(limits.allowShort && decision.action === 'SELL').toBe(true);
     const fraction = stopFraction(decision, priceOf(target.ticker));
     const grew = Math.abs(target.shares) > Math.abs(target.currentShares) + 1e-9;
