@@ -126,7 +126,7 @@ export const evaluateSpec = {
   name: 'evaluate',
   description: 'score saved decisions against the prices that came after them, with baselines',
   args: [['[runIds...]', 'runs to score (ids or unique prefixes); default: every saved run with a decision']],
-  groups: ['evaluate'],
+  groups: ['evaluate', 'attribution'],
   options: ['json', 'record', 'replay', 'save', 'out', 'quiet'],
   help: {
     json: 'print { decisions, summary } as JSON only',
@@ -207,6 +207,35 @@ export const portfolioSpec = {
   },
 } as const satisfies CommandSpec;
 export type PortfolioCliOptions = OptionsOf<typeof portfolioSpec>;
+export const watchSpec = {
+  name: 'watch',
+  description: 're-analyse a watchlist only where something happened (triggers), within a monthly budget',
+  args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
+  groups: ['watch', 'model', 'queue'],
+  options: [
+    'maxPosition',
+    'maxRisk',
+    'minRewardRisk',
+    'universe',
+    'concurrency',
+    'asOf',
+    'search',
+    'mcpConfig',
+    'replay',
+    'record',
+    'demo',
+    'refresh',
+    'json',
+    'quiet',
+  ],
+  help: {
+    universe: 'the watchlist: one ticker a line (# comments), or CSV with a ticker/symbol column',
+    asOf: "with --once: the triggers as of a past US session's close (YYYY-MM-DD), with --as-of's historical rules",
+    json: 'print each cycle as { cycle, asOf, analysed, carried, skipped, spend } JSON',
+    queue: 'the queue of --enqueue',
+  },
+} as const satisfies CommandSpec;
+export type WatchCliOptions = OptionsOf<typeof watchSpec>;
 
 const runsShowSpec = {
   name: 'show',
@@ -273,6 +302,9 @@ export const commandTable: readonly Command[] = [
       input.deps,
       input.argv,
     ),
+  ),
+  command(watchSpec, async (input) =>
+    (await import('./commands/watch.js')).watchCommand(list(input), input.options, input.io, input.deps, input.argv),
   ),
   command(runsSpec, async (input) => (await import('./commands/runs.js')).runsListCommand(input.options, input.io), [
     command(runsShowSpec, async (input) =>
