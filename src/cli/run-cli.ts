@@ -261,6 +261,10 @@ Not investment advice: autohedge never places an order.`,
       setExit(await runsShowCommand(runId, options, io));
     });
 
+  // ledger (#26): its own file; one registration block.
+  const { registerLedgerCommands } = await import('./commands/ledger-register.js');
+  registerLedgerCommands(program, io, setExit);
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -9,7 +9,7 @@ import { UniverseTally } from '../../pipeline/universe-summary.js';
 import { autohedgeHome } from '../../paths.js';
 import { scrubDeep } from '../../scrub.js';
 import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
-import { colorEnabled, type CliIo } from '../io.js';
+import { colorEnabled, warningWriter, type CliIo } from '../io.js';
 import type { AnalyzeCliOptions } from '../options.js';
 import { createProgress } from '../progress.js';
 import type { Session } from '../services.js';
@@ -112,12 +112,16 @@ async function saveResult(
 ): Promise<void> {
   const { options, session, io } = context;
   if (!options.save && !options.out) return;
-  const { saveRun, writeRunFiles } = await import('../../store/index.js');
+  const { writeRunFiles } = await import('../../store/index.js');
+  const { saveRunAndRecord } = await import('../save-run.js');
   const { renderRunFiles } = await import('../../report/run-files.js');
   const files = { transcript, ...renderRunFiles(result) };
   if (options.save) {
     try {
-      const { dir } = await saveRun(autohedgeHome(session.env), result, files);
+      const { dir } = await saveRunAndRecord(autohedgeHome(session.env), result, files, {
+        secrets: session.secrets,
+        warn: warningWriter(io),
+      });
       if (!options.quiet) io.stderr(`saved ${dir}\n`);
     } catch (error) {
       io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);

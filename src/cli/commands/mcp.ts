@@ -121,7 +121,15 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
       const symbol = validateTicker(input.ticker);
       return withSession(
         true,
-        (session) => analyzeOnce(symbol, input, session, { ...options, searchChoice: search }, signal, onEvent),
+        (session) =>
+          analyzeOnce(
+            symbol,
+            input,
+            session,
+            { ...options, searchChoice: search, warn: warningWriter(io) },
+            signal,
+            onEvent,
+          ),
         (result) => (result.reviewFailure?.kind === 'replay-miss' ? ['director'] : []),
       );
     },
@@ -140,7 +148,7 @@ async function analyzeOnce(
   symbol: string,
   input: AnalyzeInput,
   session: Session,
-  options: McpOptions & { searchChoice: SearchChoice },
+  options: McpOptions & { searchChoice: SearchChoice; warn: (message: string) => void },
   signal: AbortSignal,
   onEvent: Parameters<ServeHandlers['analyze']>[2],
 ): Promise<AnalysisResult> {
@@ -189,9 +197,10 @@ async function analyzeOnce(
     session,
   );
   const result = scrubDeep(withRunRecord(raw, record), session.secrets);
-  const { saveRun } = await import('../../store/index.js');
+  const { saveRunAndRecord } = await import('../save-run.js');
   const { renderRunFiles } = await import('../../report/run-files.js');
   // A run cut short by cancellation is saved too, as interrupted: the same files as the CLI's.
-  await saveRun(autohedgeHome(session.env), result, { transcript: transcript.lines(), ...renderRunFiles(result) });
+  const files = { transcript: transcript.lines(), ...renderRunFiles(result) };
+  await saveRunAndRecord(autohedgeHome(session.env), result, files, { secrets: session.secrets, warn: options.warn });
   return result;
 }

@@ -105,10 +105,11 @@ function jobSession(
     async finish(result: AnalysisResult) {
       const clean = scrubDeep(result, secrets);
       if (!options.save) return clean;
-      const { saveRun } = await import('../../store/index.js');
+      const { saveRunAndRecord } = await import('../save-run.js');
       const { renderRunFiles } = await import('../../report/run-files.js');
       try {
-        await saveRun(autohedgeHome(session.env), clean, { transcript: transcript.lines(), ...renderRunFiles(clean) });
+        const files = { transcript: transcript.lines(), ...renderRunFiles(clean) };
+        await saveRunAndRecord(autohedgeHome(session.env), clean, files, { secrets, warn: warningWriter(io) });
       } catch (error) {
         io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
       }
