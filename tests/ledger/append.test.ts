@@ -28,7 +28,12 @@ describe('appendRunToLedger', () => {
     const at = home();
     const result = makeResult();
     const resultJson = `${JSON.stringify(result, null, 2)}\n`;
-    const outcome = await appendRunToLedger({ home: at, result, resultJson, now: () => new Date('2026-11-27T21:05:00Z') });
+    const outcome = await appendRunToLedger({
+      home: at,
+      result,
+      resultJson,
+      now: () => new Date('2026-11-27T21:05:00Z'),
+    });
     const record = outcome!.record;
     expect(record).toMatchObject({
       v: 1,

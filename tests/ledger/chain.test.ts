@@ -62,14 +62,24 @@ const cases: Array<{ name: string; lines: string[]; seq: number; reason: BadReas
     seq: 5,
     reason: 'prev-mismatch',
   },
-  { name: 'a line that is not JSON', lines: [...lines.slice(0, 2), '{"v":1,', ...lines.slice(3)], seq: 2, reason: 'malformed' },
+  {
+    name: 'a line that is not JSON',
+    lines: [...lines.slice(0, 2), '{"v":1,', ...lines.slice(3)],
+    seq: 2,
+    reason: 'malformed',
+  },
   {
     name: 'a field smuggled in',
     lines: edited(lines, 1, (record) => (record.apiKey = 'sk-secret')),
     seq: 1,
     reason: 'malformed',
   },
-  { name: 'an unknown format version', lines: edited(lines, 0, (record) => (record.v = 2)), seq: 0, reason: 'unsupported-version' },
+  {
+    name: 'an unknown format version',
+    lines: edited(lines, 0, (record) => (record.v = 2)),
+    seq: 0,
+    reason: 'unsupported-version',
+  },
 ];
 
 describe('verifyChain', () => {
