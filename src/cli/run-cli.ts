@@ -177,6 +177,7 @@ Not investment advice: autohedge never places an order.`,
     .option('--benchmark <ticker>', 'excess returns against this ticker', 'SPY')
     .option('--seed <n>', 'seed of the random baseline', '1')
     .option('--include-demo', 'also score demo runs (synthetic data)')
+    .option('--forward-only', 'score only decisions sealed in the ledger before their outcome (docs/ledger.md)')
     .option('--json', 'print { decisions, summary } as JSON only')
     .option('--record <file>', 'record every HTTP exchange to a cassette')
     .option('--replay <file>', 'replay a cassette: no network at all')

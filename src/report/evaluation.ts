@@ -1,5 +1,6 @@
 import type { DecisionRow, Evaluation, HorizonResult } from '../evaluate/evaluate.js';
 import type { EvaluationSummary, GroupSummary, Strategy, StrategyStats } from '../evaluate/summary.js';
+import { forwardLine, type ForwardSummary } from '../evaluate/forward.js';
 import { sanitizeText } from '../sanitize.js';
 import { formatFraction, formatNumber, oneLine, padEnd, padStart } from './format.js';
 
@@ -15,6 +16,8 @@ export interface EvaluationView {
   summary: EvaluationSummary;
   /** Runs that were asked for (or found) but not scored, with why. */
   skipped: Array<{ runId: string; reason: string }>;
+  /** The ledger's verdict on the selected decisions (`--forward-only`, docs/ledger.md); absent in older evaluations. */
+  forward?: ForwardSummary & { total: number };
 }
 
 const strategyNames: Record<Strategy, string> = {
@@ -184,6 +187,7 @@ const legend = [
 
 export function renderEvaluationTerminal(view: EvaluationView, options: { unicode: boolean }): string {
   const lines: string[] = [headline(view), ''];
+  if (view.forward) lines.push(forwardLine(view.forward, view.forward.total), '');
   if (view.summary.groups.length === 0) lines.push('No decision could be scored.', '');
   for (const group of view.summary.groups) {
     lines.push(`${groupTitle(group)} — ${groupCounts(group)}`, ...groupTable(group).map((line) => `  ${line}`));
@@ -201,6 +205,7 @@ export function renderEvaluationTerminal(view: EvaluationView, options: { unicod
 /** evaluation.md: the same content as GitHub-flavoured markdown. */
 export function renderEvaluationMarkdown(view: EvaluationView): string {
   const sections: string[] = [`# Evaluation: ${view.evaluation.decisions.length} decision(s)`, headline(view)];
+  if (view.forward) sections.push(forwardLine(view.forward, view.forward.total));
   for (const group of view.summary.groups) {
     const rows = group.strategies.map(strategyCells);
     const chart = cumulativeExcessChart(chartSeries(group, view.evaluation.decisions), true);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { evaluateRuns, type Evaluation, type PriceSource } from '../../evaluate/evaluate.js';
+import { applyForward } from '../../evaluate/forward-selection.js';
 import { selectRuns } from '../../evaluate/select.js';
 import { summarize } from '../../evaluate/summary.js';
 import { parseDay } from '../../market/sessions.js';
@@ -57,6 +58,7 @@ const evaluateOptionsSchema = z.object({
     .transform(Number),
   json: z.boolean().default(false),
   includeDemo: z.boolean().default(false),
+  forwardOnly: z.boolean().default(false),
   record: z.string().min(1).optional(),
   replay: z.string().min(1).optional(),
   save: z.boolean().default(true),
@@ -85,16 +87,18 @@ export async function evaluateCommand(
   const benchmark = validateTicker(options.benchmark);
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   const home = autohedgeHome(io.env);
-  const selection = await selectRuns(home, { runIds, since: options.since, includeDemo: options.includeDemo });
-  if (selection.results.length === 0) {
+  const selected = await selectRuns(home, { runIds, since: options.since, includeDemo: options.includeDemo });
+  if (selected.results.length === 0) {
     const why =
-      selection.skipped.length > 0
-        ? `: ${selection.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
+      selected.skipped.length > 0
+        ? `: ${selected.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
         : '';
     throw new UsageError(
       `no saved run with a decision to evaluate${why} (make some with \`autohedge analyze <ticker> --as-of YYYY-MM-DD\`)`,
     );
   }
+  // The ledger's verdict on each decision (#26); with --forward-only only the forward ones are scored.
+  const { selection, summary: forward } = await applyForward(home, selected, options.forwardOnly);
   const session = await buildServices(
     {
       env: io.env,
@@ -129,6 +133,7 @@ export async function evaluateCommand(
       evaluation,
       summary: summarize(evaluation, options.seed),
       skipped: selection.skipped,
+      forward: { ...forward, total: selected.results.length },
     };
     await printEvaluation(view, options, io);
     for (const warning of evaluation.warnings) warn(io, options, warning);
@@ -149,8 +154,8 @@ function warn(io: CliIo, options: EvaluateCliOptions, message: string): void {
 }
 
 function jsonOf(view: EvaluationView): string {
-  const { evaluation, summary, skipped } = view;
-  return `${stringifyJsonSafely({ decisions: evaluation.decisions, summary, evaluatedAt: evaluation.evaluatedAt, horizons: evaluation.horizons, benchmark: evaluation.benchmark, skipped, warnings: evaluation.warnings }, 2)}\n`;
+  const { evaluation, summary, skipped, forward } = view;
+  return `${stringifyJsonSafely({ decisions: evaluation.decisions, summary, evaluatedAt: evaluation.evaluatedAt, horizons: evaluation.horizons, benchmark: evaluation.benchmark, skipped, warnings: evaluation.warnings, forward }, 2)}\n`;
 }
 
 async function printEvaluation(view: EvaluationView, options: EvaluateCliOptions, io: CliIo): Promise<void> {
