@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { workerIds, type WorkerId } from '../pipeline/types.js';
+import { baseUrlProblem } from '../llm/endpoints.js';
+import { workerIds, type WorkerId } from '../result/types.js';
 
 /** The value as typed, so a message shows what was wrong with it. */
 const got = (issue: { input?: unknown }) => ` (got '${String(issue.input)}')`;
@@ -21,27 +22,6 @@ export const positiveNumber = (flag: string, max?: number) =>
     .refine((value) => max === undefined || value <= max, {
       error: (issue) => `${flag} must be at most ${max}${got(issue)}`,
     });
-
-/**
- * What is wrong with an OpenAI-compatible base URL, named by where it came from
- * (`--base-url` or `OPENAI_BASE_URL`), or null. Credentials in the URL are refused
- * rather than moved: userinfo never reaches the server as a key (the SDK sends its own
- * Authorization header), and a URL is printed in errors and saved in cassettes.
- */
-export function baseUrlProblem(value: string, source: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `${source} must be an http(s) URL (got '${value}')`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `${source} must be an http(s) URL, not ${url.protocol}`;
-  if (url.username || url.password) {
-    return `${source} must not carry credentials (user:password@host): put the key in OPENAI_API_KEY, which is sent as the Authorization header`;
-  }
-  return null;
-}
 
 /** Control characters or line breaks in a model name would forge lines on stderr and in reports. */
 export const unsafeInName = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

@@ -1,5 +1,5 @@
 import { resolveModels } from '../pipeline/models.js';
-import type { AgentId, AnalysisResult, RunOptionsRecord } from '../pipeline/types.js';
+import type { AgentId, AnalysisResult, RunOptionsRecord } from '../result/types.js';
 import { packageVersion } from '../paths.js';
 import { resolveSearchChoice } from '../search/choice.js';
 import type { AnalyzeCliOptions } from './options.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
-import { chatBaseUrlOf } from '../llm/endpoints.js';
+import { baseUrlProblem, chatBaseUrlOf } from '../llm/endpoints.js';
 import { loadPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
@@ -11,7 +11,7 @@ import type { McpToolSources } from '../mcp/index.js';
 import type { CliDeps } from './deps.js';
 import { sanitizeText } from '../sanitize.js';
 import { loadEnvFile } from './env-file.js';
-import { baseUrlProblem, unsafeInName } from './options.js';
+import { unsafeInName } from './options.js';
 import { secretsOf } from './redact.js';
 import type { CliIo } from './io.js';
 

@@ -3,7 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import type { RunEvent } from '../events.js';
 import type { MarketSnapshot } from '../market/types.js';
-import { workerIds, type AnalysisResult, type WorkerId } from '../pipeline/types.js';
+import { workerIds, type AnalysisResult, type WorkerId } from '../result/types.js';
 import type { RunSummary } from '../store/run-store.js';
 
 /**

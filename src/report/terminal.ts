@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
-import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
+import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
 import { reviewLines } from './revision.js';
 import { renderPriceChart } from './chart.js';
 import {

@@ -2,14 +2,14 @@ import { resolve } from 'node:path';
 import { isoDay } from '../../clock.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
-import { analyzeEach } from '../../pipeline/analyze-many.js';
+import { analyzeEach } from '../../universe/analyze-many.js';
 import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget.js';
 import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
-import { agentIds, type WorkerId } from '../../pipeline/types.js';
-import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
-import { tickersUntil, watchBudget } from '../../pipeline/universe.js';
+import { agentIds, type WorkerId } from '../../result/types.js';
+import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
+import { tickersUntil, watchBudget } from '../../universe/universe.js';
 import { autohedgeHome, demoCassettePath } from '../../paths.js';
 import { resolveAsOf, type HistoricalAsOf } from '../../market/as-of.js';
 import { validateTicker } from '../../market/ticker.js';
@@ -20,7 +20,7 @@ import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../o
 import { redactingIo } from '../redact.js';
 import { buildServices, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
-import { defaultLimits } from '../../pipeline/guardrails.js';
+import { defaultLimits } from '../../guardrails/guardrails.js';
 
 export { demoCassettePath };
 

@@ -9,6 +9,10 @@ import { parseOptions } from '../options.js';
 import { redactingIo } from '../redact.js';
 import { buildSearch, secretsOf } from '../services.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
+import { boundedFetch, type FetchBounds } from '../../doctor/bounded-fetch.js';
+
+/** A check's whole exchange, body included, and the most it may send (a `/models` list is well under 1 MB). */
+const doctorBounds: FetchBounds = { deadlineMs: 30_000, maxBytes: 16_000_000 };
 
 const doctorOptionsSchema = z.object({
   json: z.boolean().optional(),
@@ -30,11 +34,14 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
   const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
   const { resolveSearchChoice } = await import('../../search/choice.js');
   const searchChoice = resolveSearchChoice(options.search, env);
+  const bounds = deps.doctorBounds ?? doctorBounds;
+  // A fresh bounded fetch per client: each check's exchange has its own deadline and size bound.
   const clientOptions = (facts: ConfigFacts) => ({
     apiKey: facts.apiKey,
     baseURL: facts.baseURL,
-    timeoutMs: 30_000,
+    timeoutMs: bounds.deadlineMs,
     maxRetries: 1,
+    fetch: boundedFetch(bounds),
   });
   const model = resolveModels(options.model, env).director;
   const checks = runDoctor({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
 import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
-import type { AnalysisResult } from '../../pipeline/types.js';
+import type { AnalysisResult } from '../../result/types.js';
 import { autohedgeHome, packageVersion } from '../../paths.js';
 import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';

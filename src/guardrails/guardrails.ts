@@ -2,8 +2,8 @@ import { ConfigError } from '../errors.js';
 import { latestClosedSession, newYorkDay } from '../market/sessions.js';
 import type { MarketSnapshot } from '../market/types.js';
 import { horizonSessions } from './horizon.js';
-import { decisionSchema } from './schemas.js';
-import type { Decision, GuardrailFinding } from './types.js';
+import { decisionSchema } from '../result/schemas.js';
+import type { Decision, GuardrailFinding } from '../result/types.js';
 
 /**
  * The limits a decision is checked against. Every limit is inclusive: a value exactly
