@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import type { RunFiles } from '../store/run-store.js';
 
 /**

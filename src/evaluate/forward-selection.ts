@@ -6,7 +6,7 @@ import { LedgerError } from '../ledger/errors.js';
 import { loadPublicKey } from '../ledger/key-files.js';
 import { ledgerPaths } from '../ledger/paths.js';
 import { sha256Hex, type LedgerRecord } from '../ledger/record.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { describeReason, forwardVerdict, type ForwardReason, type ForwardSummary, type LedgerView } from './forward.js';
 import type { Selection } from './select.js';
 

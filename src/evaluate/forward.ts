@@ -1,6 +1,6 @@
 import type { LedgerRecord } from '../ledger/record.js';
 import { nextSessionAfter, sessionOpen } from '../market/sessions.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 
 /**
  * `evaluate --forward-only`: only decisions that were on record before the prices that

@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { scrubDeep } from '../scrub.js';
 import { appendToLedger, type AppendOutcome } from './append.js';
 import { LedgerError } from './errors.js';

@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { canonicalJson, sha256Hex, type LedgerBody } from './record.js';
 
 /** What a record says of its run: everything but its place in the chain and its key. */

@@ -7,7 +7,7 @@ import { appendRunToLedger } from '../../src/ledger/entry.js';
 import { ledgerPaths } from '../../src/ledger/paths.js';
 import type { LedgerRecord } from '../../src/ledger/record.js';
 import { createYahooMarketData } from '../../src/market/index.js';
-import type { AnalysisResult, Decision } from '../../src/pipeline/types.js';
+import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { saveRun } from '../../src/store/index.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';
 import { captureIo } from '../support/cli.js';
