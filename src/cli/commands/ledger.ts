@@ -1,11 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { ExitCode } from '../../errors.js';
-import { verifyLedgerFile, type VerifyReport } from '../../ledger/check.js';
+import { readLedgerText, verifyLedgerFile, type VerifyReport } from '../../ledger/check.js';
 import { LedgerError } from '../../ledger/errors.js';
 import { exportText } from '../../ledger/export-file.js';
 import { loadPublicKey, writeKeyPair } from '../../ledger/key-files.js';
+import { splitLedger } from '../../ledger/lines.js';
 import { ledgerPaths, type LedgerPaths } from '../../ledger/paths.js';
 import type { LedgerRecord } from '../../ledger/record.js';
 import { autohedgeHome } from '../../paths.js';
@@ -150,7 +152,6 @@ export async function ledgerExportCommand(
     );
     return ExitCode.failed;
   }
-  const { readFile } = await import('node:fs/promises');
   const publicPem = key ? await readFile(paths.publicKey, 'utf8') : null;
   const text = exportText(
     await recordLines(paths.file, report.verified.length),
@@ -168,8 +169,6 @@ export async function ledgerExportCommand(
 
 /** The first `count` lines of the ledger, byte for byte: an export copies records, it does not re-serialise them. */
 async function recordLines(file: string, count: number): Promise<string[]> {
-  const { readLedgerText } = await import('../../ledger/check.js');
-  const { splitLedger } = await import('../../ledger/lines.js');
   return splitLedger(await readLedgerText(file)).lines.slice(0, count);
 }
 
