@@ -2,7 +2,6 @@ import { mkdir, open, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, errorMessage } from '../errors.js';
 import { LedgerError } from './errors.js';
-import { splitLedger } from './lines.js';
 import { tornFileName, type LedgerPaths } from './paths.js';
 import { ledgerRecordSchema, recordLine, type LedgerRecord } from './record.js';
 import type { ChainTip } from './seal.js';
@@ -62,11 +61,9 @@ async function appendLocked(
 ): Promise<AppendOutcome> {
   const handle = await open(paths.file, 'a+');
   try {
-    const bytes = await handle.readFile();
-    // Bytes, not text: a torn tail may end inside a character.
-    const complete = bytes.lastIndexOf(0x0a) + 1;
-    const tornMovedTo = complete < bytes.length ? await moveTorn(paths, handle, bytes, complete, now()) : null;
-    const record = build(tipOf(splitLedger(bytes.subarray(0, complete).toString('utf8')).lines, paths.file));
+    const tail = await readTail(handle);
+    const tornMovedTo = tail.torn ? await moveTorn(paths, handle, tail.torn, tail.complete, now()) : null;
+    const record = build(tipOf(tail.lastLine, paths.file));
     const lost = compromised();
     if (lost) throw new LedgerError(`lost the lock on ${paths.file}: ${lost.message}`);
     await handle.write(`${recordLine(record)}\n`);
@@ -77,10 +74,39 @@ async function appendLocked(
   }
 }
 
+interface Tail {
+  /** The last complete line (without its newline), or null in an empty ledger. */
+  lastLine: string | null;
+  /** Bytes after the last newline, when a crash left some. */
+  torn: Buffer | null;
+  /** Where the complete lines end (the offset a torn tail starts at). */
+  complete: number;
+}
+
+/**
+ * The end of the ledger only, so an append costs the same at record 10 and at 100,000:
+ * a window from the end, doubled until it holds the last complete line. Bytes, not text:
+ * a torn tail may end inside a character.
+ */
+async function readTail(handle: FileHandle): Promise<Tail> {
+  const { size } = await handle.stat();
+  for (let window = 64 * 1024; ; window *= 2) {
+    const start = Math.max(0, size - window);
+    const bytes = Buffer.alloc(size - start);
+    await handle.read(bytes, 0, bytes.length, start);
+    const end = bytes.lastIndexOf(0x0a);
+    const previous = end <= 0 ? -1 : bytes.lastIndexOf(0x0a, end - 1);
+    // The last line's start is known once a newline precedes it, or the window reaches the file's start.
+    if (start > 0 && previous === -1) continue;
+    const torn = end + 1 < bytes.length ? bytes.subarray(end + 1) : null;
+    const lastLine = end === -1 ? null : bytes.subarray(previous + 1, end).toString('utf8');
+    return { lastLine, torn, complete: start + end + 1 };
+  }
+}
+
 /** The last complete line as a chain tip; a last line that is not a record stops the append (verify says why). */
-function tipOf(lines: readonly string[], file: string): ChainTip | null {
-  const last = lines[lines.length - 1];
-  if (last === undefined) return null;
+function tipOf(last: string | null, file: string): ChainTip | null {
+  if (last === null) return null;
   let parsed;
   try {
     parsed = ledgerRecordSchema.safeParse(JSON.parse(last));
@@ -99,7 +125,7 @@ function tipOf(lines: readonly string[], file: string): ChainTip | null {
 async function moveTorn(
   paths: LedgerPaths,
   handle: FileHandle,
-  bytes: Buffer,
+  torn: Buffer,
   from: number,
   at: Date,
 ): Promise<string> {
@@ -107,7 +133,7 @@ async function moveTorn(
   let target = base;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await writeFile(target, bytes.subarray(from), { flag: 'wx' });
+      await writeFile(target, torn, { flag: 'wx' });
       break;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST' || attempt > 100) throw error;

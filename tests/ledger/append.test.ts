@@ -109,6 +109,19 @@ describe('appendRunToLedger', () => {
     expect(after.torn).toBeUndefined();
   });
 
+  it('reads only the tail: a ledger past the first window, and a torn tail longer than it', async () => {
+    const at = home();
+    const paths = ledgerPaths(at);
+    for (let index = 0; index < 120; index += 1) await append(at, `long-${index}`);
+    expect(statSync(paths.file).size).toBeGreaterThan(64 * 1024);
+    const torn = `{"v":1,"seq":120,"junk":"${'x'.repeat(100_000)}`;
+    appendFileSync(paths.file, torn);
+    const next = await append(at, 'after-long-tear');
+    expect(next!.record.seq).toBe(120);
+    expect(readFileSync(next!.tornMovedTo!, 'utf8')).toBe(torn);
+    expect(await verifyLedgerFile({ file: paths.file })).toMatchObject({ ok: true, records: 121 });
+  });
+
   it('concurrent appends in one process (a universe at concurrency 8) keep one gap-free chain', async () => {
     const at = home();
     await Promise.all(Array.from({ length: 16 }, (_, index) => append(at, `parallel-${index}`)));
