@@ -100,7 +100,13 @@ describe.skipIf(!redisAvailable)(redisAvailable ? 'the worker on a real redis-se
     const queue = queueName('ledger');
     const server = await startAnalysisServer();
     try {
-      const worker = await spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url });
+      // A long stall interval: on a loaded machine a 1 s job lock can lapse and BullMQ runs the job again.
+      const worker = await spawnWorker({
+        redisUrl: redis.url,
+        queue,
+        modelUrl: server.url,
+        args: ['--stall-interval', '30'],
+      });
       workers.push(worker);
       const io = captureIo();
       const code = await runCli(
@@ -110,6 +116,12 @@ describe.skipIf(!redisAvailable)(redisAvailable ? 'the worker on a real redis-se
       expect(code, io.err()).toBe(0);
       const records = await ledgerOf(worker.home);
       expect(records.map((record) => record.ticker).sort()).toEqual(['LEDA', 'LEDB']);
+      expect(records.map((record) => record.runId).sort()).toEqual(
+        worker
+          .savedRuns()
+          .map((run) => run.runId)
+          .sort(),
+      );
       worker.child.kill('SIGTERM');
       await worker.exited();
     } finally {
