@@ -122,7 +122,9 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   if (run.search.warning && runsSearchingAgent(run, options.agents)) run.warn(run.search.warning);
 
   announceHistorical(run, deps.agentTools);
-  run.result.market = await snapshotPhase(run, deps.market, options.refresh);
+  const snapshot = await snapshotPhase(run, deps.market, options.refresh);
+  // Demo data is labelled at its source in the result; the block the agents read is unchanged.
+  run.result.market = snapshot && options.demo ? { ...snapshot, source: 'demo' } : snapshot;
   run.marketBlock = run.result.market?.text ?? noMarketBlock(run.symbol);
   if (!run.signal.aborted) {
     if (run.result.mode === 'agents') await selectedDesksPhase(run, options.agents ?? []);

@@ -10,7 +10,7 @@ import { autohedgeHome } from '../../paths.js';
 import { scrubDeep } from '../../scrub.js';
 import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
 import { colorEnabled, warningWriter, type CliIo } from '../io.js';
-import type { AnalyzeCliOptions } from '../options.js';
+import type { AnalyzeCliOptions } from '../command-table.js';
 import { createProgress } from '../progress.js';
 import type { Session } from '../services.js';
 import { runOptionsRecord, withRunRecord } from '../run-options.js';

@@ -16,7 +16,7 @@ import { validateTicker } from '../../market/ticker.js';
 import { finishedTickers } from '../../store/finished-runs.js';
 import { warningWriter, type CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
-import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
+import type { AnalyzeCliOptions } from '../command-table.js';
 import { redactingIo } from '../redact.js';
 import { buildServices, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
@@ -28,12 +28,11 @@ export { demoCassettePath };
 /** `argv` is the whole command line, kept in a recorded cassette. */
 export async function analyzeCommand(
   rawTickers: string[],
-  rawOptions: Record<string, unknown>,
+  options: AnalyzeCliOptions,
   io: CliIo,
   deps: CliDeps,
   argv: string[],
 ): Promise<number> {
-  const options = parseOptions(analyzeOptionsSchema, rawOptions);
   checkCombinations(options);
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
   const tickers = mergeTickers(

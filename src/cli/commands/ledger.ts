@@ -43,7 +43,7 @@ function pathsOf(io: CliIo, demo: boolean): LedgerPaths {
   return ledgerPaths(autohedgeHome(io.env), { demo });
 }
 
-export async function ledgerVerifyCommand(rawOptions: Record<string, unknown>, io: CliIo): Promise<number> {
+export async function ledgerVerifyCommand(rawOptions: object, io: CliIo): Promise<number> {
   const options = parseOptions(verifyOptionsSchema, rawOptions);
   const home = autohedgeHome(io.env);
   const paths = ledgerPaths(home, { demo: options.demo });
@@ -98,7 +98,7 @@ async function readVerified(io: CliIo, demo: boolean): Promise<VerifyReport> {
   return report;
 }
 
-export async function ledgerListCommand(rawOptions: Record<string, unknown>, io: CliIo): Promise<number> {
+export async function ledgerListCommand(rawOptions: object, io: CliIo): Promise<number> {
   const options = parseOptions(listOptionsSchema, rawOptions);
   const report = await readVerified(io, options.demo);
   if (options.json) io.stdout(`${stringifyJsonSafely(report.verified, 2)}\n`);
@@ -123,7 +123,7 @@ function recordTable(records: readonly LedgerRecord[]): string {
   return renderTable(['SEQ', 'RECORDED', 'TICKER', 'ACTION', 'CONV', 'AS OF', 'MODE', 'LABEL', 'RUN ID'], rows);
 }
 
-export async function ledgerHeadCommand(rawOptions: Record<string, unknown>, io: CliIo): Promise<number> {
+export async function ledgerHeadCommand(rawOptions: object, io: CliIo): Promise<number> {
   const options = parseOptions(listOptionsSchema, rawOptions);
   const report = await readVerified(io, options.demo);
   if (!report.ok) return ExitCode.failed;
@@ -137,11 +137,7 @@ export async function ledgerHeadCommand(rawOptions: Record<string, unknown>, io:
   return ExitCode.ok;
 }
 
-export async function ledgerExportCommand(
-  target: string,
-  rawOptions: Record<string, unknown>,
-  io: CliIo,
-): Promise<number> {
+export async function ledgerExportCommand(target: string, rawOptions: object, io: CliIo): Promise<number> {
   const options = parseOptions(listOptionsSchema.omit({ json: true }), rawOptions);
   const paths = pathsOf(io, options.demo);
   const key = await loadPublicKey(paths.publicKey, false);
@@ -180,4 +176,10 @@ export async function ledgerKeygenCommand(io: CliIo): Promise<number> {
     `autohedge: Ed25519 key ${keyId}: private ${paths.privateKey} (mode 0600, keep it secret), public ${paths.publicKey}; records appended from now on are signed\n`,
   );
   return ExitCode.ok;
+}
+
+/** `autohedge ledger` alone: which subcommands there are (exit 2, as for any incomplete command line). */
+export async function ledgerUsageCommand(io: CliIo): Promise<number> {
+  io.stderr('autohedge: ledger needs a subcommand: verify, list, head, export or keygen (autohedge ledger --help)\n');
+  return ExitCode.usage;
 }

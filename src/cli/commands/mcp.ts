@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
 import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
@@ -8,30 +7,16 @@ import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import { warningWriter, type CliIo } from '../io.js';
-import { analyzeOptionsSchema, parseOptions, positiveNumber } from '../options.js';
+import type { McpCliOptions } from '../command-table.js';
+import { defaultMcpCallCapUsd } from '../../run/defaults.js';
 import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
-import { buildServices, type Session } from '../services.js';
+import { buildServices, checkedFlagBaseUrl, type Session } from '../services.js';
 import { checkPricesKnown, demoCassettePath } from './analyze.js';
+import { demoBanner } from '../../report/format.js';
 
-const mcpOptionsSchema = z.object({
-  demo: z.boolean().default(false),
-  replay: z.string().min(1).optional(),
-  // The same rules as analyze's: no control characters in a model name, no credentials in a URL.
-  model: analyzeOptionsSchema.shape.model,
-  baseUrl: analyzeOptionsSchema.shape.baseUrl,
-  mcpConfig: z.string().min(1).optional(),
-  search: z.string().min(1).optional(),
-  // An upstream agent can loop: every analyze call is capped unless the caller asks for less.
-  maxCost: positiveNumber('--max-cost').default(1),
-  maxPosition: positiveNumber('--max-position', 100),
-  maxRisk: positiveNumber('--max-risk', 100),
-  minRewardRisk: positiveNumber('--min-reward-risk'),
-  verbose: z.boolean().default(false),
-});
-
-type McpOptions = z.infer<typeof mcpOptionsSchema>;
+type McpOptions = McpCliOptions & { maxCost: number };
 
 /**
  * `autohedge mcp`: an MCP server over stdio, a thin shell over analyze() and the run
@@ -39,14 +24,12 @@ type McpOptions = z.infer<typeof mcpOptionsSchema>;
  * session (a replayed cassette answers one run), and under --demo or --replay calls run
  * one at a time, since one replay serves the process.
  */
-export async function mcpCommand(
-  rawOptions: Record<string, unknown>,
-  io: CliIo,
-  deps: CliDeps,
-  argv: string[],
-): Promise<number> {
-  const options = parseOptions(mcpOptionsSchema, rawOptions);
+export async function mcpCommand(cliOptions: McpCliOptions, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+  // An upstream agent can loop: every analyze call is capped unless the caller asks for less.
+  const options: McpOptions = { ...cliOptions, maxCost: cliOptions.maxCost ?? defaultMcpCallCapUsd };
   if (options.demo && options.replay) throw new UsageError('--replay and --demo cannot be combined');
+  // Refused before serving, as analyze refuses it before running.
+  checkedFlagBaseUrl(options.baseUrl);
   const { serveMcpStdio } = await import('../../mcp/server.js');
   const handlers = createHandlers(options, io, deps, argv);
   const end = await serveMcpStdio(
@@ -113,8 +96,11 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
     market: (ticker, signal) => {
       const symbol = validateTicker(ticker);
       return withSession(false, async (session) => {
-        if (session.demo) session.checkDemoTickers([symbol]);
-        return session.market.snapshot(symbol, { asOf: session.asOf(), signal });
+        if (!session.demo) return session.market.snapshot(symbol, { asOf: session.asOf(), signal });
+        session.checkDemoTickers([symbol], 'market');
+        // The fictional company's data must never read as real market data to an assistant.
+        const snapshot = await session.market.snapshot(symbol, { asOf: session.asOf(), signal });
+        return { ...snapshot, source: 'demo', text: `${demoBanner}\n\n${snapshot.text}` };
       });
     },
     analyze: (input, signal, onEvent) => {
