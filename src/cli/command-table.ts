@@ -204,7 +204,8 @@ const ledgerDemo = { demo: "the demo runs' own ledger" };
 const ledgerVerifySpec = {
   name: 'verify',
   description: 'check the chain: exit 0 intact, 1 broken (naming the first bad seq and why), 2 usage',
-  options: ['ledger', 'publicKey', 'head', 'runs', 'demo', 'json'],
+  groups: ['ledger'],
+  options: ['demo', 'json'],
   help: { ...ledgerDemo, json: 'print { ok, records, firstBad?, torn? } as JSON' },
 } as const satisfies CommandSpec;
 

@@ -263,6 +263,7 @@ export const optionGroups = {
   enqueue: { heading: 'Jobs', options: ['wait', 'attempts', 'backoff'] },
   evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo', 'forwardOnly'] },
   show: { heading: 'Format', options: ['html'] },
+  ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head', 'runs'] },
   // Every command takes these.
   common: { heading: 'Options', options: ['verbose'] },
 } as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;
