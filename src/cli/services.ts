@@ -40,6 +40,8 @@ export interface ServiceConfig {
 export interface Session {
   env: NodeJS.ProcessEnv;
   asOf(): Date;
+  /** The wall clock (CliDeps.now in tests), which a historical day is checked against. */
+  now(): Date;
   /** The OpenAI-compatible base URL the model talks to (undefined: the SDK's default, api.openai.com). */
   baseUrl: string | undefined;
   /** Replaying a cassette (--replay or --demo): nothing leaves the machine. */
@@ -182,6 +184,7 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   return {
     env,
     asOf: interception.asOf,
+    now: deps.now ?? (() => new Date()),
     baseUrl: baseURL,
     replaying: replay !== null,
     model,
@@ -309,6 +312,14 @@ async function openMcp(
   const { openMcpTools } = await import('../mcp/index.js');
   const { builtInToolNames } = await import('../tools/exa-search.js');
   const mcpConfig = await loadMcpConfig(path, config.cwd, env);
+  if (config.demo) {
+    // A bad file is reported as such first; a good one would change the desks' requests,
+    // which the demo cassette does not hold.
+    const named = config.mcpConfig !== undefined ? '--mcp-config' : 'AUTOHEDGE_MCP_CONFIG';
+    throw new UsageError(
+      `the demo is recorded without MCP tools: ${named} cannot be combined with --demo (record your own cassette with --record)`,
+    );
+  }
   const sources = await openMcpTools(mcpConfig, {
     mode: replay
       ? { kind: 'replay', section: replay.mcp, cassette: replay.path, onMiss: (line) => misses.push(line) }

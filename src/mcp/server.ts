@@ -23,6 +23,8 @@ export interface AnalyzeInput {
   ticker: string;
   agents?: WorkerId[];
   maxCostUsd?: number;
+  /** A past NYSE session (YYYY-MM-DD): the run as of its close, as `analyze --as-of`. */
+  asOf?: string;
 }
 
 export interface ServeOptions {
@@ -105,6 +107,11 @@ export function buildServer(
           .max(options.maxCostUsd)
           .optional()
           .describe(`Spending cap for this call in USD (at most ${options.maxCostUsd})`),
+        asOf: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional()
+          .describe("Analyse as of this past US session's close (YYYY-MM-DD), seeing nothing after it"),
       }),
       outputSchema: resultOutput,
       annotations: { ...readOnly, idempotentHint: false },
