@@ -122,13 +122,7 @@ function tipOf(last: string | null, file: string): ChainTip | null {
 }
 
 /** The torn bytes into a file of their own (never over another), then off the ledger. */
-async function moveTorn(
-  paths: LedgerPaths,
-  handle: FileHandle,
-  torn: Buffer,
-  from: number,
-  at: Date,
-): Promise<string> {
+async function moveTorn(paths: LedgerPaths, handle: FileHandle, torn: Buffer, from: number, at: Date): Promise<string> {
   const base = join(paths.directory, tornFileName(at));
   let target = base;
   for (let attempt = 1; ; attempt += 1) {
