@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -67,6 +67,16 @@ describe('the CLI appends a record for each saved run with a decision', () => {
     expect(existsSync(ledgerPaths(home).file)).toBe(false);
     const records = await ledgerOf(home, true);
     expect(records).toMatchObject([{ ticker: 'ACME', demo: true }]);
+  });
+
+  it('a ledger that cannot be written: the run stays saved, and the warning says it was not recorded', async () => {
+    const io = captureIo();
+    // A file where the ledger's directory should be.
+    writeFileSync(path.join(io.env.AUTOHEDGE_HOME!, 'ledger'), 'not a directory');
+    const code = await runCli(['analyze', 'AAA'], io, { model: universeModel(1), market: fakeMarket(), search, now });
+    expect(code).toBe(0);
+    expect(io.err()).toMatch(/warning: run \S+-AAA-\S+ was saved but not recorded in the ledger: /);
+    expect(readdirSync(path.join(io.env.AUTOHEDGE_HOME!, 'runs'))).toHaveLength(1);
   });
 
   it('--no-save records nothing', async () => {
