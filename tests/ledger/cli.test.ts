@@ -195,6 +195,21 @@ describe('autohedge ledger list / head / export / keygen', () => {
     expect(JSON.parse(cut.out)).toMatchObject({ firstBad: { seq: 1, reason: 'head-mismatch' } });
   });
 
+  it('export after a keygen that has signed nothing yet: exported without the key, and it verifies', async () => {
+    const io = await homeWithRuns(['AAA']);
+    expect(await runCli(['ledger', 'keygen'], captureIo({ env: io.env }))).toBe(0);
+    const run = await cli(io, ['ledger', 'export', 'early.jsonl']);
+    expect(run.err).toContain('has signed no record yet');
+    const verified = await cli(captureIo(), [
+      'ledger',
+      'verify',
+      '--ledger',
+      path.join(io.cwd, 'early.jsonl'),
+      '--json',
+    ]);
+    expect(JSON.parse(verified.out)).toMatchObject({ ok: true, records: 1, signatures: { keyId: null } });
+  });
+
   it('keygen: a 0600 private key, and a second keygen refuses to overwrite it (exit 2)', async () => {
     const io = captureIo();
     const first = await cli(io, ['ledger', 'keygen']);

@@ -148,17 +148,24 @@ export async function ledgerExportCommand(target: string, rawOptions: object, io
     );
     return ExitCode.failed;
   }
-  const publicPem = key ? await readFile(paths.publicKey, 'utf8') : null;
+  // A key that has signed nothing yet (made after every record so far) would fail every check of the export.
+  const signing = key && report.verified.some((record) => record.sig !== undefined) ? key : null;
+  const publicPem = signing ? await readFile(paths.publicKey, 'utf8') : null;
   const text = exportText(
     await recordLines(paths.file, report.verified.length),
-    publicPem && key ? { publicPem, keyId: key.keyId } : null,
+    publicPem && signing ? { publicPem, keyId: signing.keyId } : null,
     report.head,
     new Date(),
   );
   const file = resolve(io.cwd, target);
   await writeFileAtomic(file, text);
+  const keyNote = signing
+    ? ` and public key ${signing.keyId}`
+    : key
+      ? ` (unsigned: key ${key.keyId} has signed no record yet)`
+      : ' (unsigned: no key)';
   io.stderr(
-    `autohedge: exported ${report.verified.length} record(s)${key ? ` and public key ${key.keyId}` : ' (unsigned: no key)'} to ${file}; check it with \`autohedge ledger verify --ledger ${target}\`\n`,
+    `autohedge: exported ${report.verified.length} record(s)${keyNote} to ${file}; check it with \`autohedge ledger verify --ledger ${target}\`\n`,
   );
   return ExitCode.ok;
 }
