@@ -19,6 +19,7 @@ import {
   type Brief,
 } from './desks.js';
 import { announceDirector, createDirector } from './director.js';
+import { attachClaims, withClaimFindings } from './claims.js';
 import { contaminationOf } from './contamination.js';
 import { checkDecision, defaultLimits, resolveLimits, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { resolveModel } from './models.js';
@@ -371,7 +372,10 @@ async function desksPhase(run: Run, plan: Plan, running: Array<Promise<AgentRepo
  * that fails (a cassette without it, the cap, the server) leaves the decision before it standing.
  */
 async function decidePhase(run: Run, director: ReturnType<typeof createDirector>, plan: Plan): Promise<void> {
-  const check = (decision: Decision) => checkDecision(decision, run.result.market, run.limits);
+  const check = withClaimFindings(
+    (decision: Decision) => checkDecision(decision, run.result.market, run.limits),
+    run.result,
+  );
   const { report, history } = await director.decide(plan, run.result.reports, check);
   const standing = history.at(-1);
   if (!standing) {
@@ -416,6 +420,7 @@ function startDesk(run: Run, id: string, brief: Brief, signal: AbortSignal = run
 /** The status and the typed failure from the run's facts, in one place; the error line for a failed or interrupted run. */
 function closeRun(run: Run, usage: UsageTracker, prices: PriceTable, started: number): AnalysisResult {
   const { result } = run;
+  attachClaims(result);
   const facts: RunFacts = {
     interrupted: run.signal.aborted,
     marketMissing: result.market === null,

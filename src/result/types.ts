@@ -3,6 +3,7 @@ import { agentIds, deskIds, type AgentId, type DeskId } from '../../agents/index
 import type { AgentFailure, AgentReport, FailureKind, ModelFailure } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { decisionSchema, planSchema } from './schemas.js';
+import type { Claim, ClaimsSummary } from './claims.js';
 
 /** The roster lives in agents/; these names are kept for the readers that use them. */
 export { agentIds, type AgentId };
@@ -173,4 +174,11 @@ export interface AnalysisResult {
   options?: RunOptionsRecord;
   /** Which source backed the search tool (`--search`); absent in runs saved before it existed. */
   search?: { provider: 'exa' | 'openai' | 'none' | 'custom'; model: string | null };
+  /**
+   * Every figure in the prose (desk reports, the plan, the decision's texts) matched against
+   * what the run saw (docs/claims.md). Absent in runs saved before claims existed.
+   */
+  claims?: Claim[];
+  /** The claims counted, for the run and per agent. Absent with `claims`. */
+  claimsSummary?: ClaimsSummary;
 }
