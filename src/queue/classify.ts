@@ -51,6 +51,9 @@ export function verdictOnResult(result: AnalysisResult): JobVerdict {
   if (failure.model?.kind === 'authentication' || failure.model?.kind === 'model-not-found')
     return { kind: 'unrecoverable', reason: `ModelError: ${failure.message}` };
   if (result.status === 'failed' && failure.retryable) return { kind: 'transient', reason: failure.message };
+  // Yahoo unreachable: a run without market data is not the analysis the job asked for, so
+  // the data fetch is retried with back-off rather than the degraded run kept as done.
+  if (failure.kind === 'market') return { kind: 'transient', reason: `market data missing: ${failure.message}` };
   return { kind: 'done', result };
 }
 

@@ -48,7 +48,7 @@ export async function enqueueAnalyses(modules: QueueModules, settings: EnqueueSe
   }));
   let existing = 0;
   try {
-    for (const { jobId } of jobs) if (await queue.getJob(jobId)) existing += 1;
+    for (const { jobId } of jobs) if (await keepExisting(queue, jobId)) existing += 1;
     await queue.addBulk(
       jobs.map(({ request, jobId }) => ({
         name: 'analyze',
@@ -127,4 +127,20 @@ function jobValue(jobId: string, ticker: string, value: unknown): JobOutcome {
       failure: `the job's value is not an AnalysisResult (${formatZodIssues(parsed.error, { limit: 1, root: 'value' })})`,
     };
   return { jobId, ticker, result: sanitizeDeep(value as AnalysisResult) };
+}
+
+/**
+ * Whether a job already on the queue stands for this (ticker, day): one waiting, running or
+ * completed does; one that failed (its attempts spent — Yahoo was down, the server refused)
+ * is removed, so enqueuing it again after the outage runs it again the same day.
+ */
+async function keepExisting(
+  queue: { getJob(id: string): Promise<{ getState(): Promise<string>; remove(): Promise<void> } | undefined> },
+  jobId: string,
+): Promise<boolean> {
+  const job = await queue.getJob(jobId);
+  if (!job) return false;
+  if ((await job.getState()) !== 'failed') return true;
+  await job.remove();
+  return false;
 }

@@ -5,11 +5,21 @@ import { errorCode, errorMessage } from '../errors.js';
 import { RunStoreError } from './errors.js';
 import { isValidRunId, runFileNames, runsDirectory } from './run-store.js';
 
-/** A run that counts as done for --resume: it reached a decision or reported what it could. */
+/**
+ * A run that counts as done for --resume: it reached a decision or reported what it could —
+ * except a run degraded because its market data was missing (`failure.kind: "market"`), which
+ * a re-run after the outage must be able to repeat the same day. Degraded for another reason
+ * (a desk failed, the cap) it stays done.
+ */
 const finishedStatuses = new Set(['ok', 'degraded', 'flagged']);
 
 /** Only what --resume needs from a saved result; everything else in it is left unread. */
-const runKeySchema = z.object({ ticker: z.string(), asOf: z.string(), status: z.string() });
+const runKeySchema = z.object({
+  ticker: z.string(),
+  asOf: z.string(),
+  status: z.string(),
+  failure: z.object({ kind: z.string() }).loose().optional(),
+});
 
 /** How many result files are read at once. */
 const readsInFlight = 16;
@@ -28,11 +38,15 @@ export async function finishedTickers(home: string, asOfDay: string): Promise<Se
     while (next < names.length) {
       const name = names[next++]!;
       const key = await readRunKey(join(runsDirectory(home), name, runFileNames.result));
-      if (key && finishedStatuses.has(key.status) && key.asOf.slice(0, 10) === asOfDay) finished.add(key.ticker);
+      if (key && isFinished(key) && key.asOf.slice(0, 10) === asOfDay) finished.add(key.ticker);
     }
   };
   await Promise.all(Array.from({ length: readsInFlight }, reader));
   return finished;
+}
+
+function isFinished(key: z.infer<typeof runKeySchema>): boolean {
+  return finishedStatuses.has(key.status) && key.failure?.kind !== 'market';
 }
 
 async function runNames(home: string): Promise<string[]> {

@@ -312,6 +312,37 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     }
   });
 
+  it('Yahoo unreachable: the job is retried with back-off, not done as degraded; after the outage it can be enqueued again the same day', async () => {
+    const queue = queueName('outage');
+    const server = await startAnalysisServer(() => undefined);
+    let yahooDown = true;
+    const outageMarket = fakeMarket((ticker) => {
+      if (yahooDown) throw new DataError('could not reach Yahoo Finance (ECONNREFUSED)', 'unreachable');
+      return makeSnapshot(ticker);
+    });
+    const worker = await startWorker(queue, server, [], { market: outageMarket, search });
+    const view = inspectQueue(redis.url, queue);
+    try {
+      const waiting = enqueue(['DARK', '--queue', queue, '--wait', '--attempts', '2', '--backoff', '0.1']);
+      expect(await waiting.exit).toBe(1);
+      expect(waiting.io.err()).toContain('market data missing');
+      const job = await view.queue.getJob('DARK@2026-11-28');
+      expect(job?.attemptsMade).toBe(2);
+      expect(worker.io.err()).toContain('attempt 1 failed: market data missing');
+      expect(worker.io.err()).not.toContain('DARK@2026-11-28 done');
+      // The outage is over: the same (ticker, day) can be run again.
+      yahooDown = false;
+      const again = enqueue(['DARK', '--queue', queue, '--wait', '--attempts', '2', '--backoff', '0.1']);
+      expect(await again.exit).toBe(0);
+      expect(again.io.err()).toMatch(/^autohedge: 1 added on queue '/);
+      expect(worker.io.err()).toContain('job DARK@2026-11-28 done: ok');
+    } finally {
+      await view.close();
+      await worker.stop();
+      await server.close();
+    }
+  });
+
   it('a 429 storm pauses the queue, each pause spending an attempt; with attempts to spare every job completes', async () => {
     const queue = queueName('storm');
     let refused = 0;

@@ -65,4 +65,31 @@ describe('a result.json that cannot be read', () => {
     expect((failure as RunStoreError).problem).toBe('unreadable');
     expect((failure as RunStoreError).message).toContain('for --resume');
   });
+
+  it('--resume runs a ticker again whose run was degraded for missing market data, not one degraded otherwise', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'autohedge-store-'));
+    const day = makeResult().asOf.slice(0, 10);
+    await saveRun(
+      home,
+      makeResult({
+        runId: 'no-data-run',
+        ticker: 'NODATA',
+        status: 'degraded',
+        market: null,
+        failure: { stage: 'market', kind: 'market', message: 'could not reach Yahoo Finance', retryable: true },
+      }),
+      { transcript: [], markdown: '' },
+    );
+    await saveRun(
+      home,
+      makeResult({
+        runId: 'desk-run',
+        ticker: 'DESK',
+        status: 'degraded',
+        failure: { stage: 'desks', kind: 'model', message: 'risk failed', retryable: true },
+      }),
+      { transcript: [], markdown: '' },
+    );
+    expect(await finishedTickers(home, day)).toEqual(new Set(['DESK']));
+  });
 });

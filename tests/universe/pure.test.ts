@@ -114,5 +114,14 @@ describe('the queue: job ids and verdicts', () => {
     const slipped = failing({ stage: 'decision', kind: 'schema', message: 'schema', retryable: false });
     expect(verdictOnResult(slipped)).toEqual({ kind: 'done', result: slipped });
     expect(verdictOnResult(ok)).toEqual({ kind: 'done', result: ok });
+    // Degraded because Yahoo was unreachable: not the analysis asked for, so the fetch is retried.
+    const noData = failing(
+      { stage: 'market', kind: 'market', message: 'could not reach Yahoo Finance', retryable: true },
+      'degraded',
+    );
+    expect(verdictOnResult(noData)).toEqual({
+      kind: 'transient',
+      reason: 'market data missing: could not reach Yahoo Finance',
+    });
   });
 });
