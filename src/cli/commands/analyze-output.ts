@@ -15,6 +15,8 @@ interface OutputContext {
   options: AnalyzeCliOptions;
   session: Session;
   io: CliIo;
+  /** More than one ticker named (a repeated one included): --json prints an array. */
+  several?: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ interface OutputContext {
  * report, counted for the summary and forgotten. Only `--json` keeps results, for its
  * one array at the end.
  */
-export async function createUniverseOutput({ tickers, options, session, io }: OutputContext) {
+export async function createUniverseOutput({ tickers, options, session, io, several: named }: OutputContext) {
   const stderrColor = colorEnabled(io.env, io.stderrIsTTY);
   const progress = await createProgress({
     write: io.stderr,
@@ -36,8 +38,8 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
     secrets: session.secrets,
   });
   const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
-  const printer = await createResultPrinter(options, io, tickers);
-  const several = tickers.length > 1;
+  const several = named ?? tickers.length > 1;
+  const printer = await createResultPrinter(options, io, tickers, several);
   const tally = new UniverseTally();
   const codes = new Set<ExitCode>();
   // A Director's review the cassette does not hold leaves its decision standing, flagged,

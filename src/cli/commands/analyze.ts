@@ -55,7 +55,9 @@ export async function analyzeCommand(
   try {
     if (options.demo) session.checkDemoTickers(tickers);
     if (options.maxCost !== undefined) checkPricesKnown(options.model, options.agent, session, search);
-    return await runAnalyses(requests, options, session, redactingIo(io, session.secrets));
+    // --json is an array whenever more than one ticker was named (a repeated one included).
+    const several = rawTickers.length > 1 || tickers.length > 1;
+    return await runAnalyses(requests, options, session, redactingIo(io, session.secrets), several);
   } finally {
     await session.close();
   }
@@ -64,10 +66,11 @@ export async function analyzeCommand(
 /** The tickers named and those of --universe, each once, checked. */
 async function tickersOf(rawTickers: string[], options: AnalyzeCliOptions, io: CliIo): Promise<string[]> {
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
-  const tickers = mergeTickers(
-    rawTickers.map((ticker) => validateTicker(ticker)),
-    fromFile,
-  );
+  const named = rawTickers.map((ticker) => validateTicker(ticker));
+  const tickers = mergeTickers(named, fromFile);
+  const repeated = [...new Set(named.filter((ticker, index) => named.indexOf(ticker) !== index))];
+  if (repeated.length > 0 && !options.quiet)
+    io.stderr(`autohedge: warning: ${repeated.join(', ')} named more than once: analysed once\n`);
   // Without --universe the tickers are commander's required argument, and read like it.
   if (tickers.length === 0)
     throw new UsageError(
@@ -96,6 +99,7 @@ async function runAnalyses(
   options: AnalyzeCliOptions,
   session: Session,
   io: CliIo,
+  several: boolean,
 ): Promise<number> {
   const asOfDay = isoDay(resolveRunClock(requests[0]!.asOf, session.now(), () => session.asOf()).at);
   const finished = options.resume ? await finishedTickers(autohedgeHome(session.env), asOfDay) : new Set<string>();
@@ -106,12 +110,12 @@ async function runAnalyses(
     );
   }
   const tickers = requests.map((request) => request.ticker);
-  const output = await createUniverseOutput({ tickers, options, session, io });
+  const output = await createUniverseOutput({ tickers, options, session, io, several });
   for (let skipped = requests.length - pending.length; skipped > 0; skipped -= 1) output.tally.addSkipped();
   // One cap for the whole command, however many tickers share it; once a run reports it
   // reached, no further ticker starts (they would only fetch market data to report the cap).
   const cap = scopeCap(options.maxCost, session);
-  const several = requests.length > 1;
+  const perTickerOut = requests.length > 1;
   const byTicker = new Map(pending.map((request) => [request.ticker, request]));
   let reached = false;
   const notStarted = { count: 0 };
@@ -122,7 +126,7 @@ async function runAnalyses(
         concurrency: options.concurrency,
         run: async (ticker) => {
           const request = byTicker.get(ticker)!;
-          const planned = { ...request, out: outFor(request.out, ticker, several) };
+          const planned = { ...request, out: outFor(request.out, ticker, perTickerOut) };
           const { result } = await runAndSave(planned, session, output.sinksFor(ticker), { cap, signal: io.signal });
           if (capReached(result)) reached = true;
           return result;

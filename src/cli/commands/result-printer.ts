@@ -17,7 +17,12 @@ export interface PrintModes {
  * ticker, the object itself). The summary goes under the terminal reports, or to stderr
  * with `--jsonl`; `--json` (one array, for small runs) prints none, its stderr unchanged.
  */
-export async function createResultPrinter(modes: PrintModes, io: CliIo, tickers: readonly string[]) {
+export async function createResultPrinter(
+  modes: PrintModes,
+  io: CliIo,
+  tickers: readonly string[],
+  several = tickers.length > 1,
+) {
   const render = await import('../../report/terminal.js');
   const kept = new Map<string, AnalysisResult>();
   let printed = 0;
@@ -34,7 +39,7 @@ export async function createResultPrinter(modes: PrintModes, io: CliIo, tickers:
     flushJson(): void {
       if (!modes.json || kept.size === 0) return;
       const ordered = tickers.flatMap((ticker) => (kept.has(ticker) ? [kept.get(ticker)!] : []));
-      io.stdout(render.renderJson(tickers.length === 1 ? ordered[0]! : ordered));
+      io.stdout(render.renderJson(several ? ordered : ordered[0]!));
     },
     async summary(tally: UniverseTally): Promise<void> {
       if (modes.json) return;
