@@ -17,6 +17,8 @@ h4 { font-size: .85rem; letter-spacing: .03em; text-transform: uppercase; color:
 p, ul, ol { margin: .4rem 0; }
 .meta { color: var(--muted); font-size: .9rem; }
 .banner { background: #fef3c7; border: 1px solid #f59e0b; padding: .5rem .75rem; border-radius: .4rem; font-weight: 600; margin: .5rem 0 1rem; }
+.banner[data-status] { border-width: 2px; font-size: 1.05rem; }
+.banner[data-tone="bad"] { background: #fee2e2; border-color: var(--error); color: #7f1d1d; }
 .status { display: inline-block; padding: 0 .45rem; border-radius: .3rem; font-weight: 600; background: var(--card); border: 1px solid var(--line); }
 .status-ok { color: var(--buy); } .status-failed { color: var(--sell); } .status-degraded, .status-flagged, .status-interrupted { color: var(--hold); }
 .card h2 { margin-top: 0; }

@@ -50,7 +50,10 @@ function headerHtml(view: ReportView): string {
   return [
     '<header>',
     `<h1>${escapeHtml(view.title)}</h1>`,
-    ...view.notices.map((notice) => `<p class="banner" data-${notice.key}="">${escapeHtml(notice.text)}</p>`),
+    ...view.notices.map(
+      (notice) =>
+        `<p class="banner" data-${notice.key}=""${notice.key === 'status' ? ` data-tone="${notice.tone}" role="alert"` : ''}>${escapeHtml(notice.text)}</p>`,
+    ),
     `<p class="meta">${meta.join(' · ')}</p>`,
     '</header>',
   ].join('\n');
