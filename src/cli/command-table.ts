@@ -70,7 +70,7 @@ export const analyzeSpec = {
   name: 'analyze',
   description: 'analyse one or more tickers: Director plan, four desks, decision, guardrails',
   args: [['[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)']],
-  groups: ['run', 'model', 'tools', 'guardrails', 'replay', 'output', 'save', 'universe'],
+  groups: ['run', 'model', 'tools', 'guardrails', 'rateLimits', 'replay', 'output', 'save', 'universe'],
   help: { json: 'print the AnalysisResult JSON only (an array for several tickers)' },
 } as const satisfies CommandSpec;
 export type AnalyzeCliOptions = OptionsOf<typeof analyzeSpec>;
@@ -78,11 +78,11 @@ export type AnalyzeCliOptions = OptionsOf<typeof analyzeSpec>;
 export const workerSpec = {
   name: 'worker',
   description: 'process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C',
-  groups: ['queue', 'worker', 'model', 'tools', 'guardrails'],
+  groups: ['queue', 'worker', 'model', 'tools', 'guardrails', 'rateLimits'],
   options: ['concurrency', 'save', 'quiet'],
   help: {
     concurrency: 'analyses this worker runs at once',
-    maxCost: "cap on each job's model spend, in USD (the lower of this and the job's own)",
+    maxCost: "cap on each job's model spend across its attempts, in USD (the lower of this and the job's own)",
     model: 'model for every agent of a job that names none (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
     maxPosition: 'largest position size allowed, % of portfolio, for a job that sets no limits',
     save: 'do not save the runs under $AUTOHEDGE_HOME/runs',
@@ -126,7 +126,7 @@ export const evaluateSpec = {
   name: 'evaluate',
   description: 'score saved decisions against the prices that came after them, with baselines',
   args: [['[runIds...]', 'runs to score (ids or unique prefixes); default: every saved run with a decision']],
-  groups: ['evaluate'],
+  groups: ['evaluate', 'attribution'],
   options: ['json', 'record', 'replay', 'save', 'out', 'quiet'],
   help: {
     json: 'print { decisions, summary } as JSON only',
@@ -186,6 +186,36 @@ export const mcpSpec = {
 } as const satisfies CommandSpec;
 export type McpCliOptions = OptionsOf<typeof mcpSpec>;
 
+export const watchSpec = {
+  name: 'watch',
+  description: 're-analyse a watchlist only where something happened (triggers), within a monthly budget',
+  args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
+  groups: ['watch', 'model', 'queue'],
+  options: [
+    'maxPosition',
+    'maxRisk',
+    'minRewardRisk',
+    'universe',
+    'concurrency',
+    'asOf',
+    'search',
+    'mcpConfig',
+    'replay',
+    'record',
+    'demo',
+    'refresh',
+    'json',
+    'quiet',
+  ],
+  help: {
+    universe: 'the watchlist: one ticker a line (# comments), or CSV with a ticker/symbol column',
+    asOf: "with --once: the triggers as of a past US session's close (YYYY-MM-DD), with --as-of's historical rules",
+    json: 'print each cycle as { cycle, asOf, analysed, carried, skipped, spend } JSON',
+    queue: 'the queue of --enqueue',
+  },
+} as const satisfies CommandSpec;
+export type WatchCliOptions = OptionsOf<typeof watchSpec>;
+
 const runsShowSpec = {
   name: 'show',
   description: 're-render a saved run like a live one',
@@ -242,6 +272,9 @@ export const commandTable: readonly Command[] = [
   command(toolsSpec, async (input) => (await import('./commands/tools.js')).toolsCommand(input.options, input.io)),
   command(mcpSpec, async (input) =>
     (await import('./commands/mcp.js')).mcpCommand(input.options, input.io, input.deps, input.argv),
+  ),
+  command(watchSpec, async (input) =>
+    (await import('./commands/watch.js')).watchCommand(list(input), input.options, input.io, input.deps, input.argv),
   ),
   command(runsSpec, async (input) => (await import('./commands/runs.js')).runsListCommand(input.options, input.io), [
     command(runsShowSpec, async (input) =>

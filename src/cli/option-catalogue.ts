@@ -1,6 +1,14 @@
 import type { ZodType } from 'zod';
 import { deskIds } from '../../agents/index.js';
-import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
+import {
+  defaultBenchmark,
+  defaultHorizons,
+  defaultResamples,
+  defaultSeed,
+  defaultSlippageBps,
+  defaultSpreadBps,
+  longestHorizon,
+} from '../evaluate/defaults.js';
 import { defaultLimits } from '../guardrails/limits.js';
 import {
   defaultAttempts,
@@ -11,6 +19,8 @@ import {
 } from '../queue/defaults.js';
 import { defaultConcurrency } from '../run/defaults.js';
 import { defaultSearchChoice } from '../search/types.js';
+import { defaultRunMaxCostUsd } from '../watch/defaults.js';
+import { defaultTriggerLimits } from '../watch/triggers.js';
 
 /**
  * Every command-line option, defined once: its flag, its help, its zod field and its
@@ -85,6 +95,17 @@ export const optionCatalogue = {
     help: 'stop making model calls before the spend would pass this many USD',
     field: (f) => f.positiveNumber('--max-cost').optional(),
   },
+  // ---- rate limits
+  rpm: {
+    flags: '--rpm <n>',
+    help: "the provider's requests per minute, paced to until its headers say (docs/rate-limits.md)",
+    field: (f) => f.positiveNumber('--rpm').optional(),
+  },
+  tpm: {
+    flags: '--tpm <n>',
+    help: "the provider's tokens per minute, paced to until its headers say",
+    field: (f) => f.positiveNumber('--tpm').optional(),
+  },
   // ---- what one run is
   agent: {
     flags: '--agent <id>',
@@ -154,6 +175,57 @@ export const optionCatalogue = {
     field: (f) => f.positiveInteger('--concurrency'),
     default: String(defaultConcurrency),
   },
+  // ---- watch
+  once: { flags: '--once', help: 'one cycle, then exit (for cron and systemd timers)', field: (f) => f.flag },
+  every: {
+    flags: '--every <interval>',
+    help: 'a cycle every interval (30m, 4h, 1d) until SIGINT or SIGTERM',
+    field: (f) => f.interval('--every').optional(),
+  },
+  maxAge: {
+    flags: '--max-age <sessions>',
+    help: 'a call older than this many sessions is stale and analysed again',
+    field: (f) => f.positiveInteger('--max-age'),
+    default: String(defaultTriggerLimits.maxAgeSessions),
+  },
+  gapSigma: {
+    flags: '--gap-sigma <n>',
+    help: 'an open this many 20-session daily volatilities from the previous close triggers a run',
+    field: (f) => f.positiveNumber('--gap-sigma'),
+    default: String(defaultTriggerLimits.gapSigma),
+  },
+  moveAtr: {
+    flags: '--move-atr <n>',
+    help: 'a close this many ATRs from the price at the last call triggers a run',
+    field: (f) => f.positiveNumber('--move-atr'),
+    default: String(defaultTriggerLimits.moveAtr),
+  },
+  budgetUsd: {
+    flags: '--budget-usd <usd>',
+    help: "the month's spend on analyses (read from the saved runs): no run starts that could pass it",
+    field: (f) => f.positiveNumber('--budget-usd').optional(),
+  },
+  runMaxCost: {
+    flags: '--run-max-cost <usd>',
+    help: 'the cap of each analysis: its worst case against the budget',
+    field: (f) => f.positiveNumber('--run-max-cost'),
+    default: String(defaultRunMaxCostUsd),
+  },
+  notify: {
+    flags: '--notify <url>',
+    help: 'POST each cycle with changes to this webhook (JSON with a plain `text`, as Slack and Discord take)',
+    field: (f) => f.webhookUrl.optional(),
+  },
+  notifyFile: {
+    flags: '--notify-file <path>',
+    help: 'append each cycle with changes to this file as one JSON line',
+    field: (f) => f.path.optional(),
+  },
+  enqueue: {
+    flags: '--enqueue',
+    help: 'enqueue the triggered analyses as jobs for `autohedge worker` instead of running them here',
+    field: (f) => f.flag,
+  },
   // ---- queue
   redis: {
     flags: '--redis <url>',
@@ -170,7 +242,7 @@ export const optionCatalogue = {
   },
   rateLimitPause: {
     flags: '--rate-limit-pause <seconds>',
-    help: 'how long the whole queue pauses after an OpenAI 429',
+    help: 'how long the whole queue pauses after a 429 that names no retry-after',
     field: (f) => f.seconds('--rate-limit-pause'),
     default: seconds(defaultRateLimitPauseMs),
   },
@@ -211,11 +283,45 @@ export const optionCatalogue = {
   },
   seed: {
     flags: '--seed <n>',
-    help: 'seed of the random baseline',
+    help: 'seed of the random baseline and the alpha bootstrap',
     field: (f) => f.seed('--seed'),
     default: String(defaultSeed),
   },
   includeDemo: { flags: '--include-demo', help: 'also score demo runs (synthetic data)', field: (f) => f.flag },
+  // ---- evaluate: attribution (docs/evaluate.md)
+  sectorBenchmarks: {
+    flags: '--sector-benchmarks',
+    help: "also regress on each decision's sector SPDR ETF (XLK, XLF, …)",
+    field: (f) => f.flag,
+  },
+  spreadBps: {
+    flags: '--spread-bps <bps>',
+    help: 'spread charged on entry and on exit, basis points',
+    field: (f) => f.basisPoints('--spread-bps'),
+    default: String(defaultSpreadBps),
+  },
+  slippageBps: {
+    flags: '--slippage-bps <bps>',
+    help: 'slippage charged on entry and on exit, basis points',
+    field: (f) => f.basisPoints('--slippage-bps'),
+    default: String(defaultSlippageBps),
+  },
+  notional: {
+    flags: '--notional <usd>',
+    help: "the position's dollar size, for the return after the model's bill",
+    field: (f) => f.positiveNumber('--notional', 1e12).optional(),
+  },
+  trials: {
+    flags: '--trials <n>',
+    help: 'configurations tried, for the Deflated Sharpe (default: the distinct ones evaluated)',
+    field: (f) => f.positiveInteger('--trials').optional(),
+  },
+  resamples: {
+    flags: '--resamples <n>',
+    help: 'bootstrap resamples for the alpha interval',
+    field: (f) => f.positiveInteger('--resamples'),
+    default: String(defaultResamples),
+  },
   // ---- runs show
   html: { flags: '--html', help: 'print the self-contained HTML report (report.html)', field: (f) => f.flag },
 } as const satisfies Record<string, OptionEntry>;
@@ -227,15 +333,35 @@ export const optionGroups = {
   model: { heading: 'Model', options: ['model', 'baseUrl'] },
   tools: { heading: 'Tools', options: ['search', 'mcpConfig'] },
   guardrails: { heading: 'Guardrails and spending', options: ['maxPosition', 'maxRisk', 'minRewardRisk', 'maxCost'] },
+  rateLimits: { heading: 'Rate limits', options: ['rpm', 'tpm'] },
   run: { heading: 'The run', options: ['agent', 'asOf', 'refresh'] },
   replay: { heading: 'Record and replay', options: ['record', 'replay', 'demo'] },
   output: { heading: 'Output', options: ['json', 'jsonl', 'trace', 'quiet'] },
   save: { heading: 'Saving', options: ['save', 'out'] },
   universe: { heading: 'Many tickers', options: ['universe', 'resume', 'concurrency'] },
   queue: { heading: 'Queue', options: ['redis', 'queue'] },
+  watch: {
+    heading: 'Watch',
+    options: [
+      'once',
+      'every',
+      'maxAge',
+      'gapSigma',
+      'moveAtr',
+      'budgetUsd',
+      'runMaxCost',
+      'notify',
+      'notifyFile',
+      'enqueue',
+    ],
+  },
   worker: { heading: 'Worker', options: ['stallInterval', 'rateLimitPause'] },
   enqueue: { heading: 'Jobs', options: ['wait', 'attempts', 'backoff'] },
   evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo'] },
+  attribution: {
+    heading: 'Attribution',
+    options: ['sectorBenchmarks', 'spreadBps', 'slippageBps', 'notional', 'trials', 'resamples'],
+  },
   show: { heading: 'Format', options: ['html'] },
   // Every command takes these.
   common: { heading: 'Options', options: ['verbose'] },

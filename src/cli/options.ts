@@ -90,11 +90,44 @@ export const sessionList = (flag: string, longest: number) =>
     return [...new Set(horizons)].sort((left, right) => left - right);
   });
 
+/** Basis points from 0 (a cost may be zero) to 10,000. */
+export const basisPoints = (flag: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a number of basis points${got(issue)}` })
+    .transform(Number)
+    .refine((value) => value <= 10_000, { error: (issue) => `${flag} must be at most 10000${got(issue)}` });
+
 export const seed = (flag: string) =>
   z
     .string()
     .refine((value) => /^\d{1,9}$/.test(value), { error: (issue) => `${flag} must be a whole number${got(issue)}` })
     .transform(Number);
+
+/** `30m`, `4h`, `1d`: an interval in milliseconds, at least a minute. */
+export const interval = (flag: string) =>
+  z.string().transform((value, context) => {
+    const match = /^(\d{1,4})(m|h|d)$/.exec(value.trim());
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+    if (!match) {
+      context.addIssue({
+        code: 'custom',
+        message: `${flag} must be a number of minutes, hours or days such as 30m, 4h, 1d${got({ input: value })}`,
+      });
+      return 0;
+    }
+    return Number(match[1]) * unit[match[2] as keyof typeof unit];
+  });
+
+/** A webhook: http(s), no credentials in it to leak into logs (a token in its path is its own business). */
+export const webhookUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}, '--notify must be an http(s) URL without user:password@');
 
 export { z };
 
@@ -103,4 +136,15 @@ export function parseOptions<Schema extends z.ZodType>(schema: Schema, raw: unkn
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new UsageError(issue?.message ?? 'invalid options');
+}
+
+/** --rpm / --tpm as the pacer's ceilings (src/llm/pacer-buckets.ts). */
+export function ceilingsOf(options: { rpm?: number | undefined; tpm?: number | undefined }): {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+} {
+  return {
+    ...(options.rpm !== undefined ? { requestsPerMinute: options.rpm } : {}),
+    ...(options.tpm !== undefined ? { tokensPerMinute: options.tpm } : {}),
+  };
 }
