@@ -14,21 +14,42 @@ import { ensureBuilt, runBuilt, type ChildRun } from '../smoke/support.js';
 let out: string;
 let sentiment: ChildRun;
 let full: ChildRun;
+let capped: ChildRun;
+let cappedOut: string;
 
 beforeAll(async () => {
   await ensureBuilt();
   out = mkdtempSync(path.join(tmpdir(), 'autohedge-issue33-'));
-  [sentiment, full] = await Promise.all([
+  cappedOut = mkdtempSync(path.join(tmpdir(), 'autohedge-issue33-capped-'));
+  [sentiment, full, capped] = await Promise.all([
     runBuilt(['analyze', 'ACME', '--agent', 'sentiment', '--demo', '--quiet', '--no-save']),
     runBuilt(['analyze', 'ACME', '--demo', '--quiet', '--no-save', '--out', out]),
+    runBuilt(['analyze', 'ACME', '--demo', '--quiet', '--no-save', '--max-cost', '0.02', '--out', cappedOut]),
   ]);
 }, 120_000);
 
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+afterAll(() => {
+  for (const directory of [out, cappedOut]) rmSync(directory, { recursive: true, force: true });
+});
 
 const file = (name: string) => readFileSync(path.join(out, name), 'utf8');
 
 describe('analyze ACME --demo: the report, per #33', () => {
+  test('a run the cap degraded opens with a banner saying why, above the decision, in all three formats', () => {
+    const reason = 'DEGRADED: the Quant, Risk, Execution, Sentiment desks failed; the --max-cost cap was reached.';
+    const terminal = capped.stdout.replace(/\n(?!\n)/g, ' ');
+    expect(terminal, capped.stderr).toContain(reason);
+    expect(terminal.indexOf('DEGRADED:')).toBeLessThan(terminal.indexOf('-- Decision'));
+    const markdown = readFileSync(path.join(cappedOut, 'report.md'), 'utf8');
+    expect(markdown).toContain(`> **${reason}`);
+    expect(markdown.indexOf('> **DEGRADED:')).toBeLessThan(markdown.indexOf('## Decision'));
+    const html = readFileSync(path.join(cappedOut, 'report.html'), 'utf8');
+    expect(html).toContain(`data-status="" data-tone="warning" role="alert">${reason}`);
+    expect(html.indexOf('data-status=""')).toBeLessThan(html.indexOf('<section id="decision"'));
+    // The run with no decision claims no clean guardrail check.
+    expect(capped.stdout).not.toContain('No findings.');
+  });
+
   test('--agent sentiment lists each source once in the terminal', () => {
     expect(sentiment.code, sentiment.stderr).toBe(0);
     const url = 'https://news.example.com/2026/11/05/acme-robotics-q3-results';
