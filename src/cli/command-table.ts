@@ -186,6 +186,27 @@ export const mcpSpec = {
 } as const satisfies CommandSpec;
 export type McpCliOptions = OptionsOf<typeof mcpSpec>;
 
+export const portfolioSpec = {
+  name: 'portfolio',
+  description: 'turn saved decisions and your holdings into proposed, constrained orders (nothing is placed)',
+  args: [['[tickers...]', 'decisions for these tickers (default: the held ones); or --universe, --runs, --latest']],
+  groups: ['book', 'limits', 'bookOutput', 'model', 'tools'],
+  options: ['universe', 'maxRisk', 'maxCost', 'json', 'demo', 'replay', 'record', 'refresh', 'save', 'out', 'quiet'],
+  help: {
+    universe: 'decisions for the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
+    maxRisk: 'largest loss at the stop of one position, % of NAV (as in the guardrails)',
+    json: 'print the book as JSON only',
+    demo: 'market data from the bundled demo (synthetic; sizes the demo runs of ACME)',
+    replay: 'market data from a cassette: no network at all',
+    record: 'record the market-data exchanges to a cassette',
+    save: 'do not save the book under $AUTOHEDGE_HOME/portfolios',
+    out: 'also write portfolio.json, report.md, report.html and weights.svg here',
+    quiet: 'no notices on stderr',
+    model: 'with --analyze: model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
+    maxCost: 'with --analyze: stop making model calls before the spend of all the analyses would pass this many USD',
+  },
+} as const satisfies CommandSpec;
+export type PortfolioCliOptions = OptionsOf<typeof portfolioSpec>;
 export const watchSpec = {
   name: 'watch',
   description: 're-analyse a watchlist only where something happened (triggers), within a monthly budget',
@@ -272,6 +293,15 @@ export const commandTable: readonly Command[] = [
   command(toolsSpec, async (input) => (await import('./commands/tools.js')).toolsCommand(input.options, input.io)),
   command(mcpSpec, async (input) =>
     (await import('./commands/mcp.js')).mcpCommand(input.options, input.io, input.deps, input.argv),
+  ),
+  command(portfolioSpec, async (input) =>
+    (await import('./commands/portfolio.js')).portfolioCommand(
+      list(input),
+      input.options,
+      input.io,
+      input.deps,
+      input.argv,
+    ),
   ),
   command(watchSpec, async (input) =>
     (await import('./commands/watch.js')).watchCommand(list(input), input.options, input.io, input.deps, input.argv),
