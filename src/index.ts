@@ -121,3 +121,15 @@ export {
   type McpTool,
   type McpToolSources,
 } from './mcp/index.js';
+// The decision ledger (docs/ledger.md): append a saved run, verify a ledger or an export.
+export {
+  appendRunToLedger,
+  verifyLedgerFile,
+  verifyChain,
+  LedgerError,
+  type LedgerAppendInput,
+  type LedgerRecord,
+  type VerifyReport,
+  type BadRecord,
+  type BadReason,
+} from './ledger/index.js';

@@ -251,6 +251,55 @@ const runsSpec = {
   options: ['json'],
 } as const satisfies CommandSpec;
 
+// ---- ledger (#26): the sealed decision ledger, docs/ledger.md
+const ledgerDemo = { demo: "the demo runs' own ledger" };
+
+const ledgerVerifySpec = {
+  name: 'verify',
+  description: 'check the chain: exit 0 intact, 1 broken (naming the first bad seq and why), 2 usage',
+  groups: ['ledger'],
+  options: ['demo', 'json'],
+  help: {
+    ...ledgerDemo,
+    json: 'print { ok, records, firstBad?, torn? } as JSON',
+    runs: "also check each saved run's result.json against its recorded digest",
+  },
+} as const satisfies CommandSpec;
+
+const ledgerListSpec = {
+  name: 'list',
+  description: 'the records, oldest first',
+  options: ['demo', 'json'],
+  help: { ...ledgerDemo, json: 'print the records as JSON' },
+} as const satisfies CommandSpec;
+
+const ledgerHeadSpec = {
+  name: 'head',
+  description: 'the last record hash, to publish somewhere dated',
+  options: ['demo', 'json'],
+  help: { ...ledgerDemo, json: 'print { seq, hash, recordedAt, records }' },
+} as const satisfies CommandSpec;
+
+const ledgerExportSpec = {
+  name: 'export',
+  description: 'write the ledger and its public key to one file, verifiable anywhere with `ledger verify --ledger`',
+  args: [['<file>', 'the file to write']],
+  options: ['demo'],
+  help: ledgerDemo,
+} as const satisfies CommandSpec;
+
+const ledgerKeygenSpec = {
+  name: 'keygen',
+  description: 'make an Ed25519 signing key under $AUTOHEDGE_HOME/ledger/ (never overwrites one)',
+} as const satisfies CommandSpec;
+
+const ledgerSpec = {
+  name: 'ledger',
+  description: 'the sealed decision ledger: verify, list, head, export, keygen (docs/ledger.md)',
+} as const satisfies CommandSpec;
+
+const ledgerCommand = () => import('./commands/ledger.js');
+
 /** The commands in the order --help lists them. */
 export const commandTable: readonly Command[] = [
   command(analyzeSpec, async (input) =>
@@ -310,6 +359,15 @@ export const commandTable: readonly Command[] = [
     command(runsShowSpec, async (input) =>
       (await import('./commands/runs.js')).runsShowCommand(ticker(input), input.options, input.io),
     ),
+  ]),
+  command(ledgerSpec, async (input) => (await ledgerCommand()).ledgerUsageCommand(input.io), [
+    command(ledgerVerifySpec, async (input) => (await ledgerCommand()).ledgerVerifyCommand(input.options, input.io)),
+    command(ledgerListSpec, async (input) => (await ledgerCommand()).ledgerListCommand(input.options, input.io)),
+    command(ledgerHeadSpec, async (input) => (await ledgerCommand()).ledgerHeadCommand(input.options, input.io)),
+    command(ledgerExportSpec, async (input) =>
+      (await ledgerCommand()).ledgerExportCommand(ticker(input), input.options, input.io),
+    ),
+    command(ledgerKeygenSpec, async (input) => (await ledgerCommand()).ledgerKeygenCommand(input.io)),
   ]),
 ];
 

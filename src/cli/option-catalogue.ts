@@ -300,10 +300,11 @@ export const optionCatalogue = {
     help: 'cash in the book, when the holdings file has none',
     field: (f) => f.amount('--cash').optional(),
   },
+  // One flag, two commands: `portfolio --runs <ids...>` names runs, `ledger verify --runs` checks them.
   runs: {
-    flags: '--runs <ids...>',
+    flags: '--runs [ids...]',
     help: 'exactly these saved runs (ids or unique prefixes)',
-    field: (f) => f.z.array(f.z.string()).default([]),
+    field: (f) => f.z.union([f.z.boolean(), f.z.array(f.z.string())]).optional(),
   },
   latest: { flags: '--latest', help: 'the newest decision of every ticker in the run store', field: (f) => f.flag },
   minCashPct: {
@@ -369,6 +370,27 @@ export const optionCatalogue = {
     field: (f) => f.flag,
   },
   csv: { flags: '--csv', help: 'print the proposed orders as CSV only', field: (f) => f.flag },
+  forwardOnly: {
+    flags: '--forward-only',
+    help: 'score only decisions sealed in the ledger before their outcome (docs/ledger.md)',
+    field: (f) => f.flag,
+  },
+  // ---- ledger (docs/ledger.md); --head is checked as a hash by the command
+  ledger: {
+    flags: '--ledger <file>',
+    help: 'a ledger or an exported ledger (default: $AUTOHEDGE_HOME/ledger/ledger.jsonl)',
+    field: (f) => f.path.optional(),
+  },
+  publicKey: {
+    flags: '--public-key <file>',
+    help: 'check every signature with this Ed25519 public key (PEM)',
+    field: (f) => f.path.optional(),
+  },
+  head: {
+    flags: '--head <hash>',
+    help: 'a head published earlier: the chain must still hold it',
+    field: (f) => f.text.optional(),
+  },
   // ---- evaluate: attribution (docs/evaluate.md)
   sectorBenchmarks: {
     flags: '--sector-benchmarks',
@@ -438,7 +460,7 @@ export const optionGroups = {
   },
   worker: { heading: 'Worker', options: ['stallInterval', 'rateLimitPause'] },
   enqueue: { heading: 'Jobs', options: ['wait', 'attempts', 'backoff'] },
-  evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo'] },
+  evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo', 'forwardOnly'] },
   book: {
     heading: 'The book',
     options: ['holdings', 'cash', 'runs', 'latest', 'analyze', 'includeFlagged', 'allowShort', 'fractional'],
@@ -462,6 +484,7 @@ export const optionGroups = {
     options: ['sectorBenchmarks', 'spreadBps', 'slippageBps', 'notional', 'trials', 'resamples'],
   },
   show: { heading: 'Format', options: ['html'] },
+  ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head', 'runs'] },
   // Every command takes these.
   common: { heading: 'Options', options: ['verbose'] },
 } as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;

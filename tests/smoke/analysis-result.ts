@@ -92,6 +92,7 @@ export const marketSnapshotSchema = z.strictObject({
     profitMargin: fraction,
     revenueGrowth: fraction,
     debtToEquity: fraction,
+    earningsDate: z.iso.date().nullable().optional(),
   }),
   bars: z.array(bar),
   indicators: z.strictObject({

@@ -53,7 +53,7 @@ export async function portfolioCommand(
       ? await analyzedDecisions(tickers.length > 0 ? tickers : held, options, session, out)
       : await newestDecisions(
           autohedgeHome(io.env),
-          { tickers, runIds: options.runs, latest: options.latest, demo: options.demo },
+          { tickers, runIds: runIdsOf(options), latest: options.latest, demo: options.demo },
           held,
         );
     const names = [...new Set([...held, ...selected.decisions.map((decision) => decision.ticker)])];
@@ -138,8 +138,10 @@ function checkCombinations(options: PortfolioCliOptions, tickers: string[]): voi
   if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
     throw new UsageError('--record, --replay and --demo cannot be combined');
   }
-  const sources = [tickers.length > 0 || options.universe, options.runs.length > 0, options.latest].filter(Boolean);
-  if (options.analyze && (options.runs.length > 0 || options.latest)) {
+  const sources = [tickers.length > 0 || options.universe, runIdsOf(options).length > 0, options.latest].filter(
+    Boolean,
+  );
+  if (options.analyze && (runIdsOf(options).length > 0 || options.latest)) {
     throw new UsageError(
       '--analyze makes new runs: it takes tickers (or --universe, or the held ones), not --runs or --latest',
     );
@@ -232,4 +234,10 @@ async function savePlan(
       io.stderr(`autohedge: warning: portfolio not written to ${sanitizeText(directory)}: ${errorMessage(error)}\n`);
     }
   }
+}
+
+/** `--runs <ids...>`: the run ids named; `--runs` with none is a usage error here. */
+function runIdsOf(options: { runs?: boolean | string[] }): string[] {
+  if (options.runs === true) throw new UsageError('--runs needs run ids (or unique prefixes): --runs <id> [id...]');
+  return Array.isArray(options.runs) ? options.runs : [];
 }
