@@ -25,13 +25,16 @@ interface Close {
   value: number;
 }
 
+/** A year of sessions: what both charts (this one and chart.svg) show, so their date ranges agree. */
+export const sessionsShown = 252;
+
 function closesOf(bars: readonly Bar[]): Close[] {
   const closes: Close[] = [];
   for (const bar of bars) {
     const value = bar.close ?? bar.adjClose;
     if (typeof value === 'number' && Number.isFinite(value) && value > 0) closes.push({ date: bar.date, value });
   }
-  return closes;
+  return closes.slice(-sessionsShown);
 }
 
 function formatLevel(value: number): string {

@@ -88,3 +88,23 @@ export function withoutListedSources(blocks: DeskBlock[], listed: ReadonlySet<st
   if (!covered) return blocks;
   return [...blocks.slice(0, index), ...(end < 0 ? [] : rest.slice(end))];
 }
+
+/** A heading line of desk text, as parseDeskText reads one. */
+function isHeadingLine(line: string): boolean {
+  const trimmed = line.trim();
+  return markdownHeading.test(trimmed) || isCapsHeading(trimmed);
+}
+
+/**
+ * The raw text without the SOURCES section withoutListedSources dropped from its
+ * blocks (the terminal wraps the raw text), so the terminal shows sources once too.
+ */
+export function rawWithoutSources(raw: string, blocks: DeskBlock[], shown: DeskBlock[]): string {
+  if (shown.length === blocks.length) return raw;
+  const lines = raw.split('\n');
+  const start = lines.findIndex((line) => isHeadingLine(line) && /^(#+\s*)?sources\b/i.test(line.trim()));
+  if (start < 0) return raw;
+  const after = lines.slice(start + 1).findIndex(isHeadingLine);
+  const end = after < 0 ? lines.length : start + 1 + after;
+  return [...lines.slice(0, start), ...lines.slice(end)].join('\n').trim();
+}

@@ -17,6 +17,8 @@ h4 { font-size: .85rem; letter-spacing: .03em; text-transform: uppercase; color:
 p, ul, ol { margin: .4rem 0; }
 .meta { color: var(--muted); font-size: .9rem; }
 .banner { background: #fef3c7; border: 1px solid #f59e0b; padding: .5rem .75rem; border-radius: .4rem; font-weight: 600; margin: .5rem 0 1rem; }
+.banner[data-status] { border-width: 2px; font-size: 1.05rem; }
+.banner[data-tone="bad"] { background: #fee2e2; border-color: var(--error); color: #7f1d1d; }
 .status { display: inline-block; padding: 0 .45rem; border-radius: .3rem; font-weight: 600; background: var(--card); border: 1px solid var(--line); }
 .status-ok { color: var(--buy); } .status-failed { color: var(--sell); } .status-degraded, .status-flagged, .status-interrupted { color: var(--hold); }
 .card h2 { margin-top: 0; }
@@ -27,7 +29,7 @@ p, ul, ol { margin: .4rem 0; }
 .facts div { min-width: 0; } .facts dt { color: var(--muted); font-size: .8rem; } .facts dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
 .conviction { height: .5rem; background: var(--line); border-radius: .25rem; overflow: hidden; max-width: 16rem; }
 .conviction span { display: block; height: 100%; background: var(--info); }
-.chart svg { width: 100%; height: auto; display: block; }
+.chart { margin: 1rem 0; } .chart svg { width: 100%; height: auto; display: block; } .chart-narrow { display: none; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -47,7 +49,10 @@ mark.claim-contradicted { background: #fee2e2; color: var(--error); font-weight:
 .claim-truth { color: var(--error); font-weight: 600; }
 .claim-ref { font-size: .7em; line-height: 0; } .claim-ref a { text-decoration: none; color: var(--muted); }
 .claim-note-contradicted { color: var(--error); } .claim-note-unsourced { color: var(--warning); }
-@media (max-width: 40rem) { body { padding: .6rem; font-size: 14px; } .action { font-size: 1.6rem; } th, td { padding: .25rem .35rem; } }
+@media (max-width: 40rem) { body { padding: .6rem; font-size: 14px; } .action { font-size: 1.6rem; }
+  .card { padding: .6rem; } table { font-size: .8rem; } th, td { padding: .25rem; }
+  th.number, td.number { white-space: normal; }
+  .chart-wide { display: none; } .chart-narrow { display: block; } }
 @media print {
   body { padding: 0; font-size: 11pt; } main { max-width: none; }
   .card, .banner { background: none; } .card, figure, tr, h2, h3 { break-inside: avoid; } h2, h3 { break-after: avoid; }

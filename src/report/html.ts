@@ -54,7 +54,10 @@ function headerHtml(view: ReportView): string {
   return [
     '<header>',
     `<h1>${escapeHtml(view.title)}</h1>`,
-    ...view.notices.map((notice) => `<p class="banner" data-${notice.key}="">${escapeHtml(notice.text)}</p>`),
+    ...view.notices.map(
+      (notice) =>
+        `<p class="banner" data-${notice.key}=""${notice.key === 'status' ? ` data-tone="${notice.tone}" role="alert"` : ''}>${escapeHtml(notice.text)}</p>`,
+    ),
     `<p class="meta">${meta.join(' · ')}</p>`,
     '</header>',
   ].join('\n');
@@ -164,17 +167,28 @@ function partHtml(part: Part): string {
     }
     case 'sources':
       return `<ul>\n${part.sources.map(sourceHtml).join('\n')}\n</ul>`;
-    case 'chart': {
-      const svg = renderSvgChart(part.bars, {
-        asOf: part.asOf,
-        levels: part.levels,
-        title: part.title,
-        currency: part.currency,
-      });
-      if (svg === '') return '';
-      return `<figure class="chart" id="chart">\n${svg}\n<figcaption class="meta">${escapeHtml(part.caption)}</figcaption>\n</figure>`;
-    }
+    case 'chart':
+      return chartHtml(part);
   }
+}
+
+/**
+ * The chart twice: wide, and narrow for a phone (CSS shows one). A 760-unit chart
+ * shrunk to a phone's width would draw its labels at 5 px; the narrow one keeps them
+ * readable without a sideways scroll.
+ */
+function chartHtml(part: Extract<Part, { kind: 'chart' }>): string {
+  const options = { asOf: part.asOf, levels: part.levels, title: part.title, currency: part.currency };
+  const wide = renderSvgChart(part.bars, options);
+  if (wide === '') return '';
+  const narrow = renderSvgChart(part.bars, { ...options, width: 400, height: 280 });
+  return [
+    '<figure class="chart" id="chart">',
+    `<div class="chart-wide">${wide}</div>`,
+    `<div class="chart-narrow">${narrow}</div>`,
+    `<figcaption class="meta">${escapeHtml(part.caption)}</figcaption>`,
+    '</figure>',
+  ].join('\n');
 }
 
 function sourceHtml(source: { url: string; title: string | null; note: string | null }): string {

@@ -138,6 +138,9 @@ export function runSettingsLine(result: AnalysisResult): string | null {
     `server ${options.baseUrlHost}`,
     `search ${options.search}`,
     `max position ${formatNumber(options.maxPositionPct, 1)}%`,
+    // Absent in runs saved before they were recorded.
+    typeof options.maxRiskPct === 'number' ? `max risk ${formatNumber(options.maxRiskPct, 1)}%` : null,
+    typeof options.minRewardRisk === 'number' ? `min reward/risk ${formatNumber(options.minRewardRisk, 2)}` : null,
     options.maxCostUsd === null ? 'no cost cap' : `max cost $${formatNumber(options.maxCostUsd, 2)}`,
   ]
     .filter((part): part is string => part !== null)

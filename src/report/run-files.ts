@@ -26,6 +26,7 @@ export function renderRunFiles(result: AnalysisResult): RenderedRunFiles {
           levels: chartPart.levels,
           title: chartPart.title,
           currency: chartPart.currency,
+          heading: true,
         })
       : '';
   const chart = svg === '' ? null : `${svg}\n`;

@@ -1,4 +1,5 @@
 import type { Bar } from '../market/types.js';
+import { sessionsShown } from './chart.js';
 import { escapeHtml } from './escape.js';
 
 /**
@@ -25,6 +26,8 @@ export interface SvgChartOptions {
   currency?: string | null;
   width?: number;
   height?: number;
+  /** Draw the title as text above the plot: chart.svg alone has no page around it to say what it shows. */
+  heading?: boolean;
 }
 
 interface Close {
@@ -34,8 +37,9 @@ interface Close {
 }
 
 const dayMs = 86_400_000;
-const sessionsShown = 252;
 const margin = { top: 16, right: 96, bottom: 28, left: 56 };
+/** The room a drawn title takes above the plot. */
+const headingHeight = 22;
 export const chartColors = {
   close: '#1f4e9c',
   sma50: '#d97706',
@@ -104,7 +108,13 @@ interface Frame {
   high: number;
 }
 
-function frameFor(closes: Close[], extraValues: number[], lastDay: number, width: number, height: number): Frame {
+function frameFor(
+  closes: Close[],
+  extraValues: number[],
+  lastDay: number,
+  size: { width: number; height: number; top: number },
+): Frame {
+  const { width, height } = size;
   const values = [...closes.map((close) => close.value), ...extraValues];
   let low = Math.min(...values);
   let high = Math.max(...values);
@@ -114,7 +124,7 @@ function frameFor(closes: Close[], extraValues: number[], lastDay: number, width
   const firstDay = closes[0]!.day;
   const plotLeft = margin.left;
   const plotRight = width - margin.right;
-  const plotTop = margin.top;
+  const plotTop = size.top;
   const plotBottom = height - margin.bottom;
   const span = Math.max(lastDay - firstDay, 1);
   return {
@@ -246,9 +256,13 @@ export function renderSvgChart(bars: readonly Bar[], options: SvgChartOptions): 
   const levels = options.levels ?? null;
   const levelValues = levels ? [levels.entry, levels.stopLoss, levels.takeProfit].filter(finite) : [];
   const averages = [...sma50, ...sma200].filter((value): value is number => value !== null);
-  const frame = frameFor(closes, [...levelValues, ...averages], lastDay, width, height);
+  const top = margin.top + (options.heading ? headingHeight : 0);
+  const frame = frameFor(closes, [...levelValues, ...averages], lastDay, { width, height, top });
   const currency = options.currency ? ` (${options.currency})` : '';
   const title = `${options.title}: daily closes${currency}, ${closes[0]!.date} to ${closes[closes.length - 1]!.date}`;
+  const heading = options.heading
+    ? `<text data-heading="" x="${margin.left}" y="18" font-size="14" font-weight="600" fill="${chartColors.text}">${escapeHtml(title)}</text>`
+    : '';
   const closePath = path(closes.map((close) => [frame.x(close.day), frame.y(close.value)]));
   const sma50Path = seriesPath(closes, sma50, frame);
   const sma200Path = seriesPath(closes, sma200, frame);
@@ -256,6 +270,7 @@ export function renderSvgChart(bars: readonly Bar[], options: SvgChartOptions): 
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}" data-chart="price" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">`,
     `<title>${escapeHtml(title)}</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    heading,
     ...gridAndAxes(frame, closes, lastDay),
     sma200Path
       ? `<path data-series="sma200" d="${sma200Path}" fill="none" stroke="${chartColors.sma200}" stroke-width="1.5"/>`

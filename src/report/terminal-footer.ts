@@ -23,7 +23,14 @@ export function usageFooter(view: ReportView, section: Section, canvas: Canvas):
         `wall time ${wall}`,
       ]),
     );
-    lines.push(...agentLines(usage.table.rows, canvas));
+    // The search has a line of its own below (which provider, how many searches).
+    const keys = usage.table.rowKeys;
+    lines.push(
+      ...agentLines(
+        usage.table.rows.filter((_, index) => keys?.[index] !== 'search'),
+        canvas,
+      ),
+    );
   }
   for (const part of section.parts)
     if (part.kind === 'text') lines.push(...canvas.wrap(part.text, '  ').map((line) => paint.dim(line)));

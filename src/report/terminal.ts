@@ -35,7 +35,10 @@ export function renderTerminalView(view: ReportView, options: TerminalOptions): 
     const text = canvas
       .text(notice.short && notice.text.length + 2 > canvas.width ? notice.short : notice.text)
       .replace(' | ', ' - ');
-    return [notice.key === 'demo' && canvas.paint.level > 0 ? canvas.paint.inverse.bold(` ${text} `) : text];
+    if (notice.key === 'demo' && canvas.paint.level > 0) return [canvas.paint.inverse.bold(` ${text} `)];
+    // The status banner wraps: its reasons are the point.
+    if (notice.key === 'status') return canvas.wrap(notice.text).map((line) => canvas.tint(notice.tone, line, true));
+    return [text];
   });
   for (const section of view.sections) {
     if (section.id === 'market') blocks.push(...header(view, section, canvas));
@@ -71,7 +74,8 @@ function header(view: ReportView, section: Section, canvas: Canvas): string[][] 
     const parts = [
       paint.bold(`${price.value}${price.unit ? ` ${price.unit}` : ''}`),
       change && change.value !== 'n/a' ? canvas.tint(change.tone, change.value) : '',
-      when && when.value !== 'n/a' ? paint.dim(`as of ${when.value}`) : '',
+      // The quote's own time, named apart from the run's as-of (the footer's, often a session close).
+      when && when.value !== 'n/a' ? paint.dim(`quote time ${when.value}`) : '',
     ];
     lines.push(parts.filter(Boolean).join('  '));
     const stats = facts.filter((fact) => fact.short).map((fact) => `${fact.short} ${fact.compact ?? fact.value}`);

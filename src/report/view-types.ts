@@ -43,6 +43,8 @@ export interface Table {
   columns: Column[];
   /** Display strings, one per column. */
   rows: string[][];
+  /** What each row is, where a renderer must tell rows apart (usage: an agent's id, or "search"). */
+  rowKeys?: string[];
   /** A last row set apart (totals). */
   total?: string[];
 }

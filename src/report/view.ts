@@ -1,9 +1,10 @@
 import type { AgentReport, ToolCallRecord } from '../agent/types.js';
+import { sessionClose } from '../market/sessions.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
 import { sanitizeDeep } from '../sanitize.js';
 import { ClaimMarks, figuresSection } from './claims.js';
-import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
+import { parseDeskText, rawWithoutSources, withoutListedSources, type DeskBlock } from './desk-text.js';
 import {
   agentTitle,
   demoBanner,
@@ -24,6 +25,7 @@ import { historicalBanner } from './historical.js';
 import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
 import { reviewLines } from './revision.js';
 import { collectSources, searchBackingLine } from './sources.js';
+import { statusNotice } from './status-banner.js';
 import type { Fact, Marked, Notice, Part, ReportView, Section, Tone } from './view-types.js';
 
 export type * from './view-types.js';
@@ -47,7 +49,7 @@ export function reportView(unsafe: AnalysisResult): ReportView {
     marketSection(result, subject),
     full ? decisionSection(result, marks) : null,
     full ? planSection(result, marks) : null,
-    full || guardrails.length > 0 ? guardrailSection(guardrails) : null,
+    full || guardrails.length > 0 ? guardrailSection(guardrails, Boolean(result.decision)) : null,
     figuresSection(result),
     reviewSection(result),
     desksSection(reports, marks),
@@ -94,6 +96,8 @@ function noticesOf(result: AnalysisResult): Notice[] {
   if (result.demo) notices.push({ key: 'demo', text: demoBanner, short: shortDemoBanner, tone: 'warning' });
   const historical = historicalBanner(result);
   if (historical !== null) notices.push({ key: 'historical', text: historical, tone: 'warning' });
+  const status = statusNotice(result);
+  if (status !== null) notices.push(status);
   return notices;
 }
 
@@ -104,11 +108,22 @@ function metaOf(result: AnalysisResult): Fact[] {
   const mode = result.mode === 'agents' ? 'selected desks only (no Director)' : 'full (Director and four desks)';
   return [
     { key: 'run', label: 'Run', value: result.runId, code: true },
-    { key: 'asOf', label: 'as of', value: formatWhen(result.asOf) },
+    { key: 'asOf', label: 'as of', value: asOfValue(result.asOf) },
     { key: 'status', label: 'status', value: result.status, tone: statusTone(result.status) },
     { key: 'mode', label: 'mode', value: mode },
     { key: 'wallTime', label: 'wall time', value: formatDuration(result.durationMs) },
   ];
+}
+
+/**
+ * The run's as-of, named for what it is: a session's close (a demo, a historical run)
+ * says so, so it is not read as the quote's time, which the market facts label apart.
+ */
+function asOfValue(asOf: string): string {
+  const instant = Date.parse(asOf);
+  if (!Number.isFinite(instant)) return formatWhen(asOf);
+  const close = sessionClose(new Date(instant).toISOString().slice(0, 10));
+  return close.getTime() === instant ? `${formatWhen(asOf)} (session close)` : formatWhen(asOf);
 }
 
 const noMarket =
@@ -320,11 +335,15 @@ function planSection(result: AnalysisResult, marks: ClaimMarks): Section | null 
 
 const severityOrder: Record<string, number> = { error: 0, warning: 1, info: 2 };
 
-function guardrailSection(findings: GuardrailFinding[]): Section {
+function guardrailSection(findings: GuardrailFinding[], decided: boolean): Section {
   const sorted = [...findings].sort((a, b) => (severityOrder[a.severity] ?? 3) - (severityOrder[b.severity] ?? 3));
+  // "No findings." would read as a clean bill of health where nothing was checked.
+  const none: Part = decided
+    ? { kind: 'text', key: 'none', text: 'No findings.', tone: 'good' }
+    : { kind: 'text', key: 'unchecked', text: 'No decision was checked: the run made none.', tone: 'muted' };
   const parts: Part[] =
     sorted.length === 0
-      ? [{ kind: 'text', key: 'none', text: 'No findings.', tone: 'good' }]
+      ? [none]
       : [{ kind: 'findings', findings: sorted.map((finding) => ({ ...finding, message: oneLine(finding.message) })) }];
   return { id: 'guardrails', key: 'guardrails', title: 'Guardrails', parts };
 }
@@ -387,7 +406,7 @@ function deskSection(report: AgentReport, marks: ClaimMarks): Section {
     const listed = new Set(searched(report) ? sourcesOf(report).map((source) => source.url) : []);
     const shown = withoutListedSources(blocks, listed);
     const marked = markedBlocks(shown, (text) => marks.marked(report.agent, 'report', text));
-    parts.push({ kind: 'desk-text', raw, blocks: shown, marked });
+    parts.push({ kind: 'desk-text', raw: rawWithoutSources(raw, blocks, shown), blocks: shown, marked });
   } else if (!failed) parts.push({ kind: 'text', key: 'empty', text: '(no text)', tone: 'muted' });
   const calls = report.toolCalls ?? [];
   if (calls.length > 0)
@@ -439,6 +458,20 @@ function usageSection(result: AnalysisResult): Section {
     formatTokens(entry.completionTokens),
     formatCost(entry.costUsd),
   ]);
+  const rowKeys = rows.map(([agent]) => agent!);
+  // The searches are priced apart but counted in the total: a row of their own, so the rows add up.
+  const search = usage?.search;
+  if (search) {
+    rows.push([
+      `search (${search.searches} × ${search.provider})`,
+      search.model ?? '',
+      formatTokens(search.promptTokens),
+      formatTokens(0),
+      formatTokens(search.completionTokens),
+      formatCost(search.costUsd),
+    ]);
+    rowKeys.push('search');
+  }
   const parts: Part[] = [
     {
       kind: 'table',
@@ -453,12 +486,13 @@ function usageSection(result: AnalysisResult): Section {
           { key: 'cost', label: 'Cost (USD)', numeric: true },
         ],
         rows,
+        rowKeys,
         total: [
           'Total',
           '',
-          formatTokens(usage?.promptTokens ?? 0),
+          formatTokens((usage?.promptTokens ?? 0) + (search?.promptTokens ?? 0)),
           formatTokens(usage?.cachedPromptTokens ?? 0),
-          formatTokens(usage?.completionTokens ?? 0),
+          formatTokens((usage?.completionTokens ?? 0) + (search?.completionTokens ?? 0)),
           formatCost(usage?.costUsd),
         ],
       },
@@ -478,8 +512,8 @@ function usageSection(result: AnalysisResult): Section {
       text: 'Cost unknown: at least one model has no known price, so no total is given rather than a guess.',
       tone: 'warning',
     });
-  const search = searchBackingLine(result);
-  if (search) parts.push({ kind: 'text', key: 'search', text: `${search}.`, tone: 'muted' });
+  const backing = searchBackingLine(result);
+  if (backing) parts.push({ kind: 'text', key: 'search', text: `${backing}.`, tone: 'muted' });
   return { id: 'usage', key: 'usage', title: 'Usage and cost', parts };
 }
 

@@ -9,7 +9,7 @@ describe('renderMarkdown', () => {
 
     expect(lines[0]).toBe('# Acme Robotics Corp (ACME): BUY, conviction 72/100');
     expect(markdown).toContain(
-      `Run \`${sampleRunId}\` · as of 2026-11-27 21:00 UTC · status **ok** · mode full (Director and four desks) · wall time 42.1 s`,
+      `Run \`${sampleRunId}\` · as of 2026-11-27 21:00 UTC (session close) · status **ok** · mode full (Director and four desks) · wall time 42.1 s`,
     );
     expect(markdown).toContain(
       [
@@ -75,7 +75,8 @@ describe('renderMarkdown', () => {
     );
     expect(markdown.split('\n')[0]).toBe('# Acme Robotics Corp (ACME): no decision');
     expect(markdown).toContain('## Decision\n\nNo decision: every worker failed.');
-    expect(markdown).toContain('## Guardrails\n\nNo findings.');
+    expect(markdown).toContain('## Guardrails\n\nNo decision was checked: the run made none.');
+    expect(markdown).not.toContain('No findings.');
     expect(markdown).toContain('**Error.** every worker failed');
   });
 

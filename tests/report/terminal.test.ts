@@ -17,7 +17,7 @@ describe('renderTerminal, no colour', () => {
   test('header: name, symbol, exchange, price and change, key stats', () => {
     expect(lines.slice(0, 3)).toEqual([
       'Acme Robotics Corp (ACME) · NasdaqGS · Technology · Robotics',
-      '182.52 USD  +2.31 (+1.28%)  as of 2026-11-27 21:00 UTC',
+      '182.52 USD  +2.31 (+1.28%)  quote time 2026-11-27 21:00 UTC',
       'Market cap 4.45T · P/E 58.9 · 52w 86.62–184.48 · RSI 61.2 · ATR 4.10 · Volatility 38.5%',
     ]);
   });
@@ -89,7 +89,7 @@ describe('renderTerminal, no colour', () => {
       '  risk       gpt-4.1      1,200 in · 300 out · $0.0048',
       '  execution  gpt-4.1      1,200 in · 300 out · $0.0048',
       '  sentiment  gpt-4o-mini  2,400 in · 350 out · $0.0005 (1,024 cached)',
-      `Run ${sampleRunId} · status ok · as of 2026-11-27 21:00 UTC`,
+      `Run ${sampleRunId} · status ok · as of 2026-11-27 21:00 UTC (session close)`,
       '',
     ]);
   });
@@ -161,7 +161,7 @@ describe('renderTerminal variants', () => {
     expect(lines[risk + 1]).toBe('Error: model call timed out after 60 s');
     const warnings = lines.findIndex((line) => line.startsWith('── Warnings '));
     expect(lines[warnings + 1]).toBe('⚠ risk failed: model call timed out after 60 s');
-    expect(lines).toContain(`Run ${sampleRunId} · status degraded · as of 2026-11-27 21:00 UTC`);
+    expect(lines).toContain(`Run ${sampleRunId} · status degraded · as of 2026-11-27 21:00 UTC (session close)`);
   });
 
   test('a failed run: no decision and why, the error in the footer', () => {
@@ -178,10 +178,12 @@ describe('renderTerminal variants', () => {
     const decision = lines.findIndex((line) => line.startsWith('── Decision '));
     expect(lines[decision + 1]).toBe('No decision: every worker failed.');
     const guardrails = lines.findIndex((line) => line.startsWith('── Guardrails '));
-    expect(lines[guardrails + 1]).toBe('No findings.');
+    // Nothing was checked: "No findings." would read as a clean bill of health (#33 item 15).
+    expect(lines[guardrails + 1]).toBe('No decision was checked: the run made none.');
+    expect(lines).not.toContain('No findings.');
     expect(lines.filter((line) => line === 'Error: connection refused')).toHaveLength(4);
     expect(lines.slice(-4)).toEqual([
-      `Run ${sampleRunId} · status failed · as of 2026-11-27 21:00 UTC`,
+      `Run ${sampleRunId} · status failed · as of 2026-11-27 21:00 UTC (session close)`,
       'Error: every worker failed',
       'Failed desks: Quant, Risk, Execution, Sentiment.',
       '',
@@ -232,7 +234,7 @@ describe('renderTerminal variants', () => {
     market.quote = { ...market.quote, marketCap: null, trailingPE: null, change: null, changePercent: null };
     market.indicators = { ...market.indicators, rsi14: null, atr14: null, volatility20d: null };
     const lines = linesOf(renderTerminal(result, plain));
-    expect(lines[1]).toBe('182.52 USD  as of 2026-11-27 21:00 UTC');
+    expect(lines[1]).toBe('182.52 USD  quote time 2026-11-27 21:00 UTC');
     expect(lines[2]).toBe('Market cap n/a · P/E n/a · 52w 86.62–184.48 · RSI n/a · ATR n/a · Volatility n/a');
   });
 

@@ -52,7 +52,7 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
 
     expect(
       run.stdout.startsWith(
-        `${demoBanner}\n\nAcme Robotics Corp (ACME) | NasdaqGS | Technology | Industrial Robots\n141.85 USD  +1.18 (+0.84%)  as of 2026-11-27 18:00 UTC\n`,
+        `${demoBanner}\n\nAcme Robotics Corp (ACME) | NasdaqGS | Technology | Industrial Robots\n141.85 USD  +1.18 (+0.84%)  quote time 2026-11-27 18:00 UTC\n`,
       ),
     ).toBe(true);
     const sections = [...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1]);
@@ -75,7 +75,9 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(run.stdout).toMatch(/\n-- Sources cited by Sentiment -+\n(  \* .+\n(    .+\n)*){5}\n/);
     expect(run.stdout).toContain('https://news.example.com/2026/11/05/acme-robotics-q3-results');
     expect(run.stdout).toMatch(/\nTokens 8,941 in \| 1,667 out \| cost \$0\.\d{4} \| wall time .+\n/);
-    expect(run.stdout).toMatch(/\nRun \d{8}T\d{6}Z-ACME-[0-9a-f]{6} \| status ok \| as of 2026-11-27 21:00 UTC\n$/);
+    expect(run.stdout).toMatch(
+      /\nRun \d{8}T\d{6}Z-ACME-[0-9a-f]{6} \| status ok \| as of 2026-11-27 21:00 UTC \(session close\)\n$/,
+    );
     // Plain text on a pipe: no colour codes, no box drawing.
     expect(run.stdout).not.toMatch(/\u001b\[|[─•·]/);
 
