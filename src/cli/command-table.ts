@@ -258,7 +258,7 @@ const ledgerVerifySpec = {
   name: 'verify',
   description: 'check the chain: exit 0 intact, 1 broken (naming the first bad seq and why), 2 usage',
   groups: ['ledger'],
-  options: ['demo', 'json'],
+  options: ['runs', 'demo', 'json'],
   help: {
     ...ledgerDemo,
     json: 'print { ok, records, firstBad?, torn? } as JSON',

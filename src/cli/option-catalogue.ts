@@ -484,7 +484,7 @@ export const optionGroups = {
     options: ['sectorBenchmarks', 'spreadBps', 'slippageBps', 'notional', 'trials', 'resamples'],
   },
   show: { heading: 'Format', options: ['html'] },
-  ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head', 'runs'] },
+  ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head'] },
   // Every command takes these.
   common: { heading: 'Options', options: ['verbose'] },
 } as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;
