@@ -78,3 +78,13 @@ export {
   type McpTool,
   type McpToolSources,
 } from './mcp/index.js';
+// Blind runs: the snapshot with its identity and calendar hidden, and the way back to real prices.
+export {
+  alphabeticalAlias,
+  blindSnapshot,
+  defaultAlias,
+  type BlindOptions,
+  type BlindSnapshot,
+  type PriceLevels,
+  type Unblind,
+} from './market/blind.js';
