@@ -22,6 +22,8 @@ export interface DirectorWork {
  * The Director is one agent over two runs (plan, then decision): the caller announces
  * one span, and its model calls are numbered across both.
  */
+export type Director = ReturnType<typeof createDirector>;
+
 export function createDirector(work: DirectorWork) {
   let calls = 0;
   const shared = { ...work.context, announce: false, nextCallNumber: () => (calls += 1) };
@@ -48,9 +50,14 @@ export function createDirector(work: DirectorWork) {
       plan: Plan,
       reports: AgentReport[],
       check: (decision: Decision) => GuardrailFinding[],
+      sampling: { seed?: number } = {},
     ): Promise<{ report: AgentReport<Decision>; history: DecisionRecord[] }> {
       const history: DecisionRecord[] = [];
-      const spec: AgentSpec<Decision> = { ...base, output: { name: 'decision', schema: decisionSchema } };
+      const spec: AgentSpec<Decision> = {
+        ...base,
+        output: { name: 'decision', schema: decisionSchema },
+        ...(sampling.seed !== undefined ? { seed: sampling.seed } : {}),
+      };
       const review = (decision: Decision): string | null => {
         const guardrails = check(decision);
         history.push({ decision, guardrails });

@@ -4,6 +4,7 @@ import type { AgentFailure, AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { Contamination } from './contamination.js';
 import type { decisionSchema, planSchema } from './schemas.js';
+import type { Stability } from './stability.js';
 
 /** The roster lives in agents/; these names are kept for the readers that use them. */
 export { agentIds, type AgentId };
@@ -132,4 +133,12 @@ export interface AnalysisResult {
   options?: RunOptionsRecord;
   /** Which source backed the search tool (`--search`); absent in runs saved before it existed. */
   search?: { provider: 'exa' | 'openai' | 'none' | 'custom'; model: string | null };
+  /**
+   * Set on a `--blind` run: the alias the models saw, and the scale from their prices to
+   * real ones (real = blind × scale). The decision and its history are in real prices; the
+   * desks' and the Director's words quote blind ones.
+   */
+  blind?: { alias: string; scale: number };
+  /** Set with `--samples k` (k ≥ 2): how much the Director's decision moves when asked again. */
+  stability?: Stability;
 }
