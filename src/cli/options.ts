@@ -22,6 +22,13 @@ export const positiveNumber = (flag: string, max?: number) =>
       error: (issue) => `${flag} must be at most ${max}${got(issue)}`,
     });
 
+/** A share between 0 and 1 inclusive (`--min-agreement 0.6`). */
+export const shareOfOne = (flag: string) =>
+  z
+    .string()
+    .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, { error: (issue) => `${flag} must be a number from 0 to 1${got(issue)}` })
+    .transform(Number);
+
 /**
  * What is wrong with an OpenAI-compatible base URL, named by where it came from
  * (`--base-url` or `OPENAI_BASE_URL`), or null. Credentials in the URL are refused
@@ -98,6 +105,11 @@ export const analyzeOptionsSchema = z.object({
   quiet: z.boolean().default(false),
   verbose: z.boolean().default(false),
   mcpConfig: z.string().min(1).optional(),
+  /** Identity and calendar hidden from every model (docs/blind.md). */
+  blind: z.boolean().default(false),
+  /** The Director's decision step this many times. */
+  samples: positiveInteger('--samples').default(1),
+  minAgreement: shareOfOne('--min-agreement').optional(),
 });
 
 export type AnalyzeCliOptions = z.infer<typeof analyzeOptionsSchema>;

@@ -97,6 +97,15 @@ Not investment advice: autohedge never places an order.`,
       '--mcp-config <file>',
       'MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)',
     )
+    .option(
+      '--blind',
+      'hide the company and the calendar from every model: alias, prices scaled to 100, session offsets',
+    )
+    .option('--samples <k>', "the Director's decision this many times on the same reports; keeps the modal action", '1')
+    .option(
+      '--min-agreement <share>',
+      'with --samples: below this share on one action the run is flagged (default 0.6)',
+    )
     .option('--verbose', 'show stack traces on errors')
     .action(async (tickers: string[], options: Record<string, unknown>) => {
       const { analyzeCommand } = await import('./commands/analyze.js');

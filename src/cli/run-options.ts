@@ -1,4 +1,5 @@
 import { resolveModels } from '../pipeline/models.js';
+import { defaultMinAgreement } from '../pipeline/stability.js';
 import type { AgentId, AnalysisResult, RunOptionsRecord } from '../pipeline/types.js';
 import { packageVersion } from '../paths.js';
 import { resolveSearchChoice } from '../search/choice.js';
@@ -23,7 +24,8 @@ export function runOptionsRecord(
   options: Pick<
     AnalyzeCliOptions,
     'model' | 'agent' | 'maxPosition' | 'maxRisk' | 'minRewardRisk' | 'maxCost' | 'search'
-  >,
+  > &
+    Partial<Pick<AnalyzeCliOptions, 'blind' | 'samples' | 'minAgreement'>>,
   session: Pick<Session, 'env' | 'baseUrl'>,
 ): RunOptionsRecord {
   const models = resolveModels(options.model, session.env);
@@ -37,8 +39,12 @@ export function runOptionsRecord(
     maxCostUsd: options.maxCost ?? null,
     // The provider chosen (--search, AUTOHEDGE_SEARCH), not whether a key was set: a replay
     // of the same run must record the same options.
-    search: resolveSearchChoice(options.search, session.env),
+    search: options.blind ? 'none' : resolveSearchChoice(options.search, session.env),
     agents: [...options.agent],
+    ...(options.blind ? { blind: true } : {}),
+    ...((options.samples ?? 1) > 1
+      ? { samples: options.samples, minAgreement: options.minAgreement ?? defaultMinAgreement }
+      : {}),
   };
 }
 

@@ -86,6 +86,11 @@ export interface RunOptionsRecord {
   search: string;
   /** --agent: the desks run alone; empty for a full run. */
   agents: string[];
+  /** --blind (absent when not set). */
+  blind?: boolean;
+  /** --samples and --min-agreement (absent for one decision). */
+  samples?: number;
+  minAgreement?: number;
 }
 
 export interface AnalysisResult {

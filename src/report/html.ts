@@ -1,3 +1,4 @@
+import { blindBanner, stabilityBanner } from './blind.js';
 import type { AgentReport } from '../agent/types.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
 import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
@@ -93,6 +94,8 @@ function headerSection(result: AnalysisResult, subject: string): string {
     historicalBanner(result) !== null
       ? `<p class="banner" data-historical="">${escapeHtml(historicalBanner(result)!)}</p>`
       : '',
+    banner('blind', blindBanner(result)),
+    banner('stability', stabilityBanner(result)),
     `<p class="meta">${meta}</p>`,
     '</header>',
   ]
@@ -373,4 +376,8 @@ function footerSection(result: AnalysisResult): string {
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+function banner(kind: string, line: string | null): string {
+  return line === null ? '' : `<p class="banner" data-${kind}="">${escapeHtml(line)}</p>`;
 }

@@ -1,3 +1,4 @@
+import { blindBanner, stabilityBanner } from './blind.js';
 import type { AgentReport } from '../agent/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { safeLinkUrl } from './escape.js';
@@ -42,6 +43,7 @@ export function renderMarkdown(unsafe: AnalysisResult, options: MarkdownOptions 
   if (result.demo) sections.push(`> **${demoBanner}**`);
   const historical = historicalBanner(result);
   if (historical !== null) sections.push(`> **${historical}**`);
+  for (const line of [blindBanner(result), stabilityBanner(result)]) if (line !== null) sections.push(`> **${line}**`);
   sections.push(summaryLine(result));
   sections.push(marketSection(result));
   if (result.market && options.chartFile)

@@ -1,3 +1,4 @@
+import { blindBanner, stabilityBanner } from './blind.js';
 import type { ChalkInstance } from 'chalk';
 import type { AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
@@ -63,6 +64,7 @@ export function renderTerminal(unsafe: AnalysisResult, options: TerminalOptions)
   const historical = historicalBanner(result);
   if (historical !== null)
     blocks.push([view.unicode ? historical : historical.replace(' — ', ' - ').replace(' · ', ' - ')]);
+  for (const line of [blindBanner(result), stabilityBanner(result)]) if (line !== null) blocks.push(view.wrap(line));
   blocks.push(header(result, view));
   const chart = chartBlock(result.market, view);
   if (chart.length > 0) blocks.push(chart);

@@ -21,6 +21,7 @@ import { redactingIo } from '../redact.js';
 import { buildServices, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
 import { defaultLimits } from '../../pipeline/guardrails.js';
+import { checkBlindAndSamples } from './blind-options.js';
 
 export { demoCassettePath };
 
@@ -47,7 +48,8 @@ export async function analyzeCommand(
     );
   // Before any client exists: a closed or future day is the user's to fix, with no request made.
   const historical = options.asOf !== undefined ? resolveAsOf(options.asOf, deps.now?.() ?? new Date()) : null;
-  const search = resolveSearchChoice(options.search, io.env);
+  // A blind run searches nothing (a query would name the company); an explicit --search was refused above.
+  const search = options.blind ? 'none' : resolveSearchChoice(options.search, io.env);
   checkSearchForHistoricalRun(search, historical !== null);
   const session: Session = await buildServices(
     {
@@ -88,6 +90,7 @@ function checkCombinations(options: AnalyzeCliOptions): void {
     );
   if (options.resume && !options.save)
     throw new UsageError('--resume reads and fills the run store: it cannot be combined with --no-save');
+  checkBlindAndSamples(options);
 }
 
 async function runAnalyses(
@@ -133,6 +136,9 @@ async function runAnalyses(
           signal: io.signal,
           refresh: options.refresh,
           demo: session.demo,
+          blind: options.blind,
+          samples: options.samples,
+          ...(options.minAgreement !== undefined ? { minAgreement: options.minAgreement } : {}),
         }),
         deps: (ticker) => output.depsFor(ticker, budget?.model ?? session.model, search),
         signal: io.signal,
