@@ -2,32 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alphabeticalAlias, blindSnapshot } from '../../src/index.js';
 import { computeIndicators } from '../../src/market/indicators.js';
-import type { Bar, MarketSnapshot } from '../../src/market/types.js';
-import { leaksIn } from '../support/blind-leaks.js';
-import { snapshotFromBars } from '../support/market.js';
-
-/** 300 sessions over two calendar years, prices near 347 (nothing a blind block would write by chance). */
-export function namedSnapshot(): MarketSnapshot {
-  const bars: Bar[] = Array.from({ length: 300 }, (_, index) => {
-    const day = new Date(Date.UTC(2026, 10, 27) - (299 - index) * 86_400_000).toISOString().slice(0, 10);
-    const close = 331.37 + 14 * Math.sin(index / 9) + index / 20;
-    return {
-      date: day,
-      open: close - 1.3,
-      high: close + 2.9,
-      low: close - 3.1,
-      close,
-      adjClose: close,
-      volume: 3_100_000 + index,
-    };
-  });
-  const base = snapshotFromBars(bars, 'NVDQ');
-  return {
-    ...base,
-    identity: { ...base.identity, name: 'Nvidiq Corporation', symbol: 'NVDQ', industry: 'Semiconductors' },
-    warnings: ['NVDQ: Yahoo returned no analyst target for Nvidiq Corporation on 2026-11-27 (last price 347.51)'],
-  };
-}
+import type { Bar } from '../../src/market/types.js';
+import { leaksIn, namedSnapshot } from '../support/blind.js';
 
 describe('blindSnapshot', () => {
   const named = namedSnapshot();

@@ -1,4 +1,6 @@
-import type { MarketSnapshot } from '../../src/market/types.js';
+import { renderSnapshotText } from '../../src/market/snapshot-text.js';
+import type { Bar, MarketSnapshot } from '../../src/market/types.js';
+import { snapshotFromBars } from './market.js';
 
 /**
  * What a blind run must never send a model, taken from the real snapshot's own data: the
@@ -47,4 +49,28 @@ export function leaksIn(text: string, snapshot: MarketSnapshot): string[] {
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** 300 sessions over two calendar years, prices near 347 (nothing a blind block would write by chance). */
+export function namedSnapshot(): MarketSnapshot {
+  const bars: Bar[] = Array.from({ length: 300 }, (_, index) => {
+    const day = new Date(Date.UTC(2026, 10, 27) - (299 - index) * 86_400_000).toISOString().slice(0, 10);
+    const close = 331.37 + 14 * Math.sin(index / 9) + index / 20;
+    return {
+      date: day,
+      open: close - 1.3,
+      high: close + 2.9,
+      low: close - 3.1,
+      close,
+      adjClose: close,
+      volume: 3_100_000 + index,
+    };
+  });
+  const base = snapshotFromBars(bars, 'NVDQ');
+  const data = {
+    ...base,
+    identity: { ...base.identity, name: 'Nvidiq Corporation', symbol: 'NVDQ', industry: 'Semiconductors' },
+    warnings: ['NVDQ: Yahoo returned no analyst target for Nvidiq Corporation on 2026-11-27 (last price 347.51)'],
+  };
+  return { ...data, text: renderSnapshotText(data) };
 }
