@@ -177,6 +177,28 @@ Not investment advice: autohedge never places an order.`,
       setExit(await marketCommand(ticker, options, io, deps, argv));
     });
 
+  // #29: named vs blind, side by side (register through the command table once src/run/ lands).
+  program
+    .command('probe')
+    .description(
+      'a named and a blind run of one ticker on one market fetch, side by side: did the model read the data?',
+    )
+    .argument('<ticker>', 'ticker symbol')
+    .option('--as-of <date>', "as of a past US session's close (YYYY-MM-DD)")
+    .option('--json', 'print the comparison JSON only')
+    .option('--model <model>', 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)')
+    .option('--max-cost <usd>', 'stop making model calls before the spend of both runs would pass this many USD')
+    .option('--record <file>', 'record every HTTP exchange of both runs to a cassette')
+    .option('--replay <file>', 'replay a cassette: no network at all')
+    .option('--no-save', 'do not save the two runs under $AUTOHEDGE_HOME/runs')
+    .option('-q, --quiet', 'no progress output')
+    .option('--verbose', 'show stack traces on errors')
+    .action(async (ticker: string, options: Record<string, unknown>) => {
+      const { probeCommand } = await import('./commands/probe.js');
+      setExit(await probeCommand(ticker, options, io, deps, argv));
+    });
+
   program
     .command('evaluate')
     .description('score saved decisions against the prices that came after them, with baselines')
