@@ -1,3 +1,4 @@
+import { runKindOf, type RunKind } from './run-kind.js';
 import { DataError, errorMessage, InterruptedError } from '../errors.js';
 import { addDays, latestClosedSession, nextSessionAfter, sessionClose, sessionsAfter } from '../market/sessions.js';
 import type { Bar, BarsOptions } from '../market/types.js';
@@ -74,6 +75,9 @@ export interface DecisionRow {
   horizons: HorizonResult[];
   /** Why this decision could not be scored, when it could not. */
   problem: string | null;
+  /** A --blind run; its --samples stability group (null when decided once). */
+  blind?: RunKind['blind'];
+  stability?: RunKind['stability'];
 }
 
 export interface Evaluation {
@@ -233,6 +237,7 @@ function baseRow(
     momentum: momentumSign(result),
     entrySession: item.entrySession,
     problem: null,
+    ...runKindOf(result),
   };
 }
 

@@ -1,3 +1,4 @@
+import { splitSummaries, type SplitSummary } from './run-kind.js';
 import type { ContaminationLabel } from '../pipeline/contamination.js';
 import type { DecisionRow, Evaluation, HorizonResult } from './evaluate.js';
 import { mean, median, seededRandom, shuffle, spearman, wilsonInterval, type Interval } from './statistics.js';
@@ -47,6 +48,8 @@ export interface GroupSummary {
 export interface EvaluationSummary {
   seed: number;
   groups: GroupSummary[];
+  /** By blind vs named and by --samples stability (src/evaluate/run-kind.ts); absent when no run was either. */
+  splits?: SplitSummary[];
 }
 
 interface Scored {
@@ -152,5 +155,6 @@ export function summarize(evaluation: Evaluation, seed: number): EvaluationSumma
     if (rows.length === 0) continue;
     for (const horizon of evaluation.horizons) groups.push(groupSummary(label, horizon, rows, seed));
   }
-  return { seed, groups };
+  const splits = splitSummaries(evaluation.decisions, evaluation.horizons);
+  return { seed, groups, ...(splits.length > 0 ? { splits } : {}) };
 }
