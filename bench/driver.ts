@@ -10,7 +10,7 @@ import { devNull, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/pipeline/analyze.js';
-import { analyzeEach, analyzeMany } from '../src/pipeline/analyze-many.js';
+import { analyzeEach, analyzeMany } from '../src/universe/analyze-many.js';
 import { renderRunFiles } from '../src/report/run-files.js';
 import { saveRun } from '../src/store/run-store.js';
 import { benchDeps, type ServiceAddresses, type ServiceWait } from './services.js';

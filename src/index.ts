@@ -1,7 +1,7 @@
 // The library: the same code path the CLI uses.
 export { analyze, type AnalyzeDeps, type AnalyzeOptions } from './pipeline/analyze.js';
-export { analyzeMany, type TickerOutcome } from './pipeline/analyze-many.js';
-export { checkDecision, defaultLimits, type GuardrailLimits } from './pipeline/guardrails.js';
+export { analyzeMany, type TickerOutcome } from './universe/analyze-many.js';
+export { checkDecision, defaultLimits, type GuardrailLimits } from './guardrails/guardrails.js';
 export { withBudget } from './pipeline/budget.js';
 export type {
   AnalysisResult,
@@ -13,7 +13,7 @@ export type {
   RunUsage,
   AgentId,
   WorkerId,
-} from './pipeline/types.js';
+} from './result/types.js';
 export { runAgent } from './agent/run-agent.js';
 export type {
   AgentContext,

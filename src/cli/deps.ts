@@ -1,3 +1,4 @@
+import type { FetchBounds } from '../doctor/bounded-fetch.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
 import type { SearchProvider } from '../search/types.js';
@@ -13,4 +14,6 @@ export interface CliDeps {
   search?: SearchProvider | null;
   /** The run's clock when not replaying a cassette. */
   now?: () => Date;
+  /** doctor's deadline and size bound per check (tests shorten them). */
+  doctorBounds?: FetchBounds;
 }

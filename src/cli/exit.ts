@@ -1,7 +1,7 @@
 import { AutohedgeError, errorCode, ExitCode } from '../errors.js';
 import { sanitizeText } from '../sanitize.js';
 import { scrubText } from '../scrub.js';
-import type { RunStatus } from '../pipeline/types.js';
+import type { RunStatus } from '../result/types.js';
 
 /** The one place errors become exit codes. */
 export function exitCodeFor(error: unknown): ExitCode {

@@ -1,6 +1,6 @@
 import { agentDefinitions } from '../../agents/index.js';
 import type { McpTool } from '../mcp/index.js';
-import type { WorkerId } from '../pipeline/types.js';
+import type { WorkerId } from '../result/types.js';
 import { loadEnvFile } from './env-file.js';
 import { warningWriter, type CliIo } from './io.js';
 

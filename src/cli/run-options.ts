@@ -1,9 +1,9 @@
 import { resolveModels } from '../pipeline/models.js';
 import { defaultMinAgreement } from '../pipeline/stability.js';
-import type { AgentId, AnalysisResult, RunOptionsRecord } from '../pipeline/types.js';
+import type { AgentId, AnalysisResult, RunOptionsRecord } from '../result/types.js';
 import { packageVersion } from '../paths.js';
 import { resolveSearchChoice } from '../search/choice.js';
-import type { AnalyzeCliOptions } from './options.js';
+import type { AnalyzeCliOptions } from './command-table.js';
 import type { Session } from './services.js';
 
 /** The OpenAI SDK's own default, named when no base URL was given. */

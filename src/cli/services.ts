@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
-import { chatBaseUrlOf } from '../llm/endpoints.js';
+import { baseUrlProblem, chatBaseUrlOf } from '../llm/endpoints.js';
 import { loadPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
@@ -11,7 +11,7 @@ import type { McpToolSources } from '../mcp/index.js';
 import type { CliDeps } from './deps.js';
 import { sanitizeText } from '../sanitize.js';
 import { loadEnvFile } from './env-file.js';
-import { baseUrlProblem, unsafeInName } from './options.js';
+import { unsafeInName } from './options.js';
 import { secretsOf } from './redact.js';
 import type { CliIo } from './io.js';
 
@@ -76,7 +76,7 @@ export async function buildServices(config: ServiceConfig, deps: CliDeps): Promi
   checkModelVariables(env);
   const prices = await loadPriceTable(env);
   // Checked before any recording starts; a replay talks to the recorded servers instead.
-  const configuredBaseUrl = config.replay ? undefined : (config.baseUrl ?? checkedEnvBaseUrl(env));
+  const configuredBaseUrl = config.replay ? undefined : (checkedFlagBaseUrl(config.baseUrl) ?? checkedEnvBaseUrl(env));
   const interception = await startInterception(config, env, deps);
   // Whatever fails from here on must not leave the process's interception active: the MCP
   // server and in-process callers start another session after this one.
@@ -232,6 +232,14 @@ function checkModelVariables(env: NodeJS.ProcessEnv): void {
       throw new ConfigError(`${name} must not contain control characters or line breaks`);
     }
   }
+}
+
+/** --base-url, held to baseUrlProblem's rules: a usage error. */
+export function checkedFlagBaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const problem = baseUrlProblem(value, '--base-url');
+  if (problem) throw new UsageError(problem);
+  return value;
 }
 
 /** OPENAI_BASE_URL, held to the rules of --base-url (src/cli/options.ts). */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { errorMessage } from '../errors.js';
 import { structuredModeFromEnv, type StructuredMode } from '../llm/structured-mode.js';
 import { check, type Check } from './types.js';
-import { baseUrlProblem } from '../cli/options.js';
+import { baseUrlProblem } from '../llm/endpoints.js';
 import { scrubText } from '../scrub.js';
 
 export const openAIBaseURL = 'https://api.openai.com/v1';

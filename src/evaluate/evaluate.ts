@@ -2,8 +2,8 @@ import { runKindOf, type RunKind } from './run-kind.js';
 import { DataError, errorMessage, InterruptedError } from '../errors.js';
 import { addDays, latestClosedSession, nextSessionAfter, sessionClose, sessionsAfter } from '../market/sessions.js';
 import type { Bar, BarsOptions } from '../market/types.js';
-import type { ContaminationLabel } from '../pipeline/contamination.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { ContaminationLabel } from '../result/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { simulateTrade, type Action, type OutcomeKind, type PricedSession, type TradePlan } from './outcome.js';
 
 /**

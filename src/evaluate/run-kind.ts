@@ -1,6 +1,6 @@
 import type { ContaminationLabel } from '../pipeline/contamination.js';
 import { stabilityBucket } from '../pipeline/stability.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { mean, wilsonInterval, type Interval } from './statistics.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { listRuns, loadRun } from '../store/index.js';
 
 /**

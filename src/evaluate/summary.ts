@@ -1,5 +1,5 @@
 import { splitSummaries, type SplitSummary } from './run-kind.js';
-import type { ContaminationLabel } from '../pipeline/contamination.js';
+import type { ContaminationLabel } from '../result/types.js';
 import type { DecisionRow, Evaluation, HorizonResult } from './evaluate.js';
 import { mean, median, seededRandom, shuffle, spearman, wilsonInterval, type Interval } from './statistics.js';
 

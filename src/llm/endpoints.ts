@@ -16,3 +16,24 @@ export function chatBaseUrlOf(url: string): string | undefined {
   if (!parsed.pathname.endsWith(chatCompletionsPath)) return undefined;
   return `${parsed.origin}${parsed.pathname.slice(0, -chatCompletionsPath.length)}`;
 }
+
+/**
+ * What is wrong with an OpenAI-compatible base URL, named by where it came from
+ * (`--base-url` or `OPENAI_BASE_URL`), or null. Credentials in the URL are refused
+ * rather than moved: userinfo never reaches the server as a key (the SDK sends its own
+ * Authorization header), and a URL is printed in errors and saved in cassettes.
+ */
+export function baseUrlProblem(value: string, source: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${source} must be an http(s) URL (got '${value}')`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `${source} must be an http(s) URL, not ${url.protocol}`;
+  if (url.username || url.password) {
+    return `${source} must not carry credentials (user:password@host): put the key in OPENAI_API_KEY, which is sent as the Authorization header`;
+  }
+  return null;
+}

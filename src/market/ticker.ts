@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { quoteInput } from '../text.js';
 
 /**
  * Yahoo symbols: letters and digits with the separators Yahoo uses for share
@@ -20,6 +21,6 @@ const expected = 'expected 1–15 characters: letters, digits and . - = ^ (e.g. 
 /** The canonical (upper-case) symbol, or a UsageError before any request is made. */
 export function validateTicker(input: string): string {
   const parsed = tickerSchema.safeParse(input);
-  if (!parsed.success) throw new UsageError(`invalid ticker '${input}': ${expected}`);
+  if (!parsed.success) throw new UsageError(`invalid ticker ${quoteInput(input)}: ${expected}`);
   return parsed.data;
 }

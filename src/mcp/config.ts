@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, errorMessage } from '../errors.js';
-import { workerIds, type WorkerId } from '../pipeline/types.js';
+import { workerIds, type WorkerId } from '../result/types.js';
 
 /**
  * The `{"mcpServers": {...}}` file users already write for their editors and desktop

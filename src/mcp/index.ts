@@ -1,5 +1,5 @@
 import type { McpSection } from '../record/mcp-section.js';
-import type { WorkerId } from '../pipeline/types.js';
+import type { WorkerId } from '../result/types.js';
 import { scrubSecrets } from '../scrub.js';
 import { configSecrets, type McpConfig } from './config.js';
 import { recordingHandles, replayHandles } from './recording.js';

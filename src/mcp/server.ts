@@ -1,9 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { BoundedStdioServerTransport } from './server-transport.js';
 import { z } from 'zod';
 import type { RunEvent } from '../events.js';
 import type { MarketSnapshot } from '../market/types.js';
-import { workerIds, type AnalysisResult, type WorkerId } from '../pipeline/types.js';
+import { workerIds, type AnalysisResult, type WorkerId } from '../result/types.js';
 import type { RunSummary } from '../store/run-store.js';
 
 /**
@@ -248,7 +249,10 @@ export async function serveMcpStdio(
     analyze: (input, signal, onEvent) => handlers.analyze(input, AbortSignal.any([signal, combined]), onEvent),
   };
   const restoreConsole = consoleToStderr();
-  const handle = serveStdio(() => buildServer(wrapped, options, track), { onerror: () => {} });
+  const handle = serveStdio(() => buildServer(wrapped, options, track), {
+    onerror: () => {},
+    transport: new BoundedStdioServerTransport(),
+  });
   const listeners: Array<[string, () => void]> = [];
   const ended = new Promise<ServeEnd>((resolve) => {
     const on = (event: string, target: NodeJS.EventEmitter, end: ServeEnd) => {

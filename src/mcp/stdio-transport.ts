@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
+import { serializeMessage } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { LineReader, maxLineBytes, type LineEvent } from './line-reader.js';
 
 export interface StdioOptions {
   command: string;
@@ -25,7 +26,9 @@ export class GroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child?: ChildProcess;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer = new LineReader();
+  /** Requests sent and not yet answered: an oversized answer with no readable id fails the only one. */
+  private readonly pending = new Set<string | number>();
   /** The child's last stderr lines, for a connection error that says why. */
   private stderrTail = '';
   /** Last resort when the process exits without closing us (process.exit on a second Ctrl-C, an uncaught error). */
@@ -72,13 +75,40 @@ export class GroupStdioTransport implements Transport {
   }
 
   private receive(chunk: Buffer): void {
-    try {
-      this.buffer.append(chunk);
-      for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage())
-        this.onmessage?.(message);
-    } catch (error) {
-      this.onerror?.(error as Error);
+    for (const event of this.buffer.push(chunk)) {
+      const message = this.messageOf(event);
+      if (!message) continue;
+      if ('id' in message && !('method' in message)) this.pending.delete(message.id as string | number);
+      this.onmessage?.(message);
     }
+  }
+
+  /**
+   * An answer over the line limit fails its request at once ("too large"), rather than
+   * leaving the call to wait for its whole time limit and then say "timed out".
+   */
+  private messageOf(event: LineEvent): JSONRPCMessage | null {
+    if (event.kind === 'message') return event.message;
+    if (event.kind === 'invalid') {
+      this.onerror?.(new Error(`the MCP server sent ${event.reason}`));
+      return null;
+    }
+    const id = event.id ?? (this.pending.size === 1 ? [...this.pending][0]! : null);
+    const size = `${(event.bytes / 1024 / 1024).toFixed(1)} MB`;
+    if (id === null) {
+      this.onerror?.(
+        new Error(`the MCP server sent a message of ${size}, over the ${maxLineBytes / 1024 / 1024} MB limit`),
+      );
+      return null;
+    }
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: -32600,
+        message: `the MCP server's answer was too large (${size}, over the ${maxLineBytes / 1024 / 1024} MB limit) and was dropped`,
+      },
+    };
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -88,6 +118,7 @@ export class GroupStdioTransport implements Transport {
         reject(new Error('the MCP server process is not running'));
         return;
       }
+      if ('method' in message && 'id' in message) this.pending.add(message.id as string | number);
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError, errorMessage } from '../errors.js';
 import type { ToolDefinition } from '../llm/types.js';
-import type { WorkerId } from '../pipeline/types.js';
+import type { WorkerId } from '../result/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { toStrictJsonSchema } from '../tools/strict-schema.js';
 import type { Tool } from '../tools/types.js';

@@ -22,14 +22,14 @@ import { blindDateLabel, blindSearch, blindToolsWarning, blindView, type BlindVi
 import { decide } from './decide-phase.js';
 import { announceDirector, createDirector } from './director.js';
 import { contaminationOf } from './contamination.js';
-import { defaultLimits, resolveLimits, type GuardrailLimits } from './guardrails.js';
+import { defaultLimits, resolveLimits, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { resolveModel } from './models.js';
 import { historicalToolsWarning } from './point-in-time.js';
 import { runStatus, type RunFacts } from './run-status.js';
 import { setUpSearch, type RunSearch } from './search-setup.js';
 import { defaultMinAgreement } from './stability.js';
 import type { SpecSource } from './specs.js';
-import type { AgentId, AnalysisResult, Plan, WorkerId } from './types.js';
+import type { AgentId, AnalysisResult, Plan, WorkerId } from '../result/types.js';
 import { UsageTracker } from './usage.js';
 
 export interface AnalyzeOptions {

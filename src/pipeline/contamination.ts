@@ -9,21 +9,9 @@
  * month they name (a model "trained to June 2024" may know all of June).
  */
 
-export type ContaminationLabel = 'clean' | 'contaminated' | 'unknown';
+import type { Contamination } from '../result/types.js';
 
-export interface ModelCutoff {
-  model: string;
-  /** YYYY-MM-DD, or null when unknown. */
-  cutoff: string | null;
-}
-
-export interface Contamination {
-  label: ContaminationLabel;
-  /** Every model the run used, with its cutoff. */
-  models: ModelCutoff[];
-  /** One sentence for the report. */
-  reason: string;
-}
+export type { Contamination, ContaminationLabel, ModelCutoff } from '../result/types.js';
 
 /** Model id (or id prefix, matched longest first) → knowledge cutoff. */
 export const trainingCutoffs: Readonly<Record<string, string>> = {

@@ -2,9 +2,9 @@ import type { AgentFailure, AgentReport } from '../agent/types.js';
 import type { Unblind } from '../market/blind.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { Director } from './director.js';
-import { checkDecision, type GuardrailLimits } from './guardrails.js';
+import { checkDecision, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { consensusOf, sampleOrders, stabilityFindings, type Stability } from './stability.js';
-import type { Decision, DecisionRecord, GuardrailFinding, Plan } from './types.js';
+import type { Decision, DecisionRecord, GuardrailFinding, Plan } from '../result/types.js';
 
 /**
  * 4–5 of a run: the Director's decision (k samples with `--samples`), checked by the

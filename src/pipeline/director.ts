@@ -2,11 +2,11 @@ import { runAgent } from '../agent/run-agent.js';
 import type { AgentContext, AgentReport, AgentSpec } from '../agent/types.js';
 import type { EventSink } from '../events.js';
 import { frameDeskReports } from './desk-reports.js';
-import { limitsForPrompt, type GuardrailLimits } from './guardrails.js';
+import { limitsForPrompt, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
-import { decisionSchema, planSchema } from './schemas.js';
+import { decisionSchema, planSchema } from '../result/schemas.js';
 import { specFor, type SpecSource } from './specs.js';
-import type { Decision, DecisionRecord, GuardrailFinding, Plan } from './types.js';
+import type { Decision, DecisionRecord, GuardrailFinding, Plan } from '../result/types.js';
 
 /** What both Director runs share: its spec's source, the run's context, the ticker and its market block. */
 export interface DirectorWork {

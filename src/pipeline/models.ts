@@ -1,5 +1,5 @@
 import { agentDefinitions, type AgentDefinition } from '../../agents/index.js';
-import type { AgentId } from './types.js';
+import type { AgentId } from '../result/types.js';
 
 /**
  * Which model each agent uses: --model (every agent) wins over

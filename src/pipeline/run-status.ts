@@ -1,5 +1,5 @@
 import type { FailureKind } from '../agent/types.js';
-import type { GuardrailFinding, RunStatus } from './types.js';
+import type { GuardrailFinding, RunStatus } from '../result/types.js';
 
 /** What a run's status is decided from: typed facts, never messages. */
 export interface RunFacts {

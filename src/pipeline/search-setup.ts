@@ -4,7 +4,7 @@ import type { SearchProvider } from '../search/types.js';
 import { createExaSearchTool, searchToolName } from '../tools/exa-search.js';
 import type { Tool } from '../tools/types.js';
 import { withSearchBudget, type SpendingCap } from './budget.js';
-import type { AnalysisResult } from './types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { meterSearch } from './usage.js';
 
 /** `--search none`: the user is warned, and the desk is told in its task. */

@@ -1,31 +1,12 @@
-import type { Decision, GuardrailFinding } from './types.js';
+import type { Action, LevelSpread, Stability } from '../result/stability.js';
+import type { Decision, GuardrailFinding } from '../result/types.js';
 
 /**
  * `--samples k`: the Director decides k times on the same desk reports, and the run
  * keeps what holds still. Pure functions of the samples' decisions, in sample order.
  */
 
-export type Action = Decision['action'];
-
-export interface LevelSpread {
-  positionSizePct: number | null;
-  entry: number | null;
-  stopLoss: number | null;
-  takeProfit: number | null;
-}
-
-export interface Stability {
-  /** Samples asked for. */
-  k: number;
-  /** The modal action's share of the k samples (a sample with no decision agrees with nothing). */
-  agreement: number;
-  /** Decisions per action. */
-  actions: Record<Action, number>;
-  /** max − min of each level over the modal action's samples (null where none of them set it). */
-  spread: LevelSpread;
-  /** Samples that produced no decision (the cap, the server). */
-  failed: number;
-}
+export type { Action, LevelSpread, Stability } from '../result/stability.js';
 
 /** Two of three agreeing passes. */
 export const defaultMinAgreement = 0.6;

@@ -3,7 +3,7 @@ import type { EventSink, RunEvent } from '../events.js';
 import type { Usage } from '../llm/types.js';
 import { costOf, priceFor, searchCostOf, type PriceTable } from '../llm/prices.js';
 import { SearchError, outcomeOf, type SearchProvider } from '../search/types.js';
-import type { AgentUsage, RunUsage, SearchUsage } from './types.js';
+import type { AgentUsage, RunUsage, SearchUsage } from '../result/types.js';
 
 /** Sums the usage events of a run per agent, and prices them where the model's price is known. */
 export class UsageTracker {

@@ -1,4 +1,4 @@
-import type { AnalysisResult, Decision } from '../pipeline/types.js';
+import type { AnalysisResult, Decision } from '../result/types.js';
 
 /**
  * `autohedge probe`: a named and a blind run of the same ticker and day, side by side.

@@ -1,5 +1,5 @@
 import { analyze, type AnalyzeDeps, type AnalyzeOptions } from '../pipeline/analyze.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import type { MarketData, MarketSnapshot, SnapshotOptions } from '../market/types.js';
 import { compareProbe, type ProbeComparison } from './compare.js';
 

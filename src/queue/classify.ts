@@ -1,6 +1,6 @@
 import { AutohedgeError, ExitCode, ModelError, errorMessage, type ModelErrorKind } from '../errors.js';
 import type { ChatModel } from '../llm/types.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 
 /** What a worker does with a finished attempt. */
 export type JobVerdict =

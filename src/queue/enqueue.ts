@@ -1,6 +1,6 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { sanitizeDeep, sanitizeText } from '../sanitize.js';
-import { savedResultSchema } from '../store/result-schema.js';
+import { savedResultSchema } from '../result/result-schema.js';
 import { formatZodIssues } from '../zod-issues.js';
 import { jobIdFor, keepFinishedSeconds, type AnalysisJobData } from './jobs.js';
 import { ensureReachable, type QueueModules } from './redis.js';

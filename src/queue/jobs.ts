@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { isoDay } from '../clock.js';
 import { tickerSchema } from '../market/ticker.js';
 
-/** The queue every worker and enqueue use unless --queue names another. */
-export const defaultQueueName = 'autohedge';
+export { defaultAttempts, defaultBackoffMs, defaultQueueName, keepFinishedSeconds } from './defaults.js';
 
 /**
  * One job per (ticker, as-of day): enqueuing the same pair twice makes one job. BullMQ
@@ -21,9 +20,3 @@ export const jobDataSchema = z.object({
   asOf: z.iso.datetime(),
 });
 export type AnalysisJobData = z.infer<typeof jobDataSchema>;
-
-/** Attempts in all for transient failures, by default: waiting 5 s, 10 s, 20 s between (exponential back-off). */
-export const defaultAttempts = 4;
-export const defaultBackoffMs = 5_000;
-/** Finished jobs stay a week, so a repeated enqueue of the same day finds them and adds nothing. */
-export const keepFinishedSeconds = 7 * 24 * 3600;

@@ -9,7 +9,7 @@ export type BullMq = typeof import('bullmq');
 type RedisModule = typeof import('ioredis');
 export type RedisClient = InstanceType<RedisModule['Redis']>;
 
-export const defaultRedisUrl = 'redis://127.0.0.1:6379';
+export { defaultRedisUrl } from './defaults.js';
 
 export interface QueueModules {
   bullmq: BullMq;

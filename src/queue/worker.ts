@@ -1,5 +1,5 @@
 import { analyze, type AnalyzeDeps, type AnalyzeOptions } from '../pipeline/analyze.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { observeModelErrors, verdictOnError, verdictOnResult, type JobVerdict } from './classify.js';
 import { jobDataSchema, type AnalysisJobData } from './jobs.js';
 import { ensureReachable, type QueueModules } from './redis.js';

@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 
 /**
  * The lines a blind run and a sampled run carry at the top of every report: what the

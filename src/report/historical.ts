@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 
 /**
  * The line a historical run's report opens with: as of which close, and whether its

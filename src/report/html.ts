@@ -1,6 +1,6 @@
 import { blindBanner, stabilityBanner } from './blind.js';
 import type { AgentReport } from '../agent/types.js';
-import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
+import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
 import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
 import { escapeHtml, safeLinkUrl } from './escape.js';
 import {

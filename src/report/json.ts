@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { stringifyJsonSafely } from '../sanitize.js';
 
 /** `--json` and result.json: one object for one ticker, an array for several; 2-space, trailing newline. */

@@ -1,5 +1,5 @@
 import type { MarketSnapshot } from '../market/types.js';
-import type { AnalysisResult, Decision } from '../pipeline/types.js';
+import type { AnalysisResult, Decision } from '../result/types.js';
 import {
   formatFraction,
   formatNumber,

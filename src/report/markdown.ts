@@ -2,7 +2,7 @@ import { blindBanner, stabilityBanner } from './blind.js';
 import type { AgentReport } from '../agent/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { safeLinkUrl } from './escape.js';
-import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
+import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
 import { reviewLines } from './revision.js';
 import {
   agentTitle,
@@ -334,7 +334,11 @@ function cell(text: string): string {
  * is not http(s) broken apart (no javascript: or file: link can be clicked).
  */
 function inline(text: string): string {
-  return sanitizeText(text)
-    .replace(/[<>&]/g, (character) => `\\${character}`)
-    .replace(/\]\((?!https?:\/\/)/gi, ']\\(');
+  return (
+    sanitizeText(text)
+      .replace(/[<>&]/g, (character) => `\\${character}`)
+      // `![x](url)` would make a viewer fetch url with no click (a beacon): an escaped `!` leaves a plain link.
+      .replace(/!\[/g, '\\![')
+      .replace(/\]\((?!https?:\/\/)/gi, ']\\(')
+  );
 }

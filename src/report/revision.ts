@@ -1,4 +1,4 @@
-import type { AnalysisResult, Decision } from '../pipeline/types.js';
+import type { AnalysisResult, Decision } from '../result/types.js';
 
 /** The decision's fields a reader compares, in reading order, with their labels. */
 const compared: Array<[keyof Decision, string]> = [

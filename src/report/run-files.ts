@@ -1,4 +1,4 @@
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { renderSvgChart } from './svg-chart.js';

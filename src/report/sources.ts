@@ -1,6 +1,6 @@
 import { sanitizeDeep } from '../sanitize.js';
 import type { AgentReport } from '../agent/types.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { formatCost } from './format.js';
 
 /**

@@ -2,7 +2,7 @@ import { blindBanner, stabilityBanner } from './blind.js';
 import type { ChalkInstance } from 'chalk';
 import type { AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
-import type { AnalysisResult, Decision, GuardrailFinding } from '../pipeline/types.js';
+import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
 import { reviewLines } from './revision.js';
 import { renderPriceChart } from './chart.js';
 import {

@@ -1,4 +1,4 @@
-import { rankScore, type RankedName, type UniverseSummary } from '../pipeline/universe-summary.js';
+import { rankScore, type RankedName, type UniverseSummary } from '../universe/universe-summary.js';
 import { formatCost, padEnd } from './format.js';
 
 const statusOrder = ['ok', 'flagged', 'degraded', 'failed', 'interrupted', 'error', 'skipped'] as const;

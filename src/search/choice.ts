@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ConfigError, UsageError } from '../errors.js';
-import { searchChoices, type SearchChoice } from './types.js';
+import { defaultSearchChoice, searchChoices, type SearchChoice } from './types.js';
 
-/** The default search source: Exa, as before `--search` existed. */
-export const defaultSearchChoice: SearchChoice = 'exa';
+export { defaultSearchChoice };
 
 const choiceSchema = z.enum(searchChoices);
 

@@ -6,6 +6,8 @@ export const searchProviderIds = ['exa', 'openai'] as const;
 export type SearchProviderId = (typeof searchProviderIds)[number];
 export const searchChoices = [...searchProviderIds, 'none'] as const;
 export type SearchChoice = (typeof searchChoices)[number];
+/** The default search source: Exa, as before `--search` existed. */
+export const defaultSearchChoice: SearchChoice = 'exa';
 
 export interface SearchRequest {
   query: string;

@@ -1,5 +1,5 @@
 export { RunStoreError, type RunStoreProblem } from './errors.js';
-export { parseSavedResult, savedResultSchema } from './result-schema.js';
+export { parseSavedResult, savedResultSchema } from '../result/result-schema.js';
 export {
   isValidRunId,
   listRuns,

@@ -2,10 +2,11 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { errorCode, UsageError } from '../errors.js';
-import type { AnalysisResult, Decision, RunStatus } from '../pipeline/types.js';
+import type { AnalysisResult, Decision, RunStatus } from '../result/types.js';
 import { stringifyJsonSafely } from '../sanitize.js';
+import { quoteInput } from '../text.js';
 import { RunStoreError } from './errors.js';
-import { parseSavedResult } from './result-schema.js';
+import { parseSavedResult } from '../result/result-schema.js';
 
 /**
  * Run history on disk: $AUTOHEDGE_HOME/runs/<runId>/ holds result.json, report.md,
@@ -92,7 +93,7 @@ export async function listRuns(home: string): Promise<RunSummary[]> {
 /** A saved result by run id or a unique prefix of one. */
 export async function loadRun(home: string, runIdOrPrefix: string): Promise<AnalysisResult> {
   const wanted = runIdOrPrefix.trim();
-  if (!isValidRunId(wanted)) throw new UsageError(`'${runIdOrPrefix}' is not a run id`);
+  if (!isValidRunId(wanted)) throw new UsageError(`${quoteInput(runIdOrPrefix)} is not a run id`);
   const names = await runDirectoryNames(home);
   const runId = names.includes(wanted) ? wanted : uniquePrefixMatch(names, wanted);
   const path = join(runsDirectory(home), runId, runFileNames.result);
@@ -116,9 +117,10 @@ export async function loadRun(home: string, runIdOrPrefix: string): Promise<Anal
 function uniquePrefixMatch(names: string[], prefix: string): string {
   const matches = names.filter((name) => name.startsWith(prefix)).sort();
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new UsageError(`no saved run matches '${prefix}' (list them with: autohedge runs)`);
+  if (matches.length === 0)
+    throw new UsageError(`no saved run matches ${quoteInput(prefix)} (list them with: autohedge runs)`);
   const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? ', …' : '');
-  throw new UsageError(`'${prefix}' matches ${matches.length} runs (${shown}); give more of the run id`);
+  throw new UsageError(`${quoteInput(prefix)} matches ${matches.length} runs (${shown}); give more of the run id`);
 }
 
 /** Run directories by name; none when the runs folder does not exist yet. */

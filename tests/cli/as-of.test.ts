@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { createYahooMarketData } from '../../src/market/index.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import type { SearchProvider, SearchRequest } from '../../src/tools/exa-search.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runCli } from '../../src/cli/run-cli.js';
 import { analyze } from '../../src/pipeline/analyze.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import type { SearchProvider } from '../../src/search/types.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';

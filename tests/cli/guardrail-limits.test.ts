@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import type { SearchProvider } from '../../src/tools/exa-search.js';
 import { captureIo } from '../support/cli.js';

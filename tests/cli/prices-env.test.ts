@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { captureIo } from '../support/cli.js';
 
 // Quant alone (gpt-4.1), not Sentiment: a desk that needs no Exa replay.

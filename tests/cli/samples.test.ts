@@ -1,7 +1,7 @@
 // `analyze --samples 3` with the real chat client over loopback: the seed on the wire, exit 4 when unstable.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { captureIo } from '../support/cli.js';
 import { agentOf, decision, fixedNow, goodAnswer, plan, requestsOf, schemaOf } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';

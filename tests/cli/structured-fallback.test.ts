@@ -2,7 +2,7 @@
 // decision end to end: `autohedge analyze ACME` with the real chat client over loopback.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { captureIo } from '../support/cli.js';
 import { agentOf, decision, fixedNow, goodAnswer, plan, requestsOf } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';

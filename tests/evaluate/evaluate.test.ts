@@ -4,7 +4,7 @@ import { seededRandom, shuffle } from '../../src/evaluate/statistics.js';
 import { summarize, type Strategy } from '../../src/evaluate/summary.js';
 import { createYahooMarketData } from '../../src/market/index.js';
 import type { ContaminationLabel } from '../../src/pipeline/contamination.js';
-import type { AnalysisResult, Decision } from '../../src/pipeline/types.js';
+import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';
 import { makeDecision, makeMarket, makeResult } from '../support/results.js';
 import { acmePath, benchmarkPath, chartOf, yearBefore } from './support.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { createYahooMarketData } from '../../src/market/index.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { saveRun } from '../../src/store/index.js';
 import { acmeRoutes, createYahooRouter, json, type RouterRoutes } from '../market/support/yahoo-router.js';
 import { captureIo } from '../support/cli.js';

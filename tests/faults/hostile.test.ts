@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isoDay } from '../../src/clock.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { startExaStub, type ExaStub } from '../support/exa-server.js';
 import { closedPortURL } from '../support/local-server.js';
 import { makeSnapshot } from '../support/market.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isoDay } from '../../src/clock.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { makeSnapshot } from '../support/market.js';
 import { agentOf, byAgent, expectNoCanary, openaiCanary, requestsOf, settle } from '../support/faults.js';
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.js';

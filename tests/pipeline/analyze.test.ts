@@ -343,7 +343,7 @@ describe('analyze (scripted model)', () => {
 
 describe('analyzeMany', () => {
   it('starts no ticker once the signal aborts; those begun come back in order', async () => {
-    const { analyzeMany } = await import('../../src/pipeline/analyze-many.js');
+    const { analyzeMany } = await import('../../src/universe/analyze-many.js');
     const controller = new AbortController();
     const started: string[] = [];
     const market = {

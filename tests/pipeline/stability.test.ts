@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { consensusOf, median, sampleOrders, stabilityBucket, stabilityFindings } from '../../src/pipeline/stability.js';
-import type { Decision } from '../../src/pipeline/types.js';
+import type { Decision } from '../../src/result/types.js';
 
 const base: Decision = {
   action: 'BUY',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalysisResult, Decision } from '../../src/pipeline/types.js';
+import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { compareProbe, renderProbe } from '../../src/probe/compare.js';
 import { makeSnapshot } from '../support/market.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { CliDeps } from '../../src/cli/deps.js';
 import { DataError } from '../../src/errors.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import type { SearchProvider } from '../../src/search/types.js';
 import { captureIo, type CapturedIo } from '../support/cli.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';

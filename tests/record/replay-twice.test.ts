@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { captureIo } from '../support/cli.js';
 
 // The MCP server and a queue worker replay many analyses in one process. exa-js keeps the

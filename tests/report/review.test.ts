@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Decision, GuardrailFinding } from '../../src/pipeline/types.js';
+import type { Decision, GuardrailFinding } from '../../src/result/types.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { decisionChanges, reviewLines } from '../../src/report/revision.js';
 import { renderTerminal } from '../../src/report/terminal.js';

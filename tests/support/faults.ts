@@ -18,7 +18,7 @@ import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { createOpenAIModel, type OpenAIModelOptions } from '../../src/llm/openai-model.js';
 import type { ChatModel } from '../../src/llm/types.js';
-import type { AnalysisResult, RunStatus } from '../../src/pipeline/types.js';
+import type { AnalysisResult, RunStatus } from '../../src/result/types.js';
 import { captureIo, type CapturedIo } from './cli.js';
 import { startExaStub, type ExaStub, type ExaStubResponder } from './exa-server.js';
 import { startOpenAIServer, textAnswer, type OpenAIServer, type RecordedRequest, type Reply } from './openai-server.js';

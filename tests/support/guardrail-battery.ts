@@ -1,4 +1,4 @@
-import type { Decision, GuardrailFinding } from '../../src/pipeline/types.js';
+import type { Decision, GuardrailFinding } from '../../src/result/types.js';
 import type { MarketSnapshot } from '../../src/market/types.js';
 import { makeSnapshot } from './market.js';
 

@@ -1,6 +1,6 @@
 import type { AgentReport } from '../../src/agent/types.js';
 import type { Bar, MarketSnapshot } from '../../src/market/types.js';
-import type { AnalysisResult, Decision } from '../../src/pipeline/types.js';
+import type { AnalysisResult, Decision } from '../../src/result/types.js';
 
 /**
  * AnalysisResult fixtures built in code, for renderer, store and CLI tests.

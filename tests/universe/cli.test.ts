@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { DataError } from '../../src/errors.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import type { SearchProvider } from '../../src/search/types.js';
 import { captureIo, type CapturedIo } from '../support/cli.js';

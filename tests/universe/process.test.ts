@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { binPath, ensureBuilt } from '../smoke/support.js';
 import { startAnalysisServer } from '../queue/support/analysis-server.js';
 import { eventually } from '../queue/support/queue.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError, UsageError, DataError } from '../../src/errors.js';
-import { parseUniverse, mergeTickers } from '../../src/pipeline/universe-file.js';
-import { UniverseTally, rankScore } from '../../src/pipeline/universe-summary.js';
-import type { AnalysisResult } from '../../src/pipeline/types.js';
+import { parseUniverse, mergeTickers } from '../../src/universe/universe-file.js';
+import { UniverseTally, rankScore } from '../../src/universe/universe-summary.js';
+import type { AnalysisResult } from '../../src/result/types.js';
 import { verdictOnError, verdictOnResult } from '../../src/queue/classify.js';
 import { jobIdFor } from '../../src/queue/jobs.js';
 import { decisionFor, type Stance } from './support.js';

@@ -2,25 +2,25 @@ import { resolve } from 'node:path';
 import { isoDay } from '../../clock.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
-import { analyzeEach } from '../../pipeline/analyze-many.js';
+import { analyzeEach } from '../../universe/analyze-many.js';
 import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget.js';
 import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
-import { agentIds, type WorkerId } from '../../pipeline/types.js';
-import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
-import { tickersUntil, watchBudget } from '../../pipeline/universe.js';
+import { agentIds, type WorkerId } from '../../result/types.js';
+import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
+import { tickersUntil, watchBudget } from '../../universe/universe.js';
 import { autohedgeHome, demoCassettePath } from '../../paths.js';
 import { resolveAsOf, type HistoricalAsOf } from '../../market/as-of.js';
 import { validateTicker } from '../../market/ticker.js';
 import { finishedTickers } from '../../store/finished-runs.js';
 import { warningWriter, type CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
-import { analyzeOptionsSchema, parseOptions, type AnalyzeCliOptions } from '../options.js';
+import type { AnalyzeCliOptions } from '../command-table.js';
 import { redactingIo } from '../redact.js';
 import { buildServices, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
-import { defaultLimits } from '../../pipeline/guardrails.js';
+import { defaultLimits } from '../../guardrails/guardrails.js';
 import { checkBlindAndSamples } from './blind-options.js';
 
 export { demoCassettePath };
@@ -29,12 +29,11 @@ export { demoCassettePath };
 /** `argv` is the whole command line, kept in a recorded cassette. */
 export async function analyzeCommand(
   rawTickers: string[],
-  rawOptions: Record<string, unknown>,
+  options: AnalyzeCliOptions,
   io: CliIo,
   deps: CliDeps,
   argv: string[],
 ): Promise<number> {
-  const options = parseOptions(analyzeOptionsSchema, rawOptions);
   checkCombinations(options);
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
   const tickers = mergeTickers(

@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import type { AnalyzeCliOptions } from '../options.js';
+import type { AnalyzeCliOptions } from '../command-table.js';
 
 /**
  * `--blind` and `--samples` against the rest of the command line, before anything runs:

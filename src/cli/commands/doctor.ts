@@ -1,25 +1,20 @@
-import { z } from 'zod';
 import { ExitCode } from '../../errors.js';
 import type { ConfigFacts } from '../../doctor/config-checks.js';
 import type { DoctorReport } from '../../doctor/types.js';
 import type { CliDeps } from '../deps.js';
 import { loadEnvFile } from '../env-file.js';
 import type { CliIo } from '../io.js';
-import { parseOptions } from '../options.js';
+import type { DoctorCliOptions } from '../command-table.js';
 import { redactingIo } from '../redact.js';
 import { buildSearch, secretsOf } from '../services.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
+import { boundedFetch, type FetchBounds } from '../../doctor/bounded-fetch.js';
 
-const doctorOptionsSchema = z.object({
-  json: z.boolean().optional(),
-  model: z.string().trim().min(1, '--model needs a model name').optional(),
-  baseUrl: z.string().trim().min(1, '--base-url needs a URL').optional(),
-  search: z.string().optional(),
-});
+/** A check's whole exchange, body included, and the most it may send (a `/models` list is well under 1 MB). */
+const doctorBounds: FetchBounds = { deadlineMs: 30_000, maxBytes: 16_000_000 };
 
 /** `autohedge doctor`: builds the real clients from the environment and prints the checks. */
-export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: CliIo, deps: CliDeps): Promise<number> {
-  const options = parseOptions(doctorOptionsSchema, rawOptions);
+export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, deps: CliDeps): Promise<number> {
   const env = loadEnvFile(rawIo.cwd, rawIo.env);
   const io = redactingIo(rawIo, secretsOf(env));
   const [{ runDoctor, formatDoctorReport }, { createOpenAIModel, listModels }, { resolveModels }] = await Promise.all([
@@ -30,11 +25,14 @@ export async function doctorCommand(rawOptions: Record<string, unknown>, rawIo: 
   const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
   const { resolveSearchChoice } = await import('../../search/choice.js');
   const searchChoice = resolveSearchChoice(options.search, env);
+  const bounds = deps.doctorBounds ?? doctorBounds;
+  // A fresh bounded fetch per client: each check's exchange has its own deadline and size bound.
   const clientOptions = (facts: ConfigFacts) => ({
     apiKey: facts.apiKey,
     baseURL: facts.baseURL,
-    timeoutMs: 30_000,
+    timeoutMs: bounds.deadlineMs,
     maxRetries: 1,
+    fetch: boundedFetch(bounds),
   });
   const model = resolveModels(options.model, env).director;
   const checks = runDoctor({

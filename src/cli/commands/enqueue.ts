@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
-import { isoDay } from '../../clock.js';
+import { resolveAsOf } from '../../market/as-of.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
-import { mergeTickers, readUniverseFile } from '../../pipeline/universe-file.js';
-import { UniverseTally } from '../../pipeline/universe-summary.js';
+import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
+import { UniverseTally } from '../../universe/universe-summary.js';
 import type { Enqueued, JobOutcome } from '../../queue/enqueue.js';
 import type { CliDeps } from '../deps.js';
 import { exitCodeForStatus, worstExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
-import { parseOptions } from '../options.js';
-import { enqueueOptionsSchema, redisUrlFrom, type EnqueueCliOptions } from '../queue-options.js';
+import type { EnqueueCliOptions } from '../command-table.js';
+import { redisUrlFrom } from '../queue-options.js';
 import { createResultPrinter } from './result-printer.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
 
@@ -20,11 +20,10 @@ import { stringifyJsonSafely } from '../../sanitize.js';
  */
 export async function enqueueCommand(
   rawTickers: string[],
-  rawOptions: Record<string, unknown>,
+  options: EnqueueCliOptions,
   io: CliIo,
   deps: CliDeps,
 ): Promise<number> {
-  const options = parseOptions(enqueueOptionsSchema, rawOptions);
   if (options.json && options.jsonl) throw new UsageError('--json and --jsonl cannot be combined');
   if (options.jsonl && !options.wait) throw new UsageError('--jsonl prints results as jobs complete: it needs --wait');
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
@@ -38,10 +37,8 @@ export async function enqueueCommand(
       options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'",
     );
   const now = (deps.now ?? (() => new Date()))();
-  // A day's as-of is the end of that day, or now for today: never a moment still to come.
-  if (options.asOf && isoDay(options.asOf) > isoDay(now))
-    throw new UsageError(`--as-of cannot be after today (${isoDay(now)})`);
-  const asOf = options.asOf && options.asOf < now ? options.asOf : now;
+  // The same meaning as analyze --as-of: that session's close on the NYSE calendar.
+  const asOf = options.asOf !== undefined ? resolveAsOf(options.asOf, now).close : now;
   const url = redisUrlFrom(options.redis, io.env);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const { enqueueAnalyses } = await import('../../queue/enqueue.js');

@@ -1,71 +1,19 @@
 import { join } from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { evaluateRuns, type Evaluation, type PriceSource } from '../../evaluate/evaluate.js';
 import { selectRuns } from '../../evaluate/select.js';
 import { summarize } from '../../evaluate/summary.js';
-import { parseDay } from '../../market/sessions.js';
 import { validateTicker } from '../../market/ticker.js';
 import { autohedgeHome } from '../../paths.js';
 import type { EvaluationView } from '../../report/evaluation.js';
 import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
 import type { CliDeps } from '../deps.js';
 import { reportOptions, type CliIo } from '../io.js';
-import { parseOptions } from '../options.js';
+import type { EvaluateCliOptions } from '../command-table.js';
 import { buildServices } from '../services.js';
 
 /** `autohedge evaluate [runIds...]`: saved decisions scored against the prices that came after them. */
-
-const longestHorizon = 756;
-
-const evaluateOptionsSchema = z.object({
-  since: z
-    .string()
-    .optional()
-    .transform((value, context) => {
-      if (value === undefined) return undefined;
-      const day = parseDay(value);
-      if (day === null)
-        context.addIssue({ code: 'custom', message: `--since must be a date as YYYY-MM-DD (got '${value}')` });
-      return day ?? undefined;
-    }),
-  horizon: z
-    .string()
-    .default('5,21,63')
-    .transform((value, context) => {
-      const parts = value.split(',').map((part) => part.trim());
-      const horizons = parts.map(Number);
-      if (
-        parts.some((part) => !/^\d+$/.test(part)) ||
-        horizons.some((horizon) => horizon < 1 || horizon > longestHorizon)
-      ) {
-        context.addIssue({
-          code: 'custom',
-          message: `--horizon must be whole numbers of sessions from 1 to ${longestHorizon}, separated by commas (got '${value}')`,
-        });
-      }
-      return [...new Set(horizons)].sort((left, right) => left - right);
-    }),
-  benchmark: z.string().default('SPY'),
-  seed: z
-    .string()
-    .default('1')
-    .refine((value) => /^\d{1,9}$/.test(value), {
-      error: (issue) => `--seed must be a whole number (got '${String(issue.input)}')`,
-    })
-    .transform(Number),
-  json: z.boolean().default(false),
-  includeDemo: z.boolean().default(false),
-  record: z.string().min(1).optional(),
-  replay: z.string().min(1).optional(),
-  save: z.boolean().default(true),
-  out: z.string().min(1).optional(),
-  quiet: z.boolean().default(false),
-  verbose: z.boolean().default(false),
-});
-
-type EvaluateCliOptions = z.infer<typeof evaluateOptionsSchema>;
 
 function evaluationId(at: Date): string {
   return `${at
@@ -76,12 +24,11 @@ function evaluationId(at: Date): string {
 
 export async function evaluateCommand(
   runIds: string[],
-  rawOptions: Record<string, unknown>,
+  options: EvaluateCliOptions,
   io: CliIo,
   deps: CliDeps,
   argv: string[],
 ): Promise<number> {
-  const options = parseOptions(evaluateOptionsSchema, rawOptions);
   const benchmark = validateTicker(options.benchmark);
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   const home = autohedgeHome(io.env);

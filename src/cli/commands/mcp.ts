@@ -1,37 +1,21 @@
-import { z } from 'zod';
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
 import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
-import type { AnalysisResult } from '../../pipeline/types.js';
+import type { AnalysisResult } from '../../result/types.js';
 import { autohedgeHome, packageVersion } from '../../paths.js';
 import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import { warningWriter, type CliIo } from '../io.js';
-import { analyzeOptionsSchema, parseOptions, positiveNumber } from '../options.js';
+import type { McpCliOptions } from '../command-table.js';
+import { defaultMcpCallCapUsd } from '../../run/defaults.js';
 import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
-import { buildServices, type Session } from '../services.js';
+import { buildServices, checkedFlagBaseUrl, type Session } from '../services.js';
 import { checkPricesKnown, demoCassettePath } from './analyze.js';
 
-const mcpOptionsSchema = z.object({
-  demo: z.boolean().default(false),
-  replay: z.string().min(1).optional(),
-  // The same rules as analyze's: no control characters in a model name, no credentials in a URL.
-  model: analyzeOptionsSchema.shape.model,
-  baseUrl: analyzeOptionsSchema.shape.baseUrl,
-  mcpConfig: z.string().min(1).optional(),
-  search: z.string().min(1).optional(),
-  // An upstream agent can loop: every analyze call is capped unless the caller asks for less.
-  maxCost: positiveNumber('--max-cost').default(1),
-  maxPosition: positiveNumber('--max-position', 100),
-  maxRisk: positiveNumber('--max-risk', 100),
-  minRewardRisk: positiveNumber('--min-reward-risk'),
-  verbose: z.boolean().default(false),
-});
-
-type McpOptions = z.infer<typeof mcpOptionsSchema>;
+type McpOptions = McpCliOptions & { maxCost: number };
 
 /**
  * `autohedge mcp`: an MCP server over stdio, a thin shell over analyze() and the run
@@ -39,14 +23,12 @@ type McpOptions = z.infer<typeof mcpOptionsSchema>;
  * session (a replayed cassette answers one run), and under --demo or --replay calls run
  * one at a time, since one replay serves the process.
  */
-export async function mcpCommand(
-  rawOptions: Record<string, unknown>,
-  io: CliIo,
-  deps: CliDeps,
-  argv: string[],
-): Promise<number> {
-  const options = parseOptions(mcpOptionsSchema, rawOptions);
+export async function mcpCommand(cliOptions: McpCliOptions, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
+  // An upstream agent can loop: every analyze call is capped unless the caller asks for less.
+  const options: McpOptions = { ...cliOptions, maxCost: cliOptions.maxCost ?? defaultMcpCallCapUsd };
   if (options.demo && options.replay) throw new UsageError('--replay and --demo cannot be combined');
+  // Refused before serving, as analyze refuses it before running.
+  checkedFlagBaseUrl(options.baseUrl);
   const { serveMcpStdio } = await import('../../mcp/server.js');
   const handlers = createHandlers(options, io, deps, argv);
   const end = await serveMcpStdio(

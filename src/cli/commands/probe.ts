@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { CassetteError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { resolveAsOf } from '../../market/as-of.js';
 import { validateTicker } from '../../market/ticker.js';
@@ -6,8 +5,8 @@ import type { MarketData } from '../../market/types.js';
 import { autohedgeHome } from '../../paths.js';
 import type { AnalyzeDeps } from '../../pipeline/analyze.js';
 import { SpendingCap, withBudget } from '../../pipeline/budget.js';
-import { defaultLimits } from '../../pipeline/guardrails.js';
-import type { AnalysisResult } from '../../pipeline/types.js';
+import { defaultLimits } from '../../guardrails/guardrails.js';
+import type { AnalysisResult } from '../../result/types.js';
 import { renderProbe, type ProbeComparison } from '../../probe/compare.js';
 import { runProbe } from '../../probe/run-probe.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
@@ -15,36 +14,12 @@ import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';
 import { exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
 import { colorEnabled, warningWriter, type CliIo } from '../io.js';
-import { baseUrlProblem, parseOptions, positiveNumber, unsafeInName } from '../options.js';
+import type { ProbeCliOptions } from '../command-table.js';
 import { createProgress } from '../progress.js';
 import { redactingIo } from '../redact.js';
 import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { buildServices, type Session } from '../services.js';
 import { checkPricesKnown } from './analyze.js';
-
-const probeOptionsSchema = z.object({
-  asOf: z.string().min(1).optional(),
-  json: z.boolean().default(false),
-  model: z
-    .string()
-    .min(1, '--model must not be empty')
-    .refine((value) => !unsafeInName.test(value), '--model must not contain control characters or line breaks')
-    .optional(),
-  baseUrl: z
-    .string()
-    .superRefine((value, context) => {
-      const problem = baseUrlProblem(value, '--base-url');
-      if (problem) context.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
-  maxCost: positiveNumber('--max-cost').optional(),
-  record: z.string().min(1).optional(),
-  replay: z.string().min(1).optional(),
-  save: z.boolean().default(true),
-  quiet: z.boolean().default(false),
-  verbose: z.boolean().default(false),
-});
-type ProbeCliOptions = z.infer<typeof probeOptionsSchema>;
 
 /**
  * `autohedge probe <ticker>`: did the model read the data or remember the stock? One
@@ -54,12 +29,11 @@ type ProbeCliOptions = z.infer<typeof probeOptionsSchema>;
  */
 export async function probeCommand(
   rawTicker: string,
-  rawOptions: Record<string, unknown>,
+  options: ProbeCliOptions,
   io: CliIo,
   deps: CliDeps,
   argv: string[],
 ): Promise<number> {
-  const options = parseOptions(probeOptionsSchema, rawOptions);
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   const ticker = validateTicker(rawTicker);
   const historical = options.asOf !== undefined ? resolveAsOf(options.asOf, deps.now?.() ?? new Date()) : null;

@@ -1,5 +1,5 @@
-import type { AnalysisResult } from '../../pipeline/types.js';
-import type { UniverseTally } from '../../pipeline/universe-summary.js';
+import type { AnalysisResult } from '../../result/types.js';
+import type { UniverseTally } from '../../universe/universe-summary.js';
 import { reportOptions, type CliIo } from '../io.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
 

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../errors.js';
-import type { AnalysisResult } from '../../pipeline/types.js';
+import type { AnalysisResult } from '../../result/types.js';
 import type { JobSession } from '../../queue/worker.js';
 import { autohedgeHome } from '../../paths.js';
 import { sanitizeText } from '../../sanitize.js';
@@ -7,8 +7,8 @@ import { scrubDeep } from '../../scrub.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { CliDeps } from '../deps.js';
 import { warningWriter, type CliIo } from '../io.js';
-import { parseOptions } from '../options.js';
-import { redisUrlFrom, workerOptionsSchema, type WorkerCliOptions } from '../queue-options.js';
+import type { WorkerCliOptions } from '../command-table.js';
+import { redisUrlFrom } from '../queue-options.js';
 import { redactingIo } from '../redact.js';
 import { buildServices, secretsOf, type Session } from '../services.js';
 
@@ -21,12 +21,11 @@ type TranscriptFactory = typeof import('../../report/transcript.js').createTrans
  * exits at once; the jobs it held go back to the queue when their lock expires).
  */
 export async function workerCommand(
-  rawOptions: Record<string, unknown>,
+  options: WorkerCliOptions,
   io: CliIo,
   deps: CliDeps,
   argv: string[],
 ): Promise<number> {
-  const options = parseOptions(workerOptionsSchema, rawOptions);
   const url = redisUrlFrom(options.redis, io.env);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const modules = await loadQueueModules();

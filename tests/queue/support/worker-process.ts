@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { AnalysisResult } from '../../../src/pipeline/types.js';
+import type { AnalysisResult } from '../../../src/result/types.js';
 import { binPath } from '../../smoke/support.js';
 import { eventually } from './queue.js';
 

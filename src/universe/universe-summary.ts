@@ -1,4 +1,4 @@
-import type { AnalysisResult, Decision, RunStatus } from './types.js';
+import type { AnalysisResult, Decision, RunStatus } from '../result/types.js';
 
 /** One ranked name: what the summary table shows. */
 export interface RankedName {

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { agentIds, deskIds, type AgentId, type DeskId } from '../../agents/index.js';
 import type { AgentFailure, AgentReport } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
-import type { Contamination } from './contamination.js';
 import type { decisionSchema, planSchema } from './schemas.js';
 import type { Stability } from './stability.js';
 
@@ -13,6 +12,23 @@ export type WorkerId = DeskId;
 
 export type Plan = z.infer<typeof planSchema>;
 export type Decision = z.infer<typeof decisionSchema>;
+
+/** Whether the models may know what came after asOf (computed in src/pipeline/contamination.ts). */
+export type ContaminationLabel = 'clean' | 'contaminated' | 'unknown';
+
+export interface ModelCutoff {
+  model: string;
+  /** YYYY-MM-DD, or null when unknown. */
+  cutoff: string | null;
+}
+
+export interface Contamination {
+  label: ContaminationLabel;
+  /** Every model the run used, with its cutoff. */
+  models: ModelCutoff[];
+  /** One sentence for the report. */
+  reason: string;
+}
 
 export interface GuardrailFinding {
   rule: string;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { maximumNesting, nestingBeyond } from '../json-depth.js';
-import type { AnalysisResult } from '../pipeline/types.js';
+import type { AnalysisResult } from './types.js';
 import { formatZodIssues } from '../zod-issues.js';
-import { decisionSchema } from '../pipeline/schemas.js';
+import { decisionSchema } from './schemas.js';
 
 /**
  * A saved result.json, checked loosely: the fields the listing and the renderers

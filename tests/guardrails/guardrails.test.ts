@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkDecision, defaultLimits, type GuardrailLimits } from '../../src/pipeline/guardrails.js';
-import { horizonSessions } from '../../src/pipeline/horizon.js';
-import type { Decision, GuardrailFinding } from '../../src/pipeline/types.js';
+import { checkDecision, defaultLimits, type GuardrailLimits } from '../../src/guardrails/guardrails.js';
+import { horizonSessions } from '../../src/guardrails/horizon.js';
+import type { Decision, GuardrailFinding } from '../../src/result/types.js';
 import type { MarketSnapshot } from '../../src/market/types.js';
 import { makeSnapshot } from '../support/market.js';
 

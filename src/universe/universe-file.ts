@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError, errorMessage } from '../errors.js';
+import { quoteInput } from '../text.js';
 import { validateTicker } from '../market/ticker.js';
 
 /**
@@ -27,7 +28,10 @@ export function parseUniverse(text: string, source = 'universe'): string[] {
   const column = header.findIndex((cell) => /^(ticker|symbol)$/i.test(cell));
   if (column < 0 && header.length > 1) {
     throw new UsageError(
-      `${source}: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got ${header.map((cell) => `'${cell}'`).join(', ')})`,
+      `${source}: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got ${header
+        .slice(0, 8)
+        .map((cell) => quoteInput(cell))
+        .join(', ')}${header.length > 8 ? ', …' : ''})`,
     );
   }
   const tickers: string[] = [];

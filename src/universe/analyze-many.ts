@@ -1,5 +1,5 @@
-import { analyze, type AnalyzeDeps, type AnalyzeOptions } from './analyze.js';
-import type { AnalysisResult } from './types.js';
+import { analyze, type AnalyzeDeps, type AnalyzeOptions } from '../pipeline/analyze.js';
+import type { AnalysisResult } from '../result/types.js';
 
 export type TickerOutcome =
   | { ticker: string; result: AnalysisResult; error?: undefined }

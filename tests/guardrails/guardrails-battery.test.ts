@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDecision } from '../../src/pipeline/guardrails.js';
-import type { GuardrailFinding } from '../../src/pipeline/types.js';
+import { checkDecision } from '../../src/guardrails/guardrails.js';
+import type { GuardrailFinding } from '../../src/result/types.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { bad, sane } from '../support/guardrail-battery.js';

@@ -1,0 +1,267 @@
+import type { ZodType } from 'zod';
+import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
+import { defaultLimits } from '../guardrails/limits.js';
+import {
+  defaultAttempts,
+  defaultBackoffMs,
+  defaultQueueName,
+  defaultRateLimitPauseMs,
+  defaultStallIntervalMs,
+} from '../queue/defaults.js';
+import { defaultConcurrency } from '../run/defaults.js';
+import { defaultMinAgreement } from '../pipeline/stability.js';
+import { defaultSearchChoice } from '../search/types.js';
+
+/**
+ * Every command-line option, defined once: its flag, its help, its zod field and its
+ * default (taken from the domain constant, never restated). Commands pick options by
+ * group (src/cli/command-table.ts); adding a flag is one entry here and its name in a
+ * group. The zod fields are functions of src/cli/options.ts, loaded only when a
+ * command runs, so `--help` never loads zod.
+ */
+
+export type Fields = typeof import('./options.js');
+
+export interface OptionEntry {
+  /** Commander's flag syntax; its attribute name is the entry's key. */
+  flags: string;
+  help: string;
+  /** The value's type, from what commander hands over (a string, a boolean, a list). */
+  field: (fields: Fields) => ZodType;
+  /** Commander's default, shown in --help and applied before validation. */
+  default?: string | boolean | readonly string[];
+  /** `--agent a --agent b`: collected into a list. */
+  repeatable?: boolean;
+}
+
+const seconds = (ms: number) => String(ms / 1000);
+
+export const optionCatalogue = {
+  // ---- model
+  model: {
+    flags: '--model <model>',
+    help: 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
+    field: (f) => f.modelName.optional(),
+  },
+  baseUrl: {
+    flags: '--base-url <url>',
+    help: 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)',
+    // Checked by baseUrlProblem where it is used: a session refuses it (exit 2), doctor reports it as a check.
+    field: (f) => f.text.optional(),
+  },
+  // ---- tools
+  search: {
+    flags: '--search <provider>',
+    help: `what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default ${defaultSearchChoice})`,
+    // Checked with AUTOHEDGE_SEARCH by resolveSearchChoice (src/search/choice.ts).
+    field: (f) => f.text.optional(),
+  },
+  mcpConfig: {
+    flags: '--mcp-config <file>',
+    help: 'MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)',
+    field: (f) => f.path.optional(),
+  },
+  // ---- guardrails and spending
+  maxPosition: {
+    flags: '--max-position <pct>',
+    help: 'largest position size allowed, % of portfolio',
+    field: (f) => f.positiveNumber('--max-position', 100),
+    default: String(defaultLimits.maxPositionPct),
+  },
+  maxRisk: {
+    flags: '--max-risk <pct>',
+    help: 'largest loss at the stop allowed per trade, % of portfolio',
+    field: (f) => f.positiveNumber('--max-risk', 100),
+    default: String(defaultLimits.maxRiskPct),
+  },
+  minRewardRisk: {
+    flags: '--min-reward-risk <ratio>',
+    help: 'lowest reward/risk a decision may have',
+    field: (f) => f.positiveNumber('--min-reward-risk'),
+    default: String(defaultLimits.minRewardRisk),
+  },
+  maxCost: {
+    flags: '--max-cost <usd>',
+    help: 'stop making model calls before the spend would pass this many USD',
+    field: (f) => f.positiveNumber('--max-cost').optional(),
+  },
+  // ---- what one run is
+  agent: {
+    flags: '--agent <id>',
+    help: 'run only this worker on the market data (repeatable; no Director)',
+    field: (f) => f.desks,
+    default: [],
+    repeatable: true,
+  },
+  asOf: {
+    flags: '--as-of <date>',
+    help: "analyse as of a past US session's close (YYYY-MM-DD): nothing from after it",
+    // Checked against the NYSE calendar by resolveAsOf (src/run/as-of.ts).
+    field: (f) => f.path.optional(),
+  },
+  refresh: { flags: '--refresh', help: 'bypass the market-data cache', field: (f) => f.flag },
+  // ---- blind runs and decision stability (docs/blind.md)
+  blind: {
+    flags: '--blind',
+    help: 'hide the company and the calendar from every model: an alias, prices scaled to 100, session offsets; no search or MCP',
+    field: (f) => f.flag,
+  },
+  samples: {
+    flags: '--samples <k>',
+    help: "the Director's decision this many times on the same reports; keeps the modal action's median levels",
+    field: (f) => f.positiveInteger('--samples'),
+    default: '1',
+  },
+  minAgreement: {
+    flags: '--min-agreement <share>',
+    help: `with --samples: below this share of samples on one action the run is flagged (default ${defaultMinAgreement})`,
+    field: (f) => f.shareOfOne('--min-agreement').optional(),
+  },
+  // ---- record and replay
+  record: {
+    flags: '--record <file>',
+    help: 'record every HTTP exchange of this run to a cassette',
+    field: (f) => f.path.optional(),
+  },
+  replay: { flags: '--replay <file>', help: 'replay a cassette: no network at all', field: (f) => f.path.optional() },
+  demo: {
+    flags: '--demo',
+    help: 'replay the bundled demo cassette (synthetic data, no keys needed)',
+    field: (f) => f.flag,
+  },
+  // ---- output
+  json: { flags: '--json', help: 'print JSON only', field: (f) => f.flag },
+  jsonl: {
+    flags: '--jsonl',
+    help: 'print one AnalysisResult JSON per line as each ticker finishes',
+    field: (f) => f.flag,
+  },
+  trace: {
+    flags: '--trace',
+    help: 'print the tool-calling protocol on stderr as it happens',
+    field: (f) => f.flag,
+  },
+  quiet: { flags: '-q, --quiet', help: 'no progress output', field: (f) => f.flag },
+  verbose: { flags: '--verbose', help: 'show stack traces on errors', field: (f) => f.flag },
+  // ---- saving
+  save: {
+    flags: '--no-save',
+    help: 'do not save the run under $AUTOHEDGE_HOME/runs',
+    field: (f) => f.z.boolean().default(true),
+  },
+  out: {
+    flags: '--out <dir>',
+    help: 'also write result.json, report.md, report.html, chart.svg and transcript.jsonl here',
+    field: (f) => f.path.optional(),
+  },
+  // ---- many tickers
+  universe: {
+    flags: '--universe <file>',
+    help: 'also analyse the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
+    field: (f) => f.path.optional(),
+  },
+  resume: {
+    flags: '--resume',
+    help: 'skip tickers that already have a finished run for the same as-of day',
+    field: (f) => f.flag,
+  },
+  concurrency: {
+    flags: '--concurrency <n>',
+    help: 'tickers analysed at once',
+    field: (f) => f.positiveInteger('--concurrency'),
+    default: String(defaultConcurrency),
+  },
+  // ---- queue
+  redis: {
+    flags: '--redis <url>',
+    help: 'Redis URL (else AUTOHEDGE_REDIS_URL, else redis://127.0.0.1:6379)',
+    // Checked with AUTOHEDGE_REDIS_URL by redisUrlFrom (src/cli/queue-options.ts).
+    field: (f) => f.text.optional(),
+  },
+  queue: { flags: '--queue <name>', help: 'queue name', field: (f) => f.queueName, default: defaultQueueName },
+  stallInterval: {
+    flags: '--stall-interval <seconds>',
+    help: "a dead worker's job goes back to the queue within about twice this",
+    field: (f) => f.seconds('--stall-interval'),
+    default: seconds(defaultStallIntervalMs),
+  },
+  rateLimitPause: {
+    flags: '--rate-limit-pause <seconds>',
+    help: 'how long the whole queue pauses after an OpenAI 429',
+    field: (f) => f.seconds('--rate-limit-pause'),
+    default: seconds(defaultRateLimitPauseMs),
+  },
+  wait: {
+    flags: '--wait',
+    help: 'wait for the jobs and print each result as it completes, then a summary',
+    field: (f) => f.flag,
+  },
+  attempts: {
+    flags: '--attempts <n>',
+    help: 'attempts in all for a job that fails for a transient reason',
+    field: (f) => f.wholeNumber('--attempts'),
+    default: String(defaultAttempts),
+  },
+  backoff: {
+    flags: '--backoff <seconds>',
+    help: 'wait before the second attempt, doubling after each',
+    field: (f) => f.seconds('--backoff'),
+    default: seconds(defaultBackoffMs),
+  },
+  // ---- evaluate
+  since: {
+    flags: '--since <date>',
+    help: 'only runs as of this day (YYYY-MM-DD) or later',
+    field: (f) => f.day('--since').optional(),
+  },
+  horizon: {
+    flags: '--horizon <sessions>',
+    help: 'horizons in trading sessions, comma-separated',
+    field: (f) => f.sessionList('--horizon', longestHorizon),
+    default: defaultHorizons.join(','),
+  },
+  benchmark: {
+    flags: '--benchmark <ticker>',
+    help: 'excess returns against this ticker',
+    field: (f) => f.text,
+    default: defaultBenchmark,
+  },
+  seed: {
+    flags: '--seed <n>',
+    help: 'seed of the random baseline',
+    field: (f) => f.seed('--seed'),
+    default: String(defaultSeed),
+  },
+  includeDemo: { flags: '--include-demo', help: 'also score demo runs (synthetic data)', field: (f) => f.flag },
+  // ---- runs show
+  html: { flags: '--html', help: 'print the self-contained HTML report (report.html)', field: (f) => f.flag },
+} as const satisfies Record<string, OptionEntry>;
+
+export type OptionKey = keyof typeof optionCatalogue;
+
+/** Options that travel together; a group's heading titles them in --help. */
+export const optionGroups = {
+  model: { heading: 'Model', options: ['model', 'baseUrl'] },
+  tools: { heading: 'Tools', options: ['search', 'mcpConfig'] },
+  guardrails: { heading: 'Guardrails and spending', options: ['maxPosition', 'maxRisk', 'minRewardRisk', 'maxCost'] },
+  run: { heading: 'The run', options: ['agent', 'asOf', 'refresh'] },
+  trust: { heading: 'Blind runs and stability', options: ['blind', 'samples', 'minAgreement'] },
+  replay: { heading: 'Record and replay', options: ['record', 'replay', 'demo'] },
+  output: { heading: 'Output', options: ['json', 'jsonl', 'trace', 'quiet'] },
+  save: { heading: 'Saving', options: ['save', 'out'] },
+  universe: { heading: 'Many tickers', options: ['universe', 'resume', 'concurrency'] },
+  queue: { heading: 'Queue', options: ['redis', 'queue'] },
+  worker: { heading: 'Worker', options: ['stallInterval', 'rateLimitPause'] },
+  enqueue: { heading: 'Jobs', options: ['wait', 'attempts', 'backoff'] },
+  evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo'] },
+  show: { heading: 'Format', options: ['html'] },
+  // Every command takes these.
+  common: { heading: 'Options', options: ['verbose'] },
+} as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;
+
+export type GroupName = keyof typeof optionGroups;
+
+/** The parsed value of each option. */
+export type OptionValues<Key extends OptionKey> = {
+  [K in Key]: import('zod').output<ReturnType<(typeof optionCatalogue)[K]['field']>>;
+};

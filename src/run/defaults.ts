@@ -1,0 +1,9 @@
+/** The run service's defaults, with no imports, so `--help` shows them without loading anything. */
+
+/** Tickers analysed at once by one command, and analyses one worker runs at once. */
+export const defaultConcurrency = 2;
+/**
+ * The cap of one MCP `analyze` call, USD: an upstream agent can loop, so every call is
+ * capped unless `autohedge mcp --max-cost` says otherwise.
+ */
+export const defaultMcpCallCapUsd = 1;
