@@ -23,6 +23,10 @@ export interface AnalyzeInput {
   ticker: string;
   agents?: WorkerId[];
   maxCostUsd?: number;
+  /** The identity and calendar hidden from every model (docs/blind.md). */
+  blind?: boolean;
+  /** The Director's decision this many times; the run is flagged below 0.6 agreement. */
+  samples?: number;
 }
 
 export interface ServeOptions {
@@ -105,6 +109,19 @@ export function buildServer(
           .max(options.maxCostUsd)
           .optional()
           .describe(`Spending cap for this call in USD (at most ${options.maxCostUsd})`),
+        blind: z
+          .boolean()
+          .optional()
+          .describe(
+            'Hide the company and the calendar from the models (alias, prices scaled to 100, no search or MCP)',
+          ),
+        samples: z
+          .number()
+          .int()
+          .min(1)
+          .max(9)
+          .optional()
+          .describe('Ask the Director for its decision this many times and report how much it moves (default 1)'),
       }),
       outputSchema: resultOutput,
       annotations: { ...readOnly, idempotentHint: false },

@@ -55,7 +55,13 @@ describe('autohedge mcp --demo with the SDK client', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['market', 'analyze', 'runs_list', 'run_get']);
     const analyze = tools.find((tool) => tool.name === 'analyze')!;
-    expect(Object.keys(analyze.inputSchema.properties ?? {})).toEqual(['ticker', 'agents', 'maxCostUsd']);
+    expect(Object.keys(analyze.inputSchema.properties ?? {})).toEqual([
+      'ticker',
+      'agents',
+      'maxCostUsd',
+      'blind',
+      'samples',
+    ]);
     expect(analyze.inputSchema.required).toEqual(['ticker']);
     expect(analyze.outputSchema?.properties).toHaveProperty('status');
     expect(analyze.description).toContain('$1 per call');

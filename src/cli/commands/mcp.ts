@@ -145,6 +145,8 @@ async function analyzeOnce(
       replay: session.replaying,
       maxPositionPct: options.maxPosition,
       guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
+      ...(input.blind ? { blind: true } : {}),
+      ...(input.samples !== undefined ? { samples: input.samples } : {}),
     },
     {
       model: session.model,
@@ -167,6 +169,8 @@ async function analyzeOnce(
       minRewardRisk: options.minRewardRisk,
       maxCost: cap,
       search: options.searchChoice,
+      blind: input.blind === true,
+      samples: input.samples ?? 1,
     },
     session,
   );
