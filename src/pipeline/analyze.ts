@@ -18,7 +18,14 @@ import {
   standingBrief,
   type Brief,
 } from './desks.js';
-import { blindDateLabel, blindSearch, blindToolsWarning, blindView, type BlindView } from './blind-run.js';
+import {
+  blindDateLabel,
+  blindDecideNote,
+  blindSearch,
+  blindToolsWarning,
+  blindView,
+  type BlindView,
+} from './blind-run.js';
 import { decide } from './decide-phase.js';
 import { announceDirector, createDirector } from './director.js';
 import { contaminationOf } from './contamination.js';
@@ -331,6 +338,7 @@ async function fullPhases(run: Run): Promise<void> {
     specs: run.specs,
     limits: run.limits,
     context: run.context,
+    ...(run.blind ? { decideNote: blindDecideNote } : {}),
   });
   const early = earlyDesks(run);
   const end = announceDirector(run.events, director.model);

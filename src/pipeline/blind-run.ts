@@ -17,6 +17,10 @@ export const blindSearchNote =
 export const blindToolsWarning = (names: readonly string[]) =>
   `blind run: the MCP tools (${names.join(', ')}) are off — their calls and results could name the company or the day`;
 
+/** The decide task's extra line in a blind run. */
+export const blindDecideNote =
+  '- This is a blind run: the quote currency is hidden; give entry, stopLoss and takeProfit in the blind units of the MARKET DATA block (the last close is 100.00).\n';
+
 /** What the system prompts say for "Today is {{date}}." */
 export const blindDateLabel = 'session D-0 (a blind run: the calendar date is hidden)';
 

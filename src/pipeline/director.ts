@@ -16,6 +16,8 @@ export interface DirectorWork {
   /** The limits the decision is checked against, told to the Director in its decide task. */
   limits: GuardrailLimits;
   context: Omit<AgentContext, 'review' | 'nextCallNumber' | 'announce'>;
+  /** A line the decide task adds (a blind run: the levels are in blind units). */
+  decideNote?: string;
 }
 
 /**
@@ -83,9 +85,9 @@ function decideTask(work: DirectorWork, plan: Plan, reports: AgentReport[]): str
     reports: frameDeskReports(reports),
     limits: limitsForPrompt(work.limits),
     missing:
-      missing.length > 0
+      (missing.length > 0
         ? `- These desks failed and sent no report: ${missing.join(', ')}. Decide without them and say in the rationale that their view is missing.\n`
-        : '',
+        : '') + (work.decideNote ?? ''),
   });
 }
 

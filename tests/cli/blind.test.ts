@@ -89,6 +89,9 @@ describe('analyze --blind against the loopback server', () => {
     const review = JSON.stringify(director.at(-1)!.body.messages.at(-1));
     expect(review).toContain('stop-tight');
     expect(review).toContain('stop 98.90');
+    expect(JSON.stringify(director[1]!.body.messages)).toContain(
+      'give entry, stopLoss and takeProfit in the blind units',
+    );
     // Sentiment is told it has no search, and why; the provider was never asked.
     const sentiment = server.requests.find((request) => agentOf(request) === 'sentiment')!;
     expect(JSON.stringify(sentiment.body.messages)).toContain('web search is off (a query would name the company)');
