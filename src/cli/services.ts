@@ -55,7 +55,8 @@ export interface Session {
   secrets: string[];
   /** Synthetic data: --demo, or a replayed cassette labelled `demo` (so its results carry the DEMO banner however it is replayed). */
   demo: boolean;
-  checkDemoTickers(tickers: string[]): void;
+  /** A usage error naming what the demo covers, with the right command to run instead. */
+  checkDemoTickers(tickers: string[], command?: 'analyze' | 'market'): void;
   /** One line per request a replay had no recording for, leaving out those sent by the agents in `except`. */
   replayMisses(except?: readonly string[]): string[];
   /** Writes the cassette when recording. */
@@ -190,13 +191,19 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     mcp,
     secrets,
     demo: config.demo === true || replay?.meta.demo === true,
-    checkDemoTickers(tickers) {
+    checkDemoTickers(tickers, command = 'analyze') {
       // The symbols the cassette holds market data for: those whose chart it recorded.
       const covered = [...new Set(recordedUrls.flatMap((url) => yahooChartSymbolOf(url) ?? []))];
       const uncovered = tickers.filter((ticker) => !covered.includes(ticker));
       if (uncovered.length > 0) {
+        const example = covered[0] ?? 'ACME';
+        // `market` needs no key: its way to real data is simply dropping --demo.
+        const instead =
+          command === 'market'
+            ? `drop --demo for the real market data of ${uncovered.join(', ')}`
+            : `set OPENAI_API_KEY to analyse ${uncovered.join(', ')}`;
         throw new UsageError(
-          `the demo covers ${covered.join(', ')} only (synthetic data); run \`autohedge analyze ${covered[0] ?? 'ACME'} --demo\`, or set OPENAI_API_KEY to analyse ${uncovered.join(', ')}`,
+          `the demo covers ${covered.join(', ')} only (synthetic data); run \`autohedge ${command} ${example} --demo\`, or ${instead}`,
         );
       }
     },

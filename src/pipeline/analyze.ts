@@ -150,7 +150,9 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   announceHistorical(run, options.blind ? undefined : deps.agentTools);
   const mcpNames = Object.values(deps.agentTools ?? {}).flatMap((tools) => (tools ?? []).map((tool) => tool.name));
   if (options.blind && mcpNames.length > 0) run.warn(blindToolsWarning(mcpNames));
-  run.result.market = await snapshotPhase(run, deps.market, options.refresh);
+  const snapshot = await snapshotPhase(run, deps.market, options.refresh);
+  // Demo data is labelled at its source in the result; the block the agents read is unchanged.
+  run.result.market = snapshot && options.demo ? { ...snapshot, source: 'demo' } : snapshot;
   run.marketBlock = run.result.market?.text ?? noMarketBlock(run.symbol);
   if (options.blind) blindPhase(run);
   if (!run.signal.aborted) {

@@ -40,8 +40,10 @@ export interface RunSummary {
   action: Decision['action'] | null;
   conviction: number | null;
   status: RunStatus | null;
-  /** demo (synthetic data, nothing spent), desks (--agent, no Director) or full. */
-  mode: 'demo' | 'desks' | 'full' | null;
+  /** desks (--agent, no Director) or full. */
+  mode: 'desks' | 'full' | null;
+  /** A demo run: synthetic data, nothing spent. */
+  demo: boolean;
   costUsd: number | null;
   state: 'ok' | 'partial' | 'corrupt';
   problem?: string;
@@ -140,7 +142,15 @@ async function runDirectoryNames(home: string): Promise<string[]> {
 }
 
 async function summarize(dir: string, runId: string): Promise<RunSummary> {
-  const unknown = { ticker: null, action: null, conviction: null, status: null, mode: null, costUsd: null };
+  const unknown = {
+    ticker: null,
+    action: null,
+    conviction: null,
+    status: null,
+    mode: null,
+    demo: false,
+    costUsd: null,
+  };
   let text: string;
   try {
     text = await readFile(join(dir, runFileNames.result), 'utf8');
@@ -173,7 +183,8 @@ async function summarize(dir: string, runId: string): Promise<RunSummary> {
     action: result.decision?.action ?? null,
     conviction: result.decision?.conviction ?? null,
     status: result.status,
-    mode: result.demo ? 'demo' : result.mode === 'agents' ? 'desks' : 'full',
+    mode: result.mode === 'agents' ? 'desks' : 'full',
+    demo: result.demo === true,
     costUsd: result.usage.costUsd,
     state: 'ok',
   };

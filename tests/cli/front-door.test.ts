@@ -67,6 +67,11 @@ describe('autohedge market --demo', () => {
     const other = captureIo();
     expect(await runCli(['market', 'NVDA', '--demo'], other)).toBe(2);
     expect(other.err()).toMatch(/^autohedge: UsageError: the demo covers ACME only/);
+    // market needs no key: the hint is the market command, and dropping --demo.
+    expect(other.err()).toContain(
+      'run `autohedge market ACME --demo`, or drop --demo for the real market data of NVDA',
+    );
+    expect(other.err()).not.toContain('OPENAI_API_KEY');
     const both = captureIo();
     expect(await runCli(['market', 'ACME', '--demo', '--replay', 'x.json'], both)).toBe(2);
     expect(both.err()).toBe('autohedge: UsageError: --record, --replay and --demo cannot be combined\n');

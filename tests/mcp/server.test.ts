@@ -74,8 +74,11 @@ describe('autohedge mcp --demo with the SDK client', () => {
     const client = await connect(['--demo'], { AUTOHEDGE_HOME: home });
     const market = await client.callTool({ name: 'market', arguments: { ticker: 'ACME' } });
     expect(market.isError).toBeFalsy();
-    expect(market.structuredContent).toMatchObject({ symbol: 'ACME', source: expect.any(String) });
-    expect(textOf(market)).toMatch(/^MARKET DATA — ACME/);
+    // The fictional demo company is labelled as such on every surface, never as Yahoo data.
+    expect(market.structuredContent).toMatchObject({ symbol: 'ACME', source: 'demo' });
+    expect(textOf(market)).toMatch(
+      /^DEMO — synthetic data, scripted analyses; not investment advice\n\nMARKET DATA — ACME/,
+    );
 
     const progress: string[] = [];
     const analyzed = await client.callTool(

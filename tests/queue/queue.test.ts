@@ -85,7 +85,10 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     const second = enqueue(['ACME', 'GLBX', '--queue', queue]);
     expect(await second.exit).toBe(0);
     expect(second.io.out()).toBe('ACME@2026-11-28\nGLBX@2026-11-28\n');
-    expect(second.io.err()).toContain('(1 already queued or done: not added again)');
+    expect(second.io.err()).toMatch(/^autohedge: 1 added, 1 already queued or done on queue '/);
+    const third = enqueue(['ACME', '--queue', queue]);
+    expect(await third.exit).toBe(0);
+    expect(third.io.err()).toMatch(/^autohedge: 0 added, 1 already queued or done on queue '/);
     const view = inspectQueue(redis.url, queue);
     try {
       expect(await view.queue.getJobCounts('waiting')).toEqual({ waiting: 2 });
@@ -99,7 +102,7 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     const controller = new AbortController();
     const io = captureIo({ signal: controller.signal });
     const waiting = enqueue(['LATER', '--queue', queue, '--wait'], io);
-    await eventually('the job to be enqueued', () => io.err().includes('enqueued 1 job(s)'));
+    await eventually('the job to be enqueued', () => io.err().includes('1 added'));
     controller.abort(new Error('interrupted'));
     expect(await waiting.exit).toBe(130);
     expect(io.err()).toContain('autohedge: stopped waiting; the jobs stay queued and the workers carry on');

@@ -121,7 +121,7 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     });
     expect(result.market).toMatchObject({
       symbol: 'ACME',
-      source: 'yahoo',
+      source: 'demo',
       warnings: [],
       identity: { name: 'Acme Robotics Corp', sector: 'Technology', industry: 'Industrial Robots' },
     });

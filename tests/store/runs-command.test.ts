@@ -55,7 +55,8 @@ describe('autohedge runs', () => {
     await mkdir(join(home, 'runs', 'zz-partial'));
     const { io, output } = captureIo();
     expect(await runsListCommand({}, io)).toBe(0);
-    expect(output.stderr).toBe('');
+    // stdout is the table alone (a script reads it); what could not be read goes to stderr.
+    expect(output.stderr).toBe('zz-partial: partial: no result.json (the run did not finish saving)\n');
     const lines = output.stdout.split('\n');
     expect(lines[0]).toBe(
       'WHEN              RUN ID                        TICKER  MODE  ACTION  CONVICTION  STATUS    COST',
@@ -68,10 +69,10 @@ describe('autohedge runs', () => {
       '2026-11-27 21:00  20261127T210000Z-BETA-bbbbbb  BETA    full  SELL    55          degraded  unknown',
       '2026-11-20 10:00  20261120T100000Z-ACME-aaaaaa  ACME    full  BUY     72          ok        $0.0412',
     ]);
-    expect(lines.slice(4)).toEqual(['', 'zz-partial: partial: no result.json (the run did not finish saving)', '']);
+    expect(lines.slice(4)).toEqual(['']);
   });
 
-  test('a mode column tells demo, desk-only and full runs apart; a demo shows no cost as spent', async () => {
+  test('a mode column tells desk-only and full runs apart, and says demo beside either; a demo shows no cost as spent', async () => {
     await saveRun(
       home,
       makeResult({ runId: '20261101T100000Z-ACME-dddddd', startedAt: '2026-11-01T10:00:00.000Z', demo: true }),
@@ -101,7 +102,7 @@ describe('autohedge runs', () => {
     expect(rows.map((row) => [row[1], row[3], row.at(-1)])).toEqual([
       ['20261103T100000Z-ACME-ffffff', 'full', '$0.0412'],
       ['20261102T100000Z-ACME-eeeeee', 'desks', '$0.0412'],
-      ['20261101T100000Z-ACME-dddddd', 'demo', 'none (demo)'],
+      ['20261101T100000Z-ACME-dddddd', 'demo, full', 'none (demo)'],
     ]);
   });
 
@@ -122,6 +123,7 @@ describe('autohedge runs', () => {
       conviction: 55,
       status: 'degraded',
       mode: 'full',
+      demo: false,
       costUsd: null,
       state: 'ok',
     });
@@ -221,8 +223,8 @@ describe('autohedge runs show', () => {
 
     const list = captureIo();
     expect(await runCli(['runs'], list.io)).toBe(0);
-    expect(list.output.stdout).toContain('broken: corrupt: result.json is not valid JSON');
-    expect(list.output.stdout).toContain('unfinished: partial: no result.json');
+    expect(list.output.stderr).toContain('broken: corrupt: result.json is not valid JSON');
+    expect(list.output.stderr).toContain('unfinished: partial: no result.json');
   });
 });
 

@@ -52,10 +52,9 @@ export async function enqueueCommand(
   });
   try {
     if (!options.quiet) {
-      const again = queued.existing > 0 ? ` (${queued.existing} already queued or done: not added again)` : '';
-      io.stderr(
-        `autohedge: enqueued ${tickers.length} job(s) on queue '${options.queue}' at ${displayRedisUrl(url)}${again}\n`,
-      );
+      const added = tickers.length - queued.existing;
+      const again = queued.existing > 0 ? `, ${queued.existing} already queued or done` : '';
+      io.stderr(`autohedge: ${added} added${again} on queue '${options.queue}' at ${displayRedisUrl(url)}\n`);
     }
     if (!options.wait) {
       io.stdout(

@@ -78,7 +78,7 @@ export async function marketCommand(
   // Keys read from .env are known only now: what follows is scrubbed of them too.
   const out = redactingIo(io, session.secrets);
   try {
-    if (demo) session.checkDemoTickers([ticker]);
+    if (demo) session.checkDemoTickers([ticker], 'market');
     await showSnapshot(
       ticker,
       {

@@ -14,6 +14,7 @@ import { resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
 import { buildServices, checkedFlagBaseUrl, type Session } from '../services.js';
 import { checkPricesKnown, demoCassettePath } from './analyze.js';
+import { demoBanner } from '../../report/format.js';
 
 type McpOptions = McpCliOptions & { maxCost: number };
 
@@ -95,8 +96,11 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
     market: (ticker, signal) => {
       const symbol = validateTicker(ticker);
       return withSession(false, async (session) => {
-        if (session.demo) session.checkDemoTickers([symbol]);
-        return session.market.snapshot(symbol, { asOf: session.asOf(), signal });
+        if (!session.demo) return session.market.snapshot(symbol, { asOf: session.asOf(), signal });
+        session.checkDemoTickers([symbol], 'market');
+        // The fictional company's data must never read as real market data to an assistant.
+        const snapshot = await session.market.snapshot(symbol, { asOf: session.asOf(), signal });
+        return { ...snapshot, source: 'demo', text: `${demoBanner}\n\n${snapshot.text}` };
       });
     },
     analyze: (input, signal, onEvent) => {

@@ -17,6 +17,8 @@ export async function runsListCommand(options: { json?: boolean }, io: CliIo): P
     return 0;
   }
   if (!options.json) io.stdout(renderRunTable(runs, colorEnabled(io.env, io.stdoutIsTTY)));
+  // stdout is the table a script reads; what could not be read is said on stderr.
+  for (const line of runProblems(runs)) io.stderr(`${line}\n`);
   return 0;
 }
 
@@ -48,7 +50,7 @@ export function renderRunTable(savedRuns: RunSummary[], color: boolean): string 
     formatWhen(run.when),
     run.runId,
     run.ticker ?? '-',
-    run.mode ?? '-',
+    modeCell(run),
     run.action ?? '-',
     run.conviction === null ? '-' : String(Math.round(run.conviction)),
     run.state === 'ok' ? (run.status ?? '-') : run.state,
@@ -83,18 +85,26 @@ export function renderRunTable(savedRuns: RunSummary[], color: boolean): string 
       }),
     );
   }
-  const problems = runs.filter((run) => run.problem);
-  if (problems.length > 0) {
-    lines.push('');
-    for (const run of problems) lines.push(paint.yellow(`${run.runId}: ${run.state}: ${run.problem}`));
-  }
   return `${lines.join('\n')}\n`;
+}
+
+/** One line per run that could not be read in full: `<run id>: partial: …`. */
+export function runProblems(savedRuns: RunSummary[]): string[] {
+  return sanitizeDeep(savedRuns)
+    .filter((run) => run.problem)
+    .map((run) => `${run.runId}: ${run.state}: ${run.problem}`);
+}
+
+/** "full", "desks", or with a demo "demo, full" / "demo, desks". */
+function modeCell(run: RunSummary): string {
+  if (run.mode === null) return run.demo ? 'demo' : '-';
+  return run.demo ? `demo, ${run.mode}` : run.mode;
 }
 
 /** A demo replays a recording: its token counts cost nothing, so no amount is shown as spent. */
 function costCell(run: RunSummary): string {
   if (run.state !== 'ok') return '-';
-  if (run.mode === 'demo') return 'none (demo)';
+  if (run.demo) return 'none (demo)';
   return run.costUsd === null ? 'unknown' : formatCost(run.costUsd);
 }
 
