@@ -151,6 +151,34 @@ describe('analyze --blind against the loopback server', () => {
     expect(readFileSync(join(home, 'runs', runDirectory!, 'report.html'), 'utf8')).toContain('data-blind=""');
   });
 
+  it('several tickers (as --universe runs them): each run blind, each with its own alias', async () => {
+    server = await startOpenAIServer(blindModel);
+    const io = captureIo();
+    const env = { ...io.env, OPENAI_API_KEY: 'sk-test-blind-0000000000', OPENAI_BASE_URL: server.url };
+    const other = { ...named, symbol: 'ZZQT', bars: named.bars.map((bar) => ({ ...bar, close: bar.close! / 2 })) };
+    const market = fakeMarket((ticker) => (ticker === 'ZZQT' ? other : named));
+    const code = await runCli(
+      ['analyze', 'NVDQ', 'ZZQT', '--blind', '--json', '--no-save'],
+      { ...io, env },
+      {
+        market,
+        search: unusedSearch,
+        now: fixedNow,
+      },
+    );
+    expect(code, io.err()).toBe(0);
+    const results = JSON.parse(io.out()) as AnalysisResult[];
+    expect(results.map((result) => [result.ticker, result.blind?.alias])).toEqual([
+      ['NVDQ', 'Company A'],
+      ['ZZQT', 'Company A'],
+    ]);
+    for (const request of server.requests) {
+      const sent = JSON.stringify(request.body.messages);
+      expect(leaksIn(sent, named)).toEqual([]);
+      expect(sent).not.toContain('ZZQT');
+    }
+  });
+
   it('an explicit --search exa or openai, or --mcp-config, with --blind is a usage error, exit 2, before any request', async () => {
     for (const extra of [
       ['--search', 'exa'],
