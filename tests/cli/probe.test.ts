@@ -127,4 +127,25 @@ describe('autohedge probe', () => {
     expect(comparison.levelDifferenceAtr.entry).toBeCloseTo(1, 1);
     expect(comparison.levelDifferenceAtr.takeProfit).toBeCloseTo(8, 1);
   });
+
+  it('--as-of runs both as of that close; an explicit search or a bad day is refused before any request', async () => {
+    server = await startOpenAIServer(answering(false));
+    const io = captureIo();
+    const env = { ...io.env, OPENAI_API_KEY: 'sk-test-probe-00000000000', OPENAI_BASE_URL: server.url };
+    const code = await runCli(
+      ['probe', 'NVDQ', '--as-of', '2026-11-20', '--json', '--no-save'],
+      { ...io, env },
+      {
+        market: fakeMarket(named),
+        now: fixedNow,
+      },
+    );
+    expect(code, io.err()).toBe(0);
+    expect((JSON.parse(io.out()) as ProbeComparison).asOf).toBe('2026-11-20T21:00:00.000Z');
+    const bad = captureIo();
+    expect(
+      await runCli(['probe', 'NVDQ', '--as-of', '2026-13-01'], bad, { market: fakeMarket(named), now: fixedNow }),
+    ).toBe(2);
+    expect(await runCli(['probe', 'NVDQ', '--search', 'exa'], captureIo(), { market: fakeMarket(named) })).toBe(2);
+  });
 });
