@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import { deskIds } from '../../agents/index.js';
 import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
 import { defaultLimits } from '../guardrails/limits.js';
 import {
@@ -88,7 +89,7 @@ export const optionCatalogue = {
   // ---- what one run is
   agent: {
     flags: '--agent <id>',
-    help: 'run only this worker on the market data (repeatable; no Director)',
+    help: `run only this desk on the market data, with no Director (repeatable): ${deskIds.join(', ')}`,
     field: (f) => f.desks,
     default: [],
     repeatable: true,

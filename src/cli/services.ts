@@ -309,6 +309,14 @@ async function openMcp(
   const { openMcpTools } = await import('../mcp/index.js');
   const { builtInToolNames } = await import('../tools/exa-search.js');
   const mcpConfig = await loadMcpConfig(path, config.cwd, env);
+  if (config.demo) {
+    // A bad file is reported as such first; a good one would change the desks' requests,
+    // which the demo cassette does not hold.
+    const named = config.mcpConfig !== undefined ? '--mcp-config' : 'AUTOHEDGE_MCP_CONFIG';
+    throw new UsageError(
+      `the demo is recorded without MCP tools: ${named} cannot be combined with --demo (record your own cassette with --record)`,
+    );
+  }
   const sources = await openMcpTools(mcpConfig, {
     mode: replay
       ? { kind: 'replay', section: replay.mcp, cassette: replay.path, onMiss: (line) => misses.push(line) }

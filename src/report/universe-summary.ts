@@ -9,12 +9,18 @@ const statusOrder = ['ok', 'flagged', 'degraded', 'failed', 'interrupted', 'erro
  */
 export function renderUniverseSummary(summary: UniverseSummary): string {
   const counts = statusOrder
-    .filter((status) => (summary.byStatus[status] ?? 0) > 0)
+    .filter((status) => status !== 'interrupted' && (summary.byStatus[status] ?? 0) > 0)
     .map(
       (status) =>
         `${summary.byStatus[status]} ${status === 'skipped' ? 'skipped (finished earlier: --resume)' : status}`,
     );
+  const interrupted = summary.byStatus.interrupted ?? 0;
   const lines = [`Universe: ${summary.analysed} analysed${counts.length > 0 ? ` — ${counts.join(', ')}` : ''}`];
+  if (interrupted > 0) {
+    lines.push(
+      `${interrupted} interrupted: run the same command again with --resume to finish them (finished tickers are skipped)`,
+    );
+  }
   const shown = Math.max(summary.top.length, summary.bottom.length);
   if (summary.decided > 0 && summary.decided <= shown * 2) {
     lines.push('', 'Ranked by action and conviction:', ...table(union(summary.top, summary.bottom)));

@@ -9,7 +9,7 @@ export interface RankedName {
 }
 
 export interface UniverseSummary {
-  /** Tickers with an outcome (a result or an error). */
+  /** Tickers with an outcome (a result or an error); interrupted runs are not among them. */
   analysed: number;
   /** Keyed by run status, plus 'error' (no result) and 'skipped' (--resume). */
   byStatus: Record<string, number>;
@@ -80,7 +80,8 @@ export class UniverseTally {
   }
 
   private count(key: RunStatus | 'error'): void {
-    this.summary.analysed += 1;
+    // An interrupted run was not analysed: it is counted on its own, for --resume to finish.
+    if (key !== 'interrupted') this.summary.analysed += 1;
     this.summary.byStatus[key] = (this.summary.byStatus[key] ?? 0) + 1;
   }
 }

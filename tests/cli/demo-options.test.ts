@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { captureIo } from '../support/cli.js';
@@ -27,5 +29,24 @@ describe('analyze --demo with options the demo was not recorded with', () => {
       ),
       io.err(),
     ).toBe(0);
+  });
+
+  it.each([
+    ['--mcp-config', (cwd: string) => ({ argv: ['--mcp-config', join(cwd, 'mcp.json')], env: {} })],
+    ['AUTOHEDGE_MCP_CONFIG', (cwd: string) => ({ argv: [], env: { AUTOHEDGE_MCP_CONFIG: join(cwd, 'mcp.json') } })],
+  ])('a valid MCP config by %s is refused up front in one line, nothing spawned or run', async (named, setup) => {
+    const io = captureIo();
+    writeFileSync(
+      join(io.cwd, 'mcp.json'),
+      JSON.stringify({
+        mcpServers: { quotes: { command: 'node', args: ['server.js'], autohedge: { agents: { quant: ['quote'] } } } },
+      }),
+    );
+    const { argv, env } = setup(io.cwd);
+    expect(await runCli(['analyze', 'ACME', '--demo', ...argv], { ...io, env: { ...io.env, ...env } })).toBe(2);
+    expect(io.err().trim().split('\n')).toEqual([
+      `autohedge: UsageError: the demo is recorded without MCP tools: ${named} cannot be combined with --demo (record your own cassette with --record)`,
+    ]);
+    expect(io.out()).toBe('');
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelError, UsageError, DataError } from '../../src/errors.js';
 import { parseUniverse, mergeTickers } from '../../src/universe/universe-file.js';
 import { UniverseTally, rankScore } from '../../src/universe/universe-summary.js';
+import { renderUniverseSummary } from '../../src/report/universe-summary.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { verdictOnError, verdictOnResult } from '../../src/queue/classify.js';
 import { jobIdFor } from '../../src/queue/jobs.js';
@@ -63,6 +64,19 @@ describe('UniverseTally', () => {
     });
     expect(summary.costUsd).toBeCloseTo(0.05, 10);
     expect(rankScore({ action: 'HOLD', conviction: 99 })).toBe(0);
+  });
+
+  it('an interrupted run is not counted as analysed, and the summary says how to finish with --resume', () => {
+    const tally = new UniverseTally(2);
+    tally.addResult({ ...result('DEG', null), status: 'degraded' } as AnalysisResult);
+    tally.addResult({ ...result('INT', null), status: 'interrupted' } as AnalysisResult);
+    const summary = tally.result();
+    expect(summary).toMatchObject({ analysed: 1, byStatus: { degraded: 1, interrupted: 1 } });
+    const text = renderUniverseSummary(summary);
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      'Universe: 1 analysed — 1 degraded',
+      '1 interrupted: run the same command again with --resume to finish them (finished tickers are skipped)',
+    ]);
   });
 });
 
