@@ -126,10 +126,11 @@ export const marketSpec = {
   description: 'print the market-data snapshot exactly as the agents see it',
   args: [['<ticker>', 'ticker symbol']],
   groups: ['replay'],
-  options: ['json', 'refresh', 'asOf'],
+  options: ['json', 'refresh', 'asOf', 'blind'],
   help: {
     json: 'print the snapshot JSON only',
     asOf: "the snapshot as of a past US session's close (YYYY-MM-DD)",
+    blind: "the snapshot as a blind run's agents see it: an alias, prices scaled to 100, session offsets",
     record: 'record every HTTP exchange to a cassette',
     demo: 'the bundled demo data (synthetic, no network)',
   },

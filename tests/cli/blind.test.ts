@@ -196,6 +196,19 @@ describe('analyze --blind against the loopback server', () => {
   });
 });
 
+describe('market --blind', () => {
+  it('prints the block a blind run sends, and its JSON', async () => {
+    const io = captureIo();
+    expect(await runCli(['market', 'NVDQ', '--blind'], io, { market: fakeMarket(named), now: fixedNow })).toBe(0);
+    expect(io.out()).toContain('MARKET DATA — Company A (blind');
+    expect(io.out()).toContain('Daily closes (blind units)');
+    expect(leaksIn(io.out(), named)).toEqual([]);
+    const json = captureIo();
+    expect(await runCli(['market', 'NVDQ', '--blind', '--json'], json, { market: fakeMarket(named) })).toBe(0);
+    expect(JSON.parse(json.out())).toMatchObject({ symbol: 'Company A', blind: true, asOf: 'D-0' });
+  });
+});
+
 describe('analyze({ blind: true }) as a library call', () => {
   it('binds no MCP tool and says so; desks and Director see the alias', async () => {
     const ruler = defineTool({
