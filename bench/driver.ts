@@ -138,8 +138,7 @@ async function universe(config: DriverConfig, asOf: Date): Promise<DriverOutput>
   try {
     await analyzeEach(config.tickers, {
       concurrency: config.concurrency,
-      options: () => ({ asOf }),
-      deps: () => deps,
+      run: (ticker) => analyze(ticker, { asOf }, deps),
       onOutcome: async (outcome) => {
         const status = outcome.result?.status ?? 'threw';
         statuses[status] = (statuses[status] ?? 0) + 1;

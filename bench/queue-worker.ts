@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/pipeline/analyze.js';
 import { loadQueueModules } from '../src/queue/redis.js';
 import { startWorker } from '../src/queue/worker.js';
+import { defaultPriceTable } from '../src/llm/prices.js';
+import { runRequestVersion } from '../src/run/request.js';
 import { benchDeps, type ServiceAddresses } from './services.js';
 
 export interface QueueWorkerConfig extends ServiceAddresses {
@@ -30,8 +32,20 @@ const worker = await startWorker(await loadQueueModules(), {
   concurrency: config.concurrency,
   stallIntervalMs: 15_000,
   rateLimitPauseMs: 1_000,
-  options: () => ({}),
-  session: () => ({ deps, finish: async (result) => result }),
+  // The bench measures the queue, not the run store: nothing is saved.
+  host: { version: runRequestVersion, save: false },
+  session: {
+    ...deps,
+    prices: defaultPriceTable,
+    env: {},
+    baseUrl: config.openaiURL,
+    replaying: false,
+    demo: false,
+    mcp: null,
+    secrets: [],
+    asOf: () => new Date(),
+  },
+  sinks: () => ({}),
   log: () => {},
 });
 process.stdout.write('ready\n');

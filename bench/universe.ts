@@ -10,6 +10,7 @@ import { loadQueueModules } from '../src/queue/redis.js';
 import { redisServerPath, startRedisServer } from '../testkit/redis-server.js';
 import type { QueueWorkerConfig } from './queue-worker.js';
 import type { ServiceAddresses } from './services.js';
+import { parseRunRequest, runRequestVersion } from '../src/run/request.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -45,8 +46,10 @@ export async function measureWorkers(
         const queued = await enqueueAnalyses(modules, {
           url: redis.url,
           queueName: queue,
-          tickers: universeTickers(tickers, `W${count}X`),
-          asOf: new Date(),
+          requests: universeTickers(tickers, `W${count}X`).map((ticker) =>
+            parseRunRequest({ version: runRequestVersion, ticker }),
+          ),
+          today: new Date().toISOString().slice(0, 10),
           attempts: 1,
           backoffMs: 1_000,
         });

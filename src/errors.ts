@@ -83,7 +83,24 @@ export class ModelError extends AutohedgeError {
   override get exitCode(): ExitCode {
     return this.kind === 'authentication' || this.kind === 'model-not-found' ? ExitCode.usage : ExitCode.failed;
   }
+  /**
+   * Whether the same call may succeed later, decided here once from the status (as the
+   * AI SDK's APICallError.isRetryable is): 408, 409, 429 and 5xx, or no answer at all (a
+   * dropped connection, a timeout). A spent quota, a bad key or request never are.
+   */
+  get retryable(): boolean {
+    if (this.kind === 'quota') return false;
+    if (this.status !== null) return [408, 409, 429].includes(this.status) || this.status >= 500;
+    return retryableWithoutStatus.has(this.kind);
+  }
 }
+
+const retryableWithoutStatus: ReadonlySet<ModelErrorKind> = new Set([
+  'server',
+  'connection',
+  'timeout',
+  'invalid-response',
+]);
 
 /** The next model call would pass the --max-cost cap. */
 export class BudgetExceededError extends AutohedgeError {

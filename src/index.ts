@@ -27,9 +27,9 @@ export type {
 } from './agent/types.js';
 export { runStatus, type RunFacts } from './pipeline/run-status.js';
 export { agentDefinitions, type AgentDefinition } from '../agents/index.js';
-export { defineTool } from './tools/define-tool.js';
+export { defineJsonTool, defineTool } from './tools/define-tool.js';
 export { ToolRegistry } from './tools/registry.js';
-export type { Tool, ToolContext, ToolSpec } from './tools/types.js';
+export type { JsonToolSpec, ParsedArguments, Tool, ToolContext, ToolOrigin, ToolSpec } from './tools/types.js';
 export { createExaSearchTool } from './tools/exa-search.js';
 export { createExaProvider } from './search/exa.js';
 export {

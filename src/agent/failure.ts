@@ -1,5 +1,12 @@
 import { formatSeconds } from '../clock.js';
-import { BudgetExceededError, CassetteError, InterruptedError, errorMessage, findCause } from '../errors.js';
+import {
+  BudgetExceededError,
+  CassetteError,
+  InterruptedError,
+  ModelError,
+  errorMessage,
+  findCause,
+} from '../errors.js';
 import type { AgentFailure, FailureKind } from './types.js';
 
 /** The error of a report whose run was aborted through context.signal without a reason. */
@@ -31,7 +38,14 @@ export function stoppedFailure(signals: StopSignals): AgentFailure | null {
 export function failureOf(error: unknown, signals: StopSignals): AgentFailure {
   const stopped = stoppedFailure(signals);
   if (stopped) return stopped;
-  return { kind: kindOf(error), message: errorMessage(error) };
+  const kind = kindOf(error);
+  const model =
+    kind === 'model' ? findCause(error, (cause): cause is ModelError => cause instanceof ModelError) : undefined;
+  return {
+    kind,
+    message: errorMessage(error),
+    ...(model ? { model: { kind: model.kind, status: model.status, retryable: model.retryable } } : {}),
+  };
 }
 
 function kindOf(error: unknown): FailureKind {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ModelErrorKind } from '../errors.js';
 import type { EventSink } from '../events.js';
 import type { ChatModel, Usage } from '../llm/types.js';
 import type { Tool } from '../tools/types.js';
@@ -81,9 +82,18 @@ export interface ToolCallRecord {
  */
 export type FailureKind = 'model' | 'timeout' | 'budget' | 'interrupted' | 'schema' | 'replay-miss' | 'limit';
 
+/** The model error behind a `model` failure: its kind, HTTP status and whether a retry may pass (ModelError.retryable). */
+export interface ModelFailure {
+  kind: ModelErrorKind;
+  status: number | null;
+  retryable: boolean;
+}
+
 export interface AgentFailure {
   kind: FailureKind;
   message: string;
+  /** Set when a model error ended the run (absent in runs saved before it existed). */
+  model?: ModelFailure;
 }
 
 export interface AgentReport<Output = string> {

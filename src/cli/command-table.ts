@@ -94,11 +94,13 @@ export type ProbeCliOptions = OptionsOf<typeof probeSpec>;
 export const workerSpec = {
   name: 'worker',
   description: 'process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C',
-  groups: ['queue', 'worker', 'model', 'guardrails'],
-  options: ['search', 'concurrency', 'save', 'quiet'],
+  groups: ['queue', 'worker', 'model', 'tools', 'guardrails'],
+  options: ['concurrency', 'save', 'quiet'],
   help: {
     concurrency: 'analyses this worker runs at once',
-    maxCost: "cap on each job's model spend, in USD",
+    maxCost: "cap on each job's model spend, in USD (the lower of this and the job's own)",
+    model: 'model for every agent of a job that names none (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
+    maxPosition: 'largest position size allowed, % of portfolio, for a job that sets no limits',
     save: 'do not save the runs under $AUTOHEDGE_HOME/runs',
     quiet: 'no job lines on stderr',
   },
@@ -109,14 +111,14 @@ export const enqueueSpec = {
   name: 'enqueue',
   description: 'queue one analysis job per (ticker, as-of day) for `autohedge worker`',
   args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
-  groups: ['queue', 'enqueue'],
-  options: ['universe', 'asOf', 'json', 'jsonl', 'quiet'],
+  groups: ['queue', 'enqueue', 'guardrails', 'trust'],
+  options: ['universe', 'asOf', 'agent', 'model', 'json', 'jsonl', 'quiet'],
   help: {
     universe: 'also the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
     json: 'with --wait: the results as one JSON array; without: the job ids as JSON',
     jsonl: 'with --wait: one AnalysisResult JSON per line as each job completes',
     quiet: 'nothing on stderr but errors',
-    asOf: 'the as-of day (YYYY-MM-DD) of the analyses (default: now)',
+    maxCost: "the job's spending cap, USD (a worker's own --max-cost caps it too)",
   },
 } as const satisfies CommandSpec;
 export type EnqueueCliOptions = OptionsOf<typeof enqueueSpec>;

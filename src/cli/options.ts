@@ -30,6 +30,13 @@ export const positiveNumber = (flag: string, max?: number) =>
       error: (issue) => `${flag} must be at most ${max}${got(issue)}`,
     });
 
+/** A share between 0 and 1 inclusive (`--min-agreement 0.6`). */
+export const shareOfOne = (flag: string) =>
+  z
+    .string()
+    .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, { error: (issue) => `${flag} must be a number from 0 to 1${got(issue)}` })
+    .transform(Number);
+
 /** Seconds as typed, in milliseconds. */
 export const seconds = (flag: string) =>
   z
@@ -44,21 +51,7 @@ export const wholeNumber = (flag: string) =>
     .regex(/^[1-9]\d{0,2}$/, { error: (issue) => `${flag} must be a whole number from 1 to 999${got(issue)}` })
     .transform(Number);
 
-/** A share between 0 and 1 inclusive (`--min-agreement 0.6`). */
-export const shareOfOne = (flag: string) =>
-  z
-    .string()
-    .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, { error: (issue) => `${flag} must be a number from 0 to 1${got(issue)}` })
-    .transform(Number);
-
-/** Control characters or line breaks in a model name would forge lines on stderr and in reports. */
-export const unsafeInName = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-export const modelName = z
-  .string()
-  .trim()
-  .min(1, '--model must not be empty')
-  .refine((value) => !unsafeInName.test(value), '--model must not contain control characters or line breaks');
+export { modelName, unsafeInName } from '../run/request.js';
 
 /** `--agent` ids, each a desk, each once. */
 export const desks = z

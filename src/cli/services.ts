@@ -40,6 +40,8 @@ export interface ServiceConfig {
 export interface Session {
   env: NodeJS.ProcessEnv;
   asOf(): Date;
+  /** The wall clock (CliDeps.now in tests), which a historical day is checked against. */
+  now(): Date;
   /** The OpenAI-compatible base URL the model talks to (undefined: the SDK's default, api.openai.com). */
   baseUrl: string | undefined;
   /** Replaying a cassette (--replay or --demo): nothing leaves the machine. */
@@ -182,6 +184,7 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   return {
     env,
     asOf: interception.asOf,
+    now: deps.now ?? (() => new Date()),
     baseUrl: baseURL,
     replaying: replay !== null,
     model,

@@ -23,6 +23,8 @@ export interface AnalyzeInput {
   ticker: string;
   agents?: WorkerId[];
   maxCostUsd?: number;
+  /** A past NYSE session (YYYY-MM-DD): the run as of its close, as `analyze --as-of`. */
+  asOf?: string;
   /** The identity and calendar hidden from every model (docs/blind.md). */
   blind?: boolean;
   /** The Director's decision this many times; the run is flagged below 0.6 agreement. */
@@ -122,6 +124,11 @@ export function buildServer(
           .max(9)
           .optional()
           .describe('Ask the Director for its decision this many times and report how much it moves (default 1)'),
+        asOf: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional()
+          .describe("Analyse as of this past US session's close (YYYY-MM-DD), seeing nothing after it"),
       }),
       outputSchema: resultOutput,
       annotations: { ...readOnly, idempotentHint: false },

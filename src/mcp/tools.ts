@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { ConfigError, errorMessage } from '../errors.js';
-import type { ToolDefinition } from '../llm/types.js';
 import type { WorkerId } from '../result/types.js';
 import { sanitizeText } from '../sanitize.js';
-import { toStrictJsonSchema } from '../tools/strict-schema.js';
+import { defineJsonTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
 import type { McpServerConfig } from './config.js';
 import { formatMcpResult, mcpErrorText } from './results.js';
@@ -14,16 +12,8 @@ import type { McpServerHandle, McpToolInfo } from './types.js';
 const maxNameLength = 64;
 const maxDescriptionLength = 1_000;
 
-/** A function tool backed by an MCP server's tool, with what `autohedge tools` shows about it. */
-export interface McpTool extends Tool {
-  server: string;
-  /** The server's own tool name. */
-  remoteName: string;
-  /** Why strict mode was turned off, when it was. */
-  nonStrictReason: string | null;
-  /** The server's own input schema. */
-  inputSchema: Record<string, unknown>;
-}
+/** A function tool backed by an MCP server's tool: a Tool like any other, its origin naming the server. */
+export type McpTool = Tool<Record<string, unknown>>;
 
 /** `<server>__<tool>` in `[A-Za-z0-9_-]`, at most 64 characters; a short hash keeps a cut name unique. */
 export function functionName(server: string, tool: string, taken: ReadonlySet<string> = new Set()): string {
@@ -104,21 +94,15 @@ export function createMcpTool(handle: McpServerHandle, info: McpToolInfo, name: 
   const description = capDescription(
     sanitizeText(info.description || `Tool '${info.name}' of the MCP server '${handle.name}'.`),
   );
-  const { parameters, strict, reason } = modelSchema(info.inputSchema, name);
-  const definition: ToolDefinition = { type: 'function', function: { name, description, parameters, strict } };
-  return {
+  const { $schema: _schema, ...schema } = info.inputSchema;
+  return defineJsonTool({
     name,
     description,
-    parameters: z.looseObject({}),
+    parameters: { type: 'object', properties: {}, ...schema },
     outputs: `the MCP server '${handle.name}' tool result, as untrusted data`,
-    server: handle.name,
-    remoteName: info.name,
-    nonStrictReason: reason,
-    inputSchema: info.inputSchema,
-    definition,
-    parse: (argumentsJson) => parseArguments(name, argumentsJson, info.inputSchema),
-    describe: () =>
-      `Tool Name: ${name}, Description: ${description}, Arguments: ${Object.keys((parameters.properties as object | undefined) ?? {}).join(', ') || 'none'}, Outputs: MCP result (${handle.name})${strict ? '' : ', non-strict schema'}`,
+    origin: { kind: 'mcp', server: handle.name, remoteName: info.name },
+    // The strict conversion our own tools get; where it cannot express the server's schema, that schema, non-strict.
+    strict: 'when-possible',
     async run(args, context) {
       // The runtime's tool time limit aborts context.signal, which cancels the request on the
       // server's side too; the SDK's own limit is only a backstop.
@@ -136,76 +120,11 @@ export function createMcpTool(handle: McpServerHandle, info: McpToolInfo, name: 
         throw new Error(`MCP tool '${info.name}' of server '${handle.name}' failed: ${mcpErrorText(result)}`);
       return formatMcpResult(handle.name, info.name, result);
     },
-  };
+  });
 }
 
 const backstopTimeoutMs = 600_000;
 
 function capDescription(text: string): string {
   return text.length <= maxDescriptionLength ? text : `${text.slice(0, maxDescriptionLength - 1)}…`;
-}
-
-/** The strict conversion our own tools get; where it cannot express the schema, the server's own schema, non-strict. */
-function modelSchema(
-  inputSchema: Record<string, unknown>,
-  name: string,
-): { parameters: Record<string, unknown>; strict: boolean; reason: string | null } {
-  const { $schema: _schema, ...schema } = inputSchema;
-  const withObject = { type: 'object', properties: {}, ...schema };
-  try {
-    return {
-      parameters: toStrictJsonSchema(structuredClone(withObject), `MCP tool ${name}`),
-      strict: true,
-      reason: null,
-    };
-  } catch (error) {
-    return { parameters: withObject, strict: false, reason: errorMessage(error) };
-  }
-}
-
-function parseArguments(name: string, argumentsJson: string, schema: Record<string, unknown>) {
-  let raw: unknown;
-  try {
-    raw = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
-  } catch (error) {
-    return { ok: false as const, error: `Invalid arguments for ${name}: not valid JSON (${errorMessage(error)})` };
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { ok: false as const, error: `Invalid arguments for ${name}: expected a JSON object` };
-  }
-  // The server validates the rest against its own schema and says what is wrong.
-  return { ok: true as const, value: stripNulls(raw, schema) as Record<string, unknown> };
-}
-
-/**
- * Strict mode makes the model send `null` for an optional property it means to leave
- * out, and real servers reject the null. Driven by the tool's own schema: a null for a
- * property that is not required and does not accept null is removed, at every depth.
- */
-export function stripNulls(value: unknown, schema: unknown): unknown {
-  if (!isRecord(schema)) return value;
-  if (Array.isArray(value)) return isRecord(schema.items) ? value.map((item) => stripNulls(item, schema.items)) : value;
-  if (!isRecord(value) || !isRecord(schema.properties)) return value;
-  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const property = schema.properties[key];
-    if (item === null && !required.has(key) && !acceptsNull(property)) continue;
-    copy[key] = stripNulls(item, property);
-  }
-  return copy;
-}
-
-function acceptsNull(schema: unknown): boolean {
-  if (!isRecord(schema)) return schema === true || schema === undefined;
-  const type = schema.type;
-  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
-  const branches = [schema.anyOf, schema.oneOf].filter(Array.isArray).flat() as unknown[];
-  if (branches.some(acceptsNull)) return true;
-  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
-  return type === undefined && branches.length === 0 && schema.enum === undefined && schema.const === undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { agentDefinitions, type AgentDefinition } from '../../agents/index.js';
-import type { AgentContext, AgentReport, FailureKind } from '../agent/types.js';
+import type { AgentContext, AgentFailure, AgentReport } from '../agent/types.js';
 import { ConfigError, DataError } from '../errors.js';
 import type { EventSink, RunEvent } from '../events.js';
 import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
@@ -8,7 +8,7 @@ import type { ChatModel } from '../llm/types.js';
 import type { MarketData, MarketSnapshot } from '../market/types.js';
 import type { SearchProvider } from '../search/types.js';
 import type { Tool } from '../tools/types.js';
-import { SpendingCap, withBudget } from './budget.js';
+import { withBudget, type SpendingCap } from './budget.js';
 import {
   deskDefinitions,
   failureSummary,
@@ -32,11 +32,12 @@ import { contaminationOf } from './contamination.js';
 import { defaultLimits, resolveLimits, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { resolveModel } from './models.js';
 import { historicalToolsWarning } from './point-in-time.js';
+import { runFailure } from './run-failure.js';
 import { runStatus, type RunFacts } from './run-status.js';
 import { setUpSearch, type RunSearch } from './search-setup.js';
 import { defaultMinAgreement } from './stability.js';
 import type { SpecSource } from './specs.js';
-import type { AgentId, AnalysisResult, Plan, WorkerId } from '../result/types.js';
+import type { AgentId, AnalysisResult, Plan, RunStage, WorkerId } from '../result/types.js';
 import { UsageTracker } from './usage.js';
 
 export interface AnalyzeOptions {
@@ -57,16 +58,6 @@ export interface AnalyzeOptions {
   maxPositionPct?: number;
   /** Overrides of the guardrails' limits (see GuardrailLimits); maxPositionPct above wins for the size limit. */
   guardrailLimits?: Partial<GuardrailLimits>;
-  /**
-   * Stop making model calls before this analysis's spend would pass this many USD.
-   * To cap several analyses together, wrap the model once with withBudget() instead.
-   */
-  maxCostUsd?: number | null;
-  /**
-   * Set when the model and search replay a cassette: once the cap refuses a call it refuses
-   * every later one, since what follows a cap differs from the recording (degraded, never a miss).
-   */
-  replay?: boolean;
   signal?: AbortSignal;
   runId?: string;
   refresh?: boolean;
@@ -98,6 +89,12 @@ export interface AnalyzeDeps {
   search: SearchProvider | null;
   events?: EventSink;
   prices?: PriceTable;
+  /**
+   * The --max-cost cap of the scope this analysis belongs to (one command, a universe,
+   * an MCP call, a job: src/run/cap.ts builds it), shared by its model calls and
+   * searches. None: no cap.
+   */
+  cap?: SpendingCap | null;
   /** Extra tools per agent (MCP servers, a caller's own), appended to the tools its definition names. */
   agentTools?: Partial<Record<AgentId, Tool[]>>;
   /** The roster (default: agents/). The same ids; a test or a library caller may change tools and limits. */
@@ -121,8 +118,12 @@ interface Run {
   result: AnalysisResult;
   /** The run's search provider (capped, metered) and the tool it backs. */
   search: RunSearch;
-  /** The failure that stopped the Director, for runStatus. */
-  directorFailure: FailureKind | null;
+  /** The failure that stopped the Director, and in which phase, for runStatus and runFailure. */
+  directorFailure: { stage: 'plan' | 'decision'; failure: AgentFailure } | null;
+  /** The phase under way (what an interruption cuts short). */
+  stage: RunStage;
+  /** Why the market data is missing, when it is. */
+  marketProblem: string | null;
   /** The name the prompts use: the ticker, or the alias of a blind run. */
   promptTicker: string;
   /** Set in a blind run once the snapshot phase is over. */
@@ -188,9 +189,8 @@ function openRun(
   };
   const signal = options.signal ?? new AbortController().signal;
   const prices = deps.prices ?? defaultPriceTable;
-  // One cap for the model calls and the searches of this analysis.
-  const cap =
-    options.maxCostUsd != null ? new SpendingCap(options.maxCostUsd, { stopAfterCap: options.replay === true }) : null;
+  // One cap for the model calls and the searches, shared with the rest of its scope.
+  const cap = deps.cap ?? null;
   const model = cap ? withBudget(deps.model, cap, prices) : deps.model;
   const search = options.blind ? blindSearch() : setUpSearch(deps.search, { cap, prices, events });
   const agentTools = options.blind ? undefined : deps.agentTools;
@@ -243,6 +243,8 @@ function openRun(
     result,
     search,
     directorFailure: null,
+    stage: 'market',
+    marketProblem: null,
     promptTicker: options.blind ? blindView(null).alias : symbol,
     blind: null,
     ...samplingOf(options),
@@ -318,7 +320,8 @@ async function snapshotPhase(
   } catch (error) {
     if (run.signal.aborted) return null;
     if (error instanceof DataError && error.kind !== 'unknown-ticker') {
-      run.warn(`market data missing: ${error.message}`);
+      run.marketProblem = `market data missing: ${error.message}`;
+      run.warn(run.marketProblem);
       return null;
     }
     throw error;
@@ -327,6 +330,7 @@ async function snapshotPhase(
 
 /** `--agent`: the chosen desks on their standing briefs, concurrently, with no Director. */
 async function selectedDesksPhase(run: Run, selected: readonly WorkerId[]): Promise<void> {
+  run.stage = 'desks';
   const reports = await Promise.all(selected.map((id) => startDesk(run, id, standingBriefFor(run, id))));
   run.result.reports = reports;
   for (const warning of reportWarnings(reports)) run.warn(warning);
@@ -342,6 +346,7 @@ async function fullPhases(run: Run): Promise<void> {
     context: run.context,
     ...(run.blind ? { decideNote: blindDecideNote } : {}),
   });
+  run.stage = 'plan';
   const early = earlyDesks(run);
   const end = announceDirector(run.events, director.model);
   const plan = await planPhase(run, director, early);
@@ -349,6 +354,7 @@ async function fullPhases(run: Run): Promise<void> {
     end({ ok: false, error: run.result.error });
     return;
   }
+  run.stage = 'desks';
   run.result.reports = await desksPhase(run, plan, early.reports);
   if (run.signal.aborted) return end({ ok: false, error: 'interrupted' });
   const available = run.result.reports.filter((report) => report.status === 'ok');
@@ -356,6 +362,7 @@ async function fullPhases(run: Run): Promise<void> {
     run.result.error = 'every desk failed; no decision was made';
     return end({ ok: false, error: 'every desk failed' });
   }
+  run.stage = 'decision';
   await decidePhase(run, director, plan);
   end({ ok: run.result.decision !== null, error: run.directorFailure === null ? null : run.result.error });
 }
@@ -391,7 +398,7 @@ async function planPhase(
   early.stop(new Error('the Director could not plan'));
   run.result.reports = await Promise.all(early.reports);
   const failure = report.failure ?? { kind: 'model' as const, message: 'no plan' };
-  run.directorFailure = failure.kind;
+  run.directorFailure = { stage: 'plan', failure };
   run.result.error = `Director plan failed: ${failure.message}`;
   if (failure.kind === 'budget') run.warn(failure.message);
   return null;
@@ -434,7 +441,7 @@ async function decidePhase(run: Run, director: ReturnType<typeof createDirector>
   for (const warning of outcome.warnings) if (!run.signal.aborted) run.warn(warning);
   if (outcome.decision === null) {
     const failure = outcome.failure ?? { kind: 'model' as const, message: 'no decision' };
-    run.directorFailure = failure.kind;
+    run.directorFailure = { stage: 'decision', failure };
     run.result.error = `Director decision failed: ${failure.message}`;
     // No decision is ever invented: the desks' reports stand on their own.
     if (!run.signal.aborted) run.warn(run.result.error);
@@ -472,14 +479,14 @@ function startDesk(run: Run, id: string, brief: Brief, signal: AbortSignal = run
   });
 }
 
-/** The status from the run's facts, in one place; the error line for a failed or interrupted run. */
+/** The status and the typed failure from the run's facts, in one place; the error line for a failed or interrupted run. */
 function closeRun(run: Run, usage: UsageTracker, prices: PriceTable, started: number): AnalysisResult {
   const { result } = run;
   const facts: RunFacts = {
     interrupted: run.signal.aborted,
     marketMissing: result.market === null,
     desks: result.reports.map((report) => (report.status === 'ok' ? null : (report.failure?.kind ?? 'model'))),
-    director: run.directorFailure,
+    director: run.directorFailure?.failure.kind ?? null,
     findings: result.guardrails.map((finding) => finding.severity),
   };
   result.status = runStatus(facts);
@@ -487,6 +494,18 @@ function closeRun(run: Run, usage: UsageTracker, prices: PriceTable, started: nu
   else if (result.status === 'ok' || result.status === 'flagged') result.error = null;
   else if (result.error === null && result.mode === 'agents' && result.status === 'failed')
     result.error = failureSummary(result.reports);
+  const failure = runFailure({
+    status: result.status,
+    stage: run.stage,
+    market: result.market === null ? (run.marketProblem ?? 'no market data') : null,
+    director: run.directorFailure,
+    desks: result.reports.flatMap((report) =>
+      report.status === 'ok' ? [] : [report.failure ?? { kind: 'model' as const, message: report.error ?? 'failed' }],
+    ),
+    review: result.reviewFailure ?? null,
+    error: result.error,
+  });
+  if (failure) result.failure = failure;
   result.usage = usage.summary(prices);
   result.durationMs = Date.now() - started;
   return result;

@@ -1,6 +1,7 @@
-import { analyze, type AnalyzeDeps, type AnalyzeOptions } from '../pipeline/analyze.js';
-import type { AnalysisResult } from '../result/types.js';
 import type { MarketData, MarketSnapshot, SnapshotOptions } from '../market/types.js';
+import type { AnalysisResult } from '../result/types.js';
+import type { RunRequest } from '../run/request.js';
+import { runAndSave, type RunScope, type RunSession, type RunSinks } from '../run/run-and-save.js';
 import { compareProbe, type ProbeComparison } from './compare.js';
 
 /**
@@ -32,18 +33,20 @@ export interface ProbeOutcome {
 }
 
 /**
- * The named run, then the blind one, of the same ticker and clock, over one market
- * fetch. `depsFor` gives each its own deps (events, transcript) around the shared market.
+ * The named run, then the blind one, of the same request, each through runAndSave (saved
+ * like any run), over one market fetch and with no search or MCP tools: the name is the
+ * only difference between them.
  */
 export async function runProbe(
-  ticker: string,
-  options: Omit<AnalyzeOptions, 'blind'>,
-  depsFor: (kind: 'named' | 'blind', market: MarketData) => AnalyzeDeps,
-  market: MarketData,
+  request: RunRequest,
+  session: RunSession,
+  sinksFor: (kind: 'named' | 'blind') => RunSinks,
+  scope: RunScope,
 ): Promise<ProbeOutcome> {
-  const shared = sharedMarket(market);
-  const asOf = options.asOf ?? new Date();
-  const named = await analyze(ticker, { ...options, asOf }, depsFor('named', shared));
-  const blind = await analyze(ticker, { ...options, asOf, blind: true }, depsFor('blind', shared));
-  return { named, blind, comparison: compareProbe(named, blind) };
+  const shared: RunSession = { ...session, market: sharedMarket(session.market), search: null, mcp: null };
+  const base: RunRequest = { ...request, blind: false, search: 'none' };
+  const { mcpConfig: _mcpConfig, ...withoutMcp } = base;
+  const named = await runAndSave(withoutMcp, shared, sinksFor('named'), scope);
+  const blind = await runAndSave({ ...withoutMcp, blind: true }, shared, sinksFor('blind'), scope);
+  return { named: named.result, blind: blind.result, comparison: compareProbe(named.result, blind.result) };
 }

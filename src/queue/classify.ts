@@ -1,5 +1,4 @@
-import { AutohedgeError, ExitCode, ModelError, errorMessage, type ModelErrorKind } from '../errors.js';
-import type { ChatModel } from '../llm/types.js';
+import { AutohedgeError, ExitCode, errorMessage } from '../errors.js';
 import type { AnalysisResult } from '../result/types.js';
 
 /** What a worker does with a finished attempt. */
@@ -9,10 +8,8 @@ export type JobVerdict =
   | { kind: 'rate-limited'; reason: string }
   /** Worth another attempt after a back-off: a server error, a dropped connection, a timeout, Yahoo unreachable. */
   | { kind: 'transient'; reason: string }
-  /** No attempt can succeed: a malformed or unknown ticker, a bad key, an unknown model. */
+  /** No attempt can succeed: a malformed or unknown ticker, a bad key, an unknown model, an unknown request version. */
   | { kind: 'unrecoverable'; reason: string };
-
-const transientKinds: ReadonlySet<ModelErrorKind> = new Set(['server', 'connection', 'timeout', 'invalid-response']);
 
 /** A usage-class error (exit code 2) is the caller's mistake: retrying cannot help. */
 export function isUsageClass(error: unknown): boolean {
@@ -26,39 +23,21 @@ export function verdictOnError(error: unknown): JobVerdict {
 }
 
 /**
- * The verdict on a returned result, from the model errors its calls met. A rate limit
- * anywhere in the run re-runs the whole job once the queue resumes, so the result is
- * complete rather than degraded; a failed run is retried only when what failed it can
- * pass (a 5xx, a timeout), never for a bad key or a schema slip.
+ * The verdict on a returned result, read from its typed failure (src/pipeline/run-failure.ts),
+ * never from thrown errors: a rate limit re-runs the whole job once the queue resumes, so
+ * the result is complete rather than degraded; a bad key or an unknown model fails the job
+ * at once; a failed run is retried only when its failure is retryable (a 5xx, a timeout),
+ * never for the cap or a schema slip. The rate-limit branch is the one to change for a
+ * different 429 policy (attempts, budget across retries).
  */
-export function verdictOnResult(result: AnalysisResult, modelErrors: readonly ModelError[]): JobVerdict {
-  const usage = modelErrors.find(isUsageClass);
-  if (usage) return { kind: 'unrecoverable', reason: describe(usage) };
-  const limited = modelErrors.find((error) => error.kind === 'rate-limited');
-  if (limited) return { kind: 'rate-limited', reason: limited.message };
-  if (result.status === 'failed' && modelErrors.some((error) => transientKinds.has(error.kind))) {
-    return { kind: 'transient', reason: result.error ?? modelErrors[0]!.message };
-  }
+export function verdictOnResult(result: AnalysisResult): JobVerdict {
+  const failure = result.failure;
+  if (failure === undefined) return { kind: 'done', result };
+  if (failure.model?.kind === 'rate-limited') return { kind: 'rate-limited', reason: failure.message };
+  if (failure.model?.kind === 'authentication' || failure.model?.kind === 'model-not-found')
+    return { kind: 'unrecoverable', reason: `ModelError: ${failure.message}` };
+  if (result.status === 'failed' && failure.retryable) return { kind: 'transient', reason: failure.message };
   return { kind: 'done', result };
-}
-
-/** The model a job's analysis uses, noting every ModelError its calls end in. */
-export function observeModelErrors(model: ChatModel): { model: ChatModel; errors: ModelError[] } {
-  const errors: ModelError[] = [];
-  return {
-    errors,
-    model: {
-      prepare: () => model.prepare?.(),
-      async complete(request) {
-        try {
-          return await model.complete(request);
-        } catch (error) {
-          if (error instanceof ModelError) errors.push(error);
-          throw error;
-        }
-      },
-    },
-  };
 }
 
 function describe(error: unknown): string {

@@ -2,14 +2,17 @@ import type { AnalysisResult } from '../result/types.js';
 import { sanitizeDeep, sanitizeText } from '../sanitize.js';
 import { savedResultSchema } from '../result/result-schema.js';
 import { formatZodIssues } from '../zod-issues.js';
+import type { RunRequest } from '../run/request.js';
 import { jobIdFor, keepFinishedSeconds, type AnalysisJobData } from './jobs.js';
 import { ensureReachable, type QueueModules } from './redis.js';
 
 export interface EnqueueSettings {
   url: string;
   queueName: string;
-  tickers: readonly string[];
-  asOf: Date;
+  /** One request per job. */
+  requests: readonly RunRequest[];
+  /** The as-of day of a live request (today), for its job id. */
+  today: string;
   /** Attempts in all for transient failures, and the first back-off (doubling after each). */
   attempts: number;
   backoffMs: number;
@@ -38,14 +41,18 @@ export async function enqueueAnalyses(modules: QueueModules, settings: EnqueueSe
   const connection = modules.connect(settings.url);
   await ensureReachable(connection, settings.url);
   const queue = new bullmq.Queue<AnalysisJobData, AnalysisResult>(settings.queueName, { connection });
-  const jobs = settings.tickers.map((ticker) => ({ ticker, jobId: jobIdFor(ticker, settings.asOf) }));
+  const jobs = settings.requests.map((request) => ({
+    ticker: request.ticker,
+    request,
+    jobId: jobIdFor(request.ticker, request.asOf.kind === 'historical' ? request.asOf.day : settings.today),
+  }));
   let existing = 0;
   try {
     for (const { jobId } of jobs) if (await queue.getJob(jobId)) existing += 1;
     await queue.addBulk(
-      jobs.map(({ ticker, jobId }) => ({
+      jobs.map(({ request, jobId }) => ({
         name: 'analyze',
-        data: { ticker, asOf: settings.asOf.toISOString() },
+        data: request,
         opts: {
           jobId,
           attempts: settings.attempts,

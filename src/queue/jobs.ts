@@ -1,6 +1,4 @@
-import { z } from 'zod';
-import { isoDay } from '../clock.js';
-import { tickerSchema } from '../market/ticker.js';
+import type { RunRequestInput } from '../run/request.js';
 
 export { defaultAttempts, defaultBackoffMs, defaultQueueName, keepFinishedSeconds } from './defaults.js';
 
@@ -9,14 +7,12 @@ export { defaultAttempts, defaultBackoffMs, defaultQueueName, keepFinishedSecond
  * uses ':' as its key separator and refuses it in custom ids (and integer-like ids),
  * so the pair is joined with '@', which no ticker contains.
  */
-export function jobIdFor(ticker: string, asOf: Date): string {
-  return `${ticker}@${isoDay(asOf)}`;
+export function jobIdFor(ticker: string, day: string): string {
+  return `${ticker}@${day}`;
 }
 
-/** What a job carries; a worker validates it again, since anyone can add to a queue. */
-export const jobDataSchema = z.object({
-  ticker: tickerSchema,
-  /** ISO instant: the run's clock. */
-  asOf: z.iso.datetime(),
-});
-export type AnalysisJobData = z.infer<typeof jobDataSchema>;
+/**
+ * A job's data is a RunRequest (src/run/request.ts), JSON as enqueued; a worker parses
+ * it again, since anyone can add to a queue, and refuses a version it does not know.
+ */
+export type AnalysisJobData = RunRequestInput;

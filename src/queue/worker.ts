@@ -1,14 +1,10 @@
-import { analyze, type AnalyzeDeps, type AnalyzeOptions } from '../pipeline/analyze.js';
+import { scopeCap } from '../run/cap.js';
+import { RunRequestError, type RunRequest } from '../run/request.js';
+import { runAndSave, type RunSession, type RunSinks } from '../run/run-and-save.js';
 import type { AnalysisResult } from '../result/types.js';
-import { observeModelErrors, verdictOnError, verdictOnResult, type JobVerdict } from './classify.js';
-import { jobDataSchema, type AnalysisJobData } from './jobs.js';
+import { verdictOnError, verdictOnResult, type JobVerdict } from './classify.js';
+import { requestOnHost, type HostRequest } from './job-request.js';
 import { ensureReachable, type QueueModules } from './redis.js';
-
-/** One job's clients, and what becomes of its result: saved in this host's run store, scrubbed, returned as the job's value. */
-export interface JobSession {
-  deps: AnalyzeDeps;
-  finish(result: AnalysisResult): Promise<AnalysisResult>;
-}
 
 export interface WorkerSettings {
   url: string;
@@ -23,8 +19,12 @@ export interface WorkerSettings {
   stallIntervalMs: number;
   /** How long the whole queue pauses after an OpenAI 429. */
   rateLimitPauseMs: number;
-  options: (job: AnalysisJobData) => AnalyzeOptions;
-  session: (job: AnalysisJobData) => JobSession;
+  /** The worker's own flags as a request without a ticker: what a job leaves unset, and what a job may not change. */
+  host: HostRequest;
+  /** The worker's clients, shared by its jobs (each job has its own cap). */
+  session: RunSession;
+  /** Where a job's run reports (warnings); the result is the job's value. */
+  sinks: (request: RunRequest) => RunSinks;
   log: (line: string) => void;
 }
 
@@ -33,7 +33,7 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/** A BullMQ worker whose every job is one analyze() call. */
+/** A BullMQ worker whose every job is a RunRequest, run by runAndSave. */
 export async function startWorker(modules: QueueModules, settings: WorkerSettings): Promise<RunningWorker> {
   const { bullmq } = modules;
   const connection = modules.connect(settings.url);
@@ -41,31 +41,25 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   const queue = new bullmq.Queue(settings.queueName, { connection });
 
   const processor = async (job: import('bullmq').Job): Promise<AnalysisResult> => {
-    const parsed = jobDataSchema.safeParse(job.data);
-    if (!parsed.success)
-      throw new bullmq.UnrecoverableError(
-        `malformed job data: ${parsed.error.issues[0]?.message ?? 'invalid'} (${JSON.stringify(job.data).slice(0, 200)})`,
-      );
-    const data = parsed.data;
-    settings.log(
-      `[${data.ticker}] job ${job.id} started (attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1})`,
-    );
-    const verdict = await runJob(data, settings);
+    const request = jobRequest(job, settings, bullmq.UnrecoverableError);
+    const line = (text: string) => settings.log(`[${request.ticker}] job ${job.id}${text}`);
+    line(` started (attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1})`);
+    const verdict = await runJob(request, settings);
     switch (verdict.kind) {
       case 'done':
-        settings.log(`[${data.ticker}] job ${job.id} done: ${verdict.result.status}`);
+        line(` done: ${verdict.result.status}`);
         return verdict.result;
       case 'rate-limited':
-        settings.log(
-          `[${data.ticker}] job ${job.id}: ${verdict.reason}; queue paused ${settings.rateLimitPauseMs} ms, the job waits without spending an attempt`,
+        line(
+          `: ${verdict.reason}; queue paused ${settings.rateLimitPauseMs} ms, the job waits without spending an attempt`,
         );
         await queue.rateLimit(settings.rateLimitPauseMs);
         throw bullmq.Worker.RateLimitError();
       case 'unrecoverable':
-        settings.log(`[${data.ticker}] job ${job.id} failed, not retried: ${verdict.reason}`);
+        line(` failed, not retried: ${verdict.reason}`);
         throw new bullmq.UnrecoverableError(verdict.reason);
       case 'transient':
-        settings.log(`[${data.ticker}] job ${job.id} attempt ${job.attemptsMade + 1} failed: ${verdict.reason}`);
+        line(` attempt ${job.attemptsMade + 1} failed: ${verdict.reason}`);
         throw new Error(verdict.reason);
     }
   };
@@ -91,20 +85,30 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   };
 }
 
-async function runJob(data: AnalysisJobData, settings: WorkerSettings): Promise<JobVerdict> {
-  const session = settings.session(data);
-  const observed = observeModelErrors(session.deps.model);
-  let result: AnalysisResult;
+/** The job's data as this worker's RunRequest; anything it cannot run (an unknown version, bad data) fails the job once, unretried. */
+function jobRequest(
+  job: import('bullmq').Job,
+  settings: WorkerSettings,
+  Unrecoverable: typeof import('bullmq').UnrecoverableError,
+): RunRequest {
   try {
-    result = await analyze(
-      data.ticker,
-      { ...settings.options(data), asOf: new Date(data.asOf) },
-      { ...session.deps, model: observed.model },
-    );
+    return requestOnHost(job.data, settings.host);
+  } catch (error) {
+    const what = error instanceof RunRequestError && error.unknownVersion ? 'job refused' : 'malformed job data';
+    const reason = `${what}: ${error instanceof Error ? error.message : String(error)}`;
+    settings.log(`job ${job.id} failed, not retried: ${reason}`);
+    throw new Unrecoverable(reason);
+  }
+}
+
+/** One attempt: runAndSave under the job's own cap; only a result that is the job's value is kept (saved, handed to afterSave). */
+async function runJob(request: RunRequest, settings: WorkerSettings): Promise<JobVerdict> {
+  try {
+    const cap = scopeCap(request.maxCostUsd, settings.session);
+    const keep = (result: AnalysisResult) => verdictOnResult(result).kind === 'done';
+    const { result } = await runAndSave(request, settings.session, settings.sinks(request), { cap, keep });
+    return verdictOnResult(result);
   } catch (error) {
     return verdictOnError(error);
   }
-  const verdict = verdictOnResult(result, observed.errors);
-  // Only a result that is this job's value is kept; a rate-limited run will be redone.
-  return verdict.kind === 'done' ? { kind: 'done', result: await session.finish(result) } : verdict;
 }

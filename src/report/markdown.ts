@@ -1,30 +1,10 @@
-import { blindBanner, stabilityBanner } from './blind.js';
-import type { AgentReport } from '../agent/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import { sanitizeText } from '../sanitize.js';
+import type { DeskBlock } from './desk-text.js';
 import { safeLinkUrl } from './escape.js';
-import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
-import { reviewLines } from './revision.js';
-import {
-  agentTitle,
-  demoBanner,
-  formatCompact,
-  formatCost,
-  formatDuration,
-  notAvailable,
-  formatFraction,
-  formatNumber,
-  formatPrice,
-  formatSigned,
-  formatTokens,
-  formatWhen,
-  oneLine,
-  truncate,
-} from './format.js';
-import { historicalBanner } from './historical.js';
-import { sanitizeDeep } from '../sanitize.js';
-import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
-import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
-import { collectSources, searchBackingLine } from './sources.js';
+import { oneLine, truncate } from './format.js';
+import { reportView } from './view.js';
+import type { ClaimMark, Fact, Part, Section, Table } from './view-types.js';
 
 export interface MarkdownOptions {
   /** A chart file beside report.md (chart.svg) to show under the market section. */
@@ -32,215 +12,140 @@ export interface MarkdownOptions {
 }
 
 /**
- * report.md: everything a reader needs to judge the run without the JSON — the
- * decision, guardrail findings, each desk's report, the sources Sentiment cited,
- * usage and cost, warnings and status. Plain GitHub-flavoured markdown.
+ * report.md: reportView(result) as plain GitHub-flavoured markdown — everything a
+ * reader needs to judge the run without the JSON. Every string is escaped so that a
+ * viewer shows it as text (no HTML, no link other than http(s)).
  */
-export function renderMarkdown(unsafe: AnalysisResult, options: MarkdownOptions = {}): string {
-  // report.md is read in terminals (`cat`, `less -R`) too: no untrusted control sequence.
-  const result = sanitizeDeep(unsafe);
-  const sections: string[] = [title(result)];
-  if (result.demo) sections.push(`> **${demoBanner}**`);
-  const historical = historicalBanner(result);
-  if (historical !== null) sections.push(`> **${historical}**`);
-  for (const line of [blindBanner(result), stabilityBanner(result)]) if (line !== null) sections.push(`> **${line}**`);
-  sections.push(summaryLine(result));
-  sections.push(marketSection(result));
-  if (result.market && options.chartFile)
-    sections.push(`![Daily closes with SMA 50/200 and the decision's levels](${options.chartFile})`);
-  if (result.mode !== 'agents') {
-    sections.push(decisionSection(result));
-    const plan = planSection(result);
-    if (plan) sections.push(plan);
+export function renderMarkdown(result: AnalysisResult, options: MarkdownOptions = {}): string {
+  const view = reportView(result);
+  const parts = [`# ${inline(view.title)}`];
+  for (const notice of view.notices) parts.push(`> **${inline(notice.text)}**`);
+  parts.push(view.meta.map(metaFact).join(' · '));
+  for (const section of view.sections) parts.push(sectionMarkdown(section, 2, options));
+  parts.push(`_${view.disclaimer}_`);
+  return `${parts.join('\n\n')}\n`;
+}
+
+function metaFact(fact: Fact): string {
+  if (fact.code) return `${fact.label} \`${fact.value.replace(/`/g, "'")}\``;
+  return fact.key === 'status' ? `${fact.label} **${inline(fact.value)}**` : `${fact.label} ${inline(fact.value)}`;
+}
+
+function sectionMarkdown(section: Section, level: number, options: MarkdownOptions): string {
+  const heading = `${'#'.repeat(level)} ${inline(section.title)}`;
+  const lines = [heading];
+  if (section.detail) {
+    const detail = section.detail.filter((fact) => fact.value !== '');
+    lines.push(detail.map((fact) => (fact.tone === 'bad' ? `**${fact.value}**` : inline(fact.value))).join(' · '));
   }
-  if (result.mode !== 'agents' || (result.guardrails ?? []).length > 0)
-    sections.push(guardrailSection(result.guardrails ?? []));
-  const review = reviewLines(result);
-  if (review) sections.push(['## Review', '', ...review.map((line) => `- ${inline(line)}`)].join('\n'));
-  const listed = new Set(sentimentSources(result.reports ?? []).map((source) => source.url));
-  sections.push(desksSection(result.reports ?? [], listed));
-  const sources = sourcesSection(result.reports ?? []);
-  if (sources) sections.push(sources);
-  sections.push(usageSection(result));
-  if ((result.warnings ?? []).length > 0)
-    sections.push(`## Warnings\n\n${result.warnings.map((warning) => `- ${oneLine(warning)}`).join('\n')}`);
-  sections.push(statusSection(result));
-  return `${sections.join('\n\n')}\n`;
+  lines.push(...partsMarkdown(section.parts, options));
+  if (section.claims && section.claims.length > 0) lines.push(claimsMarkdown(section.claims));
+  for (const subsection of section.subsections ?? []) lines.push(sectionMarkdown(subsection, level + 1, options));
+  return lines.join('\n\n');
 }
 
-function title(result: AnalysisResult): string {
-  const decision = result.decision;
-  const name = result.market?.identity?.name;
-  const subject = name ? `${name} (${result.ticker})` : result.ticker;
-  if (decision) return `# ${subject}: ${decision.action}, conviction ${formatNumber(decision.conviction, 0)}/100`;
-  return `# ${subject}: ${result.mode === 'agents' ? 'desk reports' : 'no decision'}`;
-}
-
-function summaryLine(result: AnalysisResult): string {
-  const mode = result.mode === 'agents' ? 'selected desks only (no Director)' : 'full (Director and four desks)';
-  return [
-    `Run \`${result.runId}\``,
-    `as of ${formatWhen(result.asOf)}`,
-    `status **${result.status}**`,
-    `mode ${mode}`,
-    `wall time ${formatDuration(result.durationMs)}`,
-  ].join(' · ');
-}
-
-function marketSection(result: AnalysisResult): string {
-  const market = result.market;
-  if (!market)
-    return '## Market\n\nMarket data was not available for this run: no price or key stats, and every level is unverifiable.';
-  const quote = market.quote;
-  const price = quote?.price ?? market.indicators?.lastClose;
-  const currency = market.identity?.currency ? ` ${market.identity.currency}` : '';
-  const change =
-    quote?.change === null || quote?.change === undefined
-      ? notAvailable
-      : `${formatSigned(quote.change)} (${quote.changePercent === null || quote.changePercent === undefined ? notAvailable : `${formatSigned(quote.changePercent, 2)}%`})`;
-  const rows: Array<[string, string]> = [
-    ['Price', `${formatPrice(price)}${price === null || price === undefined ? '' : currency}`],
-    ['Change', change],
-    ['Market cap', formatCompact(quote?.marketCap)],
-    ['P/E (trailing)', formatNumber(quote?.trailingPE, 1)],
-    [
-      '52-week range',
-      `${formatPrice(quote?.fiftyTwoWeekLow ?? market.indicators?.low52w)} – ${formatPrice(quote?.fiftyTwoWeekHigh ?? market.indicators?.high52w)}`,
-    ],
-    ['RSI (14)', formatNumber(market.indicators?.rsi14, 1)],
-    ['ATR (14)', formatPrice(market.indicators?.atr14)],
-    ['Volatility (20d, annualised)', formatFraction(market.indicators?.volatility20d)],
-  ];
-  const identity = [market.identity?.exchange, market.identity?.sector, market.identity?.industry]
-    .filter(Boolean)
-    .join(' · ');
-  const lines = ['## Market', ''];
-  if (identity) lines.push(inline(identity), '');
-  lines.push(twoColumnTable(rows));
-  const source = result.demo ? 'demo (synthetic data)' : market.source;
-  lines.push('', `${quote?.priceTime ? `Quote time: ${formatWhen(quote.priceTime)}. ` : ''}Source: ${source}.`);
-  lines.push('', '### Key indicators', '', twoColumnTable(keyIndicatorRows(market)));
-  return lines.join('\n');
-}
-
-function twoColumnTable(rows: Array<[string, string]>): string {
-  return ['| | |', '|---|---|', ...rows.map(([label, value]) => `| ${cell(label)} | ${cell(value)} |`)].join('\n');
-}
-
-function decisionSection(result: AnalysisResult): string {
-  const decision = result.decision;
-  if (!decision)
-    return `## Decision\n\nNo decision: ${inline(result.error ?? 'the run ended before the Director decided')}.`;
-  return [
-    '## Decision',
-    '',
-    decisionTable(decision),
-    '',
-    ...decisionText(decision),
-    '',
-    levelsTable(result, decision),
-  ].join('\n');
-}
-
-function decisionTable(decision: Decision): string {
-  const header = ['Action', 'Conviction', 'Size', 'Order', 'Entry', 'Stop loss', 'Take profit', 'Horizon'];
-  const values = [
-    `**${decision.action}**`,
-    `${formatNumber(decision.conviction, 0)}/100`,
-    `${formatNumber(decision.positionSizePct, 1)}%`,
-    decision.orderType,
-    formatPrice(decision.entry),
-    formatPrice(decision.stopLoss),
-    formatPrice(decision.takeProfit),
-    decision.timeHorizon,
-  ];
-  return [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    `| ${values.map(cell).join(' | ')} |`,
-  ].join('\n');
-}
-
-function levelsTable(result: AnalysisResult, decision: Decision): string {
-  const rows = levelRows(decision, result.market).map(
-    (row) => `| ${[row.level, row.price, row.from, row.distance, row.percent, row.atr].map(cell).join(' | ')} |`,
-  );
-  return [
-    '### Levels',
-    '',
-    '| Level | Price | From | Distance | % | In ATR |',
-    '|---|---:|---|---:|---:|---:|',
-    ...rows,
-    '',
-    `Reward / risk: ${formatRewardToRisk(decision, result.market)}.`,
-  ].join('\n');
-}
-
-function decisionText(decision: Decision): string[] {
-  const lines = [`**Rationale.** ${inline(decision.rationale.trim())}`];
-  if (decision.keyRisks.length > 0)
-    lines.push('', '**Key risks**', '', ...decision.keyRisks.map((risk) => `- ${inline(oneLine(risk))}`));
-  if (decision.dissent) lines.push('', `**Dissent.** ${inline(decision.dissent.trim())}`);
-  return lines;
-}
-
-function planSection(result: AnalysisResult): string | null {
-  const plan = result.plan;
-  if (!plan?.thesis) return null;
-  const lines = ['## Plan', '', inline(plan.thesis.trim())];
-  const briefs = Object.entries(plan.briefs ?? {}).filter(
-    ([, brief]) => typeof brief === 'string' && brief.trim() !== '',
-  );
-  if (briefs.length > 0) {
-    lines.push(
-      '',
-      "### The Director's briefs",
-      '',
-      ...briefs.map(([agent, brief]) => `- **${agentTitle(agent)}:** ${inline(oneLine(brief))}`),
-    );
+/** Facts that read across (the decision and its levels) become one table row together. */
+function partsMarkdown(parts: Part[], options: MarkdownOptions): string[] {
+  const out: string[] = [];
+  let row: Fact[] = [];
+  const flush = () => {
+    if (row.length > 0) out.push(rowTable(row));
+    row = [];
+  };
+  for (const part of parts) {
+    if (part.kind === 'facts' && part.layout === 'row') row.push(...part.facts);
+    else {
+      flush();
+      const text = partMarkdown(part, options);
+      if (text !== '') out.push(text);
+    }
   }
-  return lines.join('\n');
+  flush();
+  return out;
 }
 
-const severityOrder: Record<string, number> = { error: 0, warning: 1, info: 2 };
-
-function guardrailSection(findings: GuardrailFinding[]): string {
-  if (findings.length === 0) return '## Guardrails\n\nNo findings.';
-  const sorted = [...findings].sort((a, b) => (severityOrder[a.severity] ?? 3) - (severityOrder[b.severity] ?? 3));
-  return [
-    '## Guardrails',
-    '',
-    ...sorted.map((finding) => `- **${finding.severity}** \`${finding.rule}\`: ${inline(oneLine(finding.message))}`),
-  ].join('\n');
-}
-
-function desksSection(reports: AgentReport[], listed: ReadonlySet<string>): string {
-  if (reports.length === 0) return '## Desks\n\nNo desk reports.';
-  return ['## Desks', ...reports.map((report) => deskSection(report, listed))].join('\n\n');
-}
-
-function deskSection(report: AgentReport, listed: ReadonlySet<string>): string {
-  const status = report.status === 'ok' ? 'ok' : '**failed**';
-  const lines = [
-    `### ${agentTitle(report.agent)}`,
-    '',
-    `${status} · ${report.model} · ${formatDuration(report.durationMs)}`,
-  ];
-  if (report.status !== 'ok') lines.push('', `> Error: ${inline(oneLine(report.error ?? 'unknown error'))}`);
-  const blocks = parseDeskText((report.text ?? '').trim());
-  const shown = report.agent === 'sentiment' ? withoutListedSources(blocks, listed) : blocks;
-  for (const block of shown) lines.push('', blockMarkdown(block));
-  const calls = report.toolCalls ?? [];
-  if (calls.length > 0) {
-    lines.push('', '**Tool calls**', '');
-    calls.forEach((call, index) => {
-      const outcome = call.error ? `error: ${inline(oneLine(call.error))}` : formatDuration(call.durationMs);
-      lines.push(
-        `${index + 1}. \`${call.name}\` \`${truncate(oneLine(sanitizeText(call.arguments)), 200).replace(/`/g, "'")}\` (${outcome})`,
+function partMarkdown(part: Part, options: MarkdownOptions): string {
+  switch (part.kind) {
+    case 'facts':
+      return tableMarkdown({
+        key: part.key,
+        columns: [
+          { key: 'label', label: '' },
+          { key: 'value', label: '' },
+        ],
+        rows: part.facts.map((fact) => [fact.label, fact.unit ? `${fact.value} ${fact.unit}` : fact.value]),
+      });
+    case 'text':
+      return part.label ? `**${inline(part.label)}.** ${inline(part.text)}` : inline(part.text);
+    case 'list': {
+      const items = part.items.map(
+        (item) => `- ${item.label ? `**${inline(item.label)}:** ` : ''}${inline(item.text)}`,
       );
-    });
+      const head = part.title ? `### ${inline(part.title)}` : part.label ? `**${inline(part.label)}**` : null;
+      return [...(head ? [head, ''] : []), ...items].join('\n');
+    }
+    case 'table':
+      return tableMarkdown(part.table);
+    case 'findings':
+      return part.findings
+        .map((finding) => `- **${finding.severity}** \`${finding.rule}\`: ${inline(finding.message)}`)
+        .join('\n');
+    case 'desk-text':
+      return part.blocks.map(blockMarkdown).join('\n\n');
+    case 'tool-calls':
+      return [
+        '**Tool calls**',
+        '',
+        ...part.calls.map((call, index) => {
+          const args = truncate(sanitizeText(call.arguments), 200).replace(/`/g, "'");
+          return `${index + 1}. \`${call.name}\` \`${args}\` (${inline(call.outcome)})`;
+        }),
+      ].join('\n');
+    case 'sources':
+      return part.sources
+        .map((source) => `- ${sourceLink(source)}${source.note ? ` (${source.note})` : ''}`)
+        .join('\n');
+    case 'chart':
+      return options.chartFile ? `![${part.caption}](${options.chartFile})` : '';
   }
-  return lines.join('\n');
+}
+
+function rowTable(facts: Fact[]): string {
+  const values = facts.map((fact) => (fact.key === 'action' ? `**${cell(fact.value)}**` : cell(fact.value)));
+  return [
+    `| ${facts.map((fact) => cell(fact.label)).join(' | ')} |`,
+    `|${facts.map(() => '---').join('|')}|`,
+    `| ${values.join(' | ')} |`,
+  ].join('\n');
+}
+
+function tableMarkdown(table: Table): string {
+  const row = (cells: string[]) => `|${cells.map((text) => (text === '' ? ' ' : ` ${text} `)).join('|')}|`;
+  const lines = [
+    row(table.columns.map((column) => cell(column.label))),
+    `|${table.columns.map((column) => (column.numeric ? '---:' : '---')).join('|')}|`,
+    ...table.rows.map((cells) => row(cells.map(cell))),
+  ];
+  if (table.total) lines.push(row(table.total.map((text) => (text === '' ? '' : `**${cell(text)}**`))));
+  return [...(table.title ? [`### ${inline(table.title)}`, ''] : []), ...lines].join('\n');
+}
+
+function sourceLink(source: { url: string; title: string | null }): string {
+  const url = safeLinkUrl(source.url);
+  if (!url) return inline(source.url);
+  if (!source.title) return `<${url}>`;
+  const target = url.replace(/[()]/g, (bracket) => encodeURIComponent(bracket));
+  return `[${inline(source.title).replace(/[[\]]/g, '')}](${target})`;
+}
+
+function claimsMarkdown(claims: ClaimMark[]): string {
+  const mark = { verified: '✓', unsourced: '?', contradicted: '✗' };
+  return claims
+    .map((claim) => {
+      const where = [claim.source, claim.detail].filter(Boolean).join('; ');
+      return `- ${mark[claim.verdict]} ${inline(claim.text)}: **${claim.verdict}**${where ? ` (${inline(where)})` : ''}`;
+    })
+    .join('\n');
 }
 
 /**
@@ -260,67 +165,6 @@ function blockMarkdown(block: DeskBlock): string {
     case 'code':
       return ['```text', ...block.lines.map((line) => line.replace(/^(\s*)```/, '$1` ``')), '```'].join('\n');
   }
-}
-
-function sentimentSources(reports: AgentReport[]) {
-  const sentiment = reports.find((report) => report.agent === 'sentiment');
-  return sentiment ? collectSources(sentiment) : [];
-}
-
-function sourcesSection(reports: AgentReport[]): string | null {
-  if (!reports.some((report) => report.agent === 'sentiment')) return null;
-  const sources = sentimentSources(reports);
-  if (sources.length === 0) return '## Sources cited by Sentiment\n\nNone.';
-  const lines = ['## Sources cited by Sentiment', ''];
-  for (const source of sources) {
-    const url = safeLinkUrl(source.url);
-    const label = !url
-      ? inline(source.url)
-      : source.title
-        ? `[${inline(source.title).replace(/[[\]]/g, '')}](${url.replace(/[()]/g, (bracket) => encodeURIComponent(bracket))})`
-        : `<${url}>`;
-    lines.push(`- ${label}${source.cited ? '' : ' (search result, not cited in the text)'}`);
-  }
-  return lines.join('\n');
-}
-
-function usageSection(result: AnalysisResult): string {
-  const usage = result.usage;
-  const header = '| Agent | Model | Input tokens | Cached input | Output tokens | Cost (USD) |';
-  const lines = ['## Usage and cost', '', header, '|---|---|---:|---:|---:|---:|'];
-  for (const [agent, entry] of Object.entries(usage?.byAgent ?? {})) {
-    lines.push(
-      `| ${cell(agent)} | ${cell(entry.model ?? '')} | ${formatTokens(entry.promptTokens)} | ${formatTokens(entry.cachedPromptTokens)} | ${formatTokens(entry.completionTokens)} | ${formatCost(entry.costUsd)} |`,
-    );
-  }
-  lines.push(
-    `| **Total** | | **${formatTokens(usage?.promptTokens ?? 0)}** | **${formatTokens(usage?.cachedPromptTokens ?? 0)}** | **${formatTokens(usage?.completionTokens ?? 0)}** | **${formatCost(usage?.costUsd)}** |`,
-  );
-  if (usage?.costUsd === null || usage?.costUsd === undefined) {
-    lines.push('', 'Cost unknown: at least one model has no known price, so no total is given rather than a guess.');
-  }
-  const search = searchBackingLine(result);
-  if (search) lines.push('', `${search}.`);
-  return lines.join('\n');
-}
-
-function statusSection(result: AnalysisResult): string {
-  const lines = [
-    '## Status',
-    '',
-    `**${result.status}**, started ${formatWhen(result.startedAt)}, took ${formatDuration(result.durationMs)}.`,
-  ];
-  if (result.error) lines.push('', `Error: ${oneLine(result.error)}`);
-  if (result.status === 'flagged')
-    lines.push('', "Flagged: the decision breaks the guardrails' rules (an `error` finding above); autohedge exits 4.");
-  const failed = (result.reports ?? [])
-    .filter((report) => report.status !== 'ok')
-    .map((report) => agentTitle(report.agent));
-  if (failed.length > 0) lines.push('', `Failed desks: ${failed.join(', ')}.`);
-  const settings = runSettingsLine(result);
-  if (settings) lines.push('', `Run settings: ${inline(settings)}.`);
-  lines.push('', '_Not investment advice._');
-  return lines.join('\n');
 }
 
 /** A table cell: pipes escaped, one line. */

@@ -2,6 +2,7 @@ import type { AnalysisResult } from '../result/types.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { renderSvgChart } from './svg-chart.js';
+import { reportView } from './view.js';
 
 /** The chart file beside report.md, linked from it. */
 export const chartFileName = 'chart.svg';
@@ -15,16 +16,18 @@ export interface RenderedRunFiles {
 
 /** The readable files of a run (report.md, report.html, chart.svg), from its result alone. */
 export function renderRunFiles(result: AnalysisResult): RenderedRunFiles {
-  const market = result.market;
-  const name = market?.identity?.name;
-  const svg = market
-    ? renderSvgChart(market.bars ?? [], {
-        asOf: result.asOf,
-        levels: result.decision,
-        title: name ? `${name} (${result.ticker})` : result.ticker,
-        currency: market.identity?.currency,
-      })
-    : '';
+  const chartPart = reportView(result)
+    .sections.flatMap((section) => section.parts)
+    .find((part) => part.kind === 'chart');
+  const svg =
+    chartPart?.kind === 'chart'
+      ? renderSvgChart(chartPart.bars, {
+          asOf: chartPart.asOf,
+          levels: chartPart.levels,
+          title: chartPart.title,
+          currency: chartPart.currency,
+        })
+      : '';
   const chart = svg === '' ? null : `${svg}\n`;
   return {
     markdown: renderMarkdown(result, { chartFile: chart ? chartFileName : null }),

@@ -1,35 +1,9 @@
-import { blindBanner, stabilityBanner } from './blind.js';
-import type { ChalkInstance } from 'chalk';
-import type { AgentReport } from '../agent/types.js';
-import type { MarketSnapshot } from '../market/types.js';
-import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
-import { reviewLines } from './revision.js';
+import type { AnalysisResult } from '../result/types.js';
 import { renderPriceChart } from './chart.js';
-import {
-  agentTitle,
-  demoBanner,
-  shortDemoBanner,
-  formatCompact,
-  formatCost,
-  formatDuration,
-  notAvailable,
-  formatFraction,
-  formatNumber,
-  formatPrice,
-  formatSigned,
-  formatTokens,
-  formatWhen,
-  oneLine,
-  padEnd,
-  padStart,
-  truncate,
-  visibleText,
-  wrap,
-} from './format.js';
-import { historicalBanner } from './historical.js';
-import { sanitizeDeep } from '../sanitize.js';
-import { createPalette } from './palette.js';
-import { collectSources, searchBackingLine } from './sources.js';
+import { padEnd, visibleText } from './format.js';
+import { Canvas, fitWithin, tableLines } from './terminal-layout.js';
+import { factsOf, reportView } from './view.js';
+import type { Fact, Part, ReportView, Section } from './view-types.js';
 
 // The analyze command takes both renderers from here.
 export { renderJson } from './json.js';
@@ -45,346 +19,196 @@ export interface TerminalOptions {
 }
 
 /**
- * The analysis view, as one string ending in a newline. A pure function of the
- * result and the options, so `autohedge runs show` renders a saved run exactly as
- * the live run printed it.
+ * The analysis view, as one string ending in a newline: reportView(result) laid out
+ * for a terminal. The market section is the compact header; usage and status the
+ * footer. A pure function, so `autohedge runs show` prints a saved run as it was.
  */
-export function renderTerminal(unsafe: AnalysisResult, options: TerminalOptions): string {
-  // Sanitised again here: a saved run (`runs show`) may predate sanitising or be hand-edited.
-  const result = sanitizeDeep(unsafe);
-  const view = new View(options);
-  const blocks: string[][] = [];
-
-  if (result.demo) {
-    // The full banner with its padding, or the short one where that would wrap.
-    const text = demoBanner.length + 2 <= view.width ? demoBanner : shortDemoBanner;
-    const banner = view.unicode ? text : text.replace(' — ', ' - ');
-    blocks.push([view.paint.level > 0 ? view.paint.inverse.bold(` ${banner} `) : banner]);
+export function renderTerminal(result: AnalysisResult, options: TerminalOptions): string {
+  const view = reportView(result);
+  const canvas = new Canvas(options.color, options.unicode, options.width);
+  const blocks: string[][] = view.notices.map((notice) => {
+    const text = canvas
+      .text(notice.short && notice.text.length + 2 > canvas.width ? notice.short : notice.text)
+      .replace(' | ', ' - ');
+    return [notice.key === 'demo' && canvas.paint.level > 0 ? canvas.paint.inverse.bold(` ${text} `) : text];
+  });
+  for (const section of view.sections) {
+    if (section.id === 'market') blocks.push(...header(view, section, canvas));
+    else if (section.id === 'usage') blocks.push(usageFooter(view, section, canvas));
+    else if (section.id === 'status') blocks[blocks.length - 1]!.push(...statusLines(section, options, view, canvas));
+    else if (section.id === 'desks') {
+      if (section.parts.length > 0) blocks.push(sectionLines(section, canvas));
+      for (const desk of section.subsections ?? []) blocks.push(sectionLines(desk, canvas));
+    } else blocks.push(sectionLines(section, canvas));
   }
-  const historical = historicalBanner(result);
-  if (historical !== null)
-    blocks.push([view.unicode ? historical : historical.replace(' — ', ' - ').replace(' · ', ' - ')]);
-  for (const line of [blindBanner(result), stabilityBanner(result)]) if (line !== null) blocks.push(view.wrap(line));
-  blocks.push(header(result, view));
-  const chart = chartBlock(result.market, view);
-  if (chart.length > 0) blocks.push(chart);
-  if (result.mode !== 'agents') blocks.push(decisionSection(result, view));
-  if (result.mode !== 'agents' || result.guardrails.length > 0)
-    blocks.push(guardrailSection(result.guardrails ?? [], view));
-  const review = reviewLines(result);
-  if (review) blocks.push([view.heading('Review'), ...review.flatMap((line) => view.wrap(line))]);
-  for (const report of result.reports ?? []) blocks.push(deskSection(report, view));
-  if ((result.warnings ?? []).length > 0) blocks.push(warningSection(result.warnings, view));
-  blocks.push(footer(result, view));
-
   return `${blocks.map((block) => block.join('\n')).join('\n\n')}\n`;
 }
 
-class View {
-  readonly paint: ChalkInstance;
-  readonly unicode: boolean;
-  readonly width: number;
-  readonly saved: boolean;
-  constructor(options: TerminalOptions) {
-    this.saved = options.saved ?? true;
-    this.paint = createPalette(options.color);
-    this.unicode = options.unicode;
-    this.width = options.width > 0 ? Math.min(options.width, 120) : 80;
+const find = (facts: Fact[], key: string) => facts.find((fact) => fact.key === key);
+
+/** The market section as the header: name and identity, price and change, key stats, then the chart. */
+function header(view: ReportView, section: Section, canvas: Canvas): string[][] {
+  const { paint } = canvas;
+  const facts = factsOf(section);
+  const identity = section.parts.find((part) => part.kind === 'text' && part.key === 'identity');
+  const title =
+    paint.bold(view.subject) + (identity?.kind === 'text' ? paint.dim(`${canvas.dot}${identity.text}`) : '');
+  const lines = [canvas.text(title)];
+  const unavailable = section.parts.find((part) => part.kind === 'text' && part.key === 'unavailable');
+  if (unavailable?.kind === 'text') lines.push(...canvas.wrap(unavailable.text).map((line) => paint.yellow(line)));
+  const price = find(facts, 'price');
+  if (price) {
+    const change = find(facts, 'change');
+    const when = find(facts, 'quoteTime');
+    const parts = [
+      paint.bold(`${price.value}${price.unit ? ` ${price.unit}` : ''}`),
+      change && change.value !== 'n/a' ? canvas.tint(change.tone, change.value) : '',
+      when && when.value !== 'n/a' ? paint.dim(`as of ${when.value}`) : '',
+    ];
+    lines.push(parts.filter(Boolean).join('  '));
+    const stats = facts.filter((fact) => fact.short).map((fact) => `${fact.short} ${fact.compact ?? fact.value}`);
+    lines.push(...canvas.joinToWidth(stats.map((stat) => canvas.text(stat))));
   }
-  get dot(): string {
-    return this.unicode ? ' · ' : ' | ';
-  }
-  get dash(): string {
-    return this.unicode ? '–' : '-';
-  }
-  get bullet(): string {
-    return this.unicode ? '•' : '*';
-  }
-  /** "── Title ─────" across the width. */
-  heading(title: string, detail = ''): string {
-    const rule = this.unicode ? '─' : '-';
-    const label = `${rule}${rule} ${title}${detail ? `${this.dot}${visibleText(detail)}` : ''} `;
-    const fill = Math.max(2, this.width - label.length);
-    return (
-      this.paint.bold(`${rule}${rule} ${title}`) +
-      (detail ? `${this.dot}${detail}` : '') +
-      ' ' +
-      this.paint.dim(rule.repeat(fill))
+  const chart = section.parts.find((part) => part.kind === 'chart');
+  if (chart?.kind !== 'chart') return [lines];
+  const drawn = renderPriceChart(chart.bars, { width: canvas.width, color: paint.level > 0, unicode: canvas.unicode });
+  return drawn.trimEnd() === '' ? [lines] : [lines, [drawn.trimEnd()]];
+}
+
+function sectionLines(section: Section, canvas: Canvas): string[] {
+  const detail = (section.detail ?? [])
+    .filter((fact) => fact.value !== '')
+    .map((fact) => canvas.tint(fact.tone, fact.compact ?? fact.value, fact.tone === 'bad'))
+    .join(canvas.dot);
+  const lines = [canvas.heading(section.title, detail)];
+  section.parts.forEach((part, index) => {
+    const spaced = index > 0 && standsApart(part);
+    lines.push(...(spaced ? [''] : []), ...partLines(part, canvas));
+  });
+  for (const claim of section.claims ?? []) {
+    const mark = { verified: canvas.unicode ? '✓' : '+', unsourced: '?', contradicted: canvas.unicode ? '✗' : 'x' };
+    const tone = claim.verdict === 'verified' ? 'good' : claim.verdict === 'contradicted' ? 'bad' : 'warning';
+    const where = [claim.source, claim.detail].filter(Boolean).join('; ');
+    lines.push(
+      canvas.tint(tone, `${mark[claim.verdict]} ${claim.text}: ${claim.verdict}${where ? ` (${where})` : ''}`),
     );
   }
-  wrap(text: string, indent = ''): string[] {
-    return wrap(text, this.width, indent);
-  }
-}
-
-function header(result: AnalysisResult, view: View): string[] {
-  const market = result.market;
-  const { paint } = view;
-  if (!market) {
-    return [
-      paint.bold(result.ticker),
-      ...view
-        .wrap('Market data not available for this run: no price, chart or key stats; levels are unverifiable.')
-        .map((line) => paint.yellow(line)),
-    ];
-  }
-  const identity = market.identity;
-  const quote = market.quote;
-  const indicators = market.indicators;
-  const symbol = identity?.symbol ?? market.symbol ?? result.ticker;
-  const title = identity?.name ? `${identity.name} (${symbol})` : symbol;
-  const where = [identity?.exchange, identity?.currency].filter(Boolean).join(view.dot);
-  const lines = [paint.bold(title) + (where ? paint.dim(`${view.dot}${where}`) : '')];
-
-  const price = quote?.price ?? indicators?.lastClose ?? null;
-  if (price === null || price === undefined) lines.push(paint.yellow('Price not available'));
-  else {
-    const change = quote?.change;
-    const changeText =
-      change === null || change === undefined
-        ? ''
-        : `  ${formatSigned(change)} (${formatPercentChange(quote?.changePercent)})`;
-    const painted = !changeText
-      ? ''
-      : change! > 0
-        ? paint.green(changeText)
-        : change! < 0
-          ? paint.red(changeText)
-          : changeText;
-    const when = quote?.priceTime ? paint.dim(`  as of ${formatWhen(quote.priceTime)}`) : '';
-    lines.push(`${paint.bold(formatPrice(price))}${painted}${when}`);
-  }
-
-  const high = quote?.fiftyTwoWeekHigh ?? indicators?.high52w;
-  const low = quote?.fiftyTwoWeekLow ?? indicators?.low52w;
-  const stats = [
-    `Market cap ${formatCompact(quote?.marketCap)}`,
-    `P/E ${formatNumber(quote?.trailingPE, 1)}`,
-    `52w ${formatPrice(low)}${view.dash}${formatPrice(high)}`,
-    `RSI ${formatNumber(indicators?.rsi14, 1)}`,
-    `ATR ${formatPrice(indicators?.atr14)}`,
-    `Volatility ${formatFraction(indicators?.volatility20d)}`,
-  ];
-  lines.push(...joinToWidth(stats, view.dot, view.width));
   return lines;
 }
 
-/** Yahoo's changePercent is already in percent (1.28 means 1.28 %). */
-function formatPercentChange(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return notAvailable;
-  return `${formatSigned(value, 2)}%`;
-}
-
-function chartBlock(market: MarketSnapshot | null, view: View): string[] {
-  const bars = market?.bars ?? [];
-  if (bars.filter((bar) => typeof bar.close === 'number').length < 2) return [];
-  const chart = renderPriceChart(bars, { width: view.width, color: view.paint.level > 0, unicode: view.unicode });
-  return chart.trimEnd() === '' ? [] : [chart.trimEnd()];
-}
-
-function decisionSection(result: AnalysisResult, view: View): string[] {
-  const { paint } = view;
-  const lines = [view.heading('Decision')];
-  const decision = result.decision;
-  if (!decision) {
-    const reason = result.error ?? 'the run ended before the Director decided';
-    lines.push(paint.red(`No decision: ${reason}`));
-  } else {
-    lines.push(...decisionLines(decision, view));
-  }
-  if (result.plan?.thesis) {
-    lines.push('', ...view.wrap(`Thesis: ${result.plan.thesis}`));
-  }
-  return lines;
-}
-
-function decisionLines(decision: Decision, view: View): string[] {
-  const { paint } = view;
-  const summary = [
-    actionPaint(decision.action, paint)(decision.action),
-    `conviction ${formatNumber(decision.conviction, 0)}/100`,
-    `size ${formatNumber(decision.positionSizePct, 1)}% of portfolio`,
-    `${decision.orderType} order`,
-    `horizon ${decision.timeHorizon}`,
-  ];
-  const lines = joinToWidth(summary, view.dot, view.width);
-  lines.push(
-    ...joinToWidth(
-      [
-        `Entry ${formatPrice(decision.entry)}`,
-        `Stop ${formatPrice(decision.stopLoss)}`,
-        `Target ${formatPrice(decision.takeProfit)}`,
-      ],
-      view.dot,
-      view.width,
-    ),
+/** A blank line before what stands apart: tables, tool calls, sources, titled lists, the thesis. */
+function standsApart(part: Part): boolean {
+  return (
+    part.kind === 'table' ||
+    part.kind === 'tool-calls' ||
+    part.kind === 'chart' ||
+    (part.kind === 'list' && part.title !== undefined)
   );
-  lines.push(...view.wrap(`Rationale: ${decision.rationale}`));
-  if (decision.keyRisks.length > 0) {
-    lines.push('Key risks:');
-    for (const risk of decision.keyRisks) lines.push(...hanging(`${view.bullet} `, risk, view, '  '));
-  }
-  if (decision.dissent) lines.push(...view.wrap(`Dissent: ${decision.dissent}`));
-  return lines;
 }
 
-export function actionPaint(action: string, paint: ChalkInstance): ChalkInstance {
-  if (action === 'BUY') return paint.bold.green;
-  if (action === 'SELL') return paint.bold.red;
-  return paint.bold.yellow;
-}
-
-export function statusPaint(status: string, paint: ChalkInstance): ChalkInstance {
-  if (status === 'ok') return paint.green;
-  if (status === 'failed' || status === 'corrupt') return paint.red;
-  return paint.yellow;
-}
-
-const severityOrder: Record<GuardrailFinding['severity'], number> = { error: 0, warning: 1, info: 2 };
-
-function guardrailSection(findings: GuardrailFinding[], view: View): string[] {
-  const { paint } = view;
-  const lines = [view.heading('Guardrails')];
-  if (findings.length === 0) {
-    lines.push(paint.green('No findings.'));
-    return lines;
-  }
-  const sorted = [...findings].sort((a, b) => (severityOrder[a.severity] ?? 3) - (severityOrder[b.severity] ?? 3));
-  for (const finding of sorted) {
-    const marker = severityMarker(finding.severity, view);
-    const label = padEnd(finding.severity, 8);
-    const tint = finding.severity === 'error' ? paint.red : finding.severity === 'warning' ? paint.yellow : paint.dim;
-    const prefix = `${marker} ${label}`;
-    const body = wrap(`${finding.rule}: ${finding.message}`, view.width, ' '.repeat(prefix.length + 1));
-    lines.push(tint(prefix) + ' ' + (body[0] ?? '').trimStart(), ...body.slice(1));
-  }
-  return lines;
-}
-
-function severityMarker(severity: string, view: View): string {
-  if (view.unicode) return severity === 'error' ? '✖' : severity === 'warning' ? '▲' : 'ℹ';
-  return severity === 'error' ? 'x' : severity === 'warning' ? '!' : 'i';
-}
-
-function deskSection(report: AgentReport, view: View): string[] {
-  const { paint } = view;
-  const failed = report.status !== 'ok';
-  const status = failed ? paint.red.bold('FAILED') : paint.green('ok');
-  const detail = [status, report.model, formatDuration(report.durationMs)].filter(Boolean).join(view.dot);
-  const lines = [view.heading(agentTitle(report.agent), detail)];
-  if (failed) lines.push(...view.wrap(`Error: ${report.error ?? 'unknown error'}`).map((line) => paint.red(line)));
-  const text = (report.text ?? '').trim();
-  if (text) lines.push(...view.wrap(text));
-  else if (!failed) lines.push(paint.dim('(no text)'));
-
-  const calls = report.toolCalls ?? [];
-  if (calls.length > 0) {
-    lines.push('', paint.bold(`Tool calls (${calls.length}):`));
-    calls.forEach((call, index) => {
-      const outcome = call.error ? paint.red(`error: ${oneLine(call.error)}`) : formatDuration(call.durationMs);
-      const head = `  ${index + 1}. ${call.name} `;
-      // Measured without colour: the line must end at the width, marker and outcome included.
-      const tail = `${view.dot}${visibleText(outcome)}`;
-      const argumentsText = fitWithin(oneLine(call.arguments), view.width - head.length - tail.length);
-      lines.push(`${head}${argumentsText}${view.dot}${outcome}`);
-    });
-  }
-  if (report.agent === 'sentiment' || calls.length > 0) {
-    const sources = collectSources(report);
-    if (sources.length > 0) {
-      lines.push('', paint.bold(`Sources (${sources.length}):`));
-      for (const source of sources) {
-        const label = source.title ? `${source.title}${view.dot}` : '';
-        const mark = source.cited ? '' : ' (search result)';
-        lines.push(...hanging(`${view.bullet} `, `${label}${source.url}${mark}`, view, '  '));
-      }
+function partLines(part: Part, canvas: Canvas): string[] {
+  const { paint } = canvas;
+  switch (part.kind) {
+    case 'facts':
+      return canvas.joinToWidth(
+        part.facts.map((fact) => {
+          const text = canvas.text(fact.inline ?? `${fact.short ?? fact.label} ${fact.value}`);
+          return fact.key === 'action' ? canvas.tint(fact.tone, text, true) : text;
+        }),
+      );
+    case 'text':
+      return canvas
+        .wrap(part.label ? `${part.label}: ${part.text}` : part.text)
+        .map((line) => canvas.tint(part.tone, line));
+    case 'list': {
+      const head = part.label ?? part.title;
+      const marker = part.tone === 'warning' ? (canvas.unicode ? '⚠ ' : '! ') : `${canvas.bullet} `;
+      const items = part.items.flatMap((item) =>
+        canvas.hanging(marker, item.label ? `${item.label}: ${item.text}` : item.text, head ? '  ' : ''),
+      );
+      return [...(head ? [`${head}:`] : []), ...items.map((line) => canvas.tint(part.tone, line))];
     }
+    case 'table':
+      return [...(part.table.title ? [`${part.table.title}:`] : []), ...tableLines(part.table, canvas)];
+    case 'findings':
+      return part.findings.flatMap((finding) => {
+        const marks = canvas.unicode
+          ? { error: '✖', warning: '▲', info: 'ℹ' }
+          : { error: 'x', warning: '!', info: 'i' };
+        const tone = finding.severity === 'error' ? 'bad' : finding.severity === 'warning' ? 'warning' : 'muted';
+        const prefix = `${marks[finding.severity] ?? '?'} ${padEnd(finding.severity, 8)}`;
+        const body = canvas.hanging(' '.repeat(prefix.length + 1), `${finding.rule}: ${finding.message}`);
+        return [canvas.tint(tone, prefix) + ' ' + (body[0] ?? '').trimStart(), ...body.slice(1)];
+      });
+    case 'desk-text':
+      return canvas.wrap(part.raw);
+    case 'tool-calls':
+      return [
+        paint.bold(`Tool calls (${part.calls.length}):`),
+        ...part.calls.map((call, index) => {
+          const outcome = call.failed ? paint.red(canvas.text(call.outcome)) : call.outcome;
+          const head = `  ${index + 1}. ${call.name} `;
+          // Measured without colour: the line must end at the width, marker and outcome included.
+          const room = canvas.width - head.length - canvas.dot.length - visibleText(outcome).length;
+          return `${head}${fitWithin(canvas.text(call.arguments), room)}${canvas.dot}${outcome}`;
+        }),
+      ];
+    case 'sources':
+      return part.sources.flatMap((source) =>
+        canvas.hanging(
+          `${canvas.bullet} `,
+          `${source.title ? `${source.title}${canvas.dot}` : ''}${source.url}${source.note ? ` (${source.note})` : ''}`,
+          '  ',
+        ),
+      );
+    case 'chart':
+      return [renderPriceChart(part.bars, { width: canvas.width, color: paint.level > 0, unicode: canvas.unicode })];
   }
+}
+
+/** Usage as the footer: the totals and wall time on one line, then one line per agent. */
+function usageFooter(view: ReportView, section: Section, canvas: Canvas): string[] {
+  const { paint } = canvas;
+  const lines = [paint.dim((canvas.unicode ? '─' : '-').repeat(canvas.width))];
+  const usage = section.parts.find((part) => part.kind === 'table');
+  if (usage?.kind === 'table' && usage.table.total) {
+    const [, , input, cached, output, cost] = usage.table.total;
+    const cachedText = cached && cached !== '0' ? ` (${cached} cached)` : '';
+    const wall = find(view.meta, 'wallTime')?.value ?? 'n/a';
+    const costText = cost === 'cost unknown' ? paint.yellow(cost) : `cost ${cost}`;
+    lines.push(
+      ...canvas.joinToWidth([
+        `Tokens ${input} in${cachedText}${canvas.dot}${output} out`,
+        costText,
+        `wall time ${wall}`,
+      ]),
+    );
+    lines.push(...agentLines(usage.table.rows, canvas));
+  }
+  for (const part of section.parts)
+    if (part.kind === 'text') lines.push(...canvas.wrap(part.text, '  ').map((line) => paint.dim(line)));
   return lines;
 }
 
-function warningSection(warnings: string[], view: View): string[] {
-  const lines = [view.heading('Warnings')];
-  for (const warning of warnings)
-    lines.push(...hanging(`${view.unicode ? '⚠' : '!'} `, warning, view).map((line) => view.paint.yellow(line)));
+function agentLines(rows: string[][], canvas: Canvas): string[] {
+  const widest = (column: number) => Math.max(...rows.map((row) => row[column]!.length));
+  return rows.map(([agent, model, input, cached, output, cost]) => {
+    const line =
+      `  ${padEnd(agent!, widest(0))}  ${padEnd(model!, widest(1))}  ${input!.padStart(widest(2))} in` +
+      `${canvas.dot}${output!.padStart(widest(4))} out${canvas.dot}${cost}`;
+    const withCached = cached !== '0' ? `${line} (${cached} cached)` : line;
+    // The cached count where it fits; the total line above always names it.
+    return canvas.paint.dim(withCached.length <= canvas.width ? withCached : line);
+  });
+}
+
+function statusLines(section: Section, options: TerminalOptions, view: ReportView, canvas: Canvas): string[] {
+  const status = find(view.meta, 'status')!;
+  const run = options.saved === false ? 'Run not saved (--no-save)' : `Run ${find(view.meta, 'run')!.value}`;
+  const asOf = `as of ${find(view.meta, 'asOf')!.value}`;
+  const lines = canvas.joinToWidth([run, `status ${canvas.tint(status.tone, status.value)}`, asOf]);
+  // The run settings stay in report.md and result.json: the terminal footer is for what went wrong.
+  for (const part of section.parts)
+    if (part.kind === 'text' && part.key !== 'settings') lines.push(...partLines(part, canvas));
   return lines;
-}
-
-function footer(result: AnalysisResult, view: View): string[] {
-  const { paint } = view;
-  const usage = result.usage;
-  const rule = (view.unicode ? '─' : '-').repeat(view.width);
-  const cached = usage?.cachedPromptTokens ? ` (${formatTokens(usage.cachedPromptTokens)} cached)` : '';
-  const tokens = `Tokens ${formatTokens(usage?.promptTokens ?? 0)} in${cached}${view.dot}${formatTokens(usage?.completionTokens ?? 0)} out`;
-  const cost =
-    usage?.costUsd === null || usage?.costUsd === undefined
-      ? paint.yellow('cost unknown')
-      : `cost ${formatCost(usage.costUsd)}`;
-  const lines = [
-    paint.dim(rule),
-    ...joinToWidth([tokens, cost, `wall time ${formatDuration(result.durationMs)}`], view.dot, view.width),
-  ];
-
-  const agents = Object.entries(usage?.byAgent ?? {});
-  if (agents.length > 0) {
-    const nameWidth = Math.max(...agents.map(([agent]) => agent.length));
-    const modelWidth = Math.max(...agents.map(([, entry]) => (entry.model ?? '').length));
-    const inWidth = Math.max(...agents.map(([, entry]) => formatTokens(entry.promptTokens).length));
-    const outWidth = Math.max(...agents.map(([, entry]) => formatTokens(entry.completionTokens).length));
-    for (const [agent, entry] of agents) {
-      const agentCached = entry.cachedPromptTokens ? ` (${formatTokens(entry.cachedPromptTokens)} cached)` : '';
-      const line =
-        `  ${padEnd(agent, nameWidth)}  ${padEnd(entry.model ?? '', modelWidth)}  ${padStart(formatTokens(entry.promptTokens), inWidth)} in` +
-        `${view.dot}${padStart(formatTokens(entry.completionTokens), outWidth)} out${view.dot}${formatCost(entry.costUsd)}`;
-      // The cached count where it fits; the total line above always names it.
-      lines.push(paint.dim(line.length + agentCached.length <= view.width ? line + agentCached : line));
-    }
-  }
-  const search = searchBackingLine(result);
-  if (search) lines.push(paint.dim(`  ${search}`));
-  const status = statusPaint(result.status, paint)(result.status);
-  const run = view.saved ? `Run ${result.runId}` : 'Run not saved (--no-save)';
-  lines.push(...joinToWidth([run, `status ${status}`, `as of ${formatWhen(result.asOf)}`], view.dot, view.width));
-  if (result.error && result.status !== 'ok')
-    lines.push(...view.wrap(`Error: ${result.error}`).map((line) => paint.red(line)));
-  if (result.status === 'flagged') lines.push(...view.wrap(flaggedLine(result)).map((line) => paint.yellow(line)));
-  return lines;
-}
-
-/** Text cut (with truncate's marker) so that marker included it is at most `max` characters; at least 10 are kept. */
-function fitWithin(text: string, max: number): string {
-  if (text.length <= max) return text;
-  for (let keep = Math.max(max, 10); keep > 10; keep -= 1) {
-    const cut = truncate(text, keep);
-    if (cut.length <= max) return cut;
-  }
-  return truncate(text, 10);
-}
-
-/** A bulleted item whose wrapped lines line up under its text. */
-function hanging(marker: string, text: string, view: View, indent = ''): string[] {
-  const body = wrap(text, view.width, indent + ' '.repeat(marker.length));
-  return body.map((line, index) => (index === 0 ? indent + marker + line.slice(indent.length + marker.length) : line));
-}
-
-/** Join items with a separator, breaking onto a new line rather than past the width. */
-function joinToWidth(items: string[], separator: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const item of items) {
-    if (line === '') line = item;
-    else if (visibleText(line).length + separator.length + visibleText(item).length <= width) line += separator + item;
-    else {
-      lines.push(line);
-      line = item;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines;
-}
-
-/** Why a run is flagged: the decision that stands breaks the guardrails' rules. */
-function flaggedLine(result: AnalysisResult): string {
-  const errors = (result.guardrails ?? []).filter((finding) => finding.severity === 'error').length;
-  return `Flagged: the decision breaks ${errors} guardrail rule${errors === 1 ? '' : 's'} (exit code 4); do not act on it unchecked.`;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { agentIds, deskIds, type AgentId, type DeskId } from '../../agents/index.js';
-import type { AgentFailure, AgentReport } from '../agent/types.js';
+import type { AgentFailure, AgentReport, FailureKind, ModelFailure } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { decisionSchema, planSchema } from './schemas.js';
 import type { Stability } from './stability.js';
@@ -38,6 +38,25 @@ export interface GuardrailFinding {
 
 /** Decided by runStatus() (src/pipeline/run-status.ts), worst first: interrupted, failed, flagged, degraded, ok. */
 export type RunStatus = 'ok' | 'degraded' | 'flagged' | 'failed' | 'interrupted';
+
+/** The phase of a run a failure belongs to; `save` is the run service's own (src/run). */
+export type RunStage = 'market' | 'plan' | 'desks' | 'decision' | 'save';
+
+/**
+ * What kept a run from being whole, typed for the code that acts on it (the queue's
+ * retry verdict, the universe's "cap reached", exit codes): decided by runFailure()
+ * (src/pipeline/run-failure.ts) from the same facts as the status. `market` is market
+ * data that could not be had; `save` a run that could not be written.
+ */
+export interface RunFailure {
+  stage: RunStage;
+  kind: FailureKind | 'market' | 'save';
+  message: string;
+  /** Whether running the same request again may do better (a 429, a 5xx, a timeout; never a bad key or the cap). */
+  retryable: boolean;
+  /** The model error behind it, when there was one. */
+  model?: Pick<ModelFailure, 'kind' | 'status'>;
+}
 
 /** One decision of the Director and what the guardrails found in it; a review pass adds the next. */
 export interface DecisionRecord {
@@ -107,6 +126,10 @@ export interface RunOptionsRecord {
   /** --samples and --min-agreement (absent for one decision). */
   samples?: number;
   minAgreement?: number;
+  /** The RunRequest version the run was made from (src/run/request.ts); absent before it existed. */
+  requestVersion?: number;
+  /** The request's as-of: live, or a historical session's day. Absent before requests existed. */
+  asOf?: { kind: 'live' } | { kind: 'historical'; day: string };
 }
 
 export interface AnalysisResult {
@@ -141,6 +164,8 @@ export interface AnalysisResult {
   durationMs: number;
   /** Why the run failed, when it did. */
   error: string | null;
+  /** What kept the run from being whole (failed, interrupted, or degraded by a failure); absent when nothing did, and in older runs. */
+  failure?: RunFailure;
   /**
    * `historical`: a run as of a past session's close (`--as-of`), which saw nothing after
    * it; `live`: as of the moment it ran. Absent in runs saved before it existed (live).

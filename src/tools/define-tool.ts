@@ -2,133 +2,113 @@ import { z } from 'zod';
 import { ConfigError, errorMessage } from '../errors.js';
 import type { ToolDefinition } from '../llm/types.js';
 import { formatZodIssues } from '../zod-issues.js';
+import { stripNulls } from './null-arguments.js';
 import { toStrictJsonSchema } from './strict-schema.js';
-import type { Tool, ToolSpec } from './types.js';
+import type { JsonToolSpec, ParsedArguments, Tool, ToolOrigin, ToolSpec } from './types.js';
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
- * One zod object schema gives a tool its strict function definition, its argument
- * parser and its TypeScript argument type, so the three cannot drift apart.
- * Throws a ConfigError at definition time for a bad name or a schema strict mode
+ * A tool from a zod object schema: its strict function definition, its argument parser
+ * and its TypeScript argument type come from that one schema, so they cannot drift
+ * apart. Throws a ConfigError at definition time for a bad name or a schema strict mode
  * cannot express, so a broken tool never reaches a model.
  */
-export function defineTool<Parameters extends z.ZodObject>(spec: ToolSpec<Parameters>): Tool<Parameters> {
-  if (!toolNamePattern.test(spec.name)) {
-    throw new ConfigError(`tool name '${spec.name}' must match ${toolNamePattern.source}`);
-  }
-  const owner = `tool ${spec.name}`;
+export function defineTool<Parameters extends z.ZodObject>(spec: ToolSpec<Parameters>): Tool<z.infer<Parameters>> {
   let emitted: Record<string, unknown>;
   try {
     // "input": optional and defaulted fields are what the model may leave out.
     emitted = z.toJSONSchema(spec.parameters, { io: 'input' }) as Record<string, unknown>;
   } catch (error) {
-    throw new ConfigError(`${owner}: parameters cannot be written as JSON schema: ${errorMessage(error)}`, {
+    throw new ConfigError(`tool ${spec.name}: parameters cannot be written as JSON schema: ${errorMessage(error)}`, {
       cause: error,
     });
   }
-  const parameters = toStrictJsonSchema(emitted, owner);
-  const definition: ToolDefinition = {
-    type: 'function',
-    function: { name: spec.name, description: spec.description, parameters, strict: true },
-  };
-  const describeLine = `Tool Name: ${spec.name}, Description: ${spec.description}, Arguments: ${describeArguments(parameters)}, Outputs: ${spec.outputs}`;
-
-  return {
+  return assembleTool({
     ...spec,
+    schema: emitted,
+    strict: 'required',
+    origin: { kind: 'builtin' },
+    validate: (value) => {
+      const result = spec.parameters.safeParse(value);
+      // Every issue: the model needs all of them to correct its call in one go.
+      return result.success
+        ? { ok: true, value: result.data }
+        : { ok: false, error: formatZodIssues(result.error, { limit: Infinity }) };
+    },
+  });
+}
+
+/**
+ * A tool from a JSON schema (an MCP server's tool): the same contract as defineTool's.
+ * Its arguments are checked to be an object with the nulls-for-absent removed; the
+ * rest is the tool's own to validate (a server says what is wrong with them).
+ */
+export function defineJsonTool(spec: JsonToolSpec): Tool<Record<string, unknown>> {
+  return assembleTool({
+    ...spec,
+    schema: spec.parameters,
+    strict: spec.strict ?? 'required',
+    origin: spec.origin ?? { kind: 'builtin' },
+    validate: (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? { ok: true, value: value as Record<string, unknown> }
+        : { ok: false, error: 'expected a JSON object' },
+  });
+}
+
+interface Assembly<Args> {
+  name: string;
+  description: string;
+  outputs: string;
+  /** The JSON schema as emitted, before the strict pass: the null-stripper reads optionality here. */
+  schema: Record<string, unknown>;
+  strict: 'required' | 'when-possible';
+  origin: ToolOrigin;
+  validate: (value: unknown) => ParsedArguments<Args>;
+  run: Tool<Args>['run'];
+}
+
+/** The one place a Tool is put together: name check, strict definition, parser, describe line. */
+function assembleTool<Args>(assembly: Assembly<Args>): Tool<Args> {
+  const { name, description, outputs, schema, validate } = assembly;
+  if (!toolNamePattern.test(name)) throw new ConfigError(`tool name '${name}' must match ${toolNamePattern.source}`);
+  const { parameters, nonStrictReason } = strictParameters(assembly);
+  const strict = nonStrictReason === undefined;
+  const definition: ToolDefinition = { type: 'function', function: { name, description, parameters, strict } };
+  const describeLine = `Tool Name: ${name}, Description: ${description}, Arguments: ${describeArguments(parameters)}, Outputs: ${outputs}${strict ? '' : ' (non-strict schema)'}`;
+  return {
+    name,
+    description,
     definition,
-    parse: (argumentsJson) => parseArguments(spec.name, spec.parameters, argumentsJson),
+    origin: assembly.origin,
+    ...(strict ? {} : { nonStrictReason }),
+    parse: (argumentsJson) => {
+      let raw: unknown;
+      try {
+        // A tool without parameters sometimes gets "" rather than "{}".
+        raw = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
+      } catch (error) {
+        return { ok: false, error: `Invalid arguments for ${name}: not valid JSON (${errorMessage(error)})` };
+      }
+      const result = validate(stripNulls(raw, schema));
+      return result.ok ? result : { ok: false, error: `Invalid arguments for ${name}: ${result.error}` };
+    },
+    run: assembly.run,
     describe: () => describeLine,
   };
 }
 
-function parseArguments<Parameters extends z.ZodObject>(
-  name: string,
-  parameters: Parameters,
-  argumentsJson: string,
-): { ok: true; value: z.infer<Parameters> } | { ok: false; error: string } {
-  let raw: unknown;
+function strictParameters(assembly: Assembly<unknown>): {
+  parameters: Record<string, unknown>;
+  nonStrictReason?: string;
+} {
+  const owner = assembly.origin.kind === 'mcp' ? `MCP tool ${assembly.name}` : `tool ${assembly.name}`;
   try {
-    // A tool without parameters sometimes gets "" rather than "{}".
-    raw = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
+    return { parameters: toStrictJsonSchema(structuredClone(assembly.schema), owner) };
   } catch (error) {
-    return { ok: false, error: `Invalid arguments for ${name}: not valid JSON (${errorMessage(error)})` };
-  }
-  const result = parameters.safeParse(nullsToAbsent(parameters, raw));
-  if (result.success) return { ok: true, value: result.data };
-  // Every issue: the model needs all of them to correct its call in one go.
-  return { ok: false, error: `Invalid arguments for ${name}: ${formatZodIssues(result.error, { limit: Infinity })}` };
-}
-
-/** The slice of zod's internals needed to walk a schema alongside a value. */
-interface ZodNode {
-  _zod: {
-    optin?: 'optional' | 'defaulted';
-    def: {
-      type: string;
-      shape?: Record<string, ZodNode>;
-      innerType?: ZodNode;
-      in?: ZodNode;
-      element?: ZodNode;
-      options?: ZodNode[];
-      getter?: () => ZodNode;
-    };
-  };
-}
-
-/**
- * Strict mode makes every field required, so the model sends `null` for a field it
- * means to leave out. For a field zod treats as optional (or defaulted) and that does
- * not itself accept null, null means "absent": drop it, so the default applies.
- */
-function nullsToAbsent(schema: z.ZodType, value: unknown): unknown {
-  return walk(schema as unknown as ZodNode, value);
-}
-
-function walk(node: ZodNode, value: unknown): unknown {
-  const definition = node._zod.def;
-  switch (definition.type) {
-    case 'object': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value) || !definition.shape) return value;
-      const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-      for (const [key, field] of Object.entries(definition.shape)) {
-        if (!(key in copy)) continue;
-        if (copy[key] === null && field._zod.optin !== undefined && !nullAllowed(field)) delete copy[key];
-        else copy[key] = walk(field, copy[key]);
-      }
-      return copy;
-    }
-    case 'array':
-      return Array.isArray(value) && definition.element
-        ? value.map((item) => walk(definition.element as ZodNode, item))
-        : value;
-    case 'lazy':
-      return definition.getter ? walk(definition.getter(), value) : value;
-    case 'pipe':
-      return definition.in ? walk(definition.in, value) : value;
-    default: {
-      const inner = definition.innerType;
-      return inner ? walk(inner, value) : value;
-    }
-  }
-}
-
-function nullAllowed(node: ZodNode): boolean {
-  const definition = node._zod.def;
-  switch (definition.type) {
-    case 'nullable':
-    case 'null':
-    case 'any':
-    case 'unknown':
-      return true;
-    case 'union':
-      return (definition.options ?? []).some(nullAllowed);
-    case 'lazy':
-      return definition.getter ? nullAllowed(definition.getter()) : false;
-    case 'pipe':
-      return definition.in ? nullAllowed(definition.in) : false;
-    default:
-      return definition.innerType ? nullAllowed(definition.innerType) : false;
+    if (assembly.strict === 'required') throw error;
+    return { parameters: assembly.schema, nonStrictReason: errorMessage(error) };
   }
 }
 

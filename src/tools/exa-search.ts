@@ -64,7 +64,7 @@ export interface SearchToolOptions {
 export function createExaSearchTool(
   provider: SearchProvider,
   options: SearchToolOptions = {},
-): Tool<ExaSearchParameters> {
+): Tool<z.infer<ExaSearchParameters>> {
   return defineTool({
     name: searchToolName,
     description:
@@ -89,6 +89,6 @@ export function createExaSearchTool(
 /** The tool as `autohedge` wires it by default: Exa, keyed from the environment, checked only when a search runs. */
 export function createExaSearchToolFromEnvironment(
   environment: NodeJS.ProcessEnv = process.env,
-): Tool<ExaSearchParameters> {
+): Tool<z.infer<ExaSearchParameters>> {
   return createExaSearchTool(createExaProvider({ apiKey: environment.EXA_API_KEY }));
 }

@@ -8,8 +8,8 @@ export type TickerOutcome =
 export interface AnalyzeEachOptions {
   /** Analyses in flight at once. */
   concurrency: number;
-  options: (ticker: string) => AnalyzeOptions;
-  deps: (ticker: string) => AnalyzeDeps;
+  /** One ticker's whole run (the CLI's is runAndSave: src/run). */
+  run: (ticker: string) => Promise<AnalysisResult>;
   /** Once aborted no further ticker starts; those begun finish (interrupted) and are reported. */
   signal?: AbortSignal;
   /**
@@ -36,7 +36,7 @@ export async function analyzeEach(tickers: Iterable<string>, settings: AnalyzeEa
       const ticker = next.value;
       let outcome: TickerOutcome;
       try {
-        outcome = { ticker, result: await analyze(ticker, settings.options(ticker), settings.deps(ticker)) };
+        outcome = { ticker, result: await settings.run(ticker) };
       } catch (error) {
         outcome = { ticker, error };
       }
@@ -63,8 +63,7 @@ export async function analyzeMany(
   const positions = new Map(tickers.map((ticker, index) => [ticker, index]));
   await analyzeEach(tickers, {
     concurrency: Math.min(concurrency, tickers.length),
-    options,
-    deps,
+    run: (ticker) => analyze(ticker, options(ticker), deps(ticker)),
     signal,
     onOutcome: (outcome) => {
       outcomes[positions.get(outcome.ticker) ?? outcomes.length] = outcome;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseUrlHost } from '../../src/cli/run-options.js';
+import { baseUrlHost } from '../../src/run/run-record.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { captureIo } from '../support/cli.js';
@@ -24,7 +24,7 @@ describe('a saved run explains itself and says where it went', () => {
     for (const name of ['result.json', 'report.md', 'report.html', 'chart.svg', 'transcript.jsonl'])
       expect(existsSync(join(dir, name)), name).toBe(true);
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(
-      `Run settings: autohedge ${version} · models: director gpt-4.1, quant gpt-4.1`,
+      `**Run settings.** autohedge ${version} · models: director gpt-4.1, quant gpt-4.1`,
     );
     // The id the footer names is one `runs show` finds.
     const runId = /Run (\S+)/.exec(io.out())![1]!;
@@ -79,6 +79,8 @@ describe('a saved run explains itself and says where it went', () => {
       maxCostUsd: 5,
       search: 'exa',
       agents: ['quant'],
+      requestVersion: 1,
+      asOf: { kind: 'live' },
     });
   });
 

@@ -16,10 +16,10 @@ function sourceFiles(directory: string): string[] {
 describe('yahoo-finance2 boundary', () => {
   const files = sourceFiles(path.join(repoRoot, 'src'));
 
-  it('only src/market/yahoo.ts mentions the package, and only through import()', () => {
+  it('only src/market/yahoo-client.ts mentions the package, and only through import()', () => {
     const importers = files.filter((file) => /['"]yahoo-finance2(\/[^'"]*)?['"]/.test(readFileSync(file, 'utf8')));
-    expect(importers.map((file) => path.relative(repoRoot, file))).toEqual(['src/market/yahoo.ts']);
-    const source = readFileSync(path.join(repoRoot, 'src', 'market', 'yahoo.ts'), 'utf8');
+    expect(importers.map((file) => path.relative(repoRoot, file))).toEqual(['src/market/yahoo-client.ts']);
+    const source = readFileSync(path.join(repoRoot, 'src', 'market', 'yahoo-client.ts'), 'utf8');
     expect(source).not.toMatch(/^\s*import\s[^(]*['"]yahoo-finance2/m);
     expect(source).toMatch(/await Promise\.all\(\[\s*import\('yahoo-finance2'\)/);
   });

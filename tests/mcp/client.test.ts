@@ -30,7 +30,7 @@ async function open(servers: Record<string, unknown>, builtInNames: string[] = [
 }
 
 function byRemote(tools: McpTool[], remote: string): McpTool {
-  const tool = tools.find((candidate) => candidate.remoteName === remote);
+  const tool = tools.find((candidate) => candidate.origin.kind === 'mcp' && candidate.origin.remoteName === remote);
   if (!tool) throw new Error(`no tool ${remote}`);
   return tool;
 }

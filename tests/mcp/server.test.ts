@@ -61,6 +61,7 @@ describe('autohedge mcp --demo with the SDK client', () => {
       'maxCostUsd',
       'blind',
       'samples',
+      'asOf',
     ]);
     expect(analyze.inputSchema.required).toEqual(['ticker']);
     expect(analyze.outputSchema?.properties).toHaveProperty('status');

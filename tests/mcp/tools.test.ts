@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMcpResult, mcpOutputMaxCharacters, resultText } from '../../src/mcp/results.js';
-import { bindMcpTools, functionName, stripNulls } from '../../src/mcp/tools.js';
+import { bindMcpTools, functionName } from '../../src/mcp/tools.js';
+import { stripNulls } from '../../src/tools/null-arguments.js';
 import type { McpServerConfig } from '../../src/mcp/config.js';
 import type { McpServerHandle } from '../../src/mcp/types.js';
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { agentDefinitions } from '../../agents/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { analyze, type AnalyzeDeps } from '../../src/pipeline/analyze.js';
+import { SpendingCap } from '../../src/pipeline/budget.js';
 import { DataError, ModelError } from '../../src/errors.js';
 import type { RunEvent } from '../../src/events.js';
 import type { ChatRequest } from '../../src/llm/types.js';
@@ -321,7 +322,7 @@ describe('analyze (scripted model)', () => {
 
   it('stops spending at --max-cost: the call that would pass the cap is not made', async () => {
     const model = new ScriptedModel(script());
-    const outcome = await run(model, { model: 'gpt-4.1', maxCostUsd: 0.0001 }).result;
+    const outcome = await run(model, { model: 'gpt-4.1' }, { cap: new SpendingCap(0.0001) }).result;
     // Not even the plan fits under a hundredth of a cent with gpt-4.1's worst case.
     expect(model.requestsOf('director')).toHaveLength(0);
     expect(outcome.status).toBe('degraded');
@@ -370,8 +371,8 @@ describe('the --max-cost budget', () => {
     const model = new ScriptedModel({ quant: [{ text: 'never sent' }] });
     const outcome = await analyze(
       'ACME',
-      { asOf, agents: ['quant'], model: 'gpt-4.1', maxCostUsd: 0.0001 },
-      { model, market: fakeMarket(), search: searchProvider() },
+      { asOf, agents: ['quant'], model: 'gpt-4.1' },
+      { model, market: fakeMarket(), search: searchProvider(), cap: new SpendingCap(0.0001) },
     );
     expect(model.requests).toHaveLength(0);
     expect(outcome.status).toBe('degraded');

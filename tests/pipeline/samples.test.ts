@@ -1,6 +1,7 @@
 // `--samples k`: the Director's decision step k times on the same desk reports.
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/pipeline/analyze.js';
+import { SpendingCap } from '../../src/pipeline/budget.js';
 import type { ChatRequest } from '../../src/llm/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import { decision, fixedNow } from '../support/faults.js';
@@ -22,12 +23,19 @@ function script(decisions: object[], usage?: { promptTokens: number; completionT
   });
 }
 
-const run = (model: ScriptedModel, options: { samples: number; maxCostUsd?: number; minAgreement?: number }) =>
-  analyze(
+const run = (model: ScriptedModel, options: { samples: number; maxCostUsd?: number; minAgreement?: number }) => {
+  const { maxCostUsd, ...rest } = options;
+  return analyze(
     'ACME',
-    { asOf: fixedNow(), model: 'gpt-4.1', ...options },
-    { model, market: fakeMarket(makeSnapshot()), search: null },
+    { asOf: fixedNow(), model: 'gpt-4.1', ...rest },
+    {
+      model,
+      market: fakeMarket(makeSnapshot()),
+      search: null,
+      ...(maxCostUsd !== undefined ? { cap: new SpendingCap(maxCostUsd) } : {}),
+    },
   );
+};
 
 /** The desks in the order a decision request lists them. */
 function deskOrder(request: ChatRequest): string[] {

@@ -127,10 +127,11 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
         .trimEnd()
         .split('\n')
         .map((line) => JSON.parse(line) as AnalysisResult);
-      expect(results.map((result) => [result.ticker, result.status, result.asOf]).sort()).toEqual([
-        ['AAA', 'ok', '2026-11-28T12:00:00.000Z'],
-        ['BBB', 'ok', '2026-11-28T12:00:00.000Z'],
-        ['CCC', 'ok', '2026-11-28T12:00:00.000Z'],
+      // A live request runs as of the moment the worker runs it (its job id names the day it was enqueued).
+      expect(results.map((result) => [result.ticker, result.status, result.asOfMode]).sort()).toEqual([
+        ['AAA', 'ok', 'live'],
+        ['BBB', 'ok', 'live'],
+        ['CCC', 'ok', 'live'],
       ]);
       expect(waiting.io.err()).toContain('Universe: 3 analysed — 3 ok');
       for (const ticker of ['AAA', 'BBB', 'CCC']) expect(server.plansFor(ticker)).toBe(1);
@@ -184,18 +185,22 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     }
   });
 
-  it('an unknown ticker and malformed job data fail at once, without retries', async () => {
+  it('an unknown ticker, malformed job data and an unknown request version fail at once, without retries', async () => {
     const queue = queueName('unrecoverable');
     const server = await startAnalysisServer();
     const worker = await startWorker(queue, server);
     const view = inspectQueue(redis.url, queue);
     try {
       // A producer other than `enqueue` (which validates) can put anything on the queue.
+      const retried = { attempts: 4, backoff: { type: 'exponential', delay: 100 } };
+      await view.queue.add('analyze', { version: 1, ticker: 'BRK B' }, { jobId: 'bad-data', ...retried });
+      // A job from before run requests (or a newer autohedge's) names no version this worker knows.
       await view.queue.add(
         'analyze',
-        { ticker: 'BRK B', asOf: '2026-11-28T12:00:00.000Z' },
-        { jobId: 'bad-data', attempts: 4, backoff: { type: 'exponential', delay: 100 } },
+        { ticker: 'OLD', asOf: '2026-11-28T12:00:00.000Z' },
+        { jobId: 'old', ...retried },
       );
+      await view.queue.add('analyze', { version: 99, ticker: 'NEW' }, { jobId: 'newer', ...retried });
       const waiting = enqueue(['NOPE', '--queue', queue, '--wait']);
       expect(await waiting.exit).toBe(2);
       expect(waiting.io.err()).toContain("autohedge: job NOPE@2026-11-28 failed: DataError: unknown ticker 'NOPE'");
@@ -205,7 +210,16 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
         (await view.queue.getJob('bad-data'))?.failedReason ? view.queue.getJob('bad-data') : null,
       );
       expect(malformed.attemptsMade).toBe(1);
-      expect(malformed.failedReason).toMatch(/^malformed job data: /);
+      expect(malformed.failedReason).toMatch(/^malformed job data: invalid run request: ticker/);
+      for (const id of ['old', 'newer']) {
+        const refused = await eventually(`job ${id} to fail`, async () =>
+          (await view.queue.getJob(id))?.failedReason ? view.queue.getJob(id) : null,
+        );
+        expect(refused.attemptsMade).toBe(1);
+        expect(refused.failedReason).toMatch(
+          /^job refused: unknown run request version (null|99) \(this autohedge reads version 1\)$/,
+        );
+      }
       expect(server.requests).toHaveLength(0);
     } finally {
       await view.close();

@@ -85,7 +85,7 @@ describe('renderHtml', () => {
     expect(html).toContain('<section id="review"><h2>Review</h2>');
     expect(html).toContain('The first decision broke 1 guardrail rule (stop-side)');
     expect(html).toContain('class="status status-flagged"');
-    expect(html).toContain('autohedge exits 4');
+    expect(html).toMatch(/Flagged: the decision breaks \d+ guardrail rules? \(exit code 4\)/);
   });
 
   test('a demo run carries the banner and says its cost was not spent', () => {

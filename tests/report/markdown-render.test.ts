@@ -60,7 +60,7 @@ describe('report.md in a markdown viewer', () => {
     expect(html).toMatch(
       /<td>Take profit<\/td>\s*<td align="right">205\.00<\/td>\s*<td>entry<\/td>\s*<td align="right">\+25\.00<\/td>/,
     );
-    expect(html).toContain('Reward / risk: 2.08.');
+    expect(html).toMatch(/<th>Reward \/ risk<\/th>/);
     expect(html).toMatch(/<td>SMA 200<\/td>\s*<td>140\.00 \(close \+30\.40%\)<\/td>/);
     expect(html).toContain('<img src="chart.svg"');
     expect(html).toContain('<h3>The Director&#39;s briefs</h3>');

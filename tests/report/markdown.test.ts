@@ -13,9 +13,9 @@ describe('renderMarkdown', () => {
     );
     expect(markdown).toContain(
       [
-        '| Action | Conviction | Size | Order | Entry | Stop loss | Take profit | Horizon |',
-        '|---|---|---|---|---|---|---|---|',
-        '| **BUY** | 72/100 | 5.0% | limit | 180.00 | 168.00 | 205.00 | 3-6 months |',
+        '| Action | Conviction | Size | Order | Horizon | Entry | Stop loss | Take profit | Reward / risk |',
+        '|---|---|---|---|---|---|---|---|---|',
+        '| **BUY** | 72/100 | 5.0% | limit | 3-6 months | 180.00 | 168.00 | 205.00 | 2.08 |',
       ].join('\n'),
     );
     expect(markdown).toContain('**Rationale.** Momentum and earnings revisions agree; the risk desk caps the size.');
@@ -37,10 +37,12 @@ describe('renderMarkdown', () => {
     );
     expect(markdown).toContain('| sentiment | gpt-4o-mini | 2,400 | 1,024 | 350 | $0.0005 |');
     expect(markdown).toContain('| **Total** | | **9,600** | **1,024** | **1,850** | **$0.0412** |');
-    expect(markdown).toContain('## Status\n\n**ok**, started 2026-11-27 21:00 UTC, took 42.1 s.');
+    expect(markdown).toContain(
+      '## Status\n\n| Status | Started | Took |\n|---|---|---|\n| ok | 2026-11-27 21:00 UTC | 42.1 s |',
+    );
     expect(markdown).not.toContain('## Warnings');
     expect(markdown).not.toContain('DEMO');
-    expect(markdown.endsWith('_Not investment advice._\n')).toBe(true);
+    expect(markdown.endsWith('_Not investment advice: autohedge never places an order._\n')).toBe(true);
   });
 
   test('a demo run carries the banner', () => {
@@ -59,10 +61,12 @@ describe('renderMarkdown', () => {
       warnings: ['risk failed: model call timed out after 60 s'],
     });
     const markdown = renderMarkdown(result);
-    expect(markdown).toContain('### Risk\n\n**failed** · gpt-4.1 · 4.2 s\n\n> Error: model call timed out after 60 s');
+    expect(markdown).toContain(
+      '### Risk\n\n**failed** · gpt-4.1 · 4.2 s\n\n**Error.** model call timed out after 60 s',
+    );
     expect(markdown).toContain('## Warnings\n\n- risk failed: model call timed out after 60 s');
-    expect(markdown).toContain('**degraded**, started');
-    expect(markdown).toContain('Failed desks: Risk.');
+    expect(markdown).toContain('| degraded | 2026-11-27 21:00 UTC |');
+    expect(markdown).toContain('**Failed desks.** Risk.');
   });
 
   test('a failed run without a decision says why', () => {
@@ -72,7 +76,7 @@ describe('renderMarkdown', () => {
     expect(markdown.split('\n')[0]).toBe('# Acme Robotics Corp (ACME): no decision');
     expect(markdown).toContain('## Decision\n\nNo decision: every worker failed.');
     expect(markdown).toContain('## Guardrails\n\nNo findings.');
-    expect(markdown).toContain('Error: every worker failed');
+    expect(markdown).toContain('**Error.** every worker failed');
   });
 
   test('agents mode has no decision, plan or guardrail sections', () => {

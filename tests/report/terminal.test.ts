@@ -16,8 +16,8 @@ describe('renderTerminal, no colour', () => {
 
   test('header: name, symbol, exchange, price and change, key stats', () => {
     expect(lines.slice(0, 3)).toEqual([
-      'Acme Robotics Corp (ACME) · NasdaqGS · USD',
-      '182.52  +2.31 (+1.28%)  as of 2026-11-27 21:00 UTC',
+      'Acme Robotics Corp (ACME) · NasdaqGS · Technology · Robotics',
+      '182.52 USD  +2.31 (+1.28%)  as of 2026-11-27 21:00 UTC',
       'Market cap 4.45T · P/E 58.9 · 52w 86.62–184.48 · RSI 61.2 · ATR 4.10 · Volatility 38.5%',
     ]);
   });
@@ -28,19 +28,30 @@ describe('renderTerminal, no colour', () => {
     expect(output).toContain(`Volatility 38.5%\n\n${chart}\n\n── Decision`);
   });
 
-  test('decision, thesis, guardrails by severity', () => {
+  test('decision and its levels, thesis and briefs, guardrails by severity', () => {
     const start = lines.findIndex((line) => line.startsWith('── Decision '));
-    expect(lines.slice(start + 1, start + 11)).toEqual([
+    expect(lines.slice(start + 1, start + 15)).toEqual([
       'BUY · conviction 72/100 · size 5.0% of portfolio · limit order · horizon 3-6 months',
-      'Entry 180.00 · Stop 168.00 · Target 205.00',
+      'Entry 180.00 · Stop 168.00 · Target 205.00 · Reward / risk 2.08',
       'Rationale: Momentum and earnings revisions agree; the risk desk caps the size.',
       'Key risks:',
       '  • Valuation is stretched after a 90% year',
       '  • Export restrictions',
       'Dissent: Risk preferred 3% until the next earnings report.',
       '',
+      'Levels:',
+      '  Level         Price  From        Distance        %     In ATR',
+      '  Entry        180.00  last price     -2.52   -1.38%  -0.61 ATR',
+      '  Stop loss    168.00  entry         -12.00   -6.67%  -2.93 ATR',
+      '  Take profit  205.00  entry         +25.00  +13.89%  +6.10 ATR',
+      '',
+    ]);
+    const plan = lines.findIndex((line) => line.startsWith('── Plan '));
+    expect(lines.slice(plan + 1, plan + 5)).toEqual([
       'Thesis: A momentum leader near its high; check whether the news supports the move.',
       '',
+      "The Director's briefs:",
+      '  • Quant: Trend and levels.',
     ]);
     const guardrails = lines.findIndex((line) => line.startsWith('── Guardrails '));
     expect(lines.slice(guardrails + 1, guardrails + 3)).toEqual([
@@ -55,16 +66,17 @@ describe('renderTerminal, no colour', () => {
     expect(lines).toContain(`── Quant · ok · gpt-4.1 · 4.2 s ${'─'.repeat(68)}`);
     expect(lines).toContain('Trend is up: price 4.3% above the 20-day average, RSI 61. Momentum score 0.7.');
     const sentiment = lines.findIndex((line) => line.startsWith('── Sentiment · ok · gpt-4o-mini · 6.4 s '));
-    expect(lines.slice(sentiment + 1, sentiment + 10)).toEqual([
+    expect(lines.slice(sentiment + 1, sentiment + 11)).toEqual([
       'Overall sentiment 0.68. Revenue beat (https://news.example.com/acme-beats). Export rules are the',
       'main risk.',
       '',
       'Tool calls (1):',
       '  1. exa_search {"query":"ACME news","numResults":2,"daysBack":30} · 820 ms',
       '',
-      'Sources (2):',
+      `── Sources cited by Sentiment ${'─'.repeat(70)}`,
       '  • Acme beats on revenue · https://news.example.com/acme-beats',
-      '  • Export rules tighten · https://wire.example.org/export-rules (search result)',
+      '  • Export rules tighten · https://wire.example.org/export-rules (search result, not cited in the',
+      '    text)',
     ]);
   });
 
@@ -109,7 +121,7 @@ describe('renderTerminal variants', () => {
           plain,
         ),
       ),
-    ).toContain('Entry n/a · Stop n/a · Target n/a');
+    ).toContain('Entry n/a · Stop n/a · Target n/a · Reward / risk n/a');
   });
 
   test('demo banner first, in unicode and in ASCII', () => {
@@ -164,13 +176,14 @@ describe('renderTerminal variants', () => {
     });
     const lines = linesOf(renderTerminal(result, plain));
     const decision = lines.findIndex((line) => line.startsWith('── Decision '));
-    expect(lines[decision + 1]).toBe('No decision: every worker failed');
+    expect(lines[decision + 1]).toBe('No decision: every worker failed.');
     const guardrails = lines.findIndex((line) => line.startsWith('── Guardrails '));
     expect(lines[guardrails + 1]).toBe('No findings.');
     expect(lines.filter((line) => line === 'Error: connection refused')).toHaveLength(4);
-    expect(lines.slice(-3)).toEqual([
+    expect(lines.slice(-4)).toEqual([
       `Run ${sampleRunId} · status failed · as of 2026-11-27 21:00 UTC`,
       'Error: every worker failed',
+      'Failed desks: Quant, Risk, Execution, Sentiment.',
       '',
     ]);
   });
@@ -204,12 +217,13 @@ describe('renderTerminal variants', () => {
 
   test('no market data: the header says so and there is no chart', () => {
     const lines = linesOf(renderTerminal(makeResult({ market: null }), plain));
-    expect(lines.slice(0, 3)).toEqual([
+    expect(lines.slice(0, 4)).toEqual([
       'ACME',
-      'Market data not available for this run: no price, chart or key stats; levels are unverifiable.',
+      'Market data was not available for this run: no price, chart or key stats, and every level is',
+      'unverifiable.',
       '',
     ]);
-    expect(lines[3]!.startsWith('── Decision ')).toBe(true);
+    expect(lines[4]!.startsWith('── Decision ')).toBe(true);
   });
 
   test('missing numbers print as n/a, never zero', () => {
@@ -218,7 +232,7 @@ describe('renderTerminal variants', () => {
     market.quote = { ...market.quote, marketCap: null, trailingPE: null, change: null, changePercent: null };
     market.indicators = { ...market.indicators, rsi14: null, atr14: null, volatility20d: null };
     const lines = linesOf(renderTerminal(result, plain));
-    expect(lines[1]).toBe('182.52  as of 2026-11-27 21:00 UTC');
+    expect(lines[1]).toBe('182.52 USD  as of 2026-11-27 21:00 UTC');
     expect(lines[2]).toBe('Market cap n/a · P/E n/a · 52w 86.62–184.48 · RSI n/a · ATR n/a · Volatility n/a');
   });
 

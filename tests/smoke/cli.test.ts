@@ -52,17 +52,17 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
 
     expect(
       run.stdout.startsWith(
-        `${demoBanner}\n\nAcme Robotics Corp (ACME) | NasdaqGS | USD\n141.85  +1.18 (+0.84%)  as of 2026-11-27 18:00 UTC\n`,
+        `${demoBanner}\n\nAcme Robotics Corp (ACME) | NasdaqGS | Technology | Industrial Robots\n141.85 USD  +1.18 (+0.84%)  as of 2026-11-27 18:00 UTC\n`,
       ),
     ).toBe(true);
     const sections = [...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1]);
-    expect(sections).toEqual(['Decision', 'Guardrails', 'Quant', 'Risk', 'Execution', 'Sentiment']);
+    expect(sections).toEqual(['Decision', 'Plan', 'Guardrails', 'Quant', 'Risk', 'Execution', 'Sentiment', 'Sources']);
     expect(run.stdout).toContain(
-      '\nBUY | conviction 64/100 | size 4.0% of portfolio | limit order | horizon 4–8 weeks\nEntry 139.57 | Stop 130.43 | Target 155.57\n',
+      '\nBUY | conviction 64/100 | size 4.0% of portfolio | limit order | horizon 4-8 weeks\nEntry 139.57 | Stop 130.43 | Target 155.57 | Reward / risk 1.75\n',
     );
     // Section rules span the text width (100 columns off a terminal).
     expect(run.stdout).toContain(`-- Guardrails ${'-'.repeat(100 - '-- Guardrails '.length)}\nNo findings.\n`);
-    expect(run.stdout).toContain('\nSources (5):\n');
+    expect(run.stdout).toMatch(/\n-- Sources cited by Sentiment -+\n(  \* .+\n(    .+\n)*){5}\n/);
     expect(run.stdout).toContain('https://news.example.com/2026/11/05/acme-robotics-q3-results');
     expect(run.stdout).toMatch(/\nTokens 8,941 in \| 1,667 out \| cost \$0\.\d{4} \| wall time .+\n/);
     expect(run.stdout).toMatch(/\nRun \d{8}T\d{6}Z-ACME-[0-9a-f]{6} \| status ok \| as of 2026-11-27 21:00 UTC\n$/);
@@ -156,8 +156,10 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
   it('--agent sentiment runs the snapshot and that desk only, from the same cassette', async () => {
     const run = await runBuilt(['analyze', 'ACME', '--demo', '--agent', 'sentiment', '--no-save']);
     expect(run.code).toBe(0);
-    expect(run.stdout.startsWith(`${demoBanner}\n\nAcme Robotics Corp (ACME) | NasdaqGS | USD\n`)).toBe(true);
-    expect([...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1])).toEqual(['Sentiment']);
+    expect(
+      run.stdout.startsWith(`${demoBanner}\n\nAcme Robotics Corp (ACME) | NasdaqGS | Technology | Industrial Robots\n`),
+    ).toBe(true);
+    expect([...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1])).toEqual(['Sentiment', 'Sources']);
     expect(run.stdout).toContain('-- Sentiment | ok | gpt-4o-mini |');
     expect(run.stdout).toContain('0.68 (0 very negative, 1 very positive)');
     expect(lines(run.stderr)).toEqual([

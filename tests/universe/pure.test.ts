@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ModelError, UsageError, DataError } from '../../src/errors.js';
+import { DataError, ModelError, UsageError, type ModelErrorKind } from '../../src/errors.js';
 import { parseUniverse, mergeTickers } from '../../src/universe/universe-file.js';
 import { UniverseTally, rankScore } from '../../src/universe/universe-summary.js';
 import { renderUniverseSummary } from '../../src/report/universe-summary.js';
-import type { AnalysisResult } from '../../src/result/types.js';
+import type { AnalysisResult, RunFailure } from '../../src/result/types.js';
 import { verdictOnError, verdictOnResult } from '../../src/queue/classify.js';
 import { jobIdFor } from '../../src/queue/jobs.js';
 import { decisionFor, type Stance } from './support.js';
@@ -82,33 +82,37 @@ describe('UniverseTally', () => {
 
 describe('the queue: job ids and verdicts', () => {
   it('one job id per (ticker, as-of day), with no ":" in it', () => {
-    expect(jobIdFor('BRK-B', new Date('2026-11-28T23:59:59.999Z'))).toBe('BRK-B@2026-11-28');
-    expect(jobIdFor('EURUSD=X', new Date('2026-11-28T00:00:00Z'))).not.toContain(':');
+    expect(jobIdFor('BRK-B', '2026-11-28')).toBe('BRK-B@2026-11-28');
+    expect(jobIdFor('EURUSD=X', '2026-11-28')).not.toContain(':');
   });
-  it('usage-class errors are unrecoverable; a 429 rate-limits; a failed run from a 5xx is transient; anything else is done', () => {
+  it("usage-class errors are unrecoverable; the result's typed failure decides the rest", () => {
     const ok = result('A', { action: 'BUY', conviction: 60 });
-    const failed = { ...result('A', null), error: 'Director plan failed: server error (503)' } as AnalysisResult;
+    const failing = (failure: RunFailure, status: AnalysisResult['status'] = 'failed') =>
+      ({ ...result('A', null), status, error: failure.message, failure }) as AnalysisResult;
+    const model = (kind: ModelErrorKind, status: number | null) => {
+      const error = new ModelError(`${kind} (${status})`, kind, status);
+      return { kind: 'model' as const, message: error.message, retryable: error.retryable, model: { kind, status } };
+    };
     expect(verdictOnError(new DataError("unknown ticker 'NOPE'", 'unknown-ticker'))).toEqual({
       kind: 'unrecoverable',
       reason: "DataError: unknown ticker 'NOPE'",
     });
     expect(verdictOnError(new DataError('could not reach Yahoo Finance', 'unreachable')).kind).toBe('transient');
-    expect(
-      verdictOnResult(failed, [new ModelError('OpenAI rejected the API key (401)', 'authentication', 401)]).kind,
-    ).toBe('unrecoverable');
-    expect(verdictOnResult(ok, [new ModelError('rate limit hit (429)', 'rate-limited', 429)]).kind).toBe(
+    expect(verdictOnResult(failing({ stage: 'plan', ...model('authentication', 401) })).kind).toBe('unrecoverable');
+    // A 429 anywhere re-runs the job, degraded or failed.
+    expect(verdictOnResult(failing({ stage: 'desks', ...model('rate-limited', 429) }, 'degraded')).kind).toBe(
       'rate-limited',
     );
-    expect(verdictOnResult(failed, [new ModelError('server error (503)', 'server', 503)])).toEqual({
+    expect(verdictOnResult(failing({ stage: 'plan', ...model('server', 503) }))).toEqual({
       kind: 'transient',
-      reason: 'Director plan failed: server error (503)',
+      reason: 'server (503)',
     });
     // A degraded run (a desk's 5xx) is a result, not a retry.
-    expect(verdictOnResult(ok, [new ModelError('server error (503)', 'server', 503)])).toEqual({
-      kind: 'done',
-      result: ok,
-    });
-    // A failed run with no transient cause (a schema slip) is a result too: retrying would slip again.
-    expect(verdictOnResult(failed, [])).toEqual({ kind: 'done', result: failed });
+    const degraded = failing({ stage: 'desks', ...model('server', 503) }, 'degraded');
+    expect(verdictOnResult(degraded)).toEqual({ kind: 'done', result: degraded });
+    // A failed run no retry can pass (a schema slip, the cap) is a result too.
+    const slipped = failing({ stage: 'decision', kind: 'schema', message: 'schema', retryable: false });
+    expect(verdictOnResult(slipped)).toEqual({ kind: 'done', result: slipped });
+    expect(verdictOnResult(ok)).toEqual({ kind: 'done', result: ok });
   });
 });

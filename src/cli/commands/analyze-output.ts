@@ -1,19 +1,13 @@
-import { join } from 'node:path';
-import { CassetteError, ExitCode, errorMessage } from '../../errors.js';
+import { CassetteError, ExitCode } from '../../errors.js';
 import type { EventSink } from '../../events.js';
-import type { ChatModel } from '../../llm/types.js';
-import type { AnalyzeDeps } from '../../pipeline/analyze.js';
 import type { TickerOutcome } from '../../universe/analyze-many.js';
-import type { AnalysisResult } from '../../result/types.js';
 import { UniverseTally } from '../../universe/universe-summary.js';
-import { autohedgeHome } from '../../paths.js';
-import { scrubDeep } from '../../scrub.js';
+import type { RunSinks } from '../../run/run-and-save.js';
 import { exitCodeFor, exitCodeForStatus, formatError, worstExitCode } from '../exit.js';
 import { colorEnabled, type CliIo } from '../io.js';
 import type { AnalyzeCliOptions } from '../command-table.js';
 import { createProgress } from '../progress.js';
 import type { Session } from '../services.js';
-import { runOptionsRecord, withRunRecord } from '../run-options.js';
 import { createResultPrinter } from './result-printer.js';
 
 interface OutputContext {
@@ -24,9 +18,10 @@ interface OutputContext {
 }
 
 /**
- * What `analyze` does with each finished ticker, as it finishes: scrub it, save it,
- * print it (`--jsonl` a line, the terminal report), count it for the summary, and
- * forget it. Only `--json` keeps results, for its one array at the end.
+ * What `analyze` shows of each ticker: progress and --trace while it runs (its sinks),
+ * then, as it finishes (saved already by runAndSave), `--jsonl` a line or the terminal
+ * report, counted for the summary and forgotten. Only `--json` keeps results, for its
+ * one array at the end.
  */
 export async function createUniverseOutput({ tickers, options, session, io }: OutputContext) {
   const stderrColor = colorEnabled(io.env, io.stderrIsTTY);
@@ -41,11 +36,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
     secrets: session.secrets,
   });
   const { createTraceSink } = options.trace ? await import('../../report/trace.js') : { createTraceSink: null };
-  const { createTranscript } = await import('../../report/transcript.js');
   const printer = await createResultPrinter(options, io, tickers);
-  const record = runOptionsRecord(options, session);
-  const transcripts = new Map<string, ReturnType<typeof createTranscript>>();
-  const secrets = session.secrets;
   const several = tickers.length > 1;
   const tally = new UniverseTally();
   const codes = new Set<ExitCode>();
@@ -56,26 +47,19 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
   return {
     tally,
     stopProgress: () => progress.stop(),
-    depsFor(ticker: string, model: ChatModel, search: Session['search']): AnalyzeDeps {
-      const transcript = createTranscript({ secrets });
-      transcripts.set(ticker, transcript);
-      const sinks: EventSink[] = [progress.sink(ticker), transcript.sink];
+    sinksFor(ticker: string): RunSinks {
+      const sinks: EventSink[] = [progress.sink(ticker)];
       if (createTraceSink)
         sinks.push(createTraceSink({ write: io.stderr, color: stderrColor, label: several ? ticker : undefined }));
       return {
-        model,
-        market: session.market,
-        search,
-        prices: session.prices,
-        agentTools: session.mcp?.agentTools,
         events: (event) => {
           for (const sink of sinks) sink(event);
         },
+        warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
+        info: options.quiet ? undefined : (message) => io.stderr(`${message}\n`),
       };
     },
-    async add(outcome: TickerOutcome): Promise<void> {
-      const transcript = transcripts.get(outcome.ticker);
-      transcripts.delete(outcome.ticker);
+    add(outcome: TickerOutcome): void {
       progress.done(outcome.ticker);
       if (outcome.result === undefined) {
         io.stderr(`${formatError(outcome.error, options.verbose)}${several ? ` (${outcome.ticker})` : ''}\n`);
@@ -83,12 +67,11 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
         tally.addError();
         return;
       }
-      const result = scrubDeep(withRunRecord(outcome.result, record), secrets);
+      const result = outcome.result;
       if (result.reviewFailure?.kind === 'replay-miss') reviewNotReplayed = true;
       codes.add(exitCodeForStatus(result.status));
       tally.addResult(result);
       printer.print(result);
-      await saveResult(result, transcript?.lines() ?? [], { options, session, io, several });
     },
     /** The --json array, the summary, replay misses and the cassette; the exit code. */
     async finish(current: Session): Promise<number> {
@@ -103,33 +86,4 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
       return misses.length > 0 && code !== ExitCode.interrupted ? ExitCode.usage : code;
     },
   };
-}
-
-async function saveResult(
-  result: AnalysisResult,
-  transcript: string[],
-  context: { options: AnalyzeCliOptions; session: Session; io: CliIo; several: boolean },
-): Promise<void> {
-  const { options, session, io } = context;
-  if (!options.save && !options.out) return;
-  const { saveRun, writeRunFiles } = await import('../../store/index.js');
-  const { renderRunFiles } = await import('../../report/run-files.js');
-  const files = { transcript, ...renderRunFiles(result) };
-  if (options.save) {
-    try {
-      const { dir } = await saveRun(autohedgeHome(session.env), result, files);
-      if (!options.quiet) io.stderr(`saved ${dir}\n`);
-    } catch (error) {
-      io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
-    }
-  }
-  if (options.out) {
-    const directory = context.several ? join(options.out, result.ticker) : options.out;
-    try {
-      await writeRunFiles(directory, result, files);
-      if (!options.quiet) io.stderr(`wrote ${directory}\n`);
-    } catch (error) {
-      io.stderr(`autohedge: warning: could not write --out ${directory}: ${errorMessage(error)}\n`);
-    }
-  }
 }

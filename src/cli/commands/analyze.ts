@@ -3,30 +3,38 @@ import { isoDay } from '../../clock.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
 import { analyzeEach } from '../../universe/analyze-many.js';
-import { SpendingCap, withBudget, withSearchBudget } from '../../pipeline/budget.js';
 import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
+import { capReached } from '../../pipeline/run-failure.js';
 import { agentIds, type WorkerId } from '../../result/types.js';
 import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
-import { tickersUntil, watchBudget } from '../../universe/universe.js';
+import { tickersUntil } from '../../universe/universe.js';
 import { autohedgeHome, demoCassettePath } from '../../paths.js';
-import { resolveAsOf, type HistoricalAsOf } from '../../market/as-of.js';
 import { validateTicker } from '../../market/ticker.js';
+import { resolveRunClock } from '../../run/as-of.js';
+import { scopeCap } from '../../run/cap.js';
+import { parseRunRequest, type RunRequest } from '../../run/request.js';
+import { outFor, runAndSave } from '../../run/run-and-save.js';
 import { finishedTickers } from '../../store/finished-runs.js';
-import { warningWriter, type CliIo } from '../io.js';
+import type { CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import type { AnalyzeCliOptions } from '../command-table.js';
 import { redactingIo } from '../redact.js';
-import { buildServices, type Session } from '../services.js';
+import { openSession } from '../request-session.js';
+import { requestFromFlags } from '../run-request-flags.js';
+import { checkBlindAndSamples } from './blind-options.js';
+import { checkedFlagBaseUrl, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
 import { defaultLimits } from '../../guardrails/guardrails.js';
-import { checkBlindAndSamples } from './blind-options.js';
 
 export { demoCassettePath };
 
-/** `autohedge analyze <tickers...>`: a thin shell over the library's analyze(). */
-/** `argv` is the whole command line, kept in a recorded cassette. */
+/**
+ * `autohedge analyze <tickers...>`: one RunRequest per ticker from the flags, each
+ * run by runAndSave on one session, under one cap for the whole command. `argv` is the
+ * whole command line, kept in a recorded cassette.
+ */
 export async function analyzeCommand(
   rawTickers: string[],
   options: AnalyzeCliOptions,
@@ -35,6 +43,27 @@ export async function analyzeCommand(
   argv: string[],
 ): Promise<number> {
   checkCombinations(options);
+  const tickers = await tickersOf(rawTickers, options, io);
+  checkedFlagBaseUrl(options.baseUrl);
+  // A blind run searches nothing (a query would name the company); an explicit --search was refused above.
+  const search = options.blind ? 'none' : resolveSearchChoice(options.search, io.env);
+  const base = requestFromFlags(options, options.search === undefined ? undefined : search);
+  const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
+  // Before any client exists: a closed or future day is the user's to fix, with no request made.
+  const clock = resolveRunClock(requests[0]!.asOf, deps.now?.() ?? new Date(), () => new Date());
+  checkSearchForHistoricalRun(search, clock.historical);
+  const session = await openSession(requests[0]!, io, deps, argv);
+  try {
+    if (options.demo) session.checkDemoTickers(tickers);
+    if (options.maxCost !== undefined) checkPricesKnown(options.model, options.agent, session, search);
+    return await runAnalyses(requests, options, session, redactingIo(io, session.secrets));
+  } finally {
+    await session.close();
+  }
+}
+
+/** The tickers named and those of --universe, each once, checked. */
+async function tickersOf(rawTickers: string[], options: AnalyzeCliOptions, io: CliIo): Promise<string[]> {
   const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
   const tickers = mergeTickers(
     rawTickers.map((ticker) => validateTicker(ticker)),
@@ -45,35 +74,7 @@ export async function analyzeCommand(
     throw new UsageError(
       options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'",
     );
-  // Before any client exists: a closed or future day is the user's to fix, with no request made.
-  const historical = options.asOf !== undefined ? resolveAsOf(options.asOf, deps.now?.() ?? new Date()) : null;
-  // A blind run searches nothing (a query would name the company); an explicit --search was refused above.
-  const search = options.blind ? 'none' : resolveSearchChoice(options.search, io.env);
-  checkSearchForHistoricalRun(search, historical !== null);
-  const session: Session = await buildServices(
-    {
-      env: io.env,
-      cwd: io.cwd,
-      baseUrl: options.baseUrl,
-      record: options.record,
-      replay: options.demo ? demoCassettePath() : options.replay,
-      demo: options.demo,
-      refresh: options.refresh,
-      argv,
-      needsModel: true,
-      search,
-      warn: warningWriter(io),
-      mcpConfig: options.mcpConfig,
-    },
-    deps,
-  );
-  try {
-    if (options.demo) session.checkDemoTickers(tickers);
-    if (options.maxCost !== undefined) checkPricesKnown(options.model, options.agent, session, search);
-    return await runAnalyses(tickers, options, session, redactingIo(io, session.secrets), historical);
-  } finally {
-    await session.close();
-  }
+  return tickers;
 }
 
 function checkCombinations(options: AnalyzeCliOptions): void {
@@ -93,53 +94,41 @@ function checkCombinations(options: AnalyzeCliOptions): void {
 }
 
 async function runAnalyses(
-  tickers: string[],
+  requests: RunRequest[],
   options: AnalyzeCliOptions,
   session: Session,
   io: CliIo,
-  historical: HistoricalAsOf | null,
 ): Promise<number> {
-  const runClock = () => historical?.close ?? session.asOf();
-  const asOfDay = isoDay(runClock());
+  const asOfDay = isoDay(resolveRunClock(requests[0]!.asOf, session.now(), () => session.asOf()).at);
   const finished = options.resume ? await finishedTickers(autohedgeHome(session.env), asOfDay) : new Set<string>();
-  const pending = tickers.filter((ticker) => !finished.has(ticker));
+  const pending = requests.filter((request) => !finished.has(request.ticker));
   if (options.resume && !options.quiet) {
     io.stderr(
-      `autohedge: --resume: ${tickers.length - pending.length} of ${tickers.length} tickers already have a finished run for ${asOfDay}; analysing ${pending.length}\n`,
+      `autohedge: --resume: ${requests.length - pending.length} of ${requests.length} tickers already have a finished run for ${asOfDay}; analysing ${pending.length}\n`,
     );
   }
+  const tickers = requests.map((request) => request.ticker);
   const output = await createUniverseOutput({ tickers, options, session, io });
-  for (let skipped = tickers.length - pending.length; skipped > 0; skipped -= 1) output.tally.addSkipped();
-
-  // One cap for the whole command, its model calls and searches, however many tickers share
-  // it; once a model call is refused for it no further ticker starts (they would only fetch
-  // market data to report the cap).
-  const cap =
-    options.maxCost !== undefined ? new SpendingCap(options.maxCost, { stopAfterCap: session.replaying }) : null;
-  const budget = cap ? watchBudget(withBudget(session.model, cap, session.prices)) : null;
-  const search = cap && session.search ? withSearchBudget(session.search, cap, session.prices) : session.search;
+  for (let skipped = requests.length - pending.length; skipped > 0; skipped -= 1) output.tally.addSkipped();
+  // One cap for the whole command, however many tickers share it; once a run reports it
+  // reached, no further ticker starts (they would only fetch market data to report the cap).
+  const cap = scopeCap(options.maxCost, session);
+  const several = requests.length > 1;
+  const byTicker = new Map(pending.map((request) => [request.ticker, request]));
+  let reached = false;
   const notStarted = { count: 0 };
   try {
     await analyzeEach(
-      tickersUntil(pending, () => budget?.reached() ?? false, notStarted),
+      tickersUntil([...byTicker.keys()], () => reached, notStarted),
       {
         concurrency: options.concurrency,
-        options: () => ({
-          asOf: runClock(),
-          historical: historical !== null,
-          agents: options.agent,
-          model: options.model,
-          env: session.env,
-          maxPositionPct: options.maxPosition,
-          guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
-          signal: io.signal,
-          refresh: options.refresh,
-          demo: session.demo,
-          blind: options.blind,
-          samples: options.samples,
-          ...(options.minAgreement !== undefined ? { minAgreement: options.minAgreement } : {}),
-        }),
-        deps: (ticker) => output.depsFor(ticker, budget?.model ?? session.model, search),
+        run: async (ticker) => {
+          const request = byTicker.get(ticker)!;
+          const planned = { ...request, out: outFor(request.out, ticker, several) };
+          const { result } = await runAndSave(planned, session, output.sinksFor(ticker), { cap, signal: io.signal });
+          if (capReached(result)) reached = true;
+          return result;
+        },
         signal: io.signal,
         onOutcome: (outcome) => output.add(outcome),
       },

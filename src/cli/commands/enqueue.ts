@@ -1,5 +1,8 @@
 import { resolve } from 'node:path';
-import { resolveAsOf } from '../../market/as-of.js';
+import { isoDay } from '../../clock.js';
+import { resolveRunClock } from '../../run/as-of.js';
+import { parseRunRequest } from '../../run/request.js';
+import { requestFromFlags } from '../run-request-flags.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
 import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
@@ -37,16 +40,19 @@ export async function enqueueCommand(
       options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'",
     );
   const now = (deps.now ?? (() => new Date()))();
-  // The same meaning as analyze --as-of: that session's close on the NYSE calendar.
-  const asOf = options.asOf !== undefined ? resolveAsOf(options.asOf, now).close : now;
+  // One request per ticker, exactly as analyze builds it: a job's data is the request.
+  const base = requestFromFlags(options);
+  const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
+  // The same meaning as analyze --as-of, refused here as there: a closed or future day.
+  resolveRunClock(requests[0]!.asOf, now, () => now);
   const url = redisUrlFrom(options.redis, io.env);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const { enqueueAnalyses } = await import('../../queue/enqueue.js');
   const queued = await enqueueAnalyses(await loadQueueModules(), {
     url,
     queueName: options.queue,
-    tickers,
-    asOf,
+    requests,
+    today: isoDay(now),
     attempts: options.attempts,
     backoffMs: options.backoff,
   });

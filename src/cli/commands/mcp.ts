@@ -1,19 +1,22 @@
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
 import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
-import type { AnalysisResult } from '../../result/types.js';
 import { autohedgeHome, packageVersion } from '../../paths.js';
-import { scrubDeep } from '../../scrub.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import { warningWriter, type CliIo } from '../io.js';
 import type { McpCliOptions } from '../command-table.js';
 import { defaultMcpCallCapUsd } from '../../run/defaults.js';
-import { runOptionsRecord, withRunRecord } from '../run-options.js';
-import { resolveSearchChoice } from '../../search/choice.js';
+import { resolveRunClock } from '../../run/as-of.js';
+import { scopeCap } from '../../run/cap.js';
+import { parseRunRequest, type RunRequest } from '../../run/request.js';
+import { runAndSave } from '../../run/run-and-save.js';
+import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
+import { requestFromFlags } from '../run-request-flags.js';
+import { serviceConfigOf } from '../request-session.js';
 import type { SearchChoice } from '../../search/types.js';
 import { buildServices, checkedFlagBaseUrl, type Session } from '../services.js';
-import { checkPricesKnown, demoCassettePath } from './analyze.js';
+import { checkPricesKnown } from './analyze.js';
 import { demoBanner } from '../../report/format.js';
 
 type McpOptions = McpCliOptions & { maxCost: number };
@@ -57,20 +60,15 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
     queue = next.catch(() => {});
     return next;
   };
+  const flags = options;
   const open = (needsModel: boolean) =>
     buildServices(
-      {
-        env: io.env,
-        cwd: io.cwd,
-        baseUrl: options.baseUrl,
-        replay: options.demo ? demoCassettePath() : options.replay,
-        demo: options.demo,
-        argv,
-        needsModel,
-        search,
-        warn: warningWriter(io),
-        mcpConfig: needsModel ? options.mcpConfig : undefined,
-      },
+      needsModel
+        ? serviceConfigOf(parseRunRequest({ ...requestFromFlags(flags, search), ticker: 'ACME' }), io, argv)
+        : {
+            ...serviceConfigOf({ ...requestFromFlags(flags), mcpConfig: undefined, refresh: false }, io, argv),
+            needsModel,
+          },
       deps,
     );
   // `tolerated`: the agents whose replay misses the result itself reports (as the CLI does
@@ -104,10 +102,16 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
       });
     },
     analyze: (input, signal, onEvent) => {
-      const symbol = validateTicker(input.ticker);
+      const request = requestOf(input, flags, search, deps);
       return withSession(
         true,
-        (session) => analyzeOnce(symbol, input, session, { ...options, searchChoice: search }, signal, onEvent),
+        async (session) => {
+          if (session.demo) session.checkDemoTickers([request.ticker]);
+          checkPricesKnown(request.model, request.agents, session, search, 'the per-call cost cap');
+          const sinks = { events: onEvent, warn: warningWriter(io) };
+          const cap = scopeCap(request.maxCostUsd, session);
+          return (await runAndSave(request, session, sinks, { cap, signal })).result;
+        },
         (result) => (result.reviewFailure?.kind === 'replay-miss' ? ['director'] : []),
       );
     },
@@ -122,66 +126,24 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
   };
 }
 
-async function analyzeOnce(
-  symbol: string,
-  input: AnalyzeInput,
-  session: Session,
-  options: McpOptions & { searchChoice: SearchChoice },
-  signal: AbortSignal,
-  onEvent: Parameters<ServeHandlers['analyze']>[2],
-): Promise<AnalysisResult> {
-  if (session.demo) session.checkDemoTickers([symbol]);
-  const cap = Math.min(input.maxCostUsd ?? options.maxCost, options.maxCost);
-  checkPricesKnown(options.model, input.agents, session, options.searchChoice, 'the per-call cost cap');
-  const { analyze } = await import('../../pipeline/analyze.js');
-  const { createTranscript } = await import('../../report/transcript.js');
-  const transcript = createTranscript({ secrets: session.secrets });
-  const raw = await analyze(
-    symbol,
-    {
-      asOf: session.asOf(),
-      agents: input.agents,
-      model: options.model,
-      env: session.env,
-      maxCostUsd: cap,
-      signal,
-      demo: session.demo,
-      replay: session.replaying,
-      maxPositionPct: options.maxPosition,
-      guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
-      ...(input.blind ? { blind: true } : {}),
-      ...(input.samples !== undefined ? { samples: input.samples } : {}),
-    },
-    {
-      model: session.model,
-      market: session.market,
-      search: session.search,
-      prices: session.prices,
-      agentTools: session.mcp?.agentTools,
-      events: (event) => {
-        transcript.sink(event);
-        onEvent(event);
-      },
-    },
-  );
-  const record = runOptionsRecord(
-    {
-      model: options.model,
-      agent: input.agents ?? [],
-      maxPosition: options.maxPosition,
-      maxRisk: options.maxRisk,
-      minRewardRisk: options.minRewardRisk,
-      maxCost: cap,
-      search: options.searchChoice,
-      blind: input.blind === true,
-      samples: input.samples ?? 1,
-    },
-    session,
-  );
-  const result = scrubDeep(withRunRecord(raw, record), session.secrets);
-  const { saveRun } = await import('../../store/index.js');
-  const { renderRunFiles } = await import('../../report/run-files.js');
-  // A run cut short by cancellation is saved too, as interrupted: the same files as the CLI's.
-  await saveRun(autohedgeHome(session.env), result, { transcript: transcript.lines(), ...renderRunFiles(result) });
-  return result;
+/**
+ * One MCP analyze call as a RunRequest: the server's flags, the call's ticker, desks and
+ * as-of day, its cap the lower of the call's and the server's. A closed or future day is
+ * refused before any session opens, as `analyze --as-of` refuses it.
+ */
+function requestOf(input: AnalyzeInput, flags: McpOptions, search: SearchChoice, deps: CliDeps): RunRequest {
+  const request = parseRunRequest({
+    ...requestFromFlags({ ...flags, asOf: input.asOf }, search),
+    ticker: validateTicker(input.ticker),
+    agents: input.agents ?? [],
+    maxCostUsd: Math.min(input.maxCostUsd ?? flags.maxCost, flags.maxCost),
+    // A blind call searches nothing and binds no MCP tool, whatever the server was started with.
+    ...(input.blind ? { blind: true, search: 'none', mcpConfig: undefined } : {}),
+    ...(input.samples !== undefined ? { samples: input.samples } : {}),
+  });
+  const clock = resolveRunClock(request.asOf, deps.now?.() ?? new Date(), () => new Date());
+  checkSearchForHistoricalRun(search, clock.historical);
+  if (flags.demo && clock.historical)
+    throw new UsageError('--demo replays a live run of its own day; it cannot be combined with asOf');
+  return request;
 }

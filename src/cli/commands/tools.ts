@@ -7,7 +7,6 @@ import type { SearchChoice } from '../../search/types.js';
 import { createExaSearchTool, searchToolName } from '../../tools/exa-search.js';
 import { renderTable } from '../../report/table.js';
 import type { Tool } from '../../tools/types.js';
-import type { McpTool } from '../../mcp/index.js';
 import type { CliIo } from '../io.js';
 import { withMcpTools } from '../mcp-listing.js';
 
@@ -32,7 +31,6 @@ function searchBacking(
 interface Listed {
   tool: Tool;
   agents: string[];
-  mcp?: McpTool;
 }
 
 /**
@@ -59,36 +57,25 @@ export async function toolsCommand(
       for (const tool of tools ?? []) {
         const entry = listed.find((candidate) => candidate.tool === tool);
         if (entry) entry.agents.push(agent);
-        else listed.push({ tool, agents: [agent], mcp: tool });
+        else listed.push({ tool, agents: [agent] });
       }
     }
   });
   if (options.json) {
-    const listing = listed.map(({ tool, agents, mcp }) => ({
-      name: tool.name,
-      agents,
-      strict: tool.definition.function.strict,
-      ...(mcp ? { server: mcp.server, serverTool: mcp.remoteName, nonStrictReason: mcp.nonStrictReason } : {}),
-      description: tool.description,
-      summary: tool.describe(),
-      definition: tool.definition,
+    const listing = listed.map(({ tool, agents }) => ({
+      ...listingEntry(tool, agents),
       ...(tool.name === searchToolName ? { provider: backing.provider, model: backing.model } : {}),
     }));
     io.stdout(`${stringifyJsonSafely(listing, 2)}\n`);
   } else {
-    const rows = listed.map(({ tool, agents, mcp }) => [
-      tool.name,
-      agents.join(', ') || '-',
-      mcp ? mcpParameterList(mcp) : parameterList(tool),
-      sanitizeText(firstSentence(tool.description)),
-    ]);
+    const rows = listed.map(({ tool, agents }) => tableRow(tool, agents));
     io.stdout(renderTable(['NAME', 'AGENTS', 'PARAMETERS', 'DESCRIPTION'], rows, io.stdoutIsTTY ? io.columns : 0));
-    for (const { tool, mcp } of listed) {
+    for (const { tool } of listed) {
       if (tool.name === searchToolName) io.stdout(`  ${tool.name}: ${backing.line}\n`);
-      if (mcp && !tool.definition.function.strict)
+      if (!tool.definition.function.strict)
         io.stdout(
           sanitizeText(
-            `  ${tool.name}: sent non-strict: ${mcp.nonStrictReason ?? 'its schema is not expressible in strict mode'}\n`,
+            `  ${tool.name}: sent non-strict: ${tool.nonStrictReason ?? 'its schema is not expressible in strict mode'}\n`,
           ),
         );
     }
@@ -96,20 +83,51 @@ export async function toolsCommand(
   return 0;
 }
 
-/** An MCP tool's parameters from the server's own schema, optional ones marked. */
-function mcpParameterList(tool: McpTool): string {
-  const properties = Object.keys((tool.inputSchema.properties as object | undefined) ?? {});
-  const required = new Set(Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : []);
-  return properties.length > 0 ? properties.map((name) => (required.has(name) ? name : `${name}?`)).join(', ') : '-';
+/** One tool in `tools --json`, from the Tool contract alone: a zod tool and an MCP tool list alike. */
+export function listingEntry(tool: Tool, agents: string[]) {
+  return {
+    name: tool.name,
+    agents,
+    strict: tool.definition.function.strict,
+    ...(tool.origin.kind === 'mcp'
+      ? {
+          server: tool.origin.server,
+          serverTool: tool.origin.remoteName,
+          nonStrictReason: tool.nonStrictReason ?? null,
+        }
+      : {}),
+    description: tool.description,
+    summary: tool.describe(),
+    definition: tool.definition,
+  };
 }
 
-/** "query, numResults?, daysBack?": the parameters the model may send, optional ones marked. */
-function parameterList(tool: Tool): string {
-  const shape = tool.parameters.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
-  const names = Object.entries(shape).map(([name, schema]) =>
-    schema.safeParse(undefined).success || schema.safeParse(null).success ? `${name}?` : name,
+/** One row of the `tools` table: name, agents, parameters, the description's first sentence. */
+export function tableRow(tool: Tool, agents: string[]): string[] {
+  return [tool.name, agents.join(', ') || '-', parameterList(tool), sanitizeText(firstSentence(tool.description))];
+}
+
+/**
+ * "query, numResults?, daysBack?": the parameters the model may send, read from the
+ * definition alone, whoever built the tool. Optional ones are marked: in a strict
+ * definition every property is required and an optional one is nullable; in a
+ * non-strict one, those not required.
+ */
+export function parameterList(tool: Pick<Tool, 'definition'>): string {
+  const parameters = tool.definition.function.parameters as Record<string, unknown>;
+  const properties = (parameters.properties ?? {}) as Record<string, unknown>;
+  const required = new Set(Array.isArray(parameters.required) ? (parameters.required as string[]) : []);
+  const names = Object.entries(properties).map(([name, schema]) =>
+    required.has(name) && !nullable(schema) ? name : `${name}?`,
   );
   return names.length > 0 ? names.join(', ') : '-';
+}
+
+function nullable(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const node = schema as Record<string, unknown>;
+  if (node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null'))) return true;
+  return Array.isArray(node.anyOf) && node.anyOf.some(nullable);
 }
 
 function firstSentence(text: string): string {

@@ -1,24 +1,21 @@
-import { errorMessage } from '../../errors.js';
-import type { AnalysisResult } from '../../result/types.js';
-import type { JobSession } from '../../queue/worker.js';
-import { autohedgeHome } from '../../paths.js';
+import { redisUrlFrom } from '../queue-options.js';
 import { sanitizeText } from '../../sanitize.js';
-import { scrubDeep } from '../../scrub.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { CliDeps } from '../deps.js';
-import { warningWriter, type CliIo } from '../io.js';
+import type { CliIo } from '../io.js';
 import type { WorkerCliOptions } from '../command-table.js';
-import { redisUrlFrom } from '../queue-options.js';
 import { redactingIo } from '../redact.js';
-import { buildServices, secretsOf, type Session } from '../services.js';
-
-type TranscriptFactory = typeof import('../../report/transcript.js').createTranscript;
+import { openSession } from '../request-session.js';
+import { requestFromFlags } from '../run-request-flags.js';
+import { checkedFlagBaseUrl, secretsOf } from '../services.js';
+import { parseRunRequest } from '../../run/request.js';
 
 /**
- * `autohedge worker`: takes analysis jobs from the queue until SIGTERM or Ctrl-C, each
- * one analyze() call whose result is saved here and returned as the job's value. On
- * the signal it takes no more jobs and lets those in flight finish (a second Ctrl-C
- * exits at once; the jobs it held go back to the queue when their lock expires).
+ * `autohedge worker`: takes analysis jobs from the queue until SIGTERM or Ctrl-C. Each
+ * job's data is a RunRequest, run by runAndSave on this worker's clients (its server,
+ * search, MCP tools), saved here and returned as the job's value. On the signal it takes
+ * no more jobs and lets those in flight finish (a second Ctrl-C exits at once; the jobs
+ * it held go back to the queue when their lock expires).
  */
 export async function workerCommand(
   options: WorkerCliOptions,
@@ -27,13 +24,12 @@ export async function workerCommand(
   argv: string[],
 ): Promise<number> {
   const url = redisUrlFrom(options.redis, io.env);
+  checkedFlagBaseUrl(options.baseUrl);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const modules = await loadQueueModules();
-  const search = resolveSearchChoice(options.search, io.env);
-  const session = await buildServices(
-    { env: io.env, cwd: io.cwd, baseUrl: options.baseUrl, argv, needsModel: true, search, warn: warningWriter(io) },
-    deps,
-  );
+  const host = requestFromFlags(options, resolveSearchChoice(options.search, io.env));
+  // Checked once here, as analyze checks its flags: a bad worker flag is exit 2 before any job.
+  const session = await openSession(parseRunRequest({ ...host, ticker: 'ACME' }), io, deps, argv);
   const out = redactingIo(io, secretsOf(session.env));
   const log = (line: string) => {
     // Job lines quote server error text and job data: sanitised like any untrusted text.
@@ -41,21 +37,15 @@ export async function workerCommand(
   };
   try {
     const { startWorker } = await import('../../queue/worker.js');
-    const { createTranscript } = await import('../../report/transcript.js');
     const worker = await startWorker(modules, {
       url,
       queueName: options.queue,
       concurrency: options.concurrency,
       stallIntervalMs: options.stallInterval,
       rateLimitPauseMs: options.rateLimitPause,
-      options: () => ({
-        model: options.model,
-        env: session.env,
-        maxPositionPct: options.maxPosition,
-        guardrailLimits: { maxRiskPct: options.maxRisk, minRewardRisk: options.minRewardRisk },
-        maxCostUsd: options.maxCost ?? null,
-      }),
-      session: () => jobSession(session, options, out, createTranscript),
+      host,
+      session,
+      sinks: (request) => ({ warn: (message) => log(`[${request.ticker}] warning: ${message}`) }),
       log,
     });
     log(
@@ -83,35 +73,4 @@ function untilStopped(signal: AbortSignal | undefined): Promise<void> {
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop, { once: true });
   });
-}
-
-function jobSession(
-  session: Session,
-  options: WorkerCliOptions,
-  io: CliIo,
-  createTranscript: TranscriptFactory,
-): JobSession {
-  const secrets = secretsOf(session.env);
-  const transcript = createTranscript({ secrets });
-  return {
-    deps: {
-      model: session.model,
-      market: session.market,
-      search: session.search,
-      prices: session.prices,
-      events: transcript.sink,
-    },
-    async finish(result: AnalysisResult) {
-      const clean = scrubDeep(result, secrets);
-      if (!options.save) return clean;
-      const { saveRun } = await import('../../store/index.js');
-      const { renderRunFiles } = await import('../../report/run-files.js');
-      try {
-        await saveRun(autohedgeHome(session.env), clean, { transcript: transcript.lines(), ...renderRunFiles(clean) });
-      } catch (error) {
-        io.stderr(`autohedge: warning: run ${result.runId} not saved: ${errorMessage(error)}\n`);
-      }
-      return clean;
-    },
-  };
 }
