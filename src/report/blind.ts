@@ -1,4 +1,5 @@
 import type { AnalysisResult } from '../result/types.js';
+import type { Tone } from './view-types.js';
 
 /**
  * The lines a blind run and a sampled run carry at the top of every report: what the
@@ -23,4 +24,9 @@ export function stabilityBanner(result: Pick<AnalysisResult, 'stability'>): stri
   ].filter((part): part is string => part !== null);
   const failed = stability.failed > 0 ? `, ${stability.failed} without a decision` : '';
   return `STABILITY — ${stability.k} samples of the decision: BUY ${actions.BUY}, SELL ${actions.SELL}, HOLD ${actions.HOLD}${failed} · agreement ${Math.round(stability.agreement * 100)} %${spreads.length > 0 ? ` · spread ${spreads.join(', ')}` : ''}`;
+}
+
+/** A sampled decision flagged as unstable reads as bad news; one that held, as good. */
+export function stabilityTone(result: Pick<AnalysisResult, 'guardrails'>): Tone {
+  return (result.guardrails ?? []).some((finding) => finding.rule === 'unstable-decision') ? 'bad' : 'good';
 }
