@@ -196,6 +196,31 @@ export const analysisResultSchema = z.strictObject({
       maxCostUsd: z.number().positive().nullable(),
       search: z.string().min(1),
       agents: z.array(z.string()),
+      requestVersion: z.number().int().min(1).optional(),
+      asOf: z
+        .union([
+          z.strictObject({ kind: z.literal('live') }),
+          z.strictObject({ kind: z.literal('historical'), day: z.iso.date() }),
+        ])
+        .optional(),
+      blind: z.literal(true).optional(),
+      samples: z.number().int().min(2).optional(),
+      minAgreement: z.number().min(0).max(1).optional(),
+    })
+    .optional(),
+  blind: z.strictObject({ alias: z.string().min(1), scale: z.number().positive() }).optional(),
+  stability: z
+    .strictObject({
+      k: z.number().int().min(2),
+      agreement: z.number().min(0).max(1),
+      actions: z.strictObject({ BUY: z.number().int(), SELL: z.number().int(), HOLD: z.number().int() }),
+      spread: z.strictObject({
+        positionSizePct: z.number().min(0).nullable(),
+        entry: z.number().min(0).nullable(),
+        stopLoss: z.number().min(0).nullable(),
+        takeProfit: z.number().min(0).nullable(),
+      }),
+      failed: z.number().int().min(0),
     })
     .optional(),
   search: z
