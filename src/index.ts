@@ -2,6 +2,17 @@
 export { analyze, type AnalyzeDeps, type AnalyzeOptions } from './pipeline/analyze.js';
 export { analyzeMany, type TickerOutcome } from './universe/analyze-many.js';
 export { checkDecision, defaultLimits, type GuardrailLimits } from './guardrails/guardrails.js';
+export {
+  checkClaims,
+  claimFindings,
+  claimLimits,
+  extractFigures,
+  type Claim,
+  type ClaimCounts,
+  type ClaimStatus,
+  type ClaimsInput,
+  type ClaimsSummary,
+} from './claims/index.js';
 export { withBudget } from './pipeline/budget.js';
 export type {
   AnalysisResult,

@@ -86,6 +86,9 @@ async function recordOne(name, runIndex, recorded) {
     const rules = result.guardrails.map((finding) => finding.rule);
     const expectedRules = result.mode === 'full' ? expectedGuardrails[result.ticker] : [];
     if (JSON.stringify(rules) !== JSON.stringify(expectedRules)) problems.push(`guardrails: ${rules.join(', ') || 'none'}`);
+    // Every figure of the scripted prose must match the synthetic data (docs/claims.md).
+    const contradicted = (result.claims ?? []).filter((claim) => claim.status === 'contradicted');
+    if (contradicted.length > 0) problems.push(`contradicted figures: ${contradicted.map((claim) => `${claim.agent} ${claim.text} (the data: ${claim.sourceText})`).join(', ')}`);
     if (problems.length > 0) throw new Error(`the recorded ${result.ticker} analysis is not the demo it should be: ${problems.join(' | ')}`);
   }
 

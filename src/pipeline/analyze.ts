@@ -28,6 +28,7 @@ import {
 } from './blind-run.js';
 import { decide } from './decide-phase.js';
 import { announceDirector, createDirector } from './director.js';
+import { attachClaims, withClaimFindings } from './claims.js';
 import { contaminationOf } from './contamination.js';
 import { defaultLimits, resolveLimits, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { resolveModel } from './models.js';
@@ -437,6 +438,7 @@ async function decidePhase(run: Run, director: ReturnType<typeof createDirector>
     samples: run.samples,
     minAgreement: run.minAgreement,
     signal: run.signal,
+    wordFindings: (decision, market) => withClaimFindings(() => [], { ...run.result, market })(decision),
   });
   for (const warning of outcome.warnings) if (!run.signal.aborted) run.warn(warning);
   if (outcome.decision === null) {
@@ -482,6 +484,7 @@ function startDesk(run: Run, id: string, brief: Brief, signal: AbortSignal = run
 /** The status and the typed failure from the run's facts, in one place; the error line for a failed or interrupted run. */
 function closeRun(run: Run, usage: UsageTracker, prices: PriceTable, started: number): AnalysisResult {
   const { result } = run;
+  attachRunClaims(run);
   const facts: RunFacts = {
     interrupted: run.signal.aborted,
     marketMissing: result.market === null,
@@ -517,4 +520,27 @@ function makeRunId(symbol: string, at: Date): string {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${symbol.replace(/[^A-Z0-9]/g, '_')}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * The run's claims against what its texts were written from: in a blind run the blind
+ * snapshot and the decision in blind units (the prose quotes blind prices), so a blind
+ * figure is not read as a contradiction of the real one.
+ */
+function attachRunClaims(run: Run): void {
+  const { result, blind } = run;
+  if (!blind?.snapshot) return attachClaims(result);
+  const scale = blind.unblind.scale;
+  const inBlindUnits = (value: number | null) => (value === null ? null : value / scale);
+  const decision = result.decision && {
+    ...result.decision,
+    entry: inBlindUnits(result.decision.entry),
+    stopLoss: inBlindUnits(result.decision.stopLoss),
+    takeProfit: inBlindUnits(result.decision.takeProfit),
+  };
+  const seen: AnalysisResult = { ...result, market: blind.snapshot, decision, guardrails: [] };
+  attachClaims(seen);
+  result.claims = seen.claims;
+  result.claimsSummary = seen.claimsSummary;
+  if (result.mode === 'agents') result.guardrails = [...result.guardrails, ...seen.guardrails];
 }

@@ -26,6 +26,11 @@ export interface DecideInput {
   samples: number;
   minAgreement: number;
   signal: AbortSignal;
+  /**
+   * Findings on the decision's words (the claims: src/pipeline/claims.ts), in the units the
+   * Director wrote them in, against the snapshot it read (the blind one in a blind run).
+   */
+  wordFindings?: (decision: Decision, market: MarketSnapshot | null) => GuardrailFinding[];
 }
 
 export interface DecideOutcome {
@@ -50,11 +55,12 @@ interface Sample {
 
 export async function decide(input: DecideInput): Promise<DecideOutcome> {
   const seen = input.blind ? input.blind.snapshot : input.market;
-  const check = (decision: Decision) => checkDecision(decision, seen, input.limits);
+  const words = (decision: Decision) => input.wordFindings?.(decision, seen) ?? [];
+  const check = (decision: Decision) => [...checkDecision(decision, seen, input.limits), ...words(decision)];
   const samples = await runSamples(input, check);
   const real = (decision: Decision): DecisionRecord => {
     const levels = input.blind ? input.blind.unblind.levels(decision) : decision;
-    return { decision: levels, guardrails: checkDecision(levels, input.market, input.limits) };
+    return { decision: levels, guardrails: [...checkDecision(levels, input.market, input.limits), ...words(decision)] };
   };
   if (input.samples <= 1) return single(samples[0]!, real);
   return sampled(input, samples, real);

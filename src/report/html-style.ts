@@ -41,6 +41,12 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--card); p
 .tool-call code { overflow-wrap: anywhere; }
 a { color: #1d4ed8; overflow-wrap: anywhere; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .85rem; }
+.claim-verified, .claim-derived { text-decoration: underline dotted #9ca3af; text-underline-offset: .15em; }
+.claim-unsourced { text-decoration: underline wavy #f59e0b; text-underline-offset: .15em; }
+mark.claim-contradicted { background: #fee2e2; color: var(--error); font-weight: 700; padding: 0 .15rem; border-radius: .2rem; }
+.claim-truth { color: var(--error); font-weight: 600; }
+.claim-ref { font-size: .7em; line-height: 0; } .claim-ref a { text-decoration: none; color: var(--muted); }
+.claim-note-contradicted { color: var(--error); } .claim-note-unsourced { color: var(--warning); }
 @media (max-width: 40rem) { body { padding: .6rem; font-size: 14px; } .action { font-size: 1.6rem; } th, td { padding: .25rem .35rem; } }
 @media print {
   body { padding: 0; font-size: 11pt; } main { max-width: none; }

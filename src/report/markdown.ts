@@ -4,7 +4,7 @@ import type { DeskBlock } from './desk-text.js';
 import { safeLinkUrl } from './escape.js';
 import { oneLine, truncate } from './format.js';
 import { reportView } from './view.js';
-import type { ClaimMark, Fact, Part, Section, Table } from './view-types.js';
+import type { ClaimMark, Fact, Marked, Part, Section, Table } from './view-types.js';
 
 export interface MarkdownOptions {
   /** A chart file beside report.md (chart.svg) to show under the market section. */
@@ -23,6 +23,9 @@ export function renderMarkdown(result: AnalysisResult, options: MarkdownOptions 
   parts.push(view.meta.map(metaFact).join(' · '));
   for (const section of view.sections) parts.push(sectionMarkdown(section, 2, options));
   parts.push(`_${view.disclaimer}_`);
+  // The checked figures' notes, as footnotes (GitHub lists them at the end).
+  if (view.notes.length > 0)
+    parts.push(view.notes.map((note) => `[^c${note.number}]: ${inline(note.text)}`).join('\n'));
   return `${parts.join('\n\n')}\n`;
 }
 
@@ -75,11 +78,14 @@ function partMarkdown(part: Part, options: MarkdownOptions): string {
         ],
         rows: part.facts.map((fact) => [fact.label, fact.unit ? `${fact.value} ${fact.unit}` : fact.value]),
       });
-    case 'text':
-      return part.label ? `**${inline(part.label)}.** ${inline(part.text)}` : inline(part.text);
+    case 'text': {
+      const text = part.marked ? markedMarkdown(part.marked) : inline(part.text);
+      return part.label ? `**${inline(part.label)}.** ${text}` : text;
+    }
     case 'list': {
       const items = part.items.map(
-        (item) => `- ${item.label ? `**${inline(item.label)}:** ` : ''}${inline(item.text)}`,
+        (item) =>
+          `- ${item.label ? `**${inline(item.label)}:** ` : ''}${item.marked ? markedMarkdown(item.marked) : inline(item.text)}`,
       );
       const head = part.title ? `### ${inline(part.title)}` : part.label ? `**${inline(part.label)}**` : null;
       return [...(head ? [head, ''] : []), ...items].join('\n');
@@ -91,7 +97,7 @@ function partMarkdown(part: Part, options: MarkdownOptions): string {
         .map((finding) => `- **${finding.severity}** \`${finding.rule}\`: ${inline(finding.message)}`)
         .join('\n');
     case 'desk-text':
-      return part.blocks.map(blockMarkdown).join('\n\n');
+      return part.blocks.map((block, index) => blockMarkdown(block, part.marked?.[index] ?? null)).join('\n\n');
     case 'tool-calls':
       return [
         '**Tool calls**',
@@ -153,18 +159,43 @@ function claimsMarkdown(claims: ClaimMark[]): string {
  * desk's own level 3), and its lines are joined by hard breaks, so a viewer shows
  * them as written rather than as one run-on paragraph.
  */
-function blockMarkdown(block: DeskBlock): string {
+function blockMarkdown(block: DeskBlock, marked: Marked[] | null): string {
+  const text = (plain: string, index: number, escapeFirst?: (text: string) => string) => {
+    const pieces = marked?.[index];
+    return pieces ? markedMarkdown(pieces, escapeFirst) : (escapeFirst ?? inline)(plain);
+  };
   switch (block.kind) {
     case 'heading':
-      return `#### ${inline(block.text)}`;
+      return `#### ${text(block.text, 0)}`;
     case 'lines':
       // A line that starts like markup (`---` would turn the line above into a heading) starts escaped.
-      return block.lines.map((line) => inline(line).replace(/^([-=+*_#]|\d+[.)])/, '\\$1')).join('\\\n');
+      return block.lines
+        .map((line, index) => text(line, index, (first) => inline(first).replace(/^([-=+*_#]|\d+[.)])/, '\\$1')))
+        .join('\\\n');
     case 'list':
-      return block.items.map((item, index) => `${block.ordered ? `${index + 1}.` : '-'} ${inline(item)}`).join('\n');
+      return block.items
+        .map((item, index) => `${block.ordered ? `${index + 1}.` : '-'} ${text(item, index)}`)
+        .join('\n');
     case 'code':
       return ['```text', ...block.lines.map((line) => line.replace(/^(\s*)```/, '$1` ``')), '```'].join('\n');
   }
+}
+
+/**
+ * Prose with its checked figures marked: a footnote naming the source of each, a contradicted
+ * figure in bold with the true value beside it. `escapeFirst` escapes the first stretch (a line
+ * that must not start like markup).
+ */
+function markedMarkdown(pieces: Marked, escapeFirst: (text: string) => string = inline): string {
+  return pieces
+    .map((piece, index) => {
+      const text = index === 0 ? escapeFirst(piece.text) : inline(piece.text);
+      if (!piece.mark) return text;
+      const note = `[^c${piece.mark.note}]`;
+      if (piece.mark.truth === undefined) return `${text}${note}`;
+      return `**${text}** _(the data: ${inline(piece.mark.truth)})_${note}`;
+    })
+    .join('');
 }
 
 /** A table cell: pipes escaped, one line. */

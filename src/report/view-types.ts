@@ -58,6 +58,26 @@ export interface ClaimMark {
   detail?: string;
 }
 
+/** How a renderer marks one checked figure in the prose (src/claims; docs/claims.md). */
+export interface FigureMark {
+  status: 'verified' | 'derived' | 'unsourced' | 'contradicted';
+  /** The number of its note (`ReportView.notes`): a footnote in markdown, a link in HTML. */
+  note: number;
+  /** The note's text, also the HTML hover title: "verified: snapshot.indicators.rsi14 = 53.6314". */
+  title: string;
+  /** A contradicted figure's true value, written like the figure ("61.0"). */
+  truth?: string;
+}
+
+/** Prose split at its checked figures: plain stretches and marked figures, in order. */
+export type Marked = Array<{ text: string; mark?: FigureMark }>;
+
+export interface FigureNote {
+  number: number;
+  status: FigureMark['status'];
+  text: string;
+}
+
 export interface ToolCallLine {
   name: string;
   /** The arguments on one line, uncut: each renderer shortens them to its own width. */
@@ -71,10 +91,15 @@ export type Part =
   /** `row`: facts that read across, as one table row (the decision); otherwise label and value pairs. */
   | { kind: 'facts'; key: string; facts: Fact[]; layout?: 'row' }
   | { kind: 'table'; table: Table }
-  | { kind: 'text'; key: string; text: string; label?: string; tone?: Tone }
+  /** `marked`: the text with its checked figures, where the claims cover it. */
+  | { kind: 'text'; key: string; text: string; label?: string; tone?: Tone; marked?: Marked }
   | { kind: 'list'; key: string; items: ListItem[]; label?: string; title?: string; tone?: Tone }
   | { kind: 'findings'; findings: GuardrailFinding[] }
-  | { kind: 'desk-text'; raw: string; blocks: DeskBlock[] }
+  /**
+   * `marked`, parallel to `blocks`: a heading's text, each line or list item, as Marked
+   * (null for a code block, whose figures are shown as written).
+   */
+  | { kind: 'desk-text'; raw: string; blocks: DeskBlock[]; marked?: Array<Marked[] | null> }
   | { kind: 'tool-calls'; calls: ToolCallLine[] }
   | { kind: 'sources'; sources: Array<Source & { note: string | null }> }
   | {
@@ -92,6 +117,8 @@ export interface ListItem {
   text: string;
   /** A bold lead ("Quant:"), when the item belongs to someone. */
   label?: string;
+  /** The text with its checked figures, where the claims cover it. */
+  marked?: Marked;
 }
 
 export type SectionId =
@@ -141,5 +168,7 @@ export interface ReportView {
   /** The run in one line: id, as of, status, mode, wall time. */
   meta: Fact[];
   sections: Section[];
+  /** The notes the checked figures point to, numbered in reading order (empty for a run saved before claims). */
+  notes: FigureNote[];
   disclaimer: string;
 }

@@ -2,7 +2,8 @@ import type { AgentReport, ToolCallRecord } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
 import { sanitizeDeep } from '../sanitize.js';
-import { parseDeskText, withoutListedSources } from './desk-text.js';
+import { ClaimMarks, figuresSection } from './claims.js';
+import { parseDeskText, withoutListedSources, type DeskBlock } from './desk-text.js';
 import {
   agentTitle,
   demoBanner,
@@ -24,7 +25,7 @@ import { historicalBanner } from './historical.js';
 import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
 import { reviewLines } from './revision.js';
 import { collectSources, searchBackingLine } from './sources.js';
-import type { Fact, Notice, Part, ReportView, Section, Tone } from './view-types.js';
+import type { Fact, Marked, Notice, Part, ReportView, Section, Tone } from './view-types.js';
 
 export type * from './view-types.js';
 
@@ -41,13 +42,16 @@ export function reportView(unsafe: AnalysisResult): ReportView {
   const full = result.mode !== 'agents';
   const guardrails = result.guardrails ?? [];
   const reports = result.reports ?? [];
+  // The checked figures of the prose, numbered as the sections below are built: in reading order.
+  const marks = new ClaimMarks(result.claims);
   const sections: Array<Section | null> = [
     marketSection(result, subject),
-    full ? decisionSection(result) : null,
-    full ? planSection(result) : null,
+    full ? decisionSection(result, marks) : null,
+    full ? planSection(result, marks) : null,
     full || guardrails.length > 0 ? guardrailSection(guardrails) : null,
+    figuresSection(result),
     reviewSection(result),
-    desksSection(reports),
+    desksSection(reports, marks),
     ...reports.filter(searched).map(sourcesSection),
     warningsSection(result.warnings ?? []),
     usageSection(result),
@@ -59,6 +63,7 @@ export function reportView(unsafe: AnalysisResult): ReportView {
     notices: noticesOf(result),
     meta: metaOf(result),
     sections: sections.filter((section): section is Section => section !== null),
+    notes: marks.notes(),
     disclaimer: 'Not investment advice: autohedge never places an order.',
   };
 }
@@ -200,7 +205,7 @@ function quoteFacts(result: AnalysisResult, market: MarketSnapshot): Fact[] {
 
 const actionTone = (action: string): Tone => (action === 'BUY' ? 'good' : action === 'SELL' ? 'bad' : 'warning');
 
-function decisionSection(result: AnalysisResult): Section {
+function decisionSection(result: AnalysisResult, marks: ClaimMarks): Section {
   const section: Section = { id: 'decision', key: 'decision', title: 'Decision', parts: [] };
   const decision = result.decision;
   if (!decision) {
@@ -211,7 +216,7 @@ function decisionSection(result: AnalysisResult): Section {
   section.parts.push(
     { kind: 'facts', key: 'decision', facts: decisionFacts(decision), layout: 'row' },
     { kind: 'facts', key: 'levels', facts: levelFacts(decision, result.market), layout: 'row' },
-    ...decisionText(decision),
+    ...decisionText(decision, marks),
     {
       kind: 'table',
       table: {
@@ -266,23 +271,41 @@ function levelFacts(decision: Decision, market: MarketSnapshot | null): Fact[] {
   ];
 }
 
-function decisionText(decision: Decision): Part[] {
-  const parts: Part[] = [{ kind: 'text', key: 'rationale', label: 'Rationale', text: decision.rationale.trim() }];
+function decisionText(decision: Decision, marks: ClaimMarks): Part[] {
+  const text = (field: string, value: string) => ({ text: value, marked: marks.marked('director', field, value) });
+  const parts: Part[] = [
+    { kind: 'text', key: 'rationale', label: 'Rationale', ...text('decision.rationale', decision.rationale.trim()) },
+  ];
   if (decision.keyRisks.length > 0)
     parts.push({
       kind: 'list',
       key: 'keyRisks',
       label: 'Key risks',
-      items: decision.keyRisks.map((risk) => ({ text: oneLine(risk) })),
+      items: decision.keyRisks.map((risk, index) => text(`decision.keyRisks.${index}`, oneLine(risk))),
     });
-  if (decision.dissent) parts.push({ kind: 'text', key: 'dissent', label: 'Dissent', text: decision.dissent.trim() });
+  if (decision.dissent)
+    parts.push({
+      kind: 'text',
+      key: 'dissent',
+      label: 'Dissent',
+      ...text('decision.dissent', decision.dissent.trim()),
+    });
   return parts;
 }
 
-function planSection(result: AnalysisResult): Section | null {
+function planSection(result: AnalysisResult, marks: ClaimMarks): Section | null {
   const plan = result.plan;
   if (!plan?.thesis) return null;
-  const parts: Part[] = [{ kind: 'text', key: 'thesis', label: 'Thesis', text: plan.thesis.trim() }];
+  const thesis = plan.thesis.trim();
+  const parts: Part[] = [
+    {
+      kind: 'text',
+      key: 'thesis',
+      label: 'Thesis',
+      text: thesis,
+      marked: marks.marked('director', 'plan.thesis', thesis),
+    },
+  ];
   const briefs = Object.entries(plan.briefs ?? {}).filter(
     ([, brief]) => typeof brief === 'string' && brief.trim() !== '',
   );
@@ -291,7 +314,11 @@ function planSection(result: AnalysisResult): Section | null {
       kind: 'list',
       key: 'briefs',
       title: "The Director's briefs",
-      items: briefs.map(([agent, brief]) => ({ label: agentTitle(agent), text: oneLine(brief) })),
+      items: briefs.map(([agent, brief]) => ({
+        label: agentTitle(agent),
+        text: oneLine(brief),
+        marked: marks.marked('director', `plan.briefs.${agent}`, oneLine(brief)),
+      })),
     });
   return { id: 'plan', key: 'plan', title: 'Plan', parts };
 }
@@ -330,13 +357,24 @@ function sourcesOf(report: AgentReport) {
   return collectSources({ ...report, toolCalls: (report.toolCalls ?? []).filter(isSearchCall) });
 }
 
-function desksSection(reports: AgentReport[]): Section {
+function desksSection(reports: AgentReport[], marks: ClaimMarks): Section {
   const parts: Part[] =
     reports.length === 0 ? [{ kind: 'text', key: 'none', text: 'No desk reports.', tone: 'muted' }] : [];
-  return { id: 'desks', key: 'desks', title: 'Desks', parts, subsections: reports.map(deskSection) };
+  const subsections = reports.map((report) => deskSection(report, marks));
+  return { id: 'desks', key: 'desks', title: 'Desks', parts, subsections };
 }
 
-function deskSection(report: AgentReport): Section {
+/** Each block's text with its checked figures: a heading's, each line's or item's; none in code. */
+function markedBlocks(blocks: DeskBlock[], mark: (text: string) => Marked): Array<Marked[] | null> {
+  return blocks.map((block) => {
+    if (block.kind === 'heading') return [mark(block.text)];
+    if (block.kind === 'lines') return block.lines.map(mark);
+    if (block.kind === 'list') return block.items.map(mark);
+    return null;
+  });
+}
+
+function deskSection(report: AgentReport, marks: ClaimMarks): Section {
   const failed = report.status !== 'ok';
   const parts: Part[] = [];
   if (failed)
@@ -352,7 +390,9 @@ function deskSection(report: AgentReport): Section {
     const blocks = parseDeskText(raw);
     // A trailing SOURCES list the Sources section repeats is shown once, there.
     const listed = new Set(searched(report) ? sourcesOf(report).map((source) => source.url) : []);
-    parts.push({ kind: 'desk-text', raw, blocks: withoutListedSources(blocks, listed) });
+    const shown = withoutListedSources(blocks, listed);
+    const marked = markedBlocks(shown, (text) => marks.marked(report.agent, 'report', text));
+    parts.push({ kind: 'desk-text', raw, blocks: shown, marked });
   } else if (!failed) parts.push({ kind: 'text', key: 'empty', text: '(no text)', tone: 'muted' });
   const calls = report.toolCalls ?? [];
   if (calls.length > 0)

@@ -54,6 +54,32 @@ const finding = z.looseObject({
   message: z.string(),
 });
 
+/** A claim as the renderers read it (src/result/claims.ts); runs saved before claims have none. */
+const claim = z.looseObject({
+  agent: z.string(),
+  field: z.string(),
+  text: z.string(),
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  value: z.union([z.number(), z.string()]),
+  unit: z.enum(['currency', 'percent', 'number', 'atr', 'ratio', 'date']),
+  status: z.enum(['verified', 'derived', 'contradicted', 'unsourced']),
+  quantity: z.string().optional(),
+  source: z.string().optional(),
+  sourceValue: z.union([z.number(), z.string()]).optional(),
+  sourceText: z.string().optional(),
+  via: z.string().optional(),
+});
+
+const claimCounts = {
+  total: z.number(),
+  verified: z.number(),
+  derived: z.number(),
+  unsourced: z.number(),
+  contradicted: z.number(),
+  verifiedShare: z.number().nullable(),
+};
+
 const market = z.looseObject({
   symbol: z.string(),
   identity: z.looseObject({}),
@@ -116,6 +142,11 @@ export const savedResultSchema = z.looseObject({
       search: z.string(),
       agents: z.array(z.string()),
     })
+    .optional(),
+  // Added with claims (docs/claims.md); older runs have neither.
+  claims: z.array(claim).optional(),
+  claimsSummary: z
+    .looseObject({ ...claimCounts, byAgent: z.record(z.string(), z.looseObject(claimCounts)).default({}) })
     .optional(),
 });
 

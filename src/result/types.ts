@@ -4,6 +4,7 @@ import type { AgentFailure, AgentReport, FailureKind, ModelFailure } from '../ag
 import type { MarketSnapshot } from '../market/types.js';
 import type { decisionSchema, planSchema } from './schemas.js';
 import type { Stability } from './stability.js';
+import type { Claim, ClaimsSummary } from './claims.js';
 
 /** The roster lives in agents/; these names are kept for the readers that use them. */
 export { agentIds, type AgentId };
@@ -187,4 +188,11 @@ export interface AnalysisResult {
   blind?: { alias: string; scale: number };
   /** Set with `--samples k` (k ≥ 2): how much the Director's decision moves when asked again. */
   stability?: Stability;
+  /**
+   * Every figure in the prose (desk reports, the plan, the decision's texts) matched against
+   * what the run saw (docs/claims.md). Absent in runs saved before claims existed.
+   */
+  claims?: Claim[];
+  /** The claims counted, for the run and per agent. Absent with `claims`. */
+  claimsSummary?: ClaimsSummary;
 }

@@ -131,6 +131,36 @@ const findingSchema = z.strictObject({
   message: z.string(),
 });
 
+/** A figure of the prose and its status (docs/claims.md). */
+const claimSchema = z
+  .strictObject({
+    agent: z.string().min(1),
+    field: z.string().regex(/^(report|plan\.thesis|plan\.briefs\.\w+|decision\.(rationale|dissent|keyRisks\.\d+))$/),
+    text: z.string().min(1),
+    start: z.number().int().min(0),
+    end: z.number().int().min(0),
+    value: z.union([z.number(), z.string()]),
+    unit: z.enum(['currency', 'percent', 'number', 'atr', 'ratio', 'date']),
+    quantity: z.string().min(1).optional(),
+    status: z.enum(['verified', 'derived', 'contradicted', 'unsourced']),
+    source: z.string().min(1).optional(),
+    sourceValue: z.union([z.number(), z.string()]).optional(),
+    sourceText: z.string().min(1).optional(),
+    via: z.string().min(1).optional(),
+  })
+  .refine((claim) => claim.end > claim.start, 'a claim spans at least one character')
+  .refine((claim) => claim.status === 'unsourced' || claim.source !== undefined, 'a sourced claim names its source');
+
+const count = z.number().int().min(0);
+const claimCounts = {
+  total: count,
+  verified: count,
+  derived: count,
+  unsourced: count,
+  contradicted: count,
+  verifiedShare: z.number().min(0).max(1).nullable(),
+};
+
 export const analysisResultSchema = z.strictObject({
   runId: z.string().regex(/^\d{8}T\d{6}Z-[A-Z0-9_]+-[0-9a-f]{6}$/),
   ticker: z.string(),
@@ -226,6 +256,8 @@ export const analysisResultSchema = z.strictObject({
   search: z
     .strictObject({ provider: z.enum(['exa', 'openai', 'none', 'custom']), model: z.string().nullable() })
     .optional(),
+  claims: z.array(claimSchema),
+  claimsSummary: z.strictObject({ ...claimCounts, byAgent: z.record(z.string(), z.strictObject(claimCounts)) }),
 });
 
 export type CheckedResult = z.infer<typeof analysisResultSchema>;

@@ -56,7 +56,17 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
       ),
     ).toBe(true);
     const sections = [...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1]);
-    expect(sections).toEqual(['Decision', 'Plan', 'Guardrails', 'Quant', 'Risk', 'Execution', 'Sentiment', 'Sources']);
+    expect(sections).toEqual([
+      'Decision',
+      'Plan',
+      'Guardrails',
+      'Figures',
+      'Quant',
+      'Risk',
+      'Execution',
+      'Sentiment',
+      'Sources',
+    ]);
     expect(run.stdout).toContain(
       '\nBUY | conviction 64/100 | size 4.0% of portfolio | limit order | horizon 4-8 weeks\nEntry 139.57 | Stop 130.43 | Target 155.57 | Reward / risk 1.75\n',
     );
@@ -96,6 +106,9 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect([...lines(run.stderr)].sort()).toEqual(fullRunProgress('ACME'));
 
     const result = analysisResultSchema.parse(JSON.parse(run.stdout));
+    // Every figure of the demo's prose is checked, and none contradicts its data (docs/claims.md).
+    expect(result.claimsSummary).toMatchObject({ contradicted: 0 });
+    expect(result.claims.length).toBe(result.claimsSummary.total);
     expect(result).toMatchObject({
       ticker: 'ACME',
       asOf: '2026-11-27T21:00:00.000Z',
@@ -159,7 +172,11 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(
       run.stdout.startsWith(`${demoBanner}\n\nAcme Robotics Corp (ACME) | NasdaqGS | Technology | Industrial Robots\n`),
     ).toBe(true);
-    expect([...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1])).toEqual(['Sentiment', 'Sources']);
+    expect([...run.stdout.matchAll(/^-- (\w+)/gm)].map((match) => match[1])).toEqual([
+      'Figures',
+      'Sentiment',
+      'Sources',
+    ]);
     expect(run.stdout).toContain('-- Sentiment | ok | gpt-4o-mini |');
     expect(run.stdout).toContain('0.68 (0 very negative, 1 very positive)');
     expect(lines(run.stderr)).toEqual([

@@ -1,0 +1,203 @@
+import type { ClaimUnit } from './types.js';
+import { findQuantities, quantityBefore, type QuantityMention } from './quantities.js';
+
+/** A figure found in a text, before it is matched to a source. */
+export interface Figure {
+  text: string;
+  start: number;
+  end: number;
+  value: number | string;
+  unit: ClaimUnit;
+  /** Half a unit of the last printed digit, in the value's own scale: what the figure rounds. */
+  tolerance: number;
+  /** Digits after the decimal point, and the scale a magnitude multiplies by (1e9 for "38.44 B"). */
+  decimals: number;
+  scale: number;
+  /** True when the text wrote a sign (+2.09 %, -27.11 %): then the sign must match too. */
+  signed: boolean;
+  quantity: QuantityMention | null;
+}
+
+const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const monthName = String.raw`(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`;
+const isoDate = /\b(\d{4})-(\d{2})-(\d{2})(?:T[\d:.]+Z?)?(?![\d-])/g;
+const monthFirst = new RegExp(String.raw`\b${monthName}\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\w-])`, 'g');
+const dayFirst = new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+${monthName}\.?(?:,?\s+(\d{4}))?(?![\w-])`, 'g');
+
+/**
+ * Spans whose digits are no figures: web addresses, clock times, list markers, names that
+ * carry a period or number (SMA 50, EMA(20), S&P 500, CB-7, Q3), durations (20-day, 3 months,
+ * 4–8 weeks) and ordinals.
+ */
+const notFigures: readonly RegExp[] = [
+  /\bhttps?:\/\/\S+|\bwww\.\S+|\b[\w.+-]+@[\w-]+\.[\w.]+/g,
+  /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:UTC|GMT|ET|EST|EDT|am|pm))?\b/gi,
+  /^[ \t]*(?:\d{1,3}[.)]|\(\d{1,3}\))(?=\s)/gm,
+  /\b[A-Za-z]{2,}\s?\([\d,.\s]+\)/g,
+  /\b(?:SMA|EMA|DMA|WMA|MA)\s?-?\d+\b(?!\.\d)/gi,
+  /\b(?:S&P|Nasdaq|NASDAQ|Russell|FTSE|DAX|Dow|Nikkei|CAC|Stoxx|STOXX|Euro\s?Stoxx)\s?-?\d+\b/g,
+  /\b\d+(?:\.\d+)?(?:\s?[–-]\s?\d+(?:\.\d+)?)?[- ]?(?:trading[- ])?(?:days?|weeks?|months?|years?|yrs?|sessions?|quarters?|hours?|minutes?|bars?)\b/gi,
+  /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifty-two)[- ](?:days?|weeks?|months?|years?|sessions?)\b/gi,
+  /\b\d+(?:st|nd|rd|th)\b/gi,
+];
+
+const numberPattern = /(?<![\w.,])([+\-−]?)(US\$|\$|€|£)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?/g;
+
+const scales: Record<string, number> = {
+  t: 1e12,
+  tn: 1e12,
+  trillion: 1e12,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  m: 1e6,
+  mn: 1e6,
+  mm: 1e6,
+  million: 1e6,
+  k: 1e3,
+  thousand: 1e3,
+};
+
+interface Suffix {
+  unit: ClaimUnit;
+  scale: number;
+  length: number;
+}
+
+/** What follows a number: %, a multiple of ATR, a ratio, a scale (B, million) and a currency code. */
+function readSuffix(after: string): Suffix | null {
+  const percent = /^\s?(?:%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b)/i.exec(after);
+  if (percent) return { unit: 'percent', scale: 1, length: percent[0].length };
+  const atr = /^\s?(?:×|x|times)\s?(?:the\s+)?ATRs?(?:\s?\(14\))?(?![\w(])/i.exec(after);
+  if (atr) return { unit: 'atr', scale: 1, length: atr[0].length };
+  const multiple = /^\s?(?:×|x)(?![\w])|^ ?: ?1(?![\d.]|\s*=)/.exec(after);
+  if (multiple) return { unit: 'ratio', scale: 1, length: multiple[0].length };
+  const scaled =
+    /^\s?(trillion|billion|million|thousand|tn|bn|mn|mm|[TBMK]|k)(?![A-Za-z])(\s?(?:USD|EUR|GBP|dollars?)\b)?/.exec(
+      after,
+    );
+  if (scaled) {
+    const scale = scales[scaled[1]!.toLowerCase()]!;
+    return { unit: scaled[2] ? 'currency' : 'number', scale, length: scaled[0].length };
+  }
+  const currency = /^\s?(?:USD|EUR|GBP|CHF|JPY|CAD|dollars?)\b/.exec(after);
+  if (currency) return { unit: 'currency', scale: 1, length: currency[0].length };
+  return null;
+}
+
+function spansOf(text: string, patterns: readonly RegExp[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const pattern of patterns) {
+    for (const match of text.matchAll(pattern)) spans.push([match.index, match.index + match[0].length]);
+  }
+  return spans;
+}
+
+const inside = (spans: ReadonlyArray<[number, number]>, at: number) =>
+  spans.some(([from, to]) => at >= from && at < to);
+
+/**
+ * Every figure in a text, in order: prices, percentages, magnitudes, multiples, ratios, dates,
+ * and plain numbers that have decimals, thousands separators or a named quantity before them.
+ * Not figures: ordinals, list numbers, periods in names (SMA 50, RSI(14), 20-day), durations,
+ * years in prose, clock times, web addresses, and bare whole numbers with no quantity ("3 of 3").
+ */
+export function extractFigures(text: string): Figure[] {
+  const mentions = findQuantities(text);
+  // Digits inside a quantity's own name (the 14 of RSI(14), the 52 of 52-week high) are part of the name.
+  const excluded = [
+    ...spansOf(text, notFigures),
+    ...mentions.map((mention): [number, number] => [mention.start, mention.end]),
+  ];
+  const dates = extractDates(text, excluded);
+  const dateSpans = dates.map((date): [number, number] => [date.start, date.end]);
+  const figures: Figure[] = [...dates];
+  for (const match of text.matchAll(numberPattern)) {
+    const figure = readNumber(text, match, mentions);
+    if (figure && !inside(excluded, figure.numberStart) && !inside(dateSpans, figure.numberStart))
+      figures.push(figure.figure);
+  }
+  return figures.sort((a, b) => a.start - b.start);
+}
+
+function readNumber(
+  text: string,
+  match: RegExpMatchArray,
+  mentions: readonly QuantityMention[],
+): { figure: Figure; numberStart: number } | null {
+  const [whole, sign = '', symbol, digits = '', fraction] = match;
+  const start = match.index!;
+  const numberStart = start + sign.length + (symbol?.length ?? 0);
+  const before = text.slice(Math.max(0, start - 2), start);
+  // Glued to a word (CB-7, H1, x86) or followed by one (3rd, 20d): a name, not a figure.
+  if (/[A-Za-z]-?$/.test(text.slice(Math.max(0, start - 2), start)) && !symbol) return null;
+  const after = text.slice(start + whole.length);
+  const suffix = readSuffix(after);
+  if (!suffix && /^[A-Za-z]/.test(after)) return null;
+  const prefixCurrency = /(?:USD|EUR|GBP)\s$/.test(text.slice(Math.max(0, start - 4), start));
+  const unit: ClaimUnit =
+    symbol || prefixCurrency ? (suffix?.unit === 'percent' ? 'percent' : 'currency') : (suffix?.unit ?? 'number');
+  const decimals = fraction?.length ?? 0;
+  const scale = suffix?.scale ?? 1;
+  const magnitude = Number(`${digits.replace(/,/g, '')}${fraction ? `.${fraction}` : ''}`) * scale;
+  const negative = sign === '-' || sign === '−';
+  // A sign only counts where it starts the figure: "2–6" and "130-135" are ranges.
+  const signed = sign !== '' && (start === 0 || /[\s([:=]$/.test(before));
+  const quantity = quantityBefore(text, start, mentions);
+  const plainWhole = unit === 'number' && decimals === 0 && !digits.includes(',') && scale === 1;
+  if (plainWhole && (!quantity || isYear(magnitude))) return null;
+  const end = start + whole.length + (suffix?.length ?? 0);
+  return {
+    numberStart,
+    figure: {
+      text: text.slice(signed ? start : start + sign.length, end).trim(),
+      start: signed ? start : start + sign.length,
+      end,
+      value: signed && negative ? -magnitude : magnitude,
+      unit,
+      tolerance: 0.5 * 10 ** -decimals * scale,
+      decimals,
+      scale,
+      signed,
+      quantity,
+    },
+  };
+}
+
+const isYear = (value: number) => Number.isInteger(value) && value >= 1900 && value <= 2100;
+
+function extractDates(text: string, excluded: ReadonlyArray<[number, number]>): Figure[] {
+  const found: Figure[] = [];
+  const add = (start: number, written: string, value: string) => {
+    if (inside(excluded, start) || found.some((other) => start >= other.start && start < other.end)) return;
+    found.push({
+      text: written,
+      start,
+      end: start + written.length,
+      value,
+      unit: 'date',
+      tolerance: 0,
+      decimals: 0,
+      scale: 1,
+      signed: false,
+      quantity: null,
+    });
+  };
+  for (const match of text.matchAll(isoDate)) {
+    const [written, year, month, day] = match;
+    if (validDay(Number(month), Number(day))) add(match.index, written, `${year}-${month}-${day}`);
+  }
+  for (const match of text.matchAll(monthFirst)) add(match.index, match[0], dateValue(match[1]!, match[2]!, match[3]));
+  for (const match of text.matchAll(dayFirst)) add(match.index, match[0], dateValue(match[2]!, match[1]!, match[3]));
+  return found.filter((figure) => !String(figure.value).includes('NaN'));
+}
+
+const validDay = (month: number, day: number) => month >= 1 && month <= 12 && day >= 1 && day <= 31;
+
+function dateValue(month: string, day: string, year: string | undefined): string {
+  const index = months.indexOf(month.slice(0, 3).toLowerCase());
+  if (index < 0 || !validDay(index + 1, Number(day))) return 'NaN';
+  const mm = String(index + 1).padStart(2, '0');
+  const dd = day.padStart(2, '0');
+  return year ? `${year}-${mm}-${dd}` : `--${mm}-${dd}`;
+}

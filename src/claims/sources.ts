@@ -1,0 +1,187 @@
+import { maxDrawdownWindow, yearOfCloses } from '../market/indicators.js';
+import type { MarketSnapshot } from '../market/types.js';
+import { extractFigures, type Figure } from './extract.js';
+
+/** The unit a source value is in. Fractions of the snapshot (returns, volatility) are held in percent. */
+export type SourceKind = 'price' | 'percent' | 'number' | 'amount' | 'ratio' | 'atr' | 'date';
+
+export interface SourceValue {
+  /** A named path (`snapshot.indicators.rsi14`, `decision.stopLoss`, `exa_search#1[0].publishedDate`) or a formula. */
+  path: string;
+  kind: SourceKind;
+  value: number | string;
+  /** The value as the agents were shown it (the market block rounds: 53.6, 4.57), when that differs. */
+  shown?: number;
+}
+
+/** The decision's fields the claims read; a plain shape so old saved decisions and test doubles fit. */
+export interface DecisionLevels {
+  action: string;
+  orderType: string;
+  entry: number | null;
+  stopLoss: number | null;
+  takeProfit: number | null;
+  positionSizePct: number;
+  conviction: number;
+}
+
+export interface ToolCallLike {
+  name: string;
+  result: string | null;
+}
+
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const round = (value: number, decimals: number) => Number(value.toFixed(decimals));
+/** How the market block prints a price: 4 decimals below 2, else 2 (snapshot-text.ts formatPrice). */
+export const shownPrice = (value: number) => round(value, Math.abs(value) < 2 ? 4 : 2);
+
+type Field = [path: string, kind: SourceKind, value: number | null | undefined, shownDecimals?: number];
+
+/** Every number and date of the snapshot, by its path; fractions in percent. */
+export function snapshotSources(snapshot: MarketSnapshot | null): SourceValue[] {
+  if (!snapshot) return [];
+  const { quote, indicators } = snapshot;
+  const fraction = (value: number | null | undefined) => (finite(value) ? value * 100 : null);
+  const fields: Field[] = [
+    ['snapshot.indicators.lastClose', 'price', indicators.lastClose],
+    ['snapshot.quote.price', 'price', quote.price],
+    ['snapshot.quote.change', 'price', quote.change],
+    ['snapshot.quote.changePercent', 'percent', quote.changePercent, 2],
+    ['snapshot.indicators.sma20', 'price', indicators.sma20],
+    ['snapshot.indicators.sma50', 'price', indicators.sma50],
+    ['snapshot.indicators.sma200', 'price', indicators.sma200],
+    ['snapshot.indicators.rsi14', 'number', indicators.rsi14, 1],
+    ['snapshot.indicators.atr14', 'price', indicators.atr14],
+    ['snapshot.indicators.high52w', 'price', indicators.high52w],
+    ['snapshot.indicators.low52w', 'price', indicators.low52w],
+    ['snapshot.quote.fiftyTwoWeekHigh', 'price', quote.fiftyTwoWeekHigh],
+    ['snapshot.quote.fiftyTwoWeekLow', 'price', quote.fiftyTwoWeekLow],
+    ['snapshot.indicators.support', 'price', indicators.support],
+    ['snapshot.indicators.resistance', 'price', indicators.resistance],
+    ['snapshot.quote.targetMeanPrice', 'price', quote.targetMeanPrice],
+    ['snapshot.quote.beta', 'number', quote.beta, 2],
+    ['snapshot.quote.trailingPE', 'number', quote.trailingPE, 2],
+    ['snapshot.quote.forwardPE', 'number', quote.forwardPE, 2],
+    ['snapshot.quote.marketCap', 'amount', quote.marketCap],
+    ['snapshot.quote.averageVolume', 'amount', quote.averageVolume],
+    ['snapshot.indicators.averageVolume20d', 'amount', indicators.averageVolume20d],
+    ['snapshot.indicators.averageVolume1y', 'amount', indicators.averageVolume1y],
+    ['snapshot.indicators.volumeRatio', 'number', indicators.volumeRatio, 2],
+    ['snapshot.quote.debtToEquity', 'percent', quote.debtToEquity, 2],
+    ['snapshot.quote.dividendYield', 'percent', fraction(quote.dividendYield), 2],
+    ['snapshot.quote.profitMargin', 'percent', fraction(quote.profitMargin), 2],
+    ['snapshot.quote.revenueGrowth', 'percent', fraction(quote.revenueGrowth), 2],
+    ['snapshot.indicators.volatility20d', 'percent', fraction(indicators.volatility20d), 2],
+    ['snapshot.indicators.volatility1y', 'percent', fraction(indicators.volatility1y), 2],
+    ['snapshot.indicators.maxDrawdown1y', 'percent', fraction(indicators.maxDrawdown1y), 2],
+    ...Object.entries(indicators.returns ?? {}).map(([name, value]): Field => [
+      `snapshot.indicators.returns.${name}`,
+      'percent',
+      fraction(value),
+      2,
+    ]),
+    ...(['Sma20', 'Sma50', 'Sma200', 'High52w', 'Low52w'] as const).map((name): Field => [
+      `snapshot.indicators.distanceFrom${name}`,
+      'percent',
+      fraction(indicators[`distanceFrom${name}`]),
+      2,
+    ]),
+  ];
+  const values = fields.flatMap(([path, kind, value, decimals]): SourceValue[] => {
+    if (!finite(value)) return [];
+    const shown = kind === 'price' ? shownPrice(value) : decimals !== undefined ? round(value, decimals) : undefined;
+    return [{ path, kind, value, ...(shown !== undefined && shown !== value ? { shown } : {}) }];
+  });
+  return [...values, ...snapshotDates(snapshot), ...textSources('snapshot.text', snapshot.text ?? '')];
+}
+
+function snapshotDates(snapshot: MarketSnapshot): SourceValue[] {
+  const dates: Array<[string, string | null | undefined]> = [
+    ['snapshot.asOf', snapshot.asOf?.slice(0, 10)],
+    ['snapshot.indicators.asOfBar', snapshot.indicators.asOfBar],
+    ['snapshot.quote.priceTime', snapshot.quote.priceTime?.slice(0, 10)],
+    ['snapshot.bars[0].date', snapshot.bars?.[0]?.date],
+    ['snapshot.bars[-1].date', snapshot.bars?.at(-1)?.date],
+  ];
+  const window = snapshot.bars?.length ? maxDrawdownWindow(yearOfCloses(snapshot.bars)) : null;
+  if (window)
+    dates.push(['snapshot.maxDrawdown1y.peak', window.peak], ['snapshot.maxDrawdown1y.trough', window.trough]);
+  return dates.flatMap(([path, value]): SourceValue[] => (value ? [{ path, kind: 'date', value }] : []));
+}
+
+/** The decision's own numbers. */
+export function decisionSources(decision: DecisionLevels | null): SourceValue[] {
+  if (!decision) return [];
+  const fields: Field[] = [
+    ['decision.entry', 'price', decision.entry],
+    ['decision.stopLoss', 'price', decision.stopLoss],
+    ['decision.takeProfit', 'price', decision.takeProfit],
+    ['decision.positionSizePct', 'percent', decision.positionSizePct],
+    ['decision.conviction', 'number', decision.conviction],
+  ];
+  return fields.flatMap(([path, kind, value]): SourceValue[] => (finite(value) ? [{ path, kind, value }] : []));
+}
+
+/** A figure of a source text (the market block, a tool result) as a source value. */
+function figureSource(path: string, figure: Figure): SourceValue {
+  const kinds: Record<Figure['unit'], SourceKind> = {
+    currency: 'price',
+    percent: 'percent',
+    number: 'number',
+    atr: 'atr',
+    ratio: 'ratio',
+    date: 'date',
+  };
+  return { path, kind: kinds[figure.unit], value: figure.value };
+}
+
+/** The figures of a text the agent read, all labelled with one path. */
+export function textSources(path: string, text: string): SourceValue[] {
+  return extractFigures(text).map((figure) => figureSource(path, figure));
+}
+
+/**
+ * What the desk's tools returned: JSON walked leaf by leaf (numbers, ISO dates, figures in
+ * strings), other text read for its figures. A tool that failed returned nothing to check against.
+ */
+export function toolSources(calls: readonly ToolCallLike[]): SourceValue[] {
+  return calls.flatMap((call, index) => {
+    if (!call.result) return [];
+    const label = `${call.name}#${index + 1}`;
+    const documents = jsonDocuments(call.result);
+    if (documents.length === 0) return textSources(label, call.result);
+    return documents.flatMap((document) => walk(label, document));
+  });
+}
+
+/** The JSON values in a tool result (exa_search frames one JSON array between marker lines). */
+function jsonDocuments(text: string): unknown[] {
+  const candidates = [text.trim(), ...text.split('\n').map((line) => line.trim())].filter((line) => /^[[{]/.test(line));
+  for (const candidate of candidates) {
+    try {
+      return [JSON.parse(candidate) as unknown];
+    } catch {
+      // Not JSON on its own: try the next candidate.
+    }
+  }
+  return [];
+}
+
+/** A key of tool output in a path: a plain name as `.name`, anything else (untrusted, any length) quoted and cut. */
+function keyPath(key: string): string {
+  return /^[A-Za-z_][\w-]{0,39}$/.test(key) ? `.${key}` : `[${JSON.stringify(key.slice(0, 24))}]`;
+}
+
+function walk(path: string, node: unknown, depth = 0): SourceValue[] {
+  if (depth > 20) return [];
+  if (finite(node)) return [{ path, kind: 'number', value: node }];
+  if (typeof node === 'string') {
+    const iso = /^(\d{4}-\d{2}-\d{2})(?:T[\d:.]+Z?)?$/.exec(node);
+    return iso ? [{ path, kind: 'date', value: iso[1]! }] : textSources(path, node);
+  }
+  if (Array.isArray(node)) return node.flatMap((item, index) => walk(`${path}[${index}]`, item, depth + 1));
+  if (node && typeof node === 'object') {
+    return Object.entries(node).flatMap(([key, value]) => walk(`${path}${keyPath(key)}`, value, depth + 1));
+  }
+  return [];
+}
