@@ -10,6 +10,7 @@ import type { AnalysisResult } from '../../src/result/types.js';
 import type { SearchProvider } from '../../src/search/types.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';
+import { blindSnapshot } from '../../src/market/blind.js';
 import { leaksIn, namedSnapshot } from '../support/blind.js';
 import { captureIo } from '../support/cli.js';
 import { agentOf, fixedNow, schemaOf } from '../support/faults.js';
@@ -193,6 +194,29 @@ describe('analyze --blind against the loopback server', () => {
     }
     const none = await blindRun(['--search', 'none', '--no-save']);
     expect(none.code, none.io.err()).toBe(0);
+  });
+});
+
+describe('claims in a blind run', () => {
+  it('a desk quoting the blind block is verified against the blind snapshot, not contradicted by the real one', async () => {
+    const { snapshot: blind } = blindSnapshot(named);
+    const quoted = `Quant: the last close is 100.00 and SMA50 is ${blind.indicators.sma50!.toFixed(2)}; RSI(14) ${blind.indicators.rsi14!.toFixed(1)}.`;
+    const model = new ScriptedModel({
+      director: [{ text: JSON.stringify(plan) }, { text: JSON.stringify(revised) }],
+      quant: [{ text: quoted }],
+      risk: [{ text: 'r' }],
+      execution: [{ text: 'e' }],
+      sentiment: [{ text: 's' }],
+    });
+    const result = await analyze(
+      'NVDQ',
+      { asOf: fixedNow(), blind: true },
+      { model, market: fakeMarket(named), search: null },
+    );
+    const quant = (result.claims ?? []).filter((claim) => claim.agent === 'quant');
+    expect(quant.length).toBeGreaterThanOrEqual(2);
+    expect(quant.filter((claim) => claim.status === 'contradicted')).toEqual([]);
+    expect(result.guardrails.filter((finding) => finding.severity === 'error')).toEqual([]);
   });
 });
 
