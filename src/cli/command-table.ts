@@ -203,6 +203,36 @@ export const mcpSpec = {
 } as const satisfies CommandSpec;
 export type McpCliOptions = OptionsOf<typeof mcpSpec>;
 
+export const watchSpec = {
+  name: 'watch',
+  description: 're-analyse a watchlist only where something happened (triggers), within a monthly budget',
+  args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
+  groups: ['watch', 'model', 'queue'],
+  options: [
+    'maxPosition',
+    'maxRisk',
+    'minRewardRisk',
+    'universe',
+    'concurrency',
+    'asOf',
+    'search',
+    'mcpConfig',
+    'replay',
+    'record',
+    'demo',
+    'refresh',
+    'json',
+    'quiet',
+  ],
+  help: {
+    universe: 'the watchlist: one ticker a line (# comments), or CSV with a ticker/symbol column',
+    asOf: "with --once: the triggers as of a past US session's close (YYYY-MM-DD), with --as-of's historical rules",
+    json: 'print each cycle as { cycle, asOf, analysed, carried, skipped, spend } JSON',
+    queue: 'the queue of --enqueue',
+  },
+} as const satisfies CommandSpec;
+export type WatchCliOptions = OptionsOf<typeof watchSpec>;
+
 const runsShowSpec = {
   name: 'show',
   description: 're-render a saved run like a live one',
@@ -262,6 +292,9 @@ export const commandTable: readonly Command[] = [
   command(toolsSpec, async (input) => (await import('./commands/tools.js')).toolsCommand(input.options, input.io)),
   command(mcpSpec, async (input) =>
     (await import('./commands/mcp.js')).mcpCommand(input.options, input.io, input.deps, input.argv),
+  ),
+  command(watchSpec, async (input) =>
+    (await import('./commands/watch.js')).watchCommand(list(input), input.options, input.io, input.deps, input.argv),
   ),
   command(runsSpec, async (input) => (await import('./commands/runs.js')).runsListCommand(input.options, input.io), [
     command(runsShowSpec, async (input) =>

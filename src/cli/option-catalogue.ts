@@ -12,6 +12,8 @@ import {
 import { defaultConcurrency } from '../run/defaults.js';
 import { defaultMinAgreement } from '../pipeline/stability.js';
 import { defaultSearchChoice } from '../search/types.js';
+import { defaultRunMaxCostUsd } from '../watch/defaults.js';
+import { defaultTriggerLimits } from '../watch/triggers.js';
 
 /**
  * Every command-line option, defined once: its flag, its help, its zod field and its
@@ -172,6 +174,57 @@ export const optionCatalogue = {
     field: (f) => f.positiveInteger('--concurrency'),
     default: String(defaultConcurrency),
   },
+  // ---- watch
+  once: { flags: '--once', help: 'one cycle, then exit (for cron and systemd timers)', field: (f) => f.flag },
+  every: {
+    flags: '--every <interval>',
+    help: 'a cycle every interval (30m, 4h, 1d) until SIGINT or SIGTERM',
+    field: (f) => f.interval('--every').optional(),
+  },
+  maxAge: {
+    flags: '--max-age <sessions>',
+    help: 'a call older than this many sessions is stale and analysed again',
+    field: (f) => f.positiveInteger('--max-age'),
+    default: String(defaultTriggerLimits.maxAgeSessions),
+  },
+  gapSigma: {
+    flags: '--gap-sigma <n>',
+    help: 'an open this many 20-session daily volatilities from the previous close triggers a run',
+    field: (f) => f.positiveNumber('--gap-sigma'),
+    default: String(defaultTriggerLimits.gapSigma),
+  },
+  moveAtr: {
+    flags: '--move-atr <n>',
+    help: 'a close this many ATRs from the price at the last call triggers a run',
+    field: (f) => f.positiveNumber('--move-atr'),
+    default: String(defaultTriggerLimits.moveAtr),
+  },
+  budgetUsd: {
+    flags: '--budget-usd <usd>',
+    help: "the month's spend on analyses (read from the saved runs): no run starts that could pass it",
+    field: (f) => f.positiveNumber('--budget-usd').optional(),
+  },
+  runMaxCost: {
+    flags: '--run-max-cost <usd>',
+    help: 'the cap of each analysis: its worst case against the budget',
+    field: (f) => f.positiveNumber('--run-max-cost'),
+    default: String(defaultRunMaxCostUsd),
+  },
+  notify: {
+    flags: '--notify <url>',
+    help: 'POST each cycle with changes to this webhook (JSON with a plain `text`, as Slack and Discord take)',
+    field: (f) => f.webhookUrl.optional(),
+  },
+  notifyFile: {
+    flags: '--notify-file <path>',
+    help: 'append each cycle with changes to this file as one JSON line',
+    field: (f) => f.path.optional(),
+  },
+  enqueue: {
+    flags: '--enqueue',
+    help: 'enqueue the triggered analyses as jobs for `autohedge worker` instead of running them here',
+    field: (f) => f.flag,
+  },
   // ---- queue
   redis: {
     flags: '--redis <url>',
@@ -252,6 +305,21 @@ export const optionGroups = {
   save: { heading: 'Saving', options: ['save', 'out'] },
   universe: { heading: 'Many tickers', options: ['universe', 'resume', 'concurrency'] },
   queue: { heading: 'Queue', options: ['redis', 'queue'] },
+  watch: {
+    heading: 'Watch',
+    options: [
+      'once',
+      'every',
+      'maxAge',
+      'gapSigma',
+      'moveAtr',
+      'budgetUsd',
+      'runMaxCost',
+      'notify',
+      'notifyFile',
+      'enqueue',
+    ],
+  },
   worker: { heading: 'Worker', options: ['stallInterval', 'rateLimitPause'] },
   enqueue: { heading: 'Jobs', options: ['wait', 'attempts', 'backoff'] },
   evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo'] },

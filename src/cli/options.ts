@@ -103,6 +103,31 @@ export const seed = (flag: string) =>
     .refine((value) => /^\d{1,9}$/.test(value), { error: (issue) => `${flag} must be a whole number${got(issue)}` })
     .transform(Number);
 
+/** `30m`, `4h`, `1d`: an interval in milliseconds, at least a minute. */
+export const interval = (flag: string) =>
+  z.string().transform((value, context) => {
+    const match = /^(\d{1,4})(m|h|d)$/.exec(value.trim());
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+    if (!match) {
+      context.addIssue({
+        code: 'custom',
+        message: `${flag} must be a number of minutes, hours or days such as 30m, 4h, 1d${got({ input: value })}`,
+      });
+      return 0;
+    }
+    return Number(match[1]) * unit[match[2] as keyof typeof unit];
+  });
+
+/** A webhook: http(s), no credentials in it to leak into logs (a token in its path is its own business). */
+export const webhookUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}, '--notify must be an http(s) URL without user:password@');
+
 export { z };
 
 export function parseOptions<Schema extends z.ZodType>(schema: Schema, raw: unknown): z.infer<Schema> {

@@ -73,6 +73,8 @@ export const quoteSchema = z.object({
   dividendYield: number,
   trailingAnnualDividendYield: number,
   averageAnalystRating: text,
+  /** The last or next earnings announcement Yahoo knows of (±2 days, says Yahoo). */
+  earningsTimestamp: time,
 });
 export type RawQuote = z.infer<typeof quoteSchema>;
 
@@ -321,5 +323,6 @@ export function quoteStatsFrom(sources: RawSources): QuoteStats {
     profitMargin: first(financial?.profitMargins, statistics?.profitMargins),
     revenueGrowth: financial?.revenueGrowth ?? null,
     debtToEquity: financial?.debtToEquity ?? null,
+    earningsDate: quote?.earningsTimestamp ? quote.earningsTimestamp.slice(0, 10) : null,
   };
 }

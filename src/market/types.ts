@@ -49,6 +49,11 @@ export interface QuoteStats {
   revenueGrowth: number | null;
   /** Percent, as Yahoo reports it (145 means debt is 1.45 × equity). */
   debtToEquity: number | null;
+  /**
+   * The day (YYYY-MM-DD) of the last or next earnings announcement Yahoo reports; absent
+   * in snapshots saved before it was read. Not in the agents' block: `watch` reads it.
+   */
+  earningsDate?: string | null;
 }
 
 export interface Indicators {

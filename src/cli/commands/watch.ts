@@ -1,0 +1,247 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../../atomic-write.js';
+import { isoDay } from '../../clock.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { validateTicker } from '../../market/ticker.js';
+import { autohedgeHome } from '../../paths.js';
+import { defaultAttempts, defaultBackoffMs } from '../../queue/defaults.js';
+import type { AnalysisResult } from '../../result/types.js';
+import { resolveRunClock } from '../../run/as-of.js';
+import { scopeCap } from '../../run/cap.js';
+import { parseRunRequest, type RunRequest } from '../../run/request.js';
+import { runAndSave } from '../../run/run-and-save.js';
+import { stringifyJsonSafely } from '../../sanitize.js';
+import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
+import { listRuns } from '../../store/index.js';
+import { analyzeEach } from '../../universe/analyze-many.js';
+import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
+import { lastCalls } from '../../watch/calls.js';
+import { runCycle, type CycleDeps } from '../../watch/cycle.js';
+import { hasChanges, type WatchReport } from '../../watch/delta.js';
+import { deliver } from '../../watch/notify.js';
+import { renderWatchHtml, renderWatchMarkdown, renderWatchText } from '../../watch/render.js';
+import type { WatchCliOptions } from '../command-table.js';
+import type { CliDeps } from '../deps.js';
+import type { CliIo } from '../io.js';
+import { redactingIo } from '../redact.js';
+import { openSession } from '../request-session.js';
+import { redisUrlFrom } from '../queue-options.js';
+import { requestFromFlags } from '../run-request-flags.js';
+import type { Session } from '../services.js';
+
+/**
+ * `autohedge watch --universe f (--once | --every 1d)`: each cycle fetches market data for
+ * every ticker, runs (or enqueues) an analysis only for the tickers whose triggers fired,
+ * within the month's budget, and reports what changed (src/watch/). Analyses go through
+ * runAndSave like `analyze`'s, each capped at --run-max-cost.
+ */
+export async function watchCommand(
+  rawTickers: string[],
+  options: WatchCliOptions,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+): Promise<number> {
+  checkCombinations(options);
+  const tickers = await tickersOf(rawTickers, options, io);
+  const search = resolveSearchChoice(options.search, io.env);
+  const base = requestFromFlags(
+    { ...options, maxCost: options.runMaxCost },
+    options.search === undefined ? undefined : search,
+  );
+  const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
+  const clock = resolveRunClock(requests[0]!.asOf, deps.now?.() ?? new Date(), () => new Date());
+  checkSearchForHistoricalRun(search, clock.historical);
+  const session = await openSession(requests[0]!, io, deps, argv);
+  const safeIo = redactingIo(io, session.secrets);
+  try {
+    // Deliveries run beside the next cycle (a slow webhook never delays it); all are awaited at the end.
+    const deliveries: Array<Promise<boolean>> = [];
+    for (;;) {
+      const report = await cycle(requests, options, session, safeIo);
+      deliveries.push(publish(report, options, session, safeIo));
+      if (options.once || io.signal?.aborted) break;
+      if (!(await sleepUntilNext(options.every!, io.signal))) break;
+    }
+    const failed = (await Promise.all(deliveries)).some(Boolean);
+    if (io.signal?.aborted) return ExitCode.interrupted;
+    return failed ? ExitCode.failed : ExitCode.ok;
+  } finally {
+    await session.close();
+  }
+}
+
+function checkCombinations(options: WatchCliOptions): void {
+  if (options.once && options.every !== undefined) throw new UsageError('--once and --every cannot be combined');
+  if (!options.once && options.every === undefined)
+    throw new UsageError(
+      'watch needs --once (one cycle, for cron or a systemd timer) or --every <interval> (30m, 4h, 1d)',
+    );
+  if (options.asOf !== undefined && !options.once)
+    throw new UsageError('--as-of evaluates one past session: it goes with --once');
+  if (options.demo)
+    throw new UsageError(
+      '--demo replays one recorded run; watch needs live or recorded market data of its own (--replay)',
+    );
+}
+
+async function tickersOf(rawTickers: string[], options: WatchCliOptions, io: CliIo): Promise<string[]> {
+  const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
+  const tickers = mergeTickers(
+    rawTickers.map((ticker) => validateTicker(ticker)),
+    fromFile,
+  );
+  if (tickers.length === 0) throw new UsageError('watch needs tickers: --universe <file> and/or ticker symbols');
+  return tickers;
+}
+
+/** One cycle: its own clock (now, or the --as-of session's close), the triggers, the runs. */
+async function cycle(
+  requests: readonly RunRequest[],
+  options: WatchCliOptions,
+  session: Session,
+  io: CliIo,
+): Promise<WatchReport> {
+  const home = autohedgeHome(session.env);
+  const clock = resolveRunClock(requests[0]!.asOf, session.now(), () => session.asOf());
+  const byTicker = new Map(requests.map((request) => [request.ticker, request]));
+  const deps: CycleDeps = {
+    snapshot: (ticker) =>
+      session.market.snapshot(ticker, { asOf: clock.at, historical: clock.historical, signal: io.signal }),
+    lastCalls: (tickers) =>
+      lastCalls(home, tickers, { asOfDay: clock.historical ? isoDay(clock.at) : null, demo: session.demo }),
+    savedRuns: () => listRuns(home),
+    now: () => new Date(),
+    ...(options.enqueue
+      ? {
+          enqueue: (tickers) =>
+            enqueue(
+              tickers.map((ticker) => byTicker.get(ticker)!),
+              options,
+              session,
+              io,
+            ),
+        }
+      : {
+          analyse: (tickers) =>
+            analyseHere(
+              tickers.map((ticker) => byTicker.get(ticker)!),
+              options,
+              session,
+              io,
+            ),
+        }),
+  };
+  return runCycle(
+    {
+      tickers: requests.map((request) => request.ticker),
+      asOf: clock.at,
+      historical: clock.historical,
+      limits: { maxAgeSessions: options.maxAge, gapSigma: options.gapSigma, moveAtr: options.moveAtr },
+      budgetUsd: options.budgetUsd,
+      worstCasePerRunUsd: options.runMaxCost,
+    },
+    deps,
+  );
+}
+
+/** The admitted tickers through runAndSave, each under its own cap (its worst case). */
+async function analyseHere(
+  requests: readonly RunRequest[],
+  options: WatchCliOptions,
+  session: Session,
+  io: CliIo,
+): Promise<Map<string, AnalysisResult | Error>> {
+  const outcomes = new Map<string, AnalysisResult | Error>();
+  const byTicker = new Map(requests.map((request) => [request.ticker, request]));
+  const note = (line: string) => (options.quiet ? undefined : io.stderr(`${line}\n`));
+  await analyzeEach(byTicker.keys(), {
+    concurrency: options.concurrency,
+    signal: io.signal,
+    run: async (ticker) => {
+      const sinks = { warn: (line: string) => io.stderr(`autohedge: warning: ${line}\n`), info: note };
+      const cap = scopeCap(options.runMaxCost, session);
+      return (await runAndSave(byTicker.get(ticker)!, session, sinks, { cap, signal: io.signal })).result;
+    },
+    onOutcome: (outcome) => {
+      outcomes.set(
+        outcome.ticker,
+        'result' in outcome && outcome.result
+          ? outcome.result
+          : new Error(String((outcome as { error?: unknown }).error)),
+      );
+    },
+  });
+  return outcomes;
+}
+
+async function enqueue(
+  requests: readonly RunRequest[],
+  options: WatchCliOptions,
+  session: Session,
+  io: CliIo,
+): Promise<Map<string, string>> {
+  const url = redisUrlFrom(options.redis, io.env);
+  const { loadQueueModules } = await import('../../queue/redis.js');
+  const { enqueueAnalyses } = await import('../../queue/enqueue.js');
+  const queued = await enqueueAnalyses(await loadQueueModules(), {
+    url,
+    queueName: options.queue,
+    requests,
+    today: isoDay(session.now()),
+    attempts: defaultAttempts,
+    backoffMs: defaultBackoffMs,
+  });
+  await queued.close();
+  return new Map(requests.map((request, index) => [request.ticker, queued.jobIds[index]!]));
+}
+
+/** Prints the cycle, saves its report, delivers it when it has changes. True when a delivery failed. */
+async function publish(report: WatchReport, options: WatchCliOptions, session: Session, io: CliIo): Promise<boolean> {
+  const text = renderWatchText(report);
+  io.stdout(options.json ? `${stringifyJsonSafely(report)}\n` : text);
+  const dir = await saveReport(report, session, io);
+  if (dir && !options.quiet) io.stderr(`saved ${dir}\n`);
+  if (!hasChanges(report) || (!options.notify && !options.notifyFile)) return false;
+  const deliveries = await deliver(report, text, {
+    ...(options.notify ? { url: options.notify } : {}),
+    ...(options.notifyFile ? { file: resolve(io.cwd, options.notifyFile) } : {}),
+    secrets: session.secrets,
+  });
+  for (const delivery of deliveries.filter((item) => !item.ok))
+    io.stderr(
+      `autohedge: warning: ${delivery.channel} ${delivery.detail} (after ${delivery.attempts} attempt(s)); the cycle is saved\n`,
+    );
+  return deliveries.some((item) => !item.ok);
+}
+
+async function saveReport(report: WatchReport, session: Session, io: CliIo): Promise<string | null> {
+  const dir = join(autohedgeHome(session.env), 'watch', report.cycle.replace(/[^0-9A-Za-z]+/g, '-').replace(/-+$/, ''));
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFileAtomic(join(dir, 'delta.json'), `${stringifyJsonSafely(report, 2)}\n`);
+    await writeFileAtomic(join(dir, 'delta.md'), renderWatchMarkdown(report));
+    await writeFileAtomic(join(dir, 'delta.html'), renderWatchHtml(report));
+    return dir;
+  } catch (error) {
+    io.stderr(`autohedge: warning: the cycle's report could not be saved in ${dir}: ${(error as Error).message}\n`);
+    return null;
+  }
+}
+
+/** Sleeps to the next cycle; false when interrupted first (SIGINT, SIGTERM). */
+function sleepUntilNext(everyMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolveSleep) => {
+    if (signal?.aborted) return resolveSleep(false);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolveSleep(true);
+    }, everyMs);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolveSleep(false);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

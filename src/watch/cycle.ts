@@ -1,0 +1,146 @@
+import { errorMessage } from '../errors.js';
+import type { MarketSnapshot } from '../market/types.js';
+import type { AnalysisResult } from '../result/types.js';
+import type { RunSummary } from '../store/run-store.js';
+import { admitWithinBudget, monthSpend } from './budget.js';
+import { knownCall, type KnownCall } from './calls.js';
+import { changesBetween, type AnalysedTicker, type WatchReport } from './delta.js';
+import { evaluateTriggers, sessionsSince, triggerPriority, type Trigger, type TriggerLimits } from './triggers.js';
+
+/**
+ * One watch cycle, as a function of what it is handed: fetch market data for every
+ * ticker (cheap, cached), evaluate the triggers against each ticker's last call, admit
+ * the triggered ones most urgent first within the month's budget, run (or enqueue) those,
+ * carry the rest. The shell (src/cli/commands/watch.ts) supplies the clients.
+ */
+
+export interface CycleInput {
+  tickers: readonly string[];
+  /** The cycle's as-of instant, and whether it is a past session (`--as-of`). */
+  asOf: Date;
+  historical: boolean;
+  limits: TriggerLimits;
+  budgetUsd: number | undefined;
+  worstCasePerRunUsd: number;
+}
+
+export interface CycleDeps {
+  snapshot(ticker: string): Promise<MarketSnapshot>;
+  lastCalls(tickers: readonly string[]): Promise<Map<string, KnownCall>>;
+  savedRuns(): Promise<RunSummary[]>;
+  /** The wall clock: which month the budget is of. */
+  now(): Date;
+  /** Runs the admitted tickers here (through the run service), each result as it finishes. */
+  analyse?(tickers: readonly string[]): Promise<Map<string, AnalysisResult | Error>>;
+  /** Or enqueues them for `worker`s (`--queue`): the job id per ticker. */
+  enqueue?(tickers: readonly string[]): Promise<Map<string, string>>;
+}
+
+interface Triggered {
+  ticker: string;
+  triggers: Trigger[];
+  known: KnownCall | null;
+}
+
+export async function runCycle(input: CycleInput, deps: CycleDeps): Promise<WatchReport> {
+  const report: WatchReport = {
+    cycle: `${input.asOf.toISOString()}@${deps.now().toISOString()}`,
+    asOf: input.asOf.toISOString(),
+    historical: input.historical,
+    analysed: [],
+    carried: [],
+    skipped: [],
+    unavailable: [],
+    spend: { monthUsd: 0, budgetUsd: input.budgetUsd ?? null, worstCasePerRunUsd: input.worstCasePerRunUsd },
+  };
+  const calls = await deps.lastCalls(input.tickers);
+  const triggered: Triggered[] = [];
+  for (const ticker of input.tickers) {
+    const snapshot = await deps.snapshot(ticker).catch((error: unknown) => error as Error);
+    if (snapshot instanceof Error) {
+      report.unavailable.push({ ticker, reason: errorMessage(snapshot) });
+      continue;
+    }
+    const known = calls.get(ticker) ?? null;
+    const market = {
+      bars: snapshot.bars,
+      atr14: snapshot.indicators.atr14,
+      earningsDate: input.historical ? null : (snapshot.quote.earningsDate ?? null),
+    };
+    const triggers = evaluateTriggers(known?.call ?? null, market, input.limits);
+    if (triggers.length > 0) triggered.push({ ticker, triggers, known });
+    else if (known) {
+      report.carried.push({
+        ticker,
+        ageSessions: sessionsSince(known.call, snapshot.bars),
+        runId: known.call.runId,
+        action: known.summary.action,
+      });
+    }
+  }
+  triggered.sort(byUrgency);
+  report.spend.monthUsd = roundUsd(monthSpend(await deps.savedRuns(), deps.now()));
+  const { admitted, skipped } = admitWithinBudget(
+    triggered,
+    report.spend.monthUsd,
+    input.budgetUsd,
+    input.worstCasePerRunUsd,
+  );
+  for (const item of skipped) {
+    report.skipped.push({
+      ticker: item.ticker,
+      triggers: item.triggers,
+      reason: `the month's budget ($${input.budgetUsd?.toFixed(2)}) has no room for another run's worst case ($${input.worstCasePerRunUsd.toFixed(2)})`,
+    });
+  }
+  report.analysed = await analyseAdmitted(admitted, deps);
+  return report;
+}
+
+async function analyseAdmitted(admitted: Triggered[], deps: CycleDeps): Promise<AnalysedTicker[]> {
+  const tickers = admitted.map((item) => item.ticker);
+  if (tickers.length === 0) return [];
+  if (deps.enqueue) {
+    const jobs = await deps.enqueue(tickers);
+    return admitted.map((item) => ({
+      ...base(item),
+      jobId: jobs.get(item.ticker) ?? '',
+    }));
+  }
+  const results = (await deps.analyse?.(tickers)) ?? new Map<string, AnalysisResult | Error>();
+  return admitted.map((item) => {
+    const outcome = results.get(item.ticker);
+    if (outcome === undefined) return { ...base(item), problem: 'not analysed (interrupted before it started)' };
+    if (outcome instanceof Error) return { ...base(item), problem: errorMessage(outcome) };
+    const current = outcome.decision ? knownCall(outcome).summary : null;
+    const problem = current ? undefined : `${outcome.status}: no decision${outcome.error ? ` (${outcome.error})` : ''}`;
+    return {
+      ...base(item),
+      runId: outcome.runId,
+      current,
+      changes: changesBetween(item.known?.summary ?? null, current),
+      ...(problem ? { problem } : {}),
+    };
+  });
+}
+
+function base(item: Triggered): AnalysedTicker {
+  return {
+    ticker: item.ticker,
+    triggers: item.triggers,
+    runId: null,
+    previous: item.known?.summary ?? null,
+    current: null,
+    changes: [],
+  };
+}
+
+/** Most urgent trigger first, then the ticker, so the order never depends on fetch timing. */
+function byUrgency(a: Triggered, b: Triggered): number {
+  const rank = (item: Triggered) => Math.min(...item.triggers.map((trigger) => triggerPriority[trigger.name]));
+  return rank(a) - rank(b) || a.ticker.localeCompare(b.ticker);
+}
+
+function roundUsd(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}

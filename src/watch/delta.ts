@@ -1,0 +1,74 @@
+import type { CallSummary } from './calls.js';
+import type { Trigger } from './triggers.js';
+
+/** One triggered ticker that was analysed (or queued): what it was, what it is now. */
+export interface AnalysedTicker {
+  ticker: string;
+  triggers: Trigger[];
+  /** The new run, or null when it was queued for a worker (`--queue`) or failed to start. */
+  runId: string | null;
+  previous: CallSummary | null;
+  current: CallSummary | null;
+  /** Plain lines: "action BUY → HOLD", "stop 94 → 96.5", "new flag: stop-too-tight". */
+  changes: string[];
+  /** Set when the ticker was enqueued instead of run here. */
+  jobId?: string;
+  /** Set when the analysis ended without a call (failed, degraded without a decision, interrupted). */
+  problem?: string;
+}
+
+export interface CarriedTicker {
+  ticker: string;
+  ageSessions: number;
+  runId: string;
+  action: CallSummary['action'];
+}
+
+export interface SkippedTicker {
+  ticker: string;
+  triggers: Trigger[];
+  reason: string;
+}
+
+export interface WatchReport {
+  /** The cycle's id: its as-of instant and when it ran. */
+  cycle: string;
+  asOf: string;
+  historical: boolean;
+  analysed: AnalysedTicker[];
+  carried: CarriedTicker[];
+  skipped: SkippedTicker[];
+  /** Tickers whose market data could not be had this cycle: nothing decided for them. */
+  unavailable: Array<{ ticker: string; reason: string }>;
+  spend: { monthUsd: number; budgetUsd: number | null; worstCasePerRunUsd: number };
+}
+
+/** What changed between two calls on one ticker, as short lines; none when nothing did. */
+export function changesBetween(previous: CallSummary | null, current: CallSummary | null): string[] {
+  if (current === null) return [];
+  if (previous === null) return [`first call: ${current.action} (conviction ${current.conviction})`];
+  const lines: string[] = [];
+  if (previous.action !== current.action) lines.push(`action ${previous.action} → ${current.action}`);
+  const levels: Array<[string, number | null, number | null]> = [
+    ['entry', previous.entry, current.entry],
+    ['stop', previous.stopLoss, current.stopLoss],
+    ['target', previous.takeProfit, current.takeProfit],
+    ['size %', previous.positionSizePct, current.positionSizePct],
+  ];
+  for (const [name, before, after] of levels) {
+    if (before !== after) lines.push(`${name} ${format(before)} → ${format(after)}`);
+  }
+  for (const flag of current.flags.filter((rule) => !previous.flags.includes(rule))) lines.push(`new flag: ${flag}`);
+  return lines;
+}
+
+/** Whether a cycle has anything to tell: a changed call, or a triggered ticker left for later. */
+export function hasChanges(report: WatchReport): boolean {
+  return (
+    report.analysed.some((item) => item.changes.length > 0 || item.problem !== undefined) || report.skipped.length > 0
+  );
+}
+
+function format(value: number | null): string {
+  return value === null ? 'none' : String(value);
+}

@@ -1,0 +1,102 @@
+import { escapeHtml } from '../report/escape.js';
+import { sanitizeText } from '../sanitize.js';
+import type { WatchReport } from './delta.js';
+
+/**
+ * The delta report of one cycle, as lines (terminal and the webhook's `text`), markdown and
+ * a small self-contained HTML page. Every sentence is built once, in `sections`.
+ */
+
+interface Section {
+  title: string;
+  lines: string[];
+}
+
+function sections(report: WatchReport): Section[] {
+  const budget =
+    report.spend.budgetUsd === null
+      ? `spent this month: $${report.spend.monthUsd.toFixed(4)} (no budget set)`
+      : `spent this month: $${report.spend.monthUsd.toFixed(4)} of $${report.spend.budgetUsd.toFixed(2)}`;
+  return [
+    {
+      title: `Analysed (${report.analysed.length})`,
+      lines: report.analysed.map((item) => {
+        const why = item.triggers.map((trigger) => trigger.name).join(', ');
+        const what = item.jobId
+          ? `queued as job ${item.jobId}`
+          : item.problem
+            ? item.problem
+            : item.changes.length > 0
+              ? item.changes.join('; ')
+              : 'same call';
+        return `${item.ticker} [${why}]: ${what}${item.runId ? ` (run ${item.runId})` : ''}`;
+      }),
+    },
+    {
+      title: `Skipped (${report.skipped.length}), most urgent first`,
+      lines: report.skipped.map(
+        (item) => `${item.ticker} [${item.triggers.map((trigger) => trigger.name).join(', ')}]: ${item.reason}`,
+      ),
+    },
+    {
+      title: `Carried (${report.carried.length})`,
+      lines: report.carried.map(
+        (item) => `${item.ticker}: ${item.action}, ${item.ageSessions} session(s) old (run ${item.runId})`,
+      ),
+    },
+    {
+      title: `No market data (${report.unavailable.length})`,
+      lines: report.unavailable.map((item) => `${item.ticker}: ${item.reason}`),
+    },
+    { title: 'Spend', lines: [budget] },
+  ].filter((section) => section.lines.length > 0);
+}
+
+function heading(report: WatchReport): string {
+  return `autohedge watch — as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC${report.historical ? ' (historical)' : ''}`;
+}
+
+/** Why each trigger fired, for the terminal and the markdown. */
+function triggerDetails(report: WatchReport): string[] {
+  return [...report.analysed, ...report.skipped].flatMap((item) =>
+    item.triggers.map((trigger) => `${item.ticker} ${trigger.name}: ${trigger.detail}`),
+  );
+}
+
+export function renderWatchText(report: WatchReport): string {
+  const lines = [heading(report)];
+  for (const section of sections(report))
+    lines.push('', `${section.title}:`, ...section.lines.map((line) => `  ${line}`));
+  const details = triggerDetails(report);
+  if (details.length > 0) lines.push('', 'Triggers:', ...details.map((line) => `  ${line}`));
+  return `${sanitizeText(lines.join('\n'))}\n`;
+}
+
+export function renderWatchMarkdown(report: WatchReport): string {
+  const lines = [`# ${heading(report)}`];
+  for (const section of sections(report))
+    lines.push('', `## ${section.title}`, '', ...section.lines.map((line) => `- ${markdownText(line)}`));
+  const details = triggerDetails(report);
+  if (details.length > 0) lines.push('', '## Triggers', '', ...details.map((line) => `- ${markdownText(line)}`));
+  lines.push('', '_Proposed research only; nothing here places an order._');
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderWatchHtml(report: WatchReport): string {
+  const body = sections(report)
+    .map(
+      (section) =>
+        `<h2>${escapeHtml(section.title)}</h2><ul>${section.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
+    )
+    .join('');
+  const details = triggerDetails(report);
+  const triggers =
+    details.length > 0
+      ? `<h2>Triggers</h2><ul>${details.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`
+      : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>${escapeHtml(heading(report))}</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem}li{overflow-wrap:anywhere}</style></head><body><h1>${escapeHtml(heading(report))}</h1>${body}${triggers}<p><em>Proposed research only; nothing here places an order.</em></p></body></html>\n`;
+}
+
+function markdownText(text: string): string {
+  return sanitizeText(text).replace(/[<>&*_[\]`]/g, (character) => `\\${character}`);
+}
