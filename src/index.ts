@@ -77,7 +77,15 @@ export {
   type HorizonResult,
   type PriceSource,
 } from './evaluate/evaluate.js';
-export { summarize, type EvaluationSummary, type GroupSummary, type StrategyStats } from './evaluate/summary.js';
+export {
+  summarize,
+  type EvaluationSummary,
+  type GroupSummary,
+  type StrategyStats,
+  type SummaryOptions,
+} from './evaluate/summary.js';
+export type { Attribution, AttributionOptions } from './evaluate/attribution.js';
+export { evaluationDocument, type EvaluationView } from './evaluate/document.js';
 export type { RunEvent, EventSink } from './events.js';
 export * from './errors.js';
 // MCP servers as tool sources: `analyze(…, { …, agentTools: sources.agentTools })`, then `sources.close()`.

@@ -143,7 +143,7 @@ export const evaluateSpec = {
   name: 'evaluate',
   description: 'score saved decisions against the prices that came after them, with baselines',
   args: [['[runIds...]', 'runs to score (ids or unique prefixes); default: every saved run with a decision']],
-  groups: ['evaluate'],
+  groups: ['evaluate', 'attribution'],
   options: ['json', 'record', 'replay', 'save', 'out', 'quiet'],
   help: {
     json: 'print { decisions, summary } as JSON only',

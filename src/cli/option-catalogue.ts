@@ -1,6 +1,14 @@
 import type { ZodType } from 'zod';
 import { deskIds } from '../../agents/index.js';
-import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
+import {
+  defaultBenchmark,
+  defaultHorizons,
+  defaultResamples,
+  defaultSeed,
+  defaultSlippageBps,
+  defaultSpreadBps,
+  longestHorizon,
+} from '../evaluate/defaults.js';
 import { defaultLimits } from '../guardrails/limits.js';
 import {
   defaultAttempts,
@@ -282,11 +290,45 @@ export const optionCatalogue = {
   },
   seed: {
     flags: '--seed <n>',
-    help: 'seed of the random baseline',
+    help: 'seed of the random baseline and the alpha bootstrap',
     field: (f) => f.seed('--seed'),
     default: String(defaultSeed),
   },
   includeDemo: { flags: '--include-demo', help: 'also score demo runs (synthetic data)', field: (f) => f.flag },
+  // ---- evaluate: attribution (docs/evaluate.md)
+  sectorBenchmarks: {
+    flags: '--sector-benchmarks',
+    help: "also regress on each decision's sector SPDR ETF (XLK, XLF, …)",
+    field: (f) => f.flag,
+  },
+  spreadBps: {
+    flags: '--spread-bps <bps>',
+    help: 'spread charged on entry and on exit, basis points',
+    field: (f) => f.basisPoints('--spread-bps'),
+    default: String(defaultSpreadBps),
+  },
+  slippageBps: {
+    flags: '--slippage-bps <bps>',
+    help: 'slippage charged on entry and on exit, basis points',
+    field: (f) => f.basisPoints('--slippage-bps'),
+    default: String(defaultSlippageBps),
+  },
+  notional: {
+    flags: '--notional <usd>',
+    help: "the position's dollar size, for the return after the model's bill",
+    field: (f) => f.positiveNumber('--notional', 1e12).optional(),
+  },
+  trials: {
+    flags: '--trials <n>',
+    help: 'configurations tried, for the Deflated Sharpe (default: the distinct ones evaluated)',
+    field: (f) => f.positiveInteger('--trials').optional(),
+  },
+  resamples: {
+    flags: '--resamples <n>',
+    help: 'bootstrap resamples for the alpha interval',
+    field: (f) => f.positiveInteger('--resamples'),
+    default: String(defaultResamples),
+  },
   // ---- runs show
   html: { flags: '--html', help: 'print the self-contained HTML report (report.html)', field: (f) => f.flag },
 } as const satisfies Record<string, OptionEntry>;
@@ -323,6 +365,10 @@ export const optionGroups = {
   worker: { heading: 'Worker', options: ['stallInterval', 'rateLimitPause'] },
   enqueue: { heading: 'Jobs', options: ['wait', 'attempts', 'backoff'] },
   evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo'] },
+  attribution: {
+    heading: 'Attribution',
+    options: ['sectorBenchmarks', 'spreadBps', 'slippageBps', 'notional', 'trials', 'resamples'],
+  },
   show: { heading: 'Format', options: ['html'] },
   // Every command takes these.
   common: { heading: 'Options', options: ['verbose'] },

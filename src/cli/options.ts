@@ -97,6 +97,14 @@ export const sessionList = (flag: string, longest: number) =>
     return [...new Set(horizons)].sort((left, right) => left - right);
   });
 
+/** Basis points from 0 (a cost may be zero) to 10,000. */
+export const basisPoints = (flag: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a number of basis points${got(issue)}` })
+    .transform(Number)
+    .refine((value) => value <= 10_000, { error: (issue) => `${flag} must be at most 10000${got(issue)}` });
+
 export const seed = (flag: string) =>
   z
     .string()

@@ -7,3 +7,8 @@ export const longestHorizon = 756;
 export const defaultBenchmark = 'SPY';
 /** The random baseline's seed. */
 export const defaultSeed = 1;
+/** Trading costs charged on entry and on exit, basis points: a liquid US large cap. */
+export const defaultSpreadBps = 5;
+export const defaultSlippageBps = 5;
+/** Bootstrap resamples for the alpha interval. */
+export const defaultResamples = 2000;

@@ -4,7 +4,11 @@ import { addDays, latestClosedSession, nextSessionAfter, sessionClose, sessionsA
 import type { Bar, BarsOptions } from '../market/types.js';
 import type { ContaminationLabel } from '../result/types.js';
 import type { AnalysisResult } from '../result/types.js';
+import { rowContext, type RowContext } from './context.js';
 import { simulateTrade, type Action, type OutcomeKind, type PricedSession, type TradePlan } from './outcome.js';
+import { regimeLookback } from './regimes.js';
+import { sectorEtfOf } from './sectors.js';
+import { unscorableReason } from './validate.js';
 
 /**
  * Scores saved decisions against the prices that came after them. Each ticker's bars,
@@ -24,6 +28,8 @@ export interface EvaluateOptions {
   /** The evaluation's clock: horizons ending after it are pending. */
   now: Date;
   signal?: AbortSignal;
+  /** Also fetch each decision's sector SPDR ETF, the second regressor of the attribution. */
+  sectorBenchmarks?: boolean;
 }
 
 /** The saved levels were rescaled: the refetched as-of close differs from the saved one (a split, or a revision). */
@@ -52,9 +58,12 @@ export interface HorizonResult {
    * benchmark: what the baselines are scored on. Null when the horizon is pending.
    */
   buyAndHold: { stockReturn: number; benchmarkReturn: number | null } | null;
+  /** With --sector-benchmarks: the sector ETF over the same dates as `benchmarkReturn`. */
+  sectorReturn?: number | null;
 }
 
-export interface DecisionRow {
+/** The optional fields come from context.ts (attribution); rows built before it lack them. */
+export interface DecisionRow extends Partial<RowContext> {
   runId: string;
   ticker: string;
   asOf: string;
@@ -94,6 +103,16 @@ export const rescaleTolerance = 0.005;
 /** Calendar days fetched before the reference close, for a holiday or a missing bar. */
 const leadDays = 7;
 
+/** The benchmark's lead: its regime trend needs 63 sessions before the earliest run (about 92 calendar days). */
+const benchmarkLeadDays = Math.ceil((regimeLookback * 7) / 5) + 14;
+
+/**
+ * A refetched close this far from the saved one is not a split or a revision but a broken
+ * number (a saved close of 1e-320 or 1e308): the row is left unscored rather than rescaled.
+ * The largest splits and reverse splits on record are well inside 1:1000.
+ */
+export const absurdRescaleRatio = 1000;
+
 function priced(bars: readonly Bar[]): PricedSession[] {
   const sessions: PricedSession[] = [];
   for (const { date, open, high, low, close } of bars) {
@@ -112,10 +131,13 @@ function contaminationOf(result: AnalysisResult): ContaminationLabel {
 /** The run's last completed session in its own saved bars: the close its levels were set against. */
 function referenceBar(result: AnalysisResult): Bar | null {
   const asOf = Date.parse(result.asOf);
-  const bars = (result.market?.bars ?? []).filter(
-    (bar) => typeof bar.close === 'number' && bar.close > 0 && sessionClose(bar.date).getTime() <= asOf,
-  );
-  return bars[bars.length - 1] ?? null;
+  const bars = result.market?.bars ?? [];
+  // From the end: the reference is nearly always the last bar, and a session close costs a time-zone lookup.
+  for (let index = bars.length - 1; index >= 0; index -= 1) {
+    const bar = bars[index]!;
+    if (typeof bar.close === 'number' && bar.close > 0 && sessionClose(bar.date).getTime() <= asOf) return bar;
+  }
+  return null;
 }
 
 /** 12-1 momentum: the return from 252 to 21 sessions before the run, in the run's own (adjusted) closes. */
@@ -134,23 +156,28 @@ interface Prepared {
   result: AnalysisResult;
   entrySession: string;
   reference: Bar | null;
+  context: RowContext;
 }
 
-function prepare(result: AnalysisResult): Prepared {
+/** A run placed on the calendar, before its context (which needs the benchmark's bars). */
+type Placed = Omit<Prepared, 'context'>;
+
+function prepare(result: AnalysisResult): Placed {
   return { result, entrySession: nextSessionAfter(new Date(result.asOf)), reference: referenceBar(result) };
 }
 
 /** The span one request must cover for these runs: a few days before the first reference to the last horizon (never past today's last close). */
-function spanOf(prepared: readonly Prepared[], horizons: readonly number[], now: Date): BarsOptions {
+function spanOf(prepared: readonly Placed[], horizons: readonly number[], now: Date, lead = leadDays): BarsOptions {
   const longest = Math.max(...horizons);
   const starts = prepared.map((item) => item.reference?.date ?? item.result.asOf.slice(0, 10));
-  const ends = prepared.map((item) => sessionsAfter(addDays(item.entrySession, -1), longest));
+  // sessionsAfter grows with its start: the latest entry session has the latest end (one walk, not one per run).
+  const lastEntry = prepared.reduce((max, item) => (item.entrySession > max ? item.entrySession : max), '');
   const latest = latestClosedSession(now);
-  const to = ends.reduce((max, day) => (day > max ? day : max));
+  const to = sessionsAfter(addDays(lastEntry, -1), longest);
   return {
     from: addDays(
       starts.reduce((min, day) => (day < min ? day : min)),
-      -leadDays,
+      -lead,
     ),
     to: to < latest ? to : latest,
   };
@@ -163,6 +190,15 @@ function rescalingOf(reference: Bar | null, sessions: readonly PricedSession[]):
   const ratio = refetched.close / reference.close;
   if (Math.abs(ratio - 1) <= rescaleTolerance) return null;
   return { date: reference.date, savedClose: reference.close, refetchedClose: refetched.close, ratio };
+}
+
+/** Why a rescaling cannot be trusted (an infinite or absurd ratio), or null when it can. */
+export function rescaleProblem(rescaled: Rescaling | null): string | null {
+  if (rescaled === null) return null;
+  const { ratio, savedClose, refetchedClose, date } = rescaled;
+  if (Number.isFinite(ratio) && ratio > 0 && ratio <= absurdRescaleRatio && ratio >= 1 / absurdRescaleRatio)
+    return null;
+  return `the ${date} close is ${refetchedClose} now but was saved as ${savedClose}: a rescale ratio of ${ratio} is not a split or a revision, so the row is not scored`;
 }
 
 function scale(value: number | null, rescaled: Rescaling | null): number | null {
@@ -180,15 +216,25 @@ function benchmarkReturn(
   return start && end ? end.close / start.open - 1 : null;
 }
 
+interface Benchmarks {
+  market: ReadonlyMap<string, PricedSession> | null;
+  /** By sector ETF, with --sector-benchmarks; a missing entry is an ETF whose prices could not be had. */
+  sectors: ReadonlyMap<string, ReadonlyMap<string, PricedSession>> | null;
+}
+
 function scoreRow(
   item: Prepared,
   sessions: readonly PricedSession[],
-  benchmark: ReadonlyMap<string, PricedSession> | null,
+  benchmarks: Benchmarks,
   horizons: readonly number[],
 ): DecisionRow {
   const { result } = item;
   const decision = result.decision!;
+  const benchmark = benchmarks.market;
   const rescaled = rescalingOf(item.reference, sessions);
+  const badRatio = rescaleProblem(rescaled);
+  if (badRatio !== null) return { ...unscoredRow(item, badRatio), rescaled };
+  const sector = item.context.sectorBenchmark ? (benchmarks.sectors?.get(item.context.sectorBenchmark) ?? null) : null;
   const plan: TradePlan = {
     action: decision.action,
     orderType: decision.orderType,
@@ -214,7 +260,10 @@ function scoreRow(
       trade.signedReturn !== null && trade.stockReturn !== null && bench !== null
         ? sign * (trade.stockReturn - bench)
         : null;
-    return { horizon, ...trade, benchmarkReturn: bench, excess, buyAndHold };
+    const sectorReturn = benchmarks.sectors
+      ? { sectorReturn: benchmarkReturn(sector, trade.entryDate, trade.exitDate) }
+      : {};
+    return { horizon, ...trade, benchmarkReturn: bench, excess, buyAndHold, ...sectorReturn };
   });
   return { ...baseRow(item), ...plan, rescaled, horizons: scored };
 }
@@ -236,6 +285,7 @@ function baseRow(
     orderType: decision.orderType,
     momentum: momentumSign(result),
     entrySession: item.entrySession,
+    ...item.context,
     problem: null,
     ...runKindOf(result),
   };
@@ -270,14 +320,80 @@ async function fetchSessions(
   }
 }
 
+interface Fetched {
+  benchmark: PricedSession[] | string;
+  tickers: Array<PricedSession[] | string>;
+  sectors: Map<string, Map<string, PricedSession>> | null;
+}
+
+/** Every request at once: the benchmark's (reaching back far enough for the regimes), one per ticker, one per sector ETF. */
+async function fetchAll(
+  byTicker: ReadonlyArray<[string, Placed[]]>,
+  options: EvaluateOptions,
+  prices: PriceSource,
+  warnings: string[],
+): Promise<Fetched> {
+  const all = byTicker.flatMap(([, items]) => items);
+  const span = (items: readonly Placed[], lead?: number) => spanOf(items, options.horizons, options.now, lead);
+  const etfs = options.sectorBenchmarks
+    ? [...new Set(all.flatMap((item) => sectorEtfOf(item.result) ?? []))].sort()
+    : [];
+  const [benchmark, tickers, sectorSessions] = await Promise.all([
+    fetchSessions(prices, options.benchmark, span(all, benchmarkLeadDays), options.signal),
+    Promise.all(byTicker.map(([ticker, items]) => fetchSessions(prices, ticker, span(items), options.signal))),
+    Promise.all(etfs.map((etf) => fetchSessions(prices, etf, span(all), options.signal))),
+  ]);
+  let sectors: Map<string, Map<string, PricedSession>> | null = null;
+  if (options.sectorBenchmarks) {
+    sectors = new Map();
+    etfs.forEach((etf, index) => {
+      const sessions = sectorSessions[index]!;
+      if (typeof sessions === 'string')
+        warnings.push(`sector benchmark ${etf}: ${sessions}; its decisions are not in the sector regression`);
+      else sectors!.set(etf, new Map(sessions.map((session) => [session.date, session])));
+    });
+  }
+  return { benchmark, tickers, sectors };
+}
+
+/** A row, or the row unscored with the reason when something in this one run cannot be scored. */
+function safeScoreRow(
+  item: Prepared,
+  sessions: readonly PricedSession[],
+  benchmarks: Benchmarks,
+  horizons: readonly number[],
+): DecisionRow {
+  try {
+    return scoreRow(item, sessions, benchmarks, horizons);
+  } catch (error) {
+    return unscoredRow(item, `cannot be scored: ${errorMessage(error)}`);
+  }
+}
+
+function rescaleWarning(row: DecisionRow): string | null {
+  if (!row.rescaled) return null;
+  if (row.problem !== null) return `${row.ticker} ${row.runId}: ${row.problem}`;
+  return `${row.ticker} ${row.runId}: the ${row.rescaled.date} close is ${row.rescaled.refetchedClose} now but was ${row.rescaled.savedClose} at the run (a split or a revision); its levels were rescaled by ${row.rescaled.ratio.toFixed(4)}`;
+}
+
+/** Runs whose dates are not dates cannot be placed on the calendar: said, and left out. */
+function scorable(results: readonly AnalysisResult[], warnings: string[]): AnalysisResult[] {
+  return results.filter((result) => {
+    if (result.decision === null) return false;
+    const reason = unscorableReason(result);
+    if (reason !== null) warnings.push(`run ${result.runId}: cannot be scored: ${reason}`);
+    return reason === null;
+  });
+}
+
 /** Score every run (each must have a decision) over every horizon. */
 export async function evaluateRuns(
   results: readonly AnalysisResult[],
   options: EvaluateOptions,
   prices: PriceSource,
 ): Promise<Evaluation> {
-  const prepared = results.filter((result) => result.decision !== null).map(prepare);
   const warnings: string[] = [];
+  const prepared = scorable(results, warnings).map(prepare);
   const evaluation: Evaluation = {
     evaluatedAt: options.now.toISOString(),
     horizons: options.horizons,
@@ -287,28 +403,28 @@ export async function evaluateRuns(
   };
   if (prepared.length === 0) return evaluation;
 
-  const byTicker = new Map<string, Prepared[]>();
+  const byTicker = new Map<string, Placed[]>();
   for (const item of prepared) byTicker.set(item.result.ticker, [...(byTicker.get(item.result.ticker) ?? []), item]);
-  // Every request at once: the benchmark's and one per ticker.
   const tickers = [...byTicker];
-  const [benchmarkSessions, ...tickerSessions] = await Promise.all([
-    fetchSessions(prices, options.benchmark, spanOf(prepared, options.horizons, options.now), options.signal),
-    ...tickers.map(([ticker, items]) =>
-      fetchSessions(prices, ticker, spanOf(items, options.horizons, options.now), options.signal),
-    ),
-  ]);
+  const fetched = await fetchAll(tickers, options, prices, warnings);
   let benchmark: Map<string, PricedSession> | null = null;
-  if (typeof benchmarkSessions === 'string')
-    warnings.push(`benchmark ${options.benchmark}: ${benchmarkSessions}; excess returns are not available`);
-  else benchmark = new Map(benchmarkSessions!.map((session) => [session.date, session]));
+  if (typeof fetched.benchmark === 'string')
+    warnings.push(`benchmark ${options.benchmark}: ${fetched.benchmark}; excess returns are not available`);
+  else benchmark = new Map(fetched.benchmark.map((session) => [session.date, session]));
+  const benchmarkSessions = typeof fetched.benchmark === 'string' ? null : fetched.benchmark;
+  const benchmarks: Benchmarks = { market: benchmark, sectors: fetched.sectors };
 
-  const rows = tickers.map(([ticker, items], index) => {
-    const sessions = tickerSessions[index]!;
+  const rows = tickers.map(([ticker, bare], index) => {
+    const sessions = fetched.tickers[index]!;
+    const items = bare.map((item) => ({
+      ...item,
+      context: rowContext(item.result, benchmarkSessions, options.sectorBenchmarks === true),
+    }));
     if (typeof sessions === 'string') {
       warnings.push(`${ticker}: ${sessions}; its ${items.length} decision(s) are not scored`);
       return items.map((item) => unscoredRow(item, sessions));
     }
-    return items.map((item) => scoreRow(item, sessions, benchmark, options.horizons));
+    return items.map((item) => safeScoreRow(item, sessions, benchmarks, options.horizons));
   });
   evaluation.decisions = rows
     .flat()
@@ -316,11 +432,8 @@ export async function evaluateRuns(
       left.asOf === right.asOf ? left.ticker.localeCompare(right.ticker) : left.asOf < right.asOf ? -1 : 1,
     );
   for (const row of evaluation.decisions) {
-    if (row.rescaled) {
-      warnings.push(
-        `${row.ticker} ${row.runId}: the ${row.rescaled.date} close is ${row.rescaled.refetchedClose} now but was ${row.rescaled.savedClose} at the run (a split or a revision); its levels were rescaled by ${row.rescaled.ratio.toFixed(4)}`,
-      );
-    }
+    const warning = rescaleWarning(row);
+    if (warning !== null) warnings.push(warning);
   }
   return evaluation;
 }

@@ -1,10 +1,13 @@
 import type { AnalysisResult } from '../result/types.js';
-import { listRuns, loadRun } from '../store/index.js';
+import { loadRun, readSavedRuns } from '../store/index.js';
+import { unscorableReason } from './validate.js';
 
 /**
  * Which saved runs an evaluation scores: the named ones, or every saved run; only runs
  * with a decision, only those as of `since` or later, and demo runs (synthetic data)
- * only when asked for.
+ * only when asked for. A run that cannot be read, or whose dates are not dates, is
+ * skipped with its id and reason and counted as unreadable: the caller says how many
+ * and exits non-zero, so no decision is left out silently.
  */
 
 export interface SelectOptions {
@@ -14,10 +17,17 @@ export interface SelectOptions {
   includeDemo: boolean;
 }
 
+export interface SkippedRun {
+  runId: string;
+  reason: string;
+  /** Set when the run could not be read or understood (not merely left out by a filter). */
+  unreadable?: true;
+}
+
 export interface Selection {
   results: AnalysisResult[];
   /** Named runs that were left out, and runs left out for a reason worth saying. */
-  skipped: Array<{ runId: string; reason: string }>;
+  skipped: SkippedRun[];
 }
 
 function exclusion(result: AnalysisResult, options: SelectOptions): string | null {
@@ -29,28 +39,42 @@ function exclusion(result: AnalysisResult, options: SelectOptions): string | nul
   return null;
 }
 
+function consider(result: AnalysisResult, options: SelectOptions, named: boolean, selection: Selection): void {
+  const broken = unscorableReason(result);
+  if (broken !== null) {
+    selection.skipped.push({ runId: result.runId, reason: `cannot be scored: ${broken}`, unreadable: true });
+    return;
+  }
+  const reason = exclusion(result, options);
+  if (reason === null) selection.results.push(result);
+  // Scanning every run, a run without a decision is not news; a named one, or a demo, is.
+  else if (named || result.demo) selection.skipped.push({ runId: result.runId, reason });
+}
+
 export async function selectRuns(home: string, options: SelectOptions): Promise<Selection> {
-  const named = options.runIds.length > 0;
   const selection: Selection = { results: [], skipped: [] };
-  let ids = [...options.runIds];
-  if (!named) {
-    const runs = await listRuns(home);
-    ids = runs.filter((run) => run.state === 'ok').map((run) => run.runId);
-    // A run that cannot be read is said, not silently left out of the record.
-    for (const run of runs)
-      if (run.state !== 'ok')
-        selection.skipped.push({ runId: run.runId, reason: `${run.state}: ${run.problem ?? 'unreadable'}` });
+  if (options.runIds.length === 0) {
+    for (const entry of await readSavedRuns(home)) {
+      if (entry.state === 'ok') consider(entry.result, options, false, selection);
+      // A run still being saved is not a failure to read; a corrupt or unreadable one is.
+      else if (entry.state === 'partial')
+        selection.skipped.push({ runId: entry.runId, reason: `partial: ${entry.problem}` });
+      else selection.skipped.push({ runId: entry.runId, reason: `${entry.state}: ${entry.problem}`, unreadable: true });
+    }
+    return selection;
   }
   const seen = new Set<string>();
-  for (const id of ids) {
+  for (const id of options.runIds) {
     // A named id that matches nothing, or matches several, is the user's to fix: loadRun says which.
     const result = await loadRun(home, id);
     if (seen.has(result.runId)) continue;
     seen.add(result.runId);
-    const reason = exclusion(result, options);
-    if (reason === null) selection.results.push(result);
-    // Scanning every run, a run without a decision is not news; a named one, or a demo, is.
-    else if (named || result.demo) selection.skipped.push({ runId: result.runId, reason });
+    consider(result, options, true, selection);
   }
   return selection;
+}
+
+/** How many runs could not be read or understood. */
+export function unreadableCount(selection: Pick<Selection, 'skipped'>): number {
+  return selection.skipped.filter((item) => item.unreadable).length;
 }

@@ -1,5 +1,7 @@
 import { splitSummaries, type SplitSummary } from './run-kind.js';
 import type { ContaminationLabel } from '../result/types.js';
+import { attribute, attributionDefaults, type Attribution, type AttributionOptions } from './attribution.js';
+import { distinctConfigurations } from './configurations.js';
 import type { DecisionRow, Evaluation, HorizonResult } from './evaluate.js';
 import { mean, median, seededRandom, shuffle, spearman, wilsonInterval, type Interval } from './statistics.js';
 
@@ -29,7 +31,8 @@ export interface StrategyStats {
   spearman: number | null;
 }
 
-export interface GroupSummary {
+/** The attribution fields (beta, alpha, regimes, costs, calibration, Sharpe) sit beside the counts: see attribution.ts. */
+export interface GroupSummary extends Attribution {
   contamination: ContaminationLabel;
   horizon: number;
   /** Decisions in this group, HOLDs and unresolved ones included. */
@@ -102,6 +105,7 @@ function groupSummary(
   horizon: number,
   rows: readonly DecisionRow[],
   seed: number,
+  attribution: AttributionOptions,
 ): GroupSummary {
   const at = rows.flatMap((row) => {
     const outcome = row.horizons.find((item) => item.horizon === horizon);
@@ -143,17 +147,24 @@ function groupSummary(
       statsOf('momentum-12-1', momentum),
       statsOf('random', random),
     ],
+    ...attribute(positions, attribution),
   };
 }
 
 const labelOrder: ContaminationLabel[] = ['clean', 'unknown', 'contaminated'];
 
-export function summarize(evaluation: Evaluation, seed: number): EvaluationSummary {
+/** Attribution options beyond the seed; `trials` defaults to the distinct configurations among every evaluated run. */
+export type SummaryOptions = Partial<Omit<AttributionOptions, 'seed'>>;
+
+export function summarize(evaluation: Evaluation, seed: number, options: SummaryOptions = {}): EvaluationSummary {
+  const trials =
+    options.trials ?? distinctConfigurations(evaluation.decisions.map((row) => row.configuration ?? 'unrecorded'));
+  const attribution: AttributionOptions = { ...attributionDefaults, ...options, seed, trials };
   const groups: GroupSummary[] = [];
   for (const label of labelOrder) {
     const rows = evaluation.decisions.filter((row) => row.contamination === label && row.problem === null);
     if (rows.length === 0) continue;
-    for (const horizon of evaluation.horizons) groups.push(groupSummary(label, horizon, rows, seed));
+    for (const horizon of evaluation.horizons) groups.push(groupSummary(label, horizon, rows, seed, attribution));
   }
   const splits = splitSummaries(evaluation.decisions, evaluation.horizons);
   return { seed, groups, ...(splits.length > 0 ? { splits } : {}) };

@@ -97,8 +97,23 @@ const specialClosures: Record<string, string> = {
   '2025-01-09': 'national day of mourning (Jimmy Carter)',
 };
 
+/**
+ * Each year's holidays, computed once: an evaluation asks "is this a session?" hundreds of
+ * thousands of times. A pure function's memo, a few dozen entries at most.
+ */
+const holidaysByYear = new Map<number, ReadonlyMap<string, string>>();
+
 /** The NYSE's full-day holidays of one year, by rule: day → name. */
-export function marketHolidays(year: number): Map<string, string> {
+export function marketHolidays(year: number): ReadonlyMap<string, string> {
+  let holidays = holidaysByYear.get(year);
+  if (!holidays) {
+    holidays = holidaysOf(year);
+    holidaysByYear.set(year, holidays);
+  }
+  return holidays;
+}
+
+function holidaysOf(year: number): Map<string, string> {
   const holidays = new Map<string, string>();
   // New Year's Day on a Saturday is not observed on the Friday before (NYSE Rule 7.2).
   const newYear = ymd(year, 1, 1);
@@ -136,9 +151,22 @@ export function adjacentSession(day: string, direction: 1 | -1): string {
   return candidate;
 }
 
+/**
+ * One formatter for the whole process: constructing an Intl.DateTimeFormat costs
+ * milliseconds (it loads time-zone data), formatting with one costs microseconds, and
+ * an evaluation asks for thousands of session closes. Made on first use, so start-up
+ * (`--help`) does not pay for it.
+ */
+let offsetFormatter: Intl.DateTimeFormat | null = null;
+
+function newYorkOffsetFormatter(): Intl.DateTimeFormat {
+  offsetFormatter ??= new Intl.DateTimeFormat('en-US', { timeZone: marketTimeZone, timeZoneName: 'longOffset' });
+  return offsetFormatter;
+}
+
 /** The UTC offset of New York at an instant, in minutes (-240 in summer, -300 in winter). */
 function newYorkOffsetMinutes(at: Date): number {
-  const label = new Intl.DateTimeFormat('en-US', { timeZone: marketTimeZone, timeZoneName: 'longOffset' })
+  const label = newYorkOffsetFormatter()
     .formatToParts(at)
     .find((part) => part.type === 'timeZoneName')?.value;
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(label ?? '');

@@ -1,7 +1,9 @@
 import { splitLines } from '../evaluate/run-kind.js';
 import type { DecisionRow, Evaluation, HorizonResult } from '../evaluate/evaluate.js';
-import type { EvaluationSummary, GroupSummary, Strategy, StrategyStats } from '../evaluate/summary.js';
+import type { EvaluationView } from '../evaluate/document.js';
+import type { GroupSummary, Strategy, StrategyStats } from '../evaluate/summary.js';
 import { sanitizeText } from '../sanitize.js';
+import { attributionLines } from './evaluation-attribution.js';
 import { formatFraction, formatNumber, oneLine, padEnd, padStart } from './format.js';
 
 /**
@@ -11,12 +13,7 @@ import { formatFraction, formatNumber, oneLine, padEnd, padStart } from './forma
  * render the same content; both are pure functions of the evaluation.
  */
 
-export interface EvaluationView {
-  evaluation: Evaluation;
-  summary: EvaluationSummary;
-  /** Runs that were asked for (or found) but not scored, with why. */
-  skipped: Array<{ runId: string; reason: string }>;
-}
+export type { EvaluationView } from '../evaluate/document.js';
 
 const strategyNames: Record<Strategy, string> = {
   desks: 'desks',
@@ -187,7 +184,9 @@ export function renderEvaluationTerminal(view: EvaluationView, options: { unicod
   const lines: string[] = [headline(view), ''];
   if (view.summary.groups.length === 0) lines.push('No decision could be scored.', '');
   for (const group of view.summary.groups) {
-    lines.push(`${groupTitle(group)} — ${groupCounts(group)}`, ...groupTable(group).map((line) => `  ${line}`));
+    lines.push(`${groupTitle(group)} — ${groupCounts(group)}`);
+    lines.push(...attributionLines(group, safe(view.evaluation.benchmark)).map((line) => `  ${line}`));
+    lines.push(...groupTable(group).map((line) => `  ${line}`));
     const chart = cumulativeExcessChart(chartSeries(group, view.evaluation.decisions), options.unicode);
     if (chart.length > 0) lines.push('  cumulative excess:', ...chart.map((line) => `    ${line}`));
     lines.push('');
@@ -211,6 +210,8 @@ export function renderEvaluationMarkdown(view: EvaluationView): string {
         `## ${groupTitle(group)}`,
         '',
         groupCounts(group),
+        '',
+        ...attributionLines(group, safe(view.evaluation.benchmark)).map((line) => `- ${line}`),
         '',
         `| ${columns.join(' | ')} |`,
         `| ${columns.map(() => '---').join(' | ')} |`,

@@ -1,6 +1,7 @@
 import { AutohedgeError } from '../errors.js';
 
-export type RunStoreProblem = 'unwritable' | 'partial' | 'corrupt';
+/** `unreadable`: an I/O error while reading (the file itself may be fine); `corrupt`: read, but not a saved result. */
+export type RunStoreProblem = 'unwritable' | 'partial' | 'corrupt' | 'unreadable';
 
 /**
  * The run store could not do its job. When saving, the caller turns this into a

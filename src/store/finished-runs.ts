@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { errorCode } from '../errors.js';
+import { errorCode, errorMessage } from '../errors.js';
+import { RunStoreError } from './errors.js';
 import { isValidRunId, runFileNames, runsDirectory } from './run-store.js';
 
 /** A run that counts as done for --resume: it reached a decision or reported what it could. */
@@ -46,11 +47,21 @@ async function runNames(home: string): Promise<string[]> {
 }
 
 async function readRunKey(path: string): Promise<z.infer<typeof runKeySchema> | null> {
+  let text: string;
   try {
-    const parsed = runKeySchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    // A run that did not finish saving: not finished, so it runs again.
+    if (errorCode(error) === 'ENOENT') return null;
+    // An I/O error (EMFILE, EACCES, EIO) says nothing about the run: guessing "not finished"
+    // would buy that analysis again, so --resume stops and says why.
+    throw new RunStoreError(`cannot read ${path} for --resume: ${errorMessage(error)}`, 'unreadable', { cause: error });
+  }
+  try {
+    const parsed = runKeySchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
-    // A run that did not finish saving, or a corrupt one: not finished, so it runs again.
+    // A corrupt one: not finished, so it runs again.
     return null;
   }
 }

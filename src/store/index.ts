@@ -4,11 +4,13 @@ export {
   isValidRunId,
   listRuns,
   loadRun,
+  readSavedRuns,
   runFileNames,
   runsDirectory,
   saveRun,
   writeRunFiles,
   type RunFiles,
   type RunSummary,
+  type SavedRunEntry,
 } from './run-store.js';
 export { finishedTickers } from './finished-runs.js';

@@ -5,6 +5,7 @@ import { errorCode, UsageError } from '../errors.js';
 import type { AnalysisResult, Decision, RunStatus } from '../result/types.js';
 import { stringifyJsonSafely } from '../sanitize.js';
 import { quoteInput } from '../text.js';
+import { mapBounded, storeReadsInFlight } from './bounded.js';
 import { RunStoreError } from './errors.js';
 import { parseSavedResult } from '../result/result-schema.js';
 
@@ -45,9 +46,19 @@ export interface RunSummary {
   /** A demo run: synthetic data, nothing spent. */
   demo: boolean;
   costUsd: number | null;
-  state: 'ok' | 'partial' | 'corrupt';
+  /**
+   * `partial`: no result.json (the run did not finish saving); `corrupt`: result.json is
+   * there but is not a saved result; `unreadable`: reading it failed (EMFILE, EACCES,
+   * EIO, …) — the file may be fine, so it is never called corrupt.
+   */
+  state: 'ok' | 'partial' | 'corrupt' | 'unreadable';
   problem?: string;
 }
+
+/** One saved run read whole: its result, or why it could not be had. */
+export type SavedRunEntry =
+  | { runId: string; state: 'ok'; result: AnalysisResult }
+  | { runId: string; state: 'partial' | 'corrupt' | 'unreadable'; problem: string };
 
 /** Letters, digits, dot, dash and underscore; no leading dot, so never "..", never a path. */
 const runIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -88,7 +99,9 @@ export async function writeRunFiles(dir: string, result: AnalysisResult, files: 
 /** Every saved run, newest first. A broken directory is listed with its problem. */
 export async function listRuns(home: string): Promise<RunSummary[]> {
   const names = await runDirectoryNames(home);
-  const summaries = await Promise.all(names.map((name) => summarize(join(runsDirectory(home), name), name)));
+  const summaries = await mapBounded(names, storeReadsInFlight, (name) =>
+    summarize(join(runsDirectory(home), name), name),
+  );
   return summaries.sort((a, b) => (a.when === b.when ? b.runId.localeCompare(a.runId) : a.when < b.when ? 1 : -1));
 }
 
@@ -109,11 +122,37 @@ export async function loadRun(home: string, runIdOrPrefix: string): Promise<Anal
         'partial',
       );
     }
-    throw new RunStoreError(`run ${runId} cannot be read: ${describeFsError(error)}`, 'corrupt', { cause: error });
+    throw new RunStoreError(`run ${runId} cannot be read: ${describeFsError(error)}`, 'unreadable', { cause: error });
   }
   const parsed = parseSavedResult(text);
   if (!parsed.ok) throw new RunStoreError(`run ${runId} is corrupt: ${parsed.problem}`, 'corrupt');
   return parsed.result;
+}
+
+/**
+ * Every saved run read whole, a few files at a time, sorted by run id: for callers that
+ * need the results themselves (evaluate), without listing and then re-reading each.
+ */
+export async function readSavedRuns(home: string): Promise<SavedRunEntry[]> {
+  const names = (await runDirectoryNames(home)).sort();
+  return mapBounded(names, storeReadsInFlight, (name) =>
+    readSavedRun(join(runsDirectory(home), name, runFileNames.result), name),
+  );
+}
+
+async function readSavedRun(path: string, runId: string): Promise<SavedRunEntry> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT')
+      return { runId, state: 'partial', problem: `no ${runFileNames.result} (the run did not finish saving)` };
+    return { runId, state: 'unreadable', problem: `${runFileNames.result} cannot be read: ${describeFsError(error)}` };
+  }
+  const parsed = parseSavedResult(text);
+  return parsed.ok
+    ? { runId, state: 'ok', result: parsed.result }
+    : { runId, state: 'corrupt', problem: parsed.problem };
 }
 
 function uniquePrefixMatch(names: string[], prefix: string): string {
@@ -133,7 +172,7 @@ async function runDirectoryNames(home: string): Promise<string[]> {
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new RunStoreError(`cannot read ${runsDirectory(home)}: ${describeFsError(error)}`, 'corrupt', {
+    throw new RunStoreError(`cannot read ${runsDirectory(home)}: ${describeFsError(error)}`, 'unreadable', {
       cause: error,
     });
   }
@@ -169,7 +208,7 @@ async function summarize(dir: string, runId: string): Promise<RunSummary> {
       runId,
       when,
       ...unknown,
-      state: 'corrupt',
+      state: 'unreadable',
       problem: `${runFileNames.result} cannot be read: ${describeFsError(error)}`,
     };
   }

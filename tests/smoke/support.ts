@@ -59,6 +59,10 @@ export async function ensureBuilt(): Promise<void> {
     }
     try {
       if (!buildIsStale()) return;
+      // As `npm run build` does: remove the old output first, so tsc writes new files. Writing over
+      // the old ones in place would write through any hard link to them (worktrees share dist/).
+      rmSync(path.join(repoRoot, 'dist', 'src'), { recursive: true, force: true });
+      rmSync(path.join(repoRoot, 'dist', 'agents'), { recursive: true, force: true });
       const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
       const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
         cwd: repoRoot,

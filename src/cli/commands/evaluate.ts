@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { evaluateRuns, type Evaluation, type PriceSource } from '../../evaluate/evaluate.js';
-import { selectRuns } from '../../evaluate/select.js';
+import { evaluationDocument } from '../../evaluate/document.js';
+import { selectRuns, unreadableCount } from '../../evaluate/select.js';
 import { summarize } from '../../evaluate/summary.js';
 import { validateTicker } from '../../market/ticker.js';
 import { autohedgeHome } from '../../paths.js';
@@ -12,6 +13,7 @@ import type { CliDeps } from '../deps.js';
 import { reportOptions, type CliIo } from '../io.js';
 import type { EvaluateCliOptions } from '../command-table.js';
 import { buildServices } from '../services.js';
+import { summaryOptionsOf } from './evaluate-options.js';
 
 /** `autohedge evaluate [runIds...]`: saved decisions scored against the prices that came after them. */
 
@@ -63,7 +65,7 @@ export async function evaluateCommand(
     try {
       evaluation = await evaluateRuns(
         selection.results,
-        { horizons: options.horizon, benchmark, now, signal: io.signal },
+        { horizons: options.horizon, benchmark, now, signal: io.signal, sectorBenchmarks: options.sectorBenchmarks },
         prices,
       );
     } catch (error) {
@@ -74,16 +76,20 @@ export async function evaluateCommand(
     }
     const view: EvaluationView = {
       evaluation,
-      summary: summarize(evaluation, options.seed),
+      summary: summarize(evaluation, options.seed, summaryOptionsOf(options)),
       skipped: selection.skipped,
     };
     await printEvaluation(view, options, io);
     for (const warning of evaluation.warnings) warn(io, options, warning);
     await saveEvaluation(view, options, home, io, now);
     await session.finish(io);
+    const unreadable = reportUnreadable(view, io);
     const unscored =
+      unreadable > 0 ||
       evaluation.decisions.some((row) => row.problem !== null) ||
-      evaluation.warnings.some((warning) => warning.startsWith(`benchmark ${benchmark}:`));
+      evaluation.warnings.some(
+        (warning) => warning.startsWith(`benchmark ${benchmark}:`) || warning.startsWith('sector benchmark '),
+      );
     return unscored ? ExitCode.degraded : ExitCode.ok;
   } finally {
     await session.close();
@@ -95,9 +101,18 @@ function warn(io: CliIo, options: EvaluateCliOptions, message: string): void {
   if (!options.quiet) io.stderr(`autohedge: warning: ${sanitizeText(message)}\n`);
 }
 
+/** Said even with --quiet: these runs are why the exit code is not 0. */
+function reportUnreadable(view: EvaluationView, io: CliIo): number {
+  const count = unreadableCount(view);
+  if (count > 0)
+    io.stderr(
+      `autohedge: ${count} saved run(s) could not be read and are not in this evaluation (listed under "skipped"); exit ${ExitCode.degraded}\n`,
+    );
+  return count;
+}
+
 function jsonOf(view: EvaluationView): string {
-  const { evaluation, summary, skipped } = view;
-  return `${stringifyJsonSafely({ decisions: evaluation.decisions, summary, evaluatedAt: evaluation.evaluatedAt, horizons: evaluation.horizons, benchmark: evaluation.benchmark, skipped, warnings: evaluation.warnings }, 2)}\n`;
+  return `${stringifyJsonSafely(evaluationDocument(view), 2)}\n`;
 }
 
 async function printEvaluation(view: EvaluationView, options: EvaluateCliOptions, io: CliIo): Promise<void> {

@@ -78,7 +78,7 @@ export function renderRunTable(savedRuns: RunSummary[], color: boolean): string 
                 : cell;
         if (column === 6) {
           if (value === 'ok') return paint.green(cell);
-          if (value === 'failed' || value === 'corrupt') return paint.red(cell);
+          if (value === 'failed' || value === 'corrupt' || value === 'unreadable') return paint.red(cell);
           return paint.yellow(cell);
         }
         return cell;

@@ -1,0 +1,30 @@
+import type { Evaluation } from './evaluate.js';
+import type { SkippedRun } from './select.js';
+import type { EvaluationSummary } from './summary.js';
+
+/** An evaluation as its renderers and its JSON see it. */
+export interface EvaluationView {
+  evaluation: Evaluation;
+  summary: EvaluationSummary;
+  /** Runs that were asked for (or found) but not scored, with why; `unreadable` when they could not be read. */
+  skipped: SkippedRun[];
+}
+
+/**
+ * The one JSON shape of an evaluation: `evaluate --json`, evaluation.json and the MCP
+ * `evaluate` tool all serialise this object, so they cannot drift apart.
+ */
+export function evaluationDocument(view: EvaluationView) {
+  const { evaluation, summary, skipped } = view;
+  return {
+    decisions: evaluation.decisions,
+    summary,
+    evaluatedAt: evaluation.evaluatedAt,
+    horizons: evaluation.horizons,
+    benchmark: evaluation.benchmark,
+    skipped,
+    /** Saved runs that could not be read or understood (also in `skipped`, marked `unreadable`). */
+    unreadable: skipped.filter((item) => item.unreadable).length,
+    warnings: evaluation.warnings,
+  };
+}
