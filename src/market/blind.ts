@@ -135,6 +135,8 @@ function blindQuote(quote: QuoteStats, price: Scale): QuoteStats {
     fiftyTwoWeekHigh: price(quote.fiftyTwoWeekHigh),
     fiftyTwoWeekLow: price(quote.fiftyTwoWeekLow),
     targetMeanPrice: price(quote.targetMeanPrice),
+    // A calendar day: hidden like every other.
+    ...(quote.earningsDate !== undefined ? { earningsDate: null } : {}),
   };
 }
 

@@ -50,6 +50,9 @@ describe('blindSnapshot', () => {
     expect(blind.bars[0]?.date).toBe('D-299');
     expect(blind.indicators.asOfBar).toBe('D-0');
     expect(blind.quote.priceTime).toBeNull();
+    expect(
+      blindSnapshot({ ...named, quote: { ...named.quote, earningsDate: '2026-12-03' } }).snapshot.quote.earningsDate,
+    ).toBeNull();
     expect(blind.blind).toBe(true);
   });
 

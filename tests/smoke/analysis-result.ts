@@ -64,6 +64,7 @@ export const marketSnapshotSchema = z.strictObject({
   quote: z.strictObject({
     price,
     priceTime: z.iso.datetime().nullable(),
+    earningsDate: z.iso.date().nullable().optional(),
     change: fraction,
     changePercent: fraction,
     marketCap: fraction,
