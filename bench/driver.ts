@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/pipeline/analyze.js';
 import { analyzeEach, analyzeMany } from '../src/universe/analyze-many.js';
+import { describePacing, pacingSummary, processPacers } from '../src/llm/pacer.js';
 import { renderRunFiles } from '../src/report/run-files.js';
 import { saveRun } from '../src/store/run-store.js';
 import { benchDeps, type ServiceAddresses, type ServiceWait } from './services.js';
@@ -52,6 +53,8 @@ export interface DriverOutput {
   heapAfterGcMb?: { firstThird: number; end: number };
   /** Universe mode: results by status (the runs themselves are not kept). */
   statuses?: Record<string, number>;
+  /** Universe mode: what the process's pacers did (waits for budget, 429s met). */
+  pacing?: string;
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -154,9 +157,11 @@ async function universe(config: DriverConfig, asOf: Date): Promise<DriverOutput>
       },
     });
     const wallMs = performance.now() - started;
+    const stats = await pacingSummary(processPacers());
     return {
       runs: [],
       wallMs,
+      ...(stats ? { pacing: describePacing(stats) } : {}),
       peakRssMb: { firstThird, end: peakRssMb() },
       heapAfterGcMb: { firstThird: heapFirstThird, end: heapAfterGcMb() },
       statuses,

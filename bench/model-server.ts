@@ -13,6 +13,7 @@ import {
   type RecordedRequest,
   type Reply,
 } from '../testkit/openai-server.js';
+import { createQuota, type Quota, type QuotaSettings } from '../testkit/quota.js';
 import type { CallKind, CallRecord } from './critical-path.js';
 
 export interface ModelServerOptions {
@@ -20,6 +21,8 @@ export interface ModelServerOptions {
   /** Share of calls refused with a 429, 0–1, spread evenly over the arrivals. */
   rateLimitShare?: number;
   retryAfterMs?: number;
+  /** Enforce a provider's quota (P8): OpenAI's headers on every answer, a 429 for a request over it. */
+  quota?: Omit<QuotaSettings, 'now'>;
 }
 
 export interface ModelServer {
@@ -27,6 +30,10 @@ export interface ModelServer {
   readonly requests: RecordedRequest[];
   /** Arrival indexes answered with a 429. */
   readonly rateLimited: ReadonlySet<number>;
+  /** The enforced quota's accounting per model (OpenAI's limits are per model), when there is one. */
+  readonly quotas: ReadonlyMap<string, Quota>;
+  /** Each admission's request index, by model, in the order of that model's quota.admissions. */
+  readonly admittedIndexes: ReadonlyMap<string, number[]>;
   close(): Promise<void>;
 }
 
@@ -106,8 +113,29 @@ export function isRefused(index: number, share: number): boolean {
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const share = Math.min(1, Math.max(0, options.rateLimitShare ?? 0));
   const rateLimited = new Set<number>();
+  const quotas = new Map<string, Quota>();
+  const admittedIndexes = new Map<string, number[]>();
+  const quotaFor = (body: unknown): Quota | null => {
+    if (!options.quota) return null;
+    const model = String((body as { model?: unknown } | null)?.model ?? 'unknown');
+    let quota = quotas.get(model);
+    if (!quota) quotas.set(model, (quota = createQuota(options.quota)));
+    return quota;
+  };
   const server: OpenAIServer = await startOpenAIServer(
     (body: unknown, index: number, request: RecordedRequest): Reply => {
+      const quota = quotaFor(body);
+      if (quota) {
+        const refusal = quota.admit(body);
+        if (refusal) {
+          rateLimited.add(index);
+          return refusal;
+        }
+        const model = String((body as { model?: unknown } | null)?.model ?? 'unknown');
+        admittedIndexes.set(model, [...(admittedIndexes.get(model) ?? []), index]);
+        const reply = answerFor(request, body, options.latencyMs);
+        return { ...reply, headers: { ...('headers' in reply ? reply.headers : {}), ...quota.headers() } } as Reply;
+      }
       if (isRefused(index, share)) {
         rateLimited.add(index);
         return errorReply(
@@ -123,7 +151,14 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       return answerFor(request, body, options.latencyMs);
     },
   );
-  return { url: server.url, requests: server.requests, rateLimited, close: () => server.close() };
+  return {
+    url: server.url,
+    requests: server.requests,
+    rateLimited,
+    quotas,
+    admittedIndexes,
+    close: () => server.close(),
+  };
 }
 
 function answerFor(request: RecordedRequest, body: unknown, latencyMs: number): Reply {

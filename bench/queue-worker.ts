@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/pipeline/analyze.js';
 import { loadQueueModules } from '../src/queue/redis.js';
+import { sharedPacers } from '../src/queue/shared-budget.js';
 import { startWorker } from '../src/queue/worker.js';
 import { defaultPriceTable } from '../src/llm/prices.js';
 import { runRequestVersion } from '../src/run/request.js';
@@ -19,14 +20,18 @@ export interface QueueWorkerConfig extends ServiceAddresses {
   redisUrl: string;
   queue: string;
   concurrency: number;
+  /** P8: pace against buckets shared in Redis, as `autohedge worker` does. */
+  sharedPacing?: boolean;
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const config = JSON.parse(process.argv[2] ?? '{}') as QueueWorkerConfig;
-const deps = benchDeps(config, repoRoot);
+const modules = await loadQueueModules();
+const shared = config.sharedPacing ? await sharedPacers(modules, config.redisUrl) : null;
+const deps = benchDeps(config, repoRoot, undefined, shared?.pacers);
 // The first analysis in a process loads the SDKs (P1's cold figure): not part of the comparison.
 await analyze('WARM', { asOf: new Date() }, deps);
-const worker = await startWorker(await loadQueueModules(), {
+const worker = await startWorker(modules, {
   url: config.redisUrl,
   queueName: config.queue,
   concurrency: config.concurrency,
@@ -50,5 +55,8 @@ const worker = await startWorker(await loadQueueModules(), {
 });
 process.stdout.write('ready\n');
 process.once('SIGTERM', () => {
-  void worker.close().then(() => process.exit(0));
+  void worker.close().then(() => {
+    shared?.close();
+    process.exit(0);
+  });
 });

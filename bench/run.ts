@@ -25,8 +25,15 @@ import {
 import type { DriverConfig, DriverOutput } from './driver.js';
 import { measureEvaluate } from './evaluate.js';
 import { median, run } from './measure.js';
-import { callsByTicker, startModelServer, tickerOf, type ModelServer } from './model-server.js';
-import { measureWorkers, universeTickers } from './universe.js';
+import {
+  callsByTicker,
+  startModelServer,
+  tickerOf,
+  type ModelServer,
+  type ModelServerOptions,
+} from './model-server.js';
+import { achievedRatio, describeQuotaFigure, quotaFigure, refusedShare, type QuotaFigure } from './rate-limits.js';
+import { measureSharedQuota, measureWorkers, universeTickers } from './universe.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(benchDir, '..', '..', '..');
@@ -51,6 +58,13 @@ interface Settings {
   /** P7: tickers on the queue, and each worker's concurrency. */
   queueTickers: number;
   workerConcurrency: number;
+  /** P8: the universe against an enforced quota, its concurrency, the quota per window, and the two-worker tickers. */
+  quotaTickers: number;
+  quotaConcurrency: number;
+  quotaTokens: number;
+  quotaRequests: number;
+  quotaWindowMs: number;
+  quotaWorkerTickers: number;
   timeline: boolean;
   /** Write a V8 CPU profile of every analysis process here. */
   profileDir: string | null;
@@ -70,6 +84,12 @@ const usage = `npm run bench -- [options]
   --universe-concurrency <n>  P6: tickers at once (default 8)
   --queue-tickers <n>      P7: tickers enqueued for the workers (default 48)
   --worker-concurrency <n> P7: analyses each worker runs at once (default 4)
+  --quota-tickers <n>      P8: tickers in the universe run into the quota (default 200)
+  --quota-concurrency <n>  P8: tickers at once (default 16)
+  --quota-tokens <n>       P8: the quota's tokens per window, per model (default 100000)
+  --quota-requests <n>     P8: the quota's requests per window, per model (default 400)
+  --quota-window-ms <ms>   P8: the quota's window, a bench "minute" (default 4000)
+  --quota-worker-tickers <n>  P8: tickers for the two workers sharing one Redis (default 48)
   --only <P1,P2,...>       measure only these figures (P9: evaluate over 2,000 saved runs)
   --timeline               print when each call of a P1 analysis was made and answered, and P4's tickers
   --profile <dir>          write a CPU profile (.cpuprofile) of each analysis process to <dir>
@@ -91,7 +111,13 @@ function settingsFrom(argv: string[]): Settings | null {
       'universe-concurrency': { type: 'string', default: '8' },
       'queue-tickers': { type: 'string', default: '48' },
       'worker-concurrency': { type: 'string', default: '4' },
-      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P9' },
+      'quota-tickers': { type: 'string', default: '200' },
+      'quota-concurrency': { type: 'string', default: '16' },
+      'quota-tokens': { type: 'string', default: '100000' },
+      'quota-requests': { type: 'string', default: '400' },
+      'quota-window-ms': { type: 'string', default: '4000' },
+      'quota-worker-tickers': { type: 'string', default: '48' },
+      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8,P9' },
       timeline: { type: 'boolean', default: false },
       profile: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -116,6 +142,12 @@ function settingsFrom(argv: string[]): Settings | null {
     universeConcurrency: Math.round(number('universe-concurrency', 1)),
     queueTickers: Math.round(number('queue-tickers', 1)),
     workerConcurrency: Math.round(number('worker-concurrency', 1)),
+    quotaTickers: Math.round(number('quota-tickers', 1)),
+    quotaConcurrency: Math.round(number('quota-concurrency', 1)),
+    quotaTokens: Math.round(number('quota-tokens', 1_000)),
+    quotaRequests: Math.round(number('quota-requests', 1)),
+    quotaWindowMs: Math.round(number('quota-window-ms', 100)),
+    quotaWorkerTickers: Math.round(number('quota-worker-tickers', 1)),
     only: new Set(
       String(values.only)
         .toUpperCase()
@@ -167,11 +199,13 @@ async function withServers<T>(
   settings: Settings,
   rateLimitShare: number,
   work: (model: ModelServer, exa: ExaStub) => Promise<T>,
+  quota?: ModelServerOptions['quota'],
 ): Promise<T> {
   const model = await startModelServer({
     latencyMs: settings.latencyMs,
     rateLimitShare,
     retryAfterMs: settings.retryAfterMs,
+    ...(quota ? { quota } : {}),
   });
   const exa = await startExaStub({ body: exaResults });
   try {
@@ -675,6 +709,11 @@ async function main(): Promise<void> {
     for (const failure of [...new Set(figure.failures)].slice(0, 5)) notes.push(`MISSED: P7 job ${failure}`);
   });
 
+  await attempt(['P8'], async () => {
+    if (!wants('P8')) return;
+    await measureAtQuota(settings, rows, notes, progress);
+  });
+
   await attempt(['P9'], async () => {
     if (!wants('P9')) return;
     progress('P9: evaluate over 2,000 saved runs of 260 bars, prices in memory…');
@@ -704,6 +743,98 @@ async function main(): Promise<void> {
       ? 'All measured targets met.'
       : `MISSED ${missed.length} target(s): ${missed.map((row) => `${row.id} ${row.measure}`).join('; ')}`,
   );
+}
+
+// ---- P8: at the provider's rate limit ------------------------------------------------------
+
+async function measureAtQuota(
+  settings: Settings,
+  rows: Row[],
+  notes: string[],
+  progress: (text: string) => void,
+): Promise<void> {
+  const quota = { tokens: settings.quotaTokens, requests: settings.quotaRequests, windowMs: settings.quotaWindowMs };
+  const quotaText = `${quota.tokens.toLocaleString('en-US')} tokens and ${quota.requests} requests per ${quota.windowMs / 1000} s`;
+  progress(
+    `P8: a ${settings.quotaTickers}-ticker universe at concurrency ${settings.quotaConcurrency} against ${quotaText}…`,
+  );
+  const single = await withServers(
+    settings,
+    0,
+    async (model, exa) => {
+      const output = await driver(settings, {
+        mode: 'universe',
+        tickers: universeTickers(settings.quotaTickers, 'R'),
+        concurrency: settings.quotaConcurrency,
+        ...addresses(settings, model, exa),
+      });
+      const ok = output.statuses?.ok ?? 0;
+      const failures = Object.entries(output.statuses ?? {})
+        .filter(([status]) => status !== 'ok')
+        .map(([status, count]) => `${count} × ${status}`);
+      if (output.pacing) notes.push(`P8 one process, the pacer: ${output.pacing}`);
+      return quotaFigure(model, quota, { tickers: settings.quotaTickers, ok, failures, wallMs: output.wallMs });
+    },
+    quota,
+  );
+  pushQuotaRows(rows, `${settings.quotaTickers} tickers @ ${settings.quotaConcurrency}, 1 process`, single);
+  notes.push(`P8 (quota ${quotaText}), one process: ${describeQuotaFigure(single)}`);
+
+  progress(
+    `P8: ${settings.quotaWorkerTickers} tickers on 2 worker processes sharing one Redis, against the same quota…`,
+  );
+  const shared = await withServers(
+    settings,
+    0,
+    async (model, exa) => {
+      const run = await measureSharedQuota(
+        addresses(settings, model, exa),
+        settings.quotaWorkerTickers,
+        Math.max(1, Math.round(settings.quotaConcurrency / 2)),
+      );
+      return run ? quotaFigure(model, quota, run) : null;
+    },
+    quota,
+  );
+  if (!shared) {
+    rows.push({
+      id: 'P8',
+      measure: '2 workers on one Redis',
+      value: 'n/a (redis-server not installed)',
+      target: '',
+      pass: null,
+    });
+    return;
+  }
+  pushQuotaRows(rows, `${settings.quotaWorkerTickers} tickers, 2 workers on one Redis`, shared);
+  notes.push(`P8 two workers: ${describeQuotaFigure(shared)}`);
+  for (const failure of [...single.failures, ...shared.failures].slice(0, 5)) notes.push(`MISSED: P8 ${failure}`);
+}
+
+function pushQuotaRows(rows: Row[], label: string, figure: QuotaFigure): void {
+  const ratioValue = achievedRatio(figure);
+  const share = refusedShare(figure);
+  rows.push({
+    id: 'P8',
+    measure: `${label}: tokens admitted ÷ quota`,
+    value: `${ratio(ratioValue)}  (${Math.round(figure.admittedTokens).toLocaleString('en-US')} / ${Math.round(figure.possibleTokens).toLocaleString('en-US')})`,
+    target: '≥ 0.9',
+    pass: ratioValue >= 0.9,
+  });
+  rows.push({
+    id: 'P8',
+    measure: `${label}: requests answered 429`,
+    value: `${(share * 100).toFixed(1)} %  (${figure.refused} of ${figure.requests})`,
+    target: '≤ 2 %',
+    pass: share <= 0.02,
+  });
+  rows.push({
+    id: 'P8',
+    measure: `${label}: failed tickers`,
+    value: `${figure.tickers - figure.ok} of ${figure.tickers}`,
+    target: '0',
+    pass: figure.ok === figure.tickers,
+  });
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createOpenAIModel } from '../src/llm/openai-model.js';
+import type { PacerRegistry } from '../src/llm/pacer.js';
 import { createYahooMarketData } from '../src/market/yahoo.js';
 import type { MarketData } from '../src/market/types.js';
 import type { AnalyzeDeps } from '../src/pipeline/analyze.js';
@@ -37,9 +38,14 @@ export function benchDeps(
   addresses: ServiceAddresses,
   repoRoot: string,
   onWait: (wait: ServiceWait) => void = () => {},
+  pacers?: PacerRegistry,
 ): AnalyzeDeps {
   return {
-    model: createOpenAIModel({ baseURL: addresses.openaiURL, apiKey: 'sk-bench-not-a-key' }),
+    model: createOpenAIModel({
+      baseURL: addresses.openaiURL,
+      apiKey: 'sk-bench-not-a-key',
+      ...(pacers ? { pacers } : {}),
+    }),
     market: benchMarket(addresses.yahooLatencyMs, repoRoot, onWait),
     search: delayedSearch(
       createExaProvider({ apiKey: 'exa-bench-not-a-key', baseURL: addresses.exaURL }),

@@ -93,3 +93,60 @@ function stopWorker(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+export interface SharedQuotaRun {
+  tickers: number;
+  ok: number;
+  failures: string[];
+  wallMs: number;
+}
+
+/**
+ * P8's second half: `workers` worker processes on one Redis, pacing against buckets
+ * shared there, drain one queue against the quota-enforcing model server. null when
+ * redis-server is not installed.
+ */
+export async function measureSharedQuota(
+  addresses: ServiceAddresses,
+  tickers: number,
+  concurrency: number,
+  workers = 2,
+): Promise<SharedQuotaRun | null> {
+  if (!redisServerPath()) return null;
+  const redis = await startRedisServer();
+  const modules = await loadQueueModules();
+  const failures: string[] = [];
+  let ok = 0;
+  try {
+    const queue = `bench-quota-${Date.now()}`;
+    const config: QueueWorkerConfig = { ...addresses, redisUrl: redis.url, queue, concurrency, sharedPacing: true };
+    const spawned = await Promise.all(Array.from({ length: workers }, () => spawnWorker(config)));
+    try {
+      const started = performance.now();
+      const queued = await enqueueAnalyses(modules, {
+        url: redis.url,
+        queueName: queue,
+        requests: universeTickers(tickers, 'Q').map((ticker) =>
+          parseRunRequest({ version: runRequestVersion, ticker }),
+        ),
+        today: new Date().toISOString().slice(0, 10),
+        attempts: 2,
+        backoffMs: 1_000,
+      });
+      try {
+        await queued.wait((outcome) => {
+          if (outcome.result === undefined) failures.push(`${outcome.ticker}: ${outcome.failure}`);
+          else if (outcome.result.status !== 'ok') failures.push(`${outcome.ticker}: ${outcome.result.status}`);
+          else ok += 1;
+        });
+      } finally {
+        await queued.close();
+      }
+      return { tickers, ok, failures, wallMs: performance.now() - started };
+    } finally {
+      await Promise.all(spawned.map(stopWorker));
+    }
+  } finally {
+    await redis.stop();
+  }
+}

@@ -2,6 +2,7 @@
  * Typed errors. Each class carries the exit code the CLI uses for it; the mapping
  * from error to exit code and to the one line a user sees lives in src/cli/exit.ts.
  */
+import type { RateLimitInfo } from './rate-limit.js';
 
 export const ExitCode = {
   ok: 0,
@@ -72,13 +73,16 @@ export type ModelErrorKind =
 
 /** A model call failed after the SDK's retries. */
 export class ModelError extends AutohedgeError {
+  /** The rate-limit headers of the answer that failed (a 429's retry-after), when it had any. */
+  readonly rateLimit: RateLimitInfo | undefined;
   constructor(
     message: string,
     readonly kind: ModelErrorKind,
     readonly status: number | null = null,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; rateLimit?: RateLimitInfo },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.rateLimit = options?.rateLimit;
   }
   override get exitCode(): ExitCode {
     return this.kind === 'authentication' || this.kind === 'model-not-found' ? ExitCode.usage : ExitCode.failed;

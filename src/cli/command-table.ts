@@ -70,7 +70,7 @@ export const analyzeSpec = {
   name: 'analyze',
   description: 'analyse one or more tickers: Director plan, four desks, decision, guardrails',
   args: [['[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)']],
-  groups: ['run', 'trust', 'model', 'tools', 'guardrails', 'replay', 'output', 'save', 'universe'],
+  groups: ['run', 'trust', 'model', 'tools', 'guardrails', 'rateLimits', 'replay', 'output', 'save', 'universe'],
   help: { json: 'print the AnalysisResult JSON only (an array for several tickers)' },
 } as const satisfies CommandSpec;
 export type AnalyzeCliOptions = OptionsOf<typeof analyzeSpec>;
@@ -94,11 +94,11 @@ export type ProbeCliOptions = OptionsOf<typeof probeSpec>;
 export const workerSpec = {
   name: 'worker',
   description: 'process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C',
-  groups: ['queue', 'worker', 'model', 'tools', 'guardrails'],
+  groups: ['queue', 'worker', 'model', 'tools', 'guardrails', 'rateLimits'],
   options: ['concurrency', 'save', 'quiet'],
   help: {
     concurrency: 'analyses this worker runs at once',
-    maxCost: "cap on each job's model spend, in USD (the lower of this and the job's own)",
+    maxCost: "cap on each job's model spend across its attempts, in USD (the lower of this and the job's own)",
     model: 'model for every agent of a job that names none (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
     maxPosition: 'largest position size allowed, % of portfolio, for a job that sets no limits',
     save: 'do not save the runs under $AUTOHEDGE_HOME/runs',

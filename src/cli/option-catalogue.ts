@@ -96,6 +96,17 @@ export const optionCatalogue = {
     help: 'stop making model calls before the spend would pass this many USD',
     field: (f) => f.positiveNumber('--max-cost').optional(),
   },
+  // ---- rate limits
+  rpm: {
+    flags: '--rpm <n>',
+    help: "the provider's requests per minute, paced to until its headers say (docs/rate-limits.md)",
+    field: (f) => f.positiveNumber('--rpm').optional(),
+  },
+  tpm: {
+    flags: '--tpm <n>',
+    help: "the provider's tokens per minute, paced to until its headers say",
+    field: (f) => f.positiveNumber('--tpm').optional(),
+  },
   // ---- what one run is
   agent: {
     flags: '--agent <id>',
@@ -249,7 +260,7 @@ export const optionCatalogue = {
   },
   rateLimitPause: {
     flags: '--rate-limit-pause <seconds>',
-    help: 'how long the whole queue pauses after an OpenAI 429',
+    help: 'how long the whole queue pauses after a 429 that names no retry-after',
     field: (f) => f.seconds('--rate-limit-pause'),
     default: seconds(defaultRateLimitPauseMs),
   },
@@ -340,6 +351,7 @@ export const optionGroups = {
   model: { heading: 'Model', options: ['model', 'baseUrl'] },
   tools: { heading: 'Tools', options: ['search', 'mcpConfig'] },
   guardrails: { heading: 'Guardrails and spending', options: ['maxPosition', 'maxRisk', 'minRewardRisk', 'maxCost'] },
+  rateLimits: { heading: 'Rate limits', options: ['rpm', 'tpm'] },
   run: { heading: 'The run', options: ['agent', 'asOf', 'refresh'] },
   trust: { heading: 'Blind runs and stability', options: ['blind', 'samples', 'minAgreement'] },
   replay: { heading: 'Record and replay', options: ['record', 'replay', 'demo'] },

@@ -144,3 +144,14 @@ export function parseOptions<Schema extends z.ZodType>(schema: Schema, raw: unkn
   const issue = result.error.issues[0];
   throw new UsageError(issue?.message ?? 'invalid options');
 }
+
+/** --rpm / --tpm as the pacer's ceilings (src/llm/pacer-buckets.ts). */
+export function ceilingsOf(options: { rpm?: number | undefined; tpm?: number | undefined }): {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+} {
+  return {
+    ...(options.rpm !== undefined ? { requestsPerMinute: options.rpm } : {}),
+    ...(options.tpm !== undefined ? { tokensPerMinute: options.tpm } : {}),
+  };
+}

@@ -37,6 +37,8 @@ export function openSession(
   io: CliIo,
   deps: CliDeps,
   argv: string[],
+  /** What a command adds that is not the request's: --rpm / --tpm, the worker's shared pacers. */
+  extra: Pick<ServiceConfig, 'ceilings' | 'pacers'> = {},
 ): Promise<Session> {
-  return buildServices(serviceConfigOf(request, io, argv), deps);
+  return buildServices({ ...serviceConfigOf(request, io, argv), ...extra }, deps);
 }

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { baseUrlProblem, chatBaseUrlOf } from '../llm/endpoints.js';
 import { loadPriceTable, type PriceTable } from '../llm/prices.js';
+import type { Ceilings } from '../llm/pacer-buckets.js';
+import type { PacerRegistry } from '../llm/pacer.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
 import { autohedgeHome, packageVersion } from '../paths.js';
@@ -34,6 +36,10 @@ export interface ServiceConfig {
   warn: (message: string) => void;
   /** --mcp-config (else AUTOHEDGE_MCP_CONFIG): MCP servers whose allowed tools the desks get. */
   mcpConfig?: string;
+  /** --rpm / --tpm: the quota to pace to before the server announces its own. */
+  ceilings?: Ceilings;
+  /** Where the model's pacers come from (the worker's live in Redis); default the process's for `ceilings`. */
+  pacers?: PacerRegistry;
 }
 
 /** The clients of one CLI invocation, and the record/replay around them. */
@@ -47,6 +53,8 @@ export interface Session {
   /** Replaying a cassette (--replay or --demo): nothing leaves the machine. */
   replaying: boolean;
   model: ChatModel;
+  /** The model's pacers (null under replay): what they waited and met is reported at the end. */
+  pacers: PacerRegistry | null;
   market: MarketData;
   /** null for `--search none`. */
   search: SearchProvider | null;
@@ -160,8 +168,11 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   const { structuredModeFromEnv } = await import('../llm/structured-mode.js');
   // Validated even when a model is injected, so a typo is exit 2 whatever runs.
   const structuredMode = structuredModeFromEnv(env);
+  // A replay must not wait on the limits it recorded: its requests are answered from the file.
+  const pacers = replay ? null : (config.pacers ?? (await import('../llm/pacer.js')).processPacers(config.ceilings));
   const model =
-    deps.model ?? createOpenAIModel({ apiKey, baseURL, structuredMode, warn: (message) => config.warn(message) });
+    deps.model ??
+    createOpenAIModel({ apiKey, baseURL, structuredMode, pacers, warn: (message) => config.warn(message) });
   const market =
     deps.market ??
     createYahooMarketData({
@@ -188,6 +199,7 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     baseUrl: baseURL,
     replaying: replay !== null,
     model,
+    pacers,
     market,
     search,
     prices,

@@ -15,6 +15,8 @@ export interface ModelProbe {
   /** A chat client on the user's server, as analyze would build it, with these overrides. */
   chat(options: Partial<OpenAIModelOptions>): ChatModel;
   listModels(): Promise<string[] | null>;
+  /** The quota the server announced in its rate-limit headers during the checks (per minute), if any. */
+  rateLimits?(): Promise<{ requestsPerMinute?: number; tokensPerMinute?: number }>;
 }
 
 /** An upper bound, not a cost: room for a reasoning model to think briefly and still answer. */
@@ -239,4 +241,28 @@ function parseJson(text: string | null): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** What the server's x-ratelimit-* headers announced: the quota autohedge paces to (docs/rate-limits.md). */
+export async function rateLimitCheck(probe: ModelProbe): Promise<Check> {
+  const limits = (await probe.rateLimits?.()) ?? {};
+  const parts = [
+    limits.requestsPerMinute !== undefined
+      ? `${Math.round(limits.requestsPerMinute).toLocaleString('en-US')} requests`
+      : '',
+    limits.tokensPerMinute !== undefined ? `${Math.round(limits.tokensPerMinute).toLocaleString('en-US')} tokens` : '',
+  ].filter(Boolean);
+  if (parts.length === 0)
+    return check(
+      'rate-limits',
+      'rate limits',
+      'ok',
+      'the server announced no rate limits: requests are paced only with --rpm / --tpm',
+    );
+  return check(
+    'rate-limits',
+    'rate limits',
+    'ok',
+    `the server announces ${parts.join(' and ')} per minute; analyze paces to them`,
+  );
 }

@@ -9,6 +9,7 @@ import { configChecks, displayUrl, openAIBaseURL, type ConfigFacts } from './con
 import { marketCheck, searchCheck, type SearchSetup } from './data-checks.js';
 import {
   reasoningCheck,
+  rateLimitCheck,
   serverChecks,
   structuredCheck,
   toolRoundTrip,
@@ -52,6 +53,7 @@ const modelCheckLabels: Array<[string, string]> = [
   ['structured', 'structured output'],
   ['reasoning', 'reasoning'],
   ['usage', 'usage'],
+  ['rate-limits', 'rate limits'],
 ];
 
 async function modelChecks(deps: DoctorDeps, facts: ConfigFacts, where: string): Promise<Check[]> {
@@ -66,7 +68,14 @@ async function modelChecks(deps: DoctorDeps, facts: ConfigFacts, where: string):
   const tools = await toolRoundTrip(probe);
   const structured = await structuredCheck(probe, facts.structuredMode);
   const responses = [...tools.responses, ...structured.responses];
-  return [...server.checks, tools.check, structured.check, reasoningCheck(responses), usageCheck(responses)];
+  return [
+    ...server.checks,
+    tools.check,
+    structured.check,
+    reasoningCheck(responses),
+    usageCheck(responses),
+    await rateLimitCheck(probe),
+  ];
 }
 
 /** 2 when a configuration problem failed a check, else 1 when any check failed, else 0. */

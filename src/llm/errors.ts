@@ -10,6 +10,12 @@ import { formatSeconds } from '../clock.js';
 import { sanitizeText } from '../sanitize.js';
 import { scrubText } from '../scrub.js';
 import { AutohedgeError, errorCode, findCause, ModelError, type ModelErrorKind } from '../errors.js';
+import {
+  hasRateLimitInfo,
+  parseRateLimitHeaders,
+  type HeaderSource,
+  type RateLimitInfo,
+} from './rate-limit-headers.js';
 
 type ErrorClass<Shape> = abstract new (...args: never[]) => Shape;
 
@@ -18,6 +24,7 @@ interface ApiErrorShape extends Error {
   readonly error: unknown;
   readonly code: string | null | undefined;
   readonly type: string | undefined;
+  readonly headers: HeaderSource | undefined;
 }
 
 /** The SDK classes toModelError distinguishes; pass the `openai` module itself. */
@@ -47,130 +54,136 @@ export function toModelError(error: unknown, context: ModelErrorContext): Error 
   // connection error, but the typed one is what the user needs to see.
   const typed = findCause(error, (cause): cause is AutohedgeError => cause instanceof AutohedgeError);
   if (typed) return typed;
+  // The SDK's connection errors are APIErrors too: they are told apart first.
+  const clientSide = clientSideError(error, context);
+  if (clientSide) return clientSide;
+  if (error instanceof context.sdk.APIError) return apiModelError(error, context);
+  return otherError(error, context);
+}
 
+/** Builds the ModelError; the message quotes the server's error body and the base URL: both untrusted. */
+function modelError(
+  context: ModelErrorContext,
+  message: string,
+  kind: ModelErrorKind,
+  status: number | null = null,
+  extra: { cause?: unknown; rateLimit?: RateLimitInfo } = {},
+): ModelError {
+  return new ModelError(sanitizeText(scrubText(message, context.secrets)), kind, status, extra);
+}
+
+/** An abort, a timeout or a failed connection: the call never had an answer. */
+function clientSideError(error: unknown, context: ModelErrorContext): ModelError | undefined {
   const { sdk } = context;
   const host = hostOf(context.baseURL);
-  const provider = host === 'api.openai.com' ? 'OpenAI' : host;
-  const make = (message: string, kind: ModelErrorKind, status: number | null = null, cause?: unknown) =>
-    // The message quotes the server's error body and the base URL: both untrusted.
-    new ModelError(
-      sanitizeText(scrubText(message, context.secrets)),
-      kind,
-      status,
-      cause === undefined ? undefined : { cause },
-    );
-  const attempts = context.maxRetries + 1;
-
   if (error instanceof sdk.APIUserAbortError || isAbortError(error)) {
-    return make('model call aborted', 'aborted');
+    return modelError(context, 'model call aborted', 'aborted');
   }
   if (error instanceof sdk.APIConnectionTimeoutError) {
+    const attempts = context.maxRetries + 1;
     const tries = attempts > 1 ? `, ${attempts} attempts` : '';
-    return make(
+    return modelError(
+      context,
       `model call timed out after ${formatSeconds(context.timeoutMs)} (model '${context.model}' at ${host}${tries})`,
       'timeout',
     );
   }
   if (error instanceof sdk.APIConnectionError) {
     const code = errorCode(error);
-    return make(`could not connect to ${context.baseURL}${code ? ` (${code})` : ''}`, 'connection', null, error.cause);
-  }
-  if (error instanceof sdk.APIError) {
-    const status = error.status ?? null;
-    const detail = serverDetail(error);
-    // The raw SDK error is not kept as the cause: its message is the server's, unscrubbed.
-    const cause = new Error(sanitizeText(scrubText(error.message, context.secrets)));
-    const suffix = detail ? `: ${detail}` : '';
-    const afterRetries =
-      context.maxRetries > 0 ? ` after ${context.maxRetries} ${context.maxRetries === 1 ? 'retry' : 'retries'}` : '';
-    if (status === null) {
-      return make(
-        `${provider} reported an error mid-stream for model '${context.model}'${suffix}`,
-        'server',
-        null,
-        cause,
-      );
-    }
-    if (status === 401) {
-      return make(`${provider} rejected the API key (401): check OPENAI_API_KEY`, 'authentication', status, cause);
-    }
-    if (status === 403) {
-      return make(
-        `${provider} denied access (403) for model '${context.model}'${suffix}`,
-        'authentication',
-        status,
-        cause,
-      );
-    }
-    if (status === 404) {
-      if (error.code === 'model_not_found' || /\bmodel\b/i.test(detail)) {
-        const where = provider === 'OpenAI' ? '' : ` on ${host}`;
-        return make(
-          `model '${context.model}' was not found${where} (404) — check --model / AUTOHEDGE_MODEL`,
-          'model-not-found',
-          status,
-          cause,
-        );
-      }
-      return make(
-        `no chat completions endpoint at ${context.baseURL} (404): check the base URL`,
-        'bad-request',
-        status,
-        cause,
-      );
-    }
-    if (status === 429) {
-      if (error.code === 'insufficient_quota' || error.type === 'insufficient_quota') {
-        return make(
-          `${provider} quota exceeded (429 insufficient_quota): check your plan and billing`,
-          'quota',
-          status,
-          cause,
-        );
-      }
-      return make(
-        `${provider} rate limit hit (429) for model '${context.model}'${afterRetries}${suffix}`,
-        'rate-limited',
-        status,
-        cause,
-      );
-    }
-    if (status >= 500) {
-      return make(
-        `${provider} server error (${status}) for model '${context.model}'${afterRetries}${suffix}`,
-        'server',
-        status,
-        cause,
-      );
-    }
-    return make(
-      `${provider} rejected the request for model '${context.model}' (${status})${suffix}`,
-      'bad-request',
-      status,
-      cause,
+    return modelError(
+      context,
+      `could not connect to ${context.baseURL}${code ? ` (${code})` : ''}`,
+      'connection',
+      null,
+      {
+        cause: error.cause,
+      },
     );
   }
-  if (error instanceof SyntaxError) {
-    return make(
-      `the answer from ${host} is not valid JSON (model '${context.model}')`,
+  return undefined;
+}
+
+/** The server answered with an error status (or an error event mid-stream). */
+function apiModelError(error: ApiErrorShape, context: ModelErrorContext): ModelError {
+  const status = error.status ?? null;
+  const { message, kind } = describeStatus(error, status, context);
+  // The raw SDK error is not kept as the cause: its message is the server's, unscrubbed.
+  const cause = new Error(sanitizeText(scrubText(error.message, context.secrets)));
+  const rateLimit = parseRateLimitHeaders(error.headers, Date.now());
+  return modelError(context, message, kind, status, { cause, ...(hasRateLimitInfo(rateLimit) ? { rateLimit } : {}) });
+}
+
+function describeStatus(
+  error: ApiErrorShape,
+  status: number | null,
+  context: ModelErrorContext,
+): { message: string; kind: ModelErrorKind } {
+  const host = hostOf(context.baseURL);
+  const provider = host === 'api.openai.com' ? 'OpenAI' : host;
+  const detail = serverDetail(error);
+  const suffix = detail ? `: ${detail}` : '';
+  const model = `model '${context.model}'`;
+  const retries = context.maxRetries;
+  const afterRetries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+  if (status === null)
+    return { message: `${provider} reported an error mid-stream for ${model}${suffix}`, kind: 'server' };
+  if (status === 401)
+    return { message: `${provider} rejected the API key (401): check OPENAI_API_KEY`, kind: 'authentication' };
+  if (status === 403)
+    return { message: `${provider} denied access (403) for ${model}${suffix}`, kind: 'authentication' };
+  if (status === 404) return notFound(error, detail, context, provider);
+  if (status === 429) {
+    if (error.code === 'insufficient_quota' || error.type === 'insufficient_quota')
+      return {
+        message: `${provider} quota exceeded (429 insufficient_quota): check your plan and billing`,
+        kind: 'quota',
+      };
+    return { message: `${provider} rate limit hit (429) for ${model}${afterRetries}${suffix}`, kind: 'rate-limited' };
+  }
+  if (status >= 500)
+    return { message: `${provider} server error (${status}) for ${model}${afterRetries}${suffix}`, kind: 'server' };
+  return { message: `${provider} rejected the request for ${model} (${status})${suffix}`, kind: 'bad-request' };
+}
+
+function notFound(
+  error: ApiErrorShape,
+  detail: string,
+  context: ModelErrorContext,
+  provider: string,
+): { message: string; kind: ModelErrorKind } {
+  if (error.code === 'model_not_found' || /\bmodel\b/i.test(detail)) {
+    const where = provider === 'OpenAI' ? '' : ` on ${hostOf(context.baseURL)}`;
+    return {
+      message: `model '${context.model}' was not found${where} (404) — check --model / AUTOHEDGE_MODEL`,
+      kind: 'model-not-found',
+    };
+  }
+  return {
+    message: `no chat completions endpoint at ${context.baseURL} (404): check the base URL`,
+    kind: 'bad-request',
+  };
+}
+
+/** A malformed answer, a dropped socket, or anything else the SDK or fetch threw. */
+function otherError(error: unknown, context: ModelErrorContext): Error {
+  const host = hostOf(context.baseURL);
+  const model = `model '${context.model}'`;
+  if (error instanceof SyntaxError)
+    return modelError(context, `the answer from ${host} is not valid JSON (${model})`, 'invalid-response', null, {
+      cause: error,
+    });
+  if (isConnectionDrop(error))
+    return modelError(
+      context,
+      `the connection to ${host} dropped before the answer was complete (${model})`,
       'invalid-response',
       null,
-      error,
+      { cause: error },
     );
-  }
-  if (isConnectionDrop(error)) {
-    return make(
-      `the connection to ${host} dropped before the answer was complete (model '${context.model}')`,
-      'invalid-response',
-      null,
-      error,
-    );
-  }
-  if (error instanceof sdk.OpenAIError) {
-    return make(`the model client failed: ${error.message}`, 'invalid-response', null, error);
-  }
+  if (error instanceof context.sdk.OpenAIError)
+    return modelError(context, `the model client failed: ${error.message}`, 'invalid-response', null, { cause: error });
   if (error instanceof Error) return error;
-  return make(`the model call failed: ${String(error)}`, 'invalid-response');
+  return modelError(context, `the model call failed: ${String(error)}`, 'invalid-response');
 }
 
 /** True when a socket closed under a response that was still arriving (undici: "terminated"). */

@@ -9,21 +9,19 @@
  * output falls back by mode (src/llm/structured-mode.ts) for servers without json_schema.
  */
 import type OpenAI from 'openai';
-import type {
-  ChatCompletion,
-  ChatCompletionChunk,
-  ChatCompletionCreateParamsBase,
-} from 'openai/resources/chat/completions';
-import { formatSeconds } from '../clock.js';
+import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { agentHeader } from '../constants.js';
-import { ConfigError, ModelError } from '../errors.js';
-import { hostOf, isConnectionDrop, toModelError, type ModelErrorContext } from './errors.js';
-import { sanitizeText } from '../sanitize.js';
+import { ConfigError } from '../errors.js';
+import { hostOf, toModelError, type ModelErrorContext } from './errors.js';
+import { fromCompletion } from './openai-answer.js';
 import { newOpenAIClient, type Sdk } from './openai-client.js';
-import { acceptWholeCompletion, requireStreamEnd, StreamEndedWithoutDone } from './stream-guard.js';
+import { assembleStream } from './openai-stream.js';
+import { pacedCall } from './paced-call.js';
+import { pacerKey, processPacers, type PacerRegistry, type Reservation } from './pacer.js';
+import { parseRateLimitHeaders } from './rate-limit-headers.js';
+import { acceptWholeCompletion, requireStreamEnd } from './stream-guard.js';
 import { extractJson, nextMode, refusesResponseFormat, requestInMode, type StructuredMode } from './structured-mode.js';
-import { idsInConversation, toolCallsOfMessage, ToolCallAssembler } from './tool-calls.js';
-import type { AssistantMessage, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
+import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
 
 export interface OpenAIModelOptions {
   apiKey?: string;
@@ -41,34 +39,27 @@ export interface OpenAIModelOptions {
   fallback?: boolean;
   /** A notice for stderr: the structured mode this server needs. */
   warn?: (message: string) => void;
+  /**
+   * Where this model's pacers come from: by default the process's (shared by every model
+   * built without --rpm / --tpm); null sends every request at once (a replay, which must
+   * not wait on recorded limits).
+   */
+  pacers?: PacerRegistry | null;
 }
 
 export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxRetries = options.maxRetries ?? 2;
-  const streaming = options.stream ?? true;
+  const pacers = options.pacers === undefined ? processPacers() : options.pacers;
   // The structured mode that works is learnt once and kept for the rest of the run.
-  let mode: StructuredMode = options.structuredMode ?? 'json_schema';
-  let connection: Promise<{ client: OpenAI; sdk: Sdk }> | undefined;
+  const structured = { mode: options.structuredMode ?? 'json_schema' };
+  let connection: Promise<Connection> | undefined;
+  const connect = () => (connection ??= openConnection(options, timeoutMs, maxRetries));
 
-  const connect = async () => {
-    const sdk = await import('openai');
-    const client = newOpenAIClient(sdk, {
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      timeoutMs,
-      maxRetries,
-      fetch: options.fetch,
-      wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(noRetryOnQuota(base))),
-    });
-    return { client, sdk };
-  };
-
-  /** One call on the wire, with `responseFormat` as the mode wants it. */
+  /** One call on the wire, with `responseFormat` as the mode wants it, paced and retried on 429. */
   const send = async (request: ChatRequest, responseFormat: object | undefined): Promise<ChatResponse> => {
     if (!options.apiKey && !options.baseURL) throw new ConfigError('OPENAI_API_KEY is not set');
-    connection ??= connect();
-    const { client, sdk } = await connection;
+    const { client, sdk } = await connect();
     const context: ModelErrorContext = {
       model: request.model,
       baseURL: client.baseURL,
@@ -77,64 +68,104 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       secrets: options.apiKey ? [options.apiKey] : [],
       sdk,
     };
-    const requestOptions = {
-      signal: request.signal ?? null,
-      ...(request.agent ? { headers: { [agentHeader]: request.agent } } : {}),
-    };
-    const body = requestBody(request, responseFormat);
-    try {
-      if (!streaming) {
-        const completion = await client.chat.completions.create({ ...body, stream: false }, requestOptions);
-        return fromCompletion(completion, request, context);
-      }
-      const stream = await client.chat.completions.create(
-        { ...body, stream: true, stream_options: { include_usage: true } },
-        requestOptions,
-      );
-      return await assembleStream(stream, request, context);
-    } catch (error) {
-      throw toModelError(error, context);
-    }
-  };
-
-  /** A structured call in the current mode, stepping down once per refusal of response_format. */
-  const sendStructured = async (request: ChatRequest): Promise<ChatResponse> => {
-    for (;;) {
-      const current = mode;
-      const { body, responseFormat } = requestInMode(request, current);
-      try {
-        const response = await send(body, responseFormat);
-        if (current === 'json_schema') return response;
-        return {
-          ...response,
-          message: { ...response.message, content: extractJson(response.message.content) },
-          structuredMode: current,
-        };
-      } catch (error) {
-        const next = nextMode(current);
-        if (options.fallback === false || !next || !refusesResponseFormat(error)) throw error;
-        // Concurrent calls may all be refused; the switch is announced once.
-        if (mode === current) {
-          mode = next;
-          options.warn?.(
-            `${hostOf(options.baseURL ?? 'https://api.openai.com/v1')} refused response_format ${current}; using ${next} structured output for the rest of the run (AUTOHEDGE_STRUCTURED=${next} skips this check)`,
-          );
-        }
-      }
-    }
+    const pacer = pacers?.get(pacerKey(client.baseURL, options.apiKey, request.model));
+    return pacedCall(pacer, request, maxRetries, (reservation) =>
+      sendOnce(client, request, responseFormat, context, { streaming: options.stream ?? true, reservation }),
+    );
   };
 
   return {
     prepare() {
       if (!options.apiKey && !options.baseURL) return;
-      connection ??= connect();
       // A failure to load surfaces on the first call, which awaits the same promise.
-      connection.catch(() => undefined);
+      connect().catch(() => undefined);
     },
     complete(request: ChatRequest): Promise<ChatResponse> {
-      return request.responseFormat ? sendStructured(request) : send(request, undefined);
+      return request.responseFormat ? sendStructured(request, structured, options, send) : send(request, undefined);
     },
   };
+}
+
+interface Connection {
+  client: OpenAI;
+  sdk: Sdk;
+}
+
+async function openConnection(options: OpenAIModelOptions, timeoutMs: number, maxRetries: number): Promise<Connection> {
+  const sdk = await import('openai');
+  const client = newOpenAIClient(sdk, {
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    timeoutMs,
+    maxRetries,
+    fetch: options.fetch,
+    wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(leaveRateLimitsToPacer(base))),
+  });
+  return { client, sdk };
+}
+
+/** One request, streamed or whole; the response's rate-limit headers go to the pacer as soon as they arrive. */
+async function sendOnce(
+  client: OpenAI,
+  request: ChatRequest,
+  responseFormat: object | undefined,
+  context: ModelErrorContext,
+  how: { streaming: boolean; reservation: Reservation | undefined },
+): Promise<ChatResponse> {
+  const requestOptions = {
+    signal: request.signal ?? null,
+    ...(request.agent ? { headers: { [agentHeader]: request.agent } } : {}),
+  };
+  const body = requestBody(request, responseFormat);
+  const observe = (response: Response) => how.reservation?.observe(parseRateLimitHeaders(response.headers, Date.now()));
+  try {
+    if (!how.streaming) {
+      const { data, response } = await client.chat.completions
+        .create({ ...body, stream: false }, requestOptions)
+        .withResponse();
+      observe(response);
+      return fromCompletion(data, request, context);
+    }
+    const { data, response } = await client.chat.completions
+      .create({ ...body, stream: true, stream_options: { include_usage: true } }, requestOptions)
+      .withResponse();
+    observe(response);
+    return await assembleStream(data, request, context);
+  } catch (error) {
+    throw toModelError(error, context);
+  }
+}
+
+/** A structured call in the current mode, stepping down once per refusal of response_format. */
+async function sendStructured(
+  request: ChatRequest,
+  structured: { mode: StructuredMode },
+  options: OpenAIModelOptions,
+  send: (request: ChatRequest, responseFormat: object | undefined) => Promise<ChatResponse>,
+): Promise<ChatResponse> {
+  for (;;) {
+    const current = structured.mode;
+    const { body, responseFormat } = requestInMode(request, current);
+    try {
+      const response = await send(body, responseFormat);
+      if (current === 'json_schema') return response;
+      return {
+        ...response,
+        message: { ...response.message, content: extractJson(response.message.content) },
+        structuredMode: current,
+      };
+    } catch (error) {
+      const next = nextMode(current);
+      if (options.fallback === false || !next || !refusesResponseFormat(error)) throw error;
+      // Concurrent calls may all be refused; the switch is announced once.
+      if (structured.mode === current) {
+        structured.mode = next;
+        options.warn?.(
+          `${hostOf(options.baseURL ?? 'https://api.openai.com/v1')} refused response_format ${current}; using ${next} structured output for the rest of the run (AUTOHEDGE_STRUCTURED=${next} skips this check)`,
+        );
+      }
+    }
+  }
 }
 
 /**
@@ -164,176 +195,19 @@ function requestBody(request: ChatRequest, responseFormat: object | undefined): 
   };
 }
 
-function fromCompletion(completion: ChatCompletion, request: ChatRequest, context: ModelErrorContext): ChatResponse {
-  const choice = completion.choices?.[0];
-  if (!choice) throw noChoices(context);
-  const wire = (choice.message ?? {}) as ChatCompletion.Choice['message'] & WireReasoning;
-  return {
-    message: assistantMessage({
-      content: wire.content ?? null,
-      refusal: wire.refusal ?? null,
-      reasoning: reasoningOf(wire),
-      toolCalls: toolCallsOfMessage(wire.tool_calls, idsInConversation(request.messages)),
-    }),
-    finishReason: (choice.finish_reason as FinishReason | null) ?? null,
-    usage: usageOf(completion.usage),
-    model: completion.model || request.model,
-  };
-}
-
-/** DeepSeek and older vLLM send `reasoning_content`; Groq, OpenRouter, Ollama, LM Studio and newer vLLM `reasoning`. */
-interface WireReasoning {
-  reasoning_content?: unknown;
-  reasoning?: unknown;
-}
-
-function reasoningOf(wire: WireReasoning): string {
-  if (typeof wire.reasoning_content === 'string') return wire.reasoning_content;
-  return typeof wire.reasoning === 'string' ? wire.reasoning : '';
-}
-
-async function assembleStream(
-  stream: AsyncIterable<ChatCompletionChunk> & { controller: AbortController },
-  request: ChatRequest,
-  context: ModelErrorContext,
-): Promise<ChatResponse> {
-  let content: string | null = null;
-  let refusal: string | null = null;
-  let reasoning = '';
-  let finishReason: FinishReason | null = null;
-  let usage: Usage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
-  let model = '';
-  let sawChoices = false;
-  const calls = new ToolCallAssembler();
-
-  // The SDK's timeout ends when the response starts; a stream that then goes silent
-  // would hang the run, so silence longer than the timeout ends it here.
-  let silentTooLong = false;
-  let silence: NodeJS.Timeout | undefined;
-  const restartSilenceTimer = () => {
-    clearTimeout(silence);
-    silence = setTimeout(() => {
-      silentTooLong = true;
-      stream.controller.abort();
-    }, context.timeoutMs);
-  };
-
-  const problem = (what: string, cause: unknown) => {
-    const inProgress = finishReason === null ? calls.current() : undefined;
-    const during = inProgress
-      ? ` during tool call '${sanitizeText(inProgress.name)}' (${inProgress.arguments.length} argument characters received)`
-      : '';
-    return new ModelError(`${what}${during} (model '${request.model}')`, 'invalid-response', null, { cause });
-  };
-
-  try {
-    restartSilenceTimer();
-    for await (const chunk of stream) {
-      restartSilenceTimer();
-      if (chunk.model) model = chunk.model;
-      if (chunk.usage) usage = usageOf(chunk.usage);
-      // Usage-only chunks come as `choices: []`; a few servers leave `choices` out.
-      const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
-      if (choices.length > 0) sawChoices = true;
-      const choice = choices.find((candidate) => (candidate.index ?? 0) === 0);
-      if (!choice) continue;
-      const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & WireReasoning;
-      if (typeof delta.content === 'string') content = (content ?? '') + delta.content;
-      if (typeof delta.refusal === 'string') refusal = (refusal ?? '') + delta.refusal;
-      reasoning += reasoningOf(delta);
-      for (const fragment of delta.tool_calls ?? []) calls.add(fragment);
-      if (choice.finish_reason) finishReason = choice.finish_reason;
-    }
-  } catch (error) {
-    if (request.signal?.aborted) throw new ModelError('model call aborted', 'aborted');
-    if (error instanceof StreamEndedWithoutDone)
-      throw problem(`the stream from ${hostOf(context.baseURL)} ended without [DONE]`, error);
-    if (isConnectionDrop(error))
-      throw problem(`the connection to ${hostOf(context.baseURL)} dropped mid-stream`, error);
-    throw error;
-  } finally {
-    clearTimeout(silence);
-  }
-
-  // The SDK ends the iteration quietly when its request is aborted.
-  if (request.signal?.aborted) throw new ModelError('model call aborted', 'aborted');
-  if (silentTooLong) {
-    throw problemTimeout(context);
-  }
-  if (!sawChoices) throw noChoices(context);
-
-  return {
-    message: assistantMessage({
-      content,
-      refusal,
-      reasoning,
-      toolCalls: calls.finish(idsInConversation(request.messages)),
-    }),
-    finishReason,
-    usage,
-    model: model || request.model,
-  };
-}
-
 /**
- * The one place a ChatResponse's message is built, streamed or not: the server's text
- * (content, refusal, reasoning, tool names) is untrusted, so it is sanitised here,
- * where it enters, and nothing downstream can print a control sequence from it.
- * Tool arguments stay as sent (they are JSON; the renderers sanitise what they show).
+ * Every 429 is marked `x-should-retry: false`, so the SDK does not retry it on its own
+ * clock: the pacer retries a rate limit after the server's wait, holding back every other
+ * request of the same quota meanwhile (src/llm/paced-call.ts), and an exhausted quota
+ * (insufficient_quota), which no retry can pass, fails at once.
  */
-function assistantMessage(parts: {
-  content: string | null;
-  refusal: string | null;
-  reasoning: string;
-  toolCalls: ToolCall[];
-}): AssistantMessage {
-  const toolCalls = parts.toolCalls.map((call) => ({
-    ...call,
-    function: { ...call.function, name: sanitizeText(call.function.name) },
-  }));
-  return {
-    role: 'assistant',
-    content: parts.content === null ? null : sanitizeText(parts.content),
-    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    ...(parts.refusal ? { refusal: sanitizeText(parts.refusal) } : {}),
-    ...(parts.reasoning ? { reasoning_content: sanitizeText(parts.reasoning) } : {}),
-  };
-}
-
-function usageOf(usage: ChatCompletion['usage'] | null | undefined): Usage {
-  return {
-    promptTokens: usage?.prompt_tokens ?? 0,
-    completionTokens: usage?.completion_tokens ?? 0,
-    cachedPromptTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-  };
-}
-
-function noChoices(context: ModelErrorContext): ModelError {
-  return new ModelError(
-    `the model returned no choices (model '${context.model}' at ${hostOf(context.baseURL)})`,
-    'invalid-response',
-  );
-}
-
-function problemTimeout(context: ModelErrorContext): ModelError {
-  return new ModelError(
-    `model call timed out after ${formatSeconds(context.timeoutMs)} of silence mid-stream (model '${context.model}' at ${hostOf(context.baseURL)})`,
-    'timeout',
-  );
-}
-
-/**
- * An exhausted quota comes as a 429, which the SDK would retry with back-off although
- * no retry can succeed; marking it `x-should-retry: false` makes it fail at once.
- */
-function noRetryOnQuota(inner: typeof fetch): typeof fetch {
+function leaveRateLimitsToPacer(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await inner(input, init);
     if (response.status !== 429) return response;
-    const text = await response.text();
     const headers = new Headers(response.headers);
-    if (text.includes('insufficient_quota')) headers.set('x-should-retry', 'false');
-    return new Response(text, { status: response.status, statusText: response.statusText, headers });
+    headers.set('x-should-retry', 'false');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
 }
 

@@ -2,9 +2,7 @@ import { BudgetExceededError } from '../errors.js';
 import type { ChatModel, ChatRequest, ChatResponse } from '../llm/types.js';
 import { costOf, priceFor, searchCostOf, worstCaseCost, type PriceTable } from '../llm/prices.js';
 import { SearchError, outcomeOf, type SearchProvider } from '../search/types.js';
-
-/** Completion cap assumed for a call that sets none. */
-const defaultMaxTokens = 4_096;
+import { defaultMaxTokens, estimatePromptTokens } from '../llm/token-estimate.js';
 
 /**
  * One --max-cost cap, shared by everything that spends: model calls and searches. A
@@ -138,10 +136,4 @@ export function withSearchBudget(provider: SearchProvider, cap: SpendingCap, pri
   };
 }
 
-export function estimatePromptTokens(request: Pick<ChatRequest, 'messages' | 'tools' | 'responseFormat'>): number {
-  const characters =
-    JSON.stringify(request.messages).length +
-    (request.tools ? JSON.stringify(request.tools).length : 0) +
-    (request.responseFormat ? JSON.stringify(request.responseFormat).length : 0);
-  return Math.ceil(characters / 4);
-}
+export { estimatePromptTokens } from '../llm/token-estimate.js';

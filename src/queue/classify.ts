@@ -4,7 +4,7 @@ import type { AnalysisResult } from '../result/types.js';
 /** What a worker does with a finished attempt. */
 export type JobVerdict =
   | { kind: 'done'; result: AnalysisResult }
-  /** A model call was refused with 429 after the client's own retries: pause the queue, run the job again later, no attempt spent. */
+  /** A model call was refused with 429 after the pacer's retries: pause the queue (the server's retry-after when it sent one), and the attempt counts. */
   | { kind: 'rate-limited'; reason: string }
   /** Worth another attempt after a back-off: a server error, a dropped connection, a timeout, Yahoo unreachable. */
   | { kind: 'transient'; reason: string }
@@ -27,8 +27,8 @@ export function verdictOnError(error: unknown): JobVerdict {
  * never from thrown errors: a rate limit re-runs the whole job once the queue resumes, so
  * the result is complete rather than degraded; a bad key or an unknown model fails the job
  * at once; a failed run is retried only when its failure is retryable (a 5xx, a timeout),
- * never for the cap or a schema slip. The rate-limit branch is the one to change for a
- * different 429 policy (attempts, budget across retries).
+ * never for the cap or a schema slip. A rate limit spends an attempt (src/queue/worker.ts),
+ * and the retry reuses what the attempt paid for (src/queue/job-ledger.ts).
  */
 export function verdictOnResult(result: AnalysisResult): JobVerdict {
   const failure = result.failure;

@@ -1,10 +1,13 @@
+import { maxRateLimitWaitMs } from '../llm/pacer.js';
 import { scopeCap } from '../run/cap.js';
 import { RunRequestError, type RunRequest } from '../run/request.js';
 import { runAndSave, type RunSession, type RunSinks } from '../run/run-and-save.js';
 import type { AnalysisResult } from '../result/types.js';
 import { verdictOnError, verdictOnResult, type JobVerdict } from './classify.js';
 import { requestOnHost, type HostRequest } from './job-request.js';
+import { jobLedger, type JobLedger } from './job-ledger.js';
 import { ensureReachable, type QueueModules } from './redis.js';
+import { closeWorker } from './shutdown.js';
 
 export interface WorkerSettings {
   url: string;
@@ -17,7 +20,7 @@ export interface WorkerSettings {
    * the interval at which workers look for jobs whose lock expired.
    */
   stallIntervalMs: number;
-  /** How long the whole queue pauses after an OpenAI 429. */
+  /** How long the whole queue pauses after a 429 that names no retry-after. */
   rateLimitPauseMs: number;
   /** The worker's own flags as a request without a ticker: what a job leaves unset, and what a job may not change. */
   host: HostRequest;
@@ -38,23 +41,36 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   const { bullmq } = modules;
   const connection = modules.connect(settings.url);
   await ensureReachable(connection, settings.url);
+  // The worker's 'error' event reports a lost Redis; unheard, ioredis would dump each reconnection's stack.
+  connection.on('error', () => undefined);
   const queue = new bullmq.Queue(settings.queueName, { connection });
+  queue.on('error', () => undefined);
+  // The job ledger's reads and writes get their own client, so they never queue behind BullMQ's.
+  const ledgerConnection = connection.duplicate();
+  ledgerConnection.on('error', () => undefined);
 
   const processor = async (job: import('bullmq').Job): Promise<AnalysisResult> => {
     const request = jobRequest(job, settings, bullmq.UnrecoverableError);
     const line = (text: string) => settings.log(`[${request.ticker}] job ${job.id}${text}`);
-    line(` started (attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1})`);
-    const verdict = await runJob(request, settings);
+    const attempt = `attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1}`;
+    line(` started (${attempt})`);
+    const ledger = jobLedger(ledgerConnection, settings.queueName, String(job.id));
+    const verdict = await runJob(request, settings, ledger);
     switch (verdict.kind) {
       case 'done':
-        line(` done: ${verdict.result.status}`);
+        await ledger.forget();
+        line(` done: ${verdict.result.status}${reusedNote(ledger)}`);
         return verdict.result;
-      case 'rate-limited':
+      case 'rate-limited': {
+        const pauseMs = rateLimitPause(ledger.retryAfterMs, settings.rateLimitPauseMs);
         line(
-          `: ${verdict.reason}; queue paused ${settings.rateLimitPauseMs} ms, the job waits without spending an attempt`,
+          `: ${verdict.reason}; queue paused ${pauseMs} ms, ${attempt} spent (the answers already paid for are kept for the retry)`,
         );
-        await queue.rateLimit(settings.rateLimitPauseMs);
-        throw bullmq.Worker.RateLimitError();
+        // The queue's rate limiter (what Worker.rateLimit sets too): every worker on it waits.
+        await queue.rateLimit(pauseMs);
+        // A plain failure, so the pause spends one of the job's attempts: a 429 that never clears ends.
+        throw new Error(verdict.reason);
+      }
       case 'unrecoverable':
         line(` failed, not retried: ${verdict.reason}`);
         throw new bullmq.UnrecoverableError(verdict.reason);
@@ -78,11 +94,21 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   await worker.waitUntilReady();
   return {
     async close() {
-      await worker.close();
-      await queue.close();
-      connection.disconnect();
+      await closeWorker({ worker, queue, connection, log: settings.log });
+      ledgerConnection.disconnect();
     },
   };
+}
+
+/** The server's retry-after when it sent one (capped), else the configured pause. */
+export function rateLimitPause(retryAfterMs: number | undefined, configuredMs: number): number {
+  return retryAfterMs === undefined
+    ? configuredMs
+    : Math.min(maxRateLimitWaitMs, Math.max(1, Math.round(retryAfterMs)));
+}
+
+function reusedNote(ledger: JobLedger): string {
+  return ledger.reused > 0 ? ` (${ledger.reused} model answers reused from earlier attempts)` : '';
 }
 
 /** The job's data as this worker's RunRequest; anything it cannot run (an unknown version, bad data) fails the job once, unretried. */
@@ -101,12 +127,25 @@ function jobRequest(
   }
 }
 
-/** One attempt: runAndSave under the job's own cap; only a result that is the job's value is kept (saved, handed to afterSave). */
-async function runJob(request: RunRequest, settings: WorkerSettings): Promise<JobVerdict> {
+/**
+ * One attempt: runAndSave under what is left of the job's cap after its earlier attempts,
+ * its model answering what they already paid for from the ledger; only a result that is
+ * the job's value is kept (saved, handed to afterSave).
+ */
+async function runJob(request: RunRequest, settings: WorkerSettings, ledger: JobLedger): Promise<JobVerdict> {
   try {
-    const cap = scopeCap(request.maxCostUsd, settings.session);
+    const spent = await ledger.spentUsd();
+    const capUsd = request.maxCostUsd ?? null;
+    if (capUsd !== null && spent >= capUsd)
+      return {
+        kind: 'unrecoverable',
+        reason: `the job's --max-cost of $${capUsd} was spent by its earlier attempts ($${spent.toFixed(4)})`,
+      };
+    const cap = scopeCap(capUsd === null ? null : capUsd - spent, settings.session);
+    const session = { ...settings.session, model: ledger.remembering(settings.session.model) };
     const keep = (result: AnalysisResult) => verdictOnResult(result).kind === 'done';
-    const { result } = await runAndSave(request, settings.session, settings.sinks(request), { cap, keep });
+    const { result } = await runAndSave(request, session, settings.sinks(request), { cap, keep });
+    await ledger.addSpent(result.usage.costUsd ?? 0);
     return verdictOnResult(result);
   } catch (error) {
     return verdictOnError(error);

@@ -157,11 +157,10 @@ export function parseSavedResult(text: string): ParsedResult {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch (error) {
-    return {
-      ok: false,
-      problem: `result.json is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-    };
+  } catch {
+    // Never the parser's message: it quotes the file's first characters, which may be anything
+    // (a hand-placed file, or a link out of the store to a file that is not ours).
+    return { ok: false, problem: `result.json is not valid JSON (${text.length.toLocaleString('en-US')} characters)` };
   }
   const deep = nestingBeyond(raw);
   if (deep) return { ok: false, problem: `result.json nests more than ${maximumNesting} levels deep (at ${deep})` };

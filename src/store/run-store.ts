@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { errorCode, UsageError } from '../errors.js';
@@ -114,7 +115,7 @@ export async function loadRun(home: string, runIdOrPrefix: string): Promise<Anal
   const path = join(runsDirectory(home), runId, runFileNames.result);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRunFile(path);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') {
       throw new RunStoreError(
@@ -143,7 +144,7 @@ export async function readSavedRuns(home: string): Promise<SavedRunEntry[]> {
 async function readSavedRun(path: string, runId: string): Promise<SavedRunEntry> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRunFile(path);
   } catch (error) {
     if (errorCode(error) === 'ENOENT')
       return { runId, state: 'partial', problem: `no ${runFileNames.result} (the run did not finish saving)` };
@@ -153,6 +154,31 @@ async function readSavedRun(path: string, runId: string): Promise<SavedRunEntry>
   return parsed.ok
     ? { runId, state: 'ok', result: parsed.result }
     : { runId, state: 'corrupt', problem: parsed.problem };
+}
+
+/**
+ * A run's file, read only when it is a regular file in the store: a symbolic link (say,
+ * result.json → /etc/shadow) is refused without being followed (O_NOFOLLOW), and so is a
+ * FIFO or a device that would block or stream for ever.
+ */
+async function readRunFile(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    (error: unknown) => {
+      if (errorCode(error) === 'ELOOP') throw new NotRegularFileError('a symbolic link (not followed)');
+      throw error;
+    },
+  );
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new NotRegularFileError('not a regular file');
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+class NotRegularFileError extends Error {
+  override name = 'NotRegularFileError';
 }
 
 function uniquePrefixMatch(names: string[], prefix: string): string {
@@ -192,7 +218,7 @@ async function summarize(dir: string, runId: string): Promise<RunSummary> {
   };
   let text: string;
   try {
-    text = await readFile(join(dir, runFileNames.result), 'utf8');
+    text = await readRunFile(join(dir, runFileNames.result));
   } catch (error) {
     const when = await modifiedAt(dir);
     if (errorCode(error) === 'ENOENT') {

@@ -38,6 +38,8 @@ interface Capabilities {
   reasoning?: string;
   /** Follows a schema given in the prompt. */
   prompt?: boolean;
+  /** Sent on every answer (x-ratelimit-*). */
+  headers?: Record<string, string>;
 }
 
 /** An OpenAI-compatible server with the given capabilities (all on by default). */
@@ -50,12 +52,13 @@ function server(capabilities: Capabilities = {}) {
     usage = true,
     reasoning,
     prompt = true,
+    headers,
   } = capabilities;
   const extra = {
     ...(reasoning ? { reasoning } : {}),
     ...(usage ? {} : { usage: { prompt_tokens: 0, completion_tokens: 0 } }),
   };
-  return (body: any): Reply => {
+  const answer = (body: any): Reply => {
     const format = body.response_format?.type;
     if ((format === 'json_schema' && !jsonSchema) || (format === 'json_object' && !jsonObject)) {
       return errorReply(400, { message: `response_format.type '${format}' is not supported` });
@@ -71,6 +74,10 @@ function server(capabilities: Capabilities = {}) {
     }
     // Prompt mode: the schema is in the system prompt; a fenced answer.
     return textAnswer(prompt ? 'Here:\n```json\n{"sum": 5}\n```' : 'Five.', extra);
+  };
+  return (body: any): Reply => {
+    const reply = answer(body);
+    return headers && 'answer' in reply ? { ...reply, headers: { ...reply.headers, ...headers } } : reply;
   };
 }
 
@@ -123,6 +130,7 @@ describe('autohedge doctor', () => {
       structured: 'ok',
       reasoning: 'ok',
       usage: 'ok',
+      'rate-limits': 'ok',
       search: 'ok',
       market: 'ok',
     });
@@ -134,6 +142,9 @@ describe('autohedge doctor', () => {
     );
     expect(detail('structured')).toBe('json_schema works');
     expect(detail('usage')).toBe('reported: 300 prompt + 60 completion tokens for these checks');
+    expect(detail('rate-limits')).toBe(
+      'the server announced no rate limits: requests are paced only with --rpm / --tpm',
+    );
     const chats = openai.requests.filter((request) => request.method === 'POST');
     expect(chats).toHaveLength(3);
     expect(chats.every((request) => request.body.stream === true && request.body.max_completion_tokens === 1024)).toBe(
@@ -143,14 +154,33 @@ describe('autohedge doctor', () => {
     expect((exa.requests[0]?.body as { numResults: number }).numResults).toBe(1);
   });
 
+  it('reports the rate limits the server announces in its headers', async () => {
+    const { statuses, detail } = await doctor({
+      capabilities: {
+        headers: {
+          'x-ratelimit-limit-requests': '500',
+          'x-ratelimit-remaining-requests': '499',
+          'x-ratelimit-reset-requests': '120ms',
+          'x-ratelimit-limit-tokens': '30000',
+          'x-ratelimit-remaining-tokens': '29000',
+          'x-ratelimit-reset-tokens': '2s',
+        },
+      },
+    });
+    expect(statuses['rate-limits']).toBe('ok');
+    expect(detail('rate-limits')).toBe(
+      'the server announces 500 requests and 30,000 tokens per minute; analyze paces to them',
+    );
+  });
+
   it('prints one line per check and a verdict; no key appears', async () => {
     const { code, io } = await doctor({ argv: [] });
 
     const lines = io.out().trimEnd().split('\n');
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^autohedge doctor — model 'gpt-4\.1' at http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    expect(lines).toHaveLength(13);
-    expect(lines.slice(1, 12).every((line) => /^ {2}(ok  |warn|FAIL|skip) {2}\S/.test(line))).toBe(true);
+    expect(lines).toHaveLength(14);
+    expect(lines.slice(1, 13).every((line) => /^ {2}(ok  |warn|FAIL|skip) {2}\S/.test(line))).toBe(true);
     expect(lines.at(-1)).toBe('Everything analyze needs works.');
     expect(io.out() + io.err()).not.toContain(key);
     expect(io.out() + io.err()).not.toContain(exaKey);
@@ -185,6 +215,7 @@ describe('autohedge doctor', () => {
       'structured',
       'reasoning',
       'usage',
+      'rate-limits',
     ]);
   });
 

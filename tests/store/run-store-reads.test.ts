@@ -30,17 +30,17 @@ describe('mapBounded', () => {
 });
 
 describe('a result.json that cannot be read', () => {
-  it('is "unreadable" with the I/O error (EISDIR here), not "corrupt"; a good run beside it is ok', async () => {
+  it('is "unreadable" with the reason (a directory in its place here), not "corrupt"; a good run beside it is ok', async () => {
     const home = mkdtempSync(join(tmpdir(), 'autohedge-store-'));
     await saveRun(home, makeResult({ runId: 'good-run' }), { transcript: [], markdown: '' });
-    // A directory where the file should be: reading it fails with EISDIR, an I/O error.
+    // A directory where the file should be: not a regular file, so it is not read at all.
     mkdirSync(join(home, 'runs', 'io-run', 'result.json'), { recursive: true });
 
     const listed = await listRuns(home);
     expect(listed.find((run) => run.runId === 'good-run')!.state).toBe('ok');
     expect(listed.find((run) => run.runId === 'io-run')).toMatchObject({
       state: 'unreadable',
-      problem: expect.stringContaining('EISDIR'),
+      problem: 'result.json cannot be read: not a regular file',
     });
 
     const entries = await readSavedRuns(home);
@@ -52,7 +52,7 @@ describe('a result.json that cannot be read', () => {
     const failure = await loadRun(home, 'io-run').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RunStoreError);
     expect((failure as RunStoreError).problem).toBe('unreadable');
-    expect((failure as RunStoreError).message).toContain('cannot be read: EISDIR');
+    expect((failure as RunStoreError).message).toContain('cannot be read: not a regular file');
   });
 
   it('--resume stops on it rather than guessing "not finished" and buying the analysis again', async () => {

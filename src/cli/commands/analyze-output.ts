@@ -79,6 +79,7 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
       for (const miss of misses) io.stderr(`${formatError(new CassetteError(miss), false)}\n`);
       printer.flushJson();
       if (several) await printer.summary(tally);
+      if ((several || options.verbose) && !options.quiet) await reportPacing(current, io);
       await current.finish(io);
       const code = worstExitCode([...codes]);
       // A replay that asked for something its cassette does not hold is a stale or wrong
@@ -86,4 +87,12 @@ export async function createUniverseOutput({ tickers, options, session, io }: Ou
       return misses.length > 0 && code !== ExitCode.interrupted ? ExitCode.usage : code;
     },
   };
+}
+
+/** How long requests waited for rate-limit budget, the 429s met, tokens/min against the limit: one stderr line. */
+async function reportPacing(session: Session, io: CliIo): Promise<void> {
+  if (!session.pacers) return;
+  const { describePacing, pacingSummary } = await import('../../llm/pacer.js');
+  const stats = await pacingSummary(session.pacers);
+  if (stats) io.stderr(`${describePacing(stats)}\n`);
 }

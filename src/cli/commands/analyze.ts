@@ -21,6 +21,7 @@ import type { CliIo } from '../io.js';
 import type { CliDeps } from '../deps.js';
 import type { AnalyzeCliOptions } from '../command-table.js';
 import { redactingIo } from '../redact.js';
+import { ceilingsOf } from '../options.js';
 import { openSession } from '../request-session.js';
 import { requestFromFlags } from '../run-request-flags.js';
 import { checkBlindAndSamples } from './blind-options.js';
@@ -52,7 +53,7 @@ export async function analyzeCommand(
   // Before any client exists: a closed or future day is the user's to fix, with no request made.
   const clock = resolveRunClock(requests[0]!.asOf, deps.now?.() ?? new Date(), () => new Date());
   checkSearchForHistoricalRun(search, clock.historical);
-  const session = await openSession(requests[0]!, io, deps, argv);
+  const session = await openSession(requests[0]!, io, deps, argv, { ceilings: ceilingsOf(options) });
   try {
     if (options.demo) session.checkDemoTickers(tickers);
     if (options.maxCost !== undefined) checkPricesKnown(options.model, options.agent, session, search);

@@ -35,6 +35,9 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
     fetch: boundedFetch(bounds),
   });
   const model = resolveModels(options.model, env).director;
+  // The checks' own pacers: what the server's rate-limit headers announce is reported.
+  const { createPacerRegistry } = await import('../../llm/pacer.js');
+  const pacers = createPacerRegistry();
   const checks = runDoctor({
     env,
     cwd: rawIo.cwd,
@@ -42,8 +45,12 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
     ...(options.baseUrl ? { baseUrlOption: options.baseUrl } : {}),
     probe: (facts) => ({
       model,
-      chat: (overrides) => createOpenAIModel({ ...clientOptions(facts), ...overrides }),
+      chat: (overrides) => createOpenAIModel({ ...clientOptions(facts), pacers, ...overrides }),
       listModels: () => listModels(clientOptions(facts)),
+      rateLimits: async () => {
+        const all = await Promise.all(pacers.entries().map(([, pacer]) => pacer.stats()));
+        return all.find((stats) => stats.limits.tokensPerMinute ?? stats.limits.requestsPerMinute)?.limits ?? {};
+      },
     }),
     market,
     search: async (facts) => ({

@@ -7,7 +7,8 @@ import type { WorkerCliOptions } from '../command-table.js';
 import { redactingIo } from '../redact.js';
 import { openSession } from '../request-session.js';
 import { requestFromFlags } from '../run-request-flags.js';
-import { checkedFlagBaseUrl, secretsOf } from '../services.js';
+import { ceilingsOf } from '../options.js';
+import { checkedFlagBaseUrl, secretsOf, type Session } from '../services.js';
 import { parseRunRequest } from '../../run/request.js';
 
 /**
@@ -28,8 +29,19 @@ export async function workerCommand(
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const modules = await loadQueueModules();
   const host = requestFromFlags(options, resolveSearchChoice(options.search, io.env));
-  // Checked once here, as analyze checks its flags: a bad worker flag is exit 2 before any job.
-  const session = await openSession(parseRunRequest({ ...host, ticker: 'ACME' }), io, deps, argv);
+  // Every worker on this Redis paces against one quota: the buckets live there.
+  const { sharedPacers } = await import('../../queue/shared-budget.js');
+  const shared = await sharedPacers(modules, url, ceilingsOf(options));
+  let session: Session;
+  try {
+    // Checked once here, as analyze checks its flags: a bad worker flag is exit 2 before any job.
+    session = await openSession(parseRunRequest({ ...host, ticker: 'ACME' }), io, deps, argv, {
+      pacers: shared.pacers,
+    });
+  } catch (error) {
+    shared.close();
+    throw error;
+  }
   const out = redactingIo(io, secretsOf(session.env));
   const log = (line: string) => {
     // Job lines quote server error text and job data: sanitised like any untrusted text.
@@ -54,9 +66,13 @@ export async function workerCommand(
     await untilStopped(io.signal);
     log('autohedge worker: stopping: no new jobs; letting the analyses in flight finish');
     await worker.close();
+    const { describePacing, pacingSummary } = await import('../../llm/pacer.js');
+    const pacing = await pacingSummary(shared.pacers);
+    if (pacing) log(`autohedge worker: ${describePacing(pacing)}`);
     log('autohedge worker: stopped');
     return 0;
   } finally {
+    shared.close();
     await session.close();
   }
 }

@@ -1,0 +1,46 @@
+/**
+ * One model call under its pacer: wait for the budget, send, and on a 429 wait as long
+ * as the server says (capped at maxRateLimitWaitMs) — holding back every other request
+ * of the same quota meanwhile — then try again, up to `maxRetries` times.
+ */
+import { ModelError } from '../errors.js';
+import { rateLimitWait, type Pacer, type PacerClock, type Reservation, systemClock } from './pacer.js';
+import { reservedTokens } from './token-estimate.js';
+import type { ChatRequest, ChatResponse } from './types.js';
+
+export async function pacedCall(
+  pacer: Pacer | undefined,
+  request: ChatRequest,
+  maxRetries: number,
+  attempt: (reservation: Reservation | undefined) => Promise<ChatResponse>,
+  clock: PacerClock = systemClock,
+): Promise<ChatResponse> {
+  const tokens = reservedTokens(request);
+  for (let retry = 0; ; retry += 1) {
+    const reservation = pacer ? await acquire(pacer, tokens, request.signal) : undefined;
+    try {
+      const response = await attempt(reservation);
+      reservation?.finish(response.usage.promptTokens + response.usage.completionTokens);
+      return response;
+    } catch (error) {
+      if (!(error instanceof ModelError) || error.kind !== 'rate-limited') {
+        reservation?.cancel();
+        throw error;
+      }
+      const info = error.rateLimit ?? { requests: {}, tokens: {} };
+      // With a pacer, its pause holds this retry (and every other request) back; without, we sleep here.
+      const waitMs = reservation ? reservation.rateLimited(info) : rateLimitWait(info, retry + 1);
+      if (retry >= maxRetries) throw error;
+      if (!reservation) await clock.sleep(waitMs, request.signal);
+    }
+  }
+}
+
+async function acquire(pacer: Pacer, tokens: number, signal: AbortSignal | undefined): Promise<Reservation> {
+  try {
+    return await pacer.acquire(tokens, signal);
+  } catch (error) {
+    if (signal?.aborted) throw new ModelError('model call aborted', 'aborted');
+    throw error;
+  }
+}

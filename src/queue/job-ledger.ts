@@ -1,0 +1,112 @@
+/**
+ * What a job has already paid for, kept in Redis across its attempts, so a retry neither
+ * spends past the job's --max-cost nor buys again what an earlier attempt bought:
+ *
+ * - the spend of every attempt so far (`…:spent`), taken off the cap of the next one;
+ * - each model answer an attempt received (`…:answers`, keyed by a hash of the request),
+ *   handed back to a later attempt that sends the same request — the Director's plan
+ *   and the desks that finished before a 429 stopped the run — at no cost.
+ *
+ * Both expire with the job (keepFinishedSeconds).
+ */
+import { createHash } from 'node:crypto';
+import { ModelError } from '../errors.js';
+import type { ChatModel, ChatRequest, ChatResponse } from '../llm/types.js';
+import { sanitizeText } from '../sanitize.js';
+import { keepFinishedSeconds } from './jobs.js';
+import type { RedisClient } from './redis.js';
+
+export interface JobLedger {
+  /** USD spent by the job's earlier attempts (priced runs only). */
+  spentUsd(): Promise<number>;
+  addSpent(usd: number): Promise<void>;
+  /** `model`, answering a request an earlier attempt already paid for from the ledger (usage 0: nothing is spent again). */
+  remembering(model: ChatModel): ChatModel;
+  /** How many answers this attempt took from the ledger. */
+  readonly reused: number;
+  /** The retry-after of the last 429 this attempt's model met (after the pacer's retries). */
+  readonly retryAfterMs: number | undefined;
+  /** The job is done: its kept answers are no longer needed. */
+  forget(): Promise<void>;
+}
+
+/** The part of a request that decides its answer (not the signal, which is this attempt's). */
+export function requestHash(request: ChatRequest): string {
+  const { signal: _signal, ...rest } = request;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+}
+
+export function jobLedger(client: RedisClient, queueName: string, jobId: string): JobLedger {
+  const base = `autohedge:job:${queueName}:${jobId}`;
+  const spentKey = `${base}:spent`;
+  const answersKey = `${base}:answers`;
+  let reused = 0;
+  let retryAfterMs: number | undefined;
+  return {
+    async spentUsd() {
+      const value = Number(await client.get(spentKey));
+      return Number.isFinite(value) ? value : 0;
+    },
+    async addSpent(usd) {
+      if (!(usd > 0)) return;
+      await client.multi().incrbyfloat(spentKey, usd).expire(spentKey, keepFinishedSeconds).exec();
+    },
+    remembering(model) {
+      return {
+        prepare: () => model.prepare?.(),
+        async complete(request) {
+          const field = requestHash(request);
+          const kept = keptAnswer(await client.hget(answersKey, field));
+          if (kept) {
+            reused += 1;
+            return { ...kept, usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 } };
+          }
+          let response: ChatResponse;
+          try {
+            response = await model.complete(request);
+          } catch (error) {
+            if (error instanceof ModelError && error.kind === 'rate-limited')
+              retryAfterMs = error.rateLimit?.retryAfterMs ?? retryAfterMs;
+            throw error;
+          }
+          await client
+            .multi()
+            .hset(answersKey, field, JSON.stringify(response))
+            .expire(answersKey, keepFinishedSeconds)
+            .exec();
+          return response;
+        },
+      };
+    },
+    get reused() {
+      return reused;
+    },
+    get retryAfterMs() {
+      return retryAfterMs;
+    },
+    async forget() {
+      await client.del(answersKey, spentKey);
+    },
+  };
+}
+
+/**
+ * An answer read back from Redis, where anyone with access may have written: only an
+ * assistant message whose text is sanitised again, as the model client does on entry.
+ */
+function keptAnswer(text: string | null): ChatResponse | undefined {
+  if (!text) return undefined;
+  let parsed: ChatResponse;
+  try {
+    parsed = JSON.parse(text) as ChatResponse;
+  } catch {
+    return undefined;
+  }
+  const message = parsed?.message;
+  if (message?.role !== 'assistant' || (message.content !== null && typeof message.content !== 'string'))
+    return undefined;
+  return {
+    ...parsed,
+    message: { ...message, content: message.content === null ? null : sanitizeText(message.content) },
+  };
+}
