@@ -13,13 +13,24 @@ export {
   type ClaimsInput,
   type ClaimsSummary,
 } from './claims/index.js';
-export { withBudget } from './pipeline/budget.js';
+export { SpendingCap, withBudget } from './pipeline/budget.js';
+export {
+  parseRunRequest,
+  runRequestSchema,
+  runRequestVersion,
+  RunRequestError,
+  type RunRequest,
+  type RunRequestInput,
+} from './run/request.js';
+export { runAndSave, type RunScope, type RunSession, type RunSinks, type SavedRun } from './run/run-and-save.js';
+export { scopeCap } from './run/cap.js';
 export type {
   AnalysisResult,
   Decision,
   DecisionRecord,
   GuardrailFinding,
   Plan,
+  RunFailure,
   RunStatus,
   RunUsage,
   AgentId,
@@ -37,6 +48,7 @@ export type {
   ToolCallRecord,
 } from './agent/types.js';
 export { runStatus, type RunFacts } from './pipeline/run-status.js';
+export { runFailure, type FailureFacts } from './pipeline/run-failure.js';
 export { agentDefinitions, type AgentDefinition } from '../agents/index.js';
 export { defineJsonTool, defineTool } from './tools/define-tool.js';
 export { ToolRegistry } from './tools/registry.js';

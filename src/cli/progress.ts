@@ -34,27 +34,7 @@ export type AgentState = { status: 'running' | 'done' | 'failed'; detail: string
  */
 export async function createProgress(options: ProgressOptions): Promise<Progress> {
   if (options.quiet) return { sink: () => () => {}, done: () => {}, stop: () => {} };
-  const states = new Map<string, Map<string, AgentState>>();
-  const update = (ticker: string, agent: string, state: AgentState) => {
-    const agents = states.get(ticker) ?? new Map<string, AgentState>();
-    agents.set(agent, state);
-    states.set(ticker, agents);
-  };
-
-  if (!options.live) {
-    return {
-      sink: (ticker) => (event: RunEvent) => {
-        const line = plainLine(sanitizeDeep(event));
-        if (line) options.write(`[${ticker}] ${line}\n`);
-      },
-      done: () => {},
-      stop: () => {},
-    };
-  }
-
-  const warnings: Array<{ ticker: string; message: string }> = [];
-  /** Failed agents of tickers that have ended, for the lines printed at stop(). */
-  const failures: Array<{ ticker: string; agent: string; detail: string }> = [];
+  if (!options.live) return plainProgress(options);
   const { default: ora } = await import('ora');
   const spinner = ora({
     stream: options.stream,
@@ -62,56 +42,98 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
     discardStdin: false,
     hideCursor: true,
   });
+  const board = new ProgressBoard();
   const render = () => {
     // ora writes to the stream itself, past the CLI's scrubbing io: scrub by pattern here.
     spinner.text = scrubText(
-      progressBlock(states, { rows: options.rows ?? 0, columns: options.columns ?? 0 }),
+      progressBlock(board.states, { rows: options.rows ?? 0, columns: options.columns ?? 0 }),
       options.secrets,
     );
   };
   spinner.start('starting');
   return {
+    // Tool names and error messages come from servers and models.
     sink: (ticker) => (unsafe: RunEvent) => {
-      // Tool names and error messages come from servers and models.
-      const event = sanitizeDeep(unsafe);
-      if (event.type === 'agent-start') update(ticker, event.agent, { status: 'running', detail: '' });
-      else if (event.type === 'tool-call')
-        update(ticker, event.agent, { status: 'running', detail: `(${event.name})` });
-      else if (event.type === 'agent-end') {
-        update(ticker, event.agent, {
-          status: event.status === 'ok' ? 'done' : 'failed',
-          detail: event.status === 'ok' ? formatDuration(event.durationMs) : `— ${event.error ?? 'failed'}`,
-        });
-      } else if (event.type === 'warning') {
-        warnings.push({ ticker, message: event.message });
-        return;
-      } else return;
-      render();
+      if (board.record(ticker, sanitizeDeep(unsafe))) render();
     },
     done: (ticker) => {
-      for (const [agent, state] of states.get(ticker) ?? []) {
-        if (state.status === 'failed') failures.push({ ticker, agent, detail: state.detail });
-      }
-      states.delete(ticker);
+      board.end(ticker);
       render();
     },
     stop: () => {
       if (spinner.isSpinning) spinner.stop();
       // The spinner's lines are gone; what went wrong must stay on the screen.
-      for (const [ticker, agents] of states) {
-        for (const [agent, state] of agents) {
-          if (state.status === 'failed') failures.push({ ticker, agent, detail: state.detail });
-        }
-      }
-      for (const { ticker, agent, detail } of failures) options.write(`[${ticker}] ${agent}: failed ${detail}\n`);
-      for (const { ticker, message } of warnings) {
-        // "<agent> failed: …" repeats a line just written.
-        if (!failures.some((failure) => failure.ticker === ticker && message.startsWith(`${failure.agent} failed: `))) {
-          options.write(`[${ticker}] warning: ${message}\n`);
-        }
-      }
+      for (const line of board.lastLines()) options.write(line);
     },
   };
+}
+
+/** Off a terminal: one line per event that has one. */
+function plainProgress(options: ProgressOptions): Progress {
+  return {
+    sink: (ticker) => (event: RunEvent) => {
+      const line = plainLine(sanitizeDeep(event));
+      if (line) options.write(`[${ticker}] ${line}\n`);
+    },
+    done: () => {},
+    stop: () => {},
+  };
+}
+
+/** What the live block shows: each running ticker's agents, and what to print once it is gone. */
+class ProgressBoard {
+  readonly states = new Map<string, Map<string, AgentState>>();
+  private readonly warnings: Array<{ ticker: string; message: string }> = [];
+  /** Failed agents of tickers that have ended, for the lines printed at stop(). */
+  private readonly failures: Array<{ ticker: string; agent: string; detail: string }> = [];
+
+  /** Takes an event in; true when the block changed. */
+  record(ticker: string, event: RunEvent): boolean {
+    if (event.type === 'agent-start') this.update(ticker, event.agent, { status: 'running', detail: '' });
+    else if (event.type === 'tool-call')
+      this.update(ticker, event.agent, { status: 'running', detail: `(${event.name})` });
+    else if (event.type === 'agent-end') {
+      this.update(ticker, event.agent, {
+        status: event.status === 'ok' ? 'done' : 'failed',
+        detail: event.status === 'ok' ? formatDuration(event.durationMs) : `— ${event.error ?? 'failed'}`,
+      });
+    } else if (event.type === 'warning') {
+      this.warnings.push({ ticker, message: event.message });
+      return false;
+    } else return false;
+    return true;
+  }
+
+  end(ticker: string): void {
+    this.keepFailures(ticker);
+    this.states.delete(ticker);
+  }
+
+  /** Each failed agent, then each warning not already said by a failure line. */
+  lastLines(): string[] {
+    for (const ticker of [...this.states.keys()]) this.keepFailures(ticker);
+    const lines = this.failures.map(({ ticker, agent, detail }) => `[${ticker}] ${agent}: failed ${detail}\n`);
+    for (const { ticker, message } of this.warnings) {
+      // "<agent> failed: …" repeats a line just written.
+      const said = this.failures.some(
+        (failure) => failure.ticker === ticker && message.startsWith(`${failure.agent} failed: `),
+      );
+      if (!said) lines.push(`[${ticker}] warning: ${message}\n`);
+    }
+    return lines;
+  }
+
+  private update(ticker: string, agent: string, state: AgentState): void {
+    const agents = this.states.get(ticker) ?? new Map<string, AgentState>();
+    agents.set(agent, state);
+    this.states.set(ticker, agents);
+  }
+
+  private keepFailures(ticker: string): void {
+    for (const [agent, state] of this.states.get(ticker) ?? []) {
+      if (state.status === 'failed') this.failures.push({ ticker, agent, detail: state.detail });
+    }
+  }
 }
 
 function plainLine(event: RunEvent): string | null {

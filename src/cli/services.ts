@@ -150,7 +150,52 @@ interface SessionInputs {
 
 async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: SessionInputs): Promise<Session> {
   const { env, prices, interception } = inputs;
-  const { record, replay, recordedUrls } = interception;
+  const clients = await buildClients(config, deps, inputs);
+  const mcpMisses: string[] = [];
+  const opened = await openMcp(config, env, interception.replay, interception.recorder, mcpMisses);
+  const mcp: McpToolSources | null = opened?.sources ?? null;
+  return {
+    env,
+    asOf: interception.asOf,
+    now: deps.now ?? (() => new Date()),
+    baseUrl: clients.baseURL,
+    replaying: interception.replay !== null,
+    model: clients.model,
+    pacers: clients.pacers,
+    market: clients.market,
+    search: clients.search,
+    prices,
+    mcp,
+    secrets: [...secretsOf(env), ...(opened?.secrets ?? [])],
+    demo: config.demo === true || interception.replay?.meta.demo === true,
+    checkDemoTickers: (tickers, command = 'analyze') =>
+      checkDemoTickers(clients.coveredSymbols(interception.recordedUrls), tickers, command),
+    replayMisses: (except = []) => replayMisses(interception, mcpMisses, except),
+    finish: (io) => finishRecording(interception, config, io),
+    async close() {
+      try {
+        await mcp?.close();
+      } finally {
+        interception.end();
+      }
+    },
+  };
+}
+
+interface Clients {
+  baseURL: string | undefined;
+  model: ChatModel;
+  pacers: PacerRegistry | null;
+  market: MarketData;
+  search: SearchProvider | null;
+  /** The symbols recorded URLs hold market data for (those whose chart they recorded). */
+  coveredSymbols(urls: readonly string[]): string[];
+}
+
+/** The model, market and search clients (each SDK imported only now), or the ones a test injected. */
+async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: SessionInputs): Promise<Clients> {
+  const { env, interception } = inputs;
+  const { replay, recordedUrls } = interception;
   // A replay talks to whatever servers were recorded (api.openai.com, or a local one).
   const baseURL = replay ? firstDefined(recordedUrls, chatBaseUrlOf) : inputs.configuredBaseUrl;
   const apiKey = replay ? replayKey : env.OPENAI_API_KEY?.trim() || undefined;
@@ -159,7 +204,6 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
       'OPENAI_API_KEY is not set: export it (or put it in .env), or point --base-url / OPENAI_BASE_URL at an OpenAI-compatible server; to try autohedge with no key, run `autohedge analyze ACME --demo`',
     );
   }
-
   const { createOpenAIModel } = await import('../llm/openai-model.js');
   const { createYahooMarketData, yahooChartSymbolOf } = await import('../market/yahoo.js');
   const intercepted = Boolean(replay || interception.recorder);
@@ -187,64 +231,47 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     deps.search !== undefined
       ? deps.search
       : await buildSearch(config.search ?? 'exa', { env, replay: replay !== null, recordedUrls, apiKey, baseURL });
-  const mcpMisses: string[] = [];
-  const opened = await openMcp(config, env, replay, interception.recorder, mcpMisses);
-  const mcp: McpToolSources | null = opened?.sources ?? null;
-  const secrets = [...secretsOf(env), ...(opened?.secrets ?? [])];
+  const coveredSymbols = (urls: readonly string[]) => [
+    ...new Set(urls.flatMap((url) => yahooChartSymbolOf(url) ?? [])),
+  ];
+  return { baseURL, model, pacers, market, search, coveredSymbols };
+}
 
-  return {
-    env,
-    asOf: interception.asOf,
-    now: deps.now ?? (() => new Date()),
-    baseUrl: baseURL,
-    replaying: replay !== null,
-    model,
-    pacers,
-    market,
-    search,
-    prices,
-    mcp,
-    secrets,
-    demo: config.demo === true || replay?.meta.demo === true,
-    checkDemoTickers(tickers, command = 'analyze') {
-      // The symbols the cassette holds market data for: those whose chart it recorded.
-      const covered = [...new Set(recordedUrls.flatMap((url) => yahooChartSymbolOf(url) ?? []))];
-      const uncovered = tickers.filter((ticker) => !covered.includes(ticker));
-      if (uncovered.length > 0) {
-        const example = covered[0] ?? 'ACME';
-        // `market` needs no key: its way to real data is simply dropping --demo.
-        const instead =
-          command === 'market'
-            ? `drop --demo for the real market data of ${uncovered.join(', ')}`
-            : `set OPENAI_API_KEY to analyse ${uncovered.join(', ')}`;
-        throw new UsageError(
-          `the demo covers ${covered.join(', ')} only (synthetic data); run \`autohedge ${command} ${example} --demo\`, or ${instead}`,
-        );
-      }
-    },
-    replayMisses: (except = []) => [
-      ...(record && replay
-        ? replay.unmatched
-            .filter((miss) => miss.agent === null || !except.includes(miss.agent))
-            .map((miss) => new record.ReplayMissError(miss, replay.path).message)
-        : []),
-      ...new Set(mcpMisses),
-    ],
-    async finish(io) {
-      if (interception.recorder && config.record) {
-        await interception.recorder.stop(config.record);
-        io.stderr(`autohedge: recorded the run's HTTP exchanges to ${config.record}\n`);
-        interception.recorder = null;
-      }
-    },
-    async close() {
-      try {
-        await mcp?.close();
-      } finally {
-        interception.end();
-      }
-    },
-  };
+/** The demo cassette holds these symbols only: another is a usage error saying what to run instead. */
+function checkDemoTickers(covered: string[], tickers: string[], command: string): void {
+  const uncovered = tickers.filter((ticker) => !covered.includes(ticker));
+  if (uncovered.length === 0) return;
+  const example = covered[0] ?? 'ACME';
+  // `market` needs no key: its way to real data is simply dropping --demo.
+  const instead =
+    command === 'market'
+      ? `drop --demo for the real market data of ${uncovered.join(', ')}`
+      : `set OPENAI_API_KEY to analyse ${uncovered.join(', ')}`;
+  throw new UsageError(
+    `the demo covers ${covered.join(', ')} only (synthetic data); run \`autohedge ${command} ${example} --demo\`, or ${instead}`,
+  );
+}
+
+/** One line per request a replay had no recording for (leaving out those of the agents in `except`), then MCP's. */
+function replayMisses(interception: Interception, mcpMisses: readonly string[], except: readonly string[]): string[] {
+  const { record, replay } = interception;
+  return [
+    ...(record && replay
+      ? replay.unmatched
+          .filter((miss) => miss.agent === null || !except.includes(miss.agent))
+          .map((miss) => new record.ReplayMissError(miss, replay.path).message)
+      : []),
+    ...new Set(mcpMisses),
+  ];
+}
+
+/** Writes the cassette of a recording, once. */
+async function finishRecording(interception: Interception, config: ServiceConfig, io: CliIo): Promise<void> {
+  if (interception.recorder && config.record) {
+    await interception.recorder.stop(config.record);
+    io.stderr(`autohedge: recorded the run's HTTP exchanges to ${config.record}\n`);
+    interception.recorder = null;
+  }
 }
 
 /** AUTOHEDGE_MODEL and AUTOHEDGE_MODEL_<ID>, held to the rules of --model. */

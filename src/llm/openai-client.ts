@@ -36,3 +36,9 @@ export function newOpenAIClient(sdk: Sdk, settings: ClientSettings): OpenAI {
     ...(process.env['OPENAI_LOG'] ? {} : { logLevel: 'off' as const }),
   });
 }
+
+/** The client built on first use and kept (a failed load included): the SDK is imported then, not at start-up. */
+export function lazyOpenAIClient(settings: ClientSettings): () => Promise<{ client: OpenAI; sdk: Sdk }> {
+  let connection: Promise<{ client: OpenAI; sdk: Sdk }> | undefined;
+  return () => (connection ??= import('openai').then((sdk) => ({ client: newOpenAIClient(sdk, settings), sdk })));
+}

@@ -6,11 +6,10 @@
  * temperature (they reject it), and not streamed (annotations arrive whole only in a
  * non-streamed answer). Imports `openai` lazily, like openai-model.ts.
  */
-import type OpenAI from 'openai';
 import { z } from 'zod';
 import { agentHeader } from '../constants.js';
 import { ConfigError, ModelError } from '../errors.js';
-import { newOpenAIClient, type Sdk } from './openai-client.js';
+import { lazyOpenAIClient } from './openai-client.js';
 import { toModelError, type ModelErrorContext } from './errors.js';
 import type { Usage } from './types.js';
 
@@ -92,24 +91,18 @@ const completionSchema = z.object({
 export function createOpenAISearchClient(options: OpenAISearchClientOptions = {}): OpenAISearchClient {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 2;
-  let connection: Promise<{ client: OpenAI; sdk: Sdk }> | undefined;
-  const connect = async () => {
-    const sdk = await import('openai');
-    const client = newOpenAIClient(sdk, {
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      timeoutMs,
-      maxRetries,
-      fetch: options.fetch,
-    });
-    return { client, sdk };
-  };
+  const connection = lazyOpenAIClient({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    timeoutMs,
+    maxRetries,
+    fetch: options.fetch,
+  });
 
   return {
     async search(call) {
       if (!options.apiKey && !options.baseURL) throw new ConfigError('the OpenAI web search needs OPENAI_API_KEY');
-      connection ??= connect();
-      const { client, sdk } = await connection;
+      const { client, sdk } = await connection();
       const context: ModelErrorContext = {
         model: call.model,
         baseURL: client.baseURL,

@@ -1,10 +1,20 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BoundedStdioServerTransport } from './server-transport.js';
-import { z } from 'zod';
 import type { RunEvent } from '../events.js';
+import {
+  failure,
+  registerAnalyze,
+  registerEvaluate,
+  registerMarket,
+  registerRuns,
+  type EvaluateInput,
+  type Guarded,
+} from './server-tools.js';
 import type { MarketSnapshot } from '../market/types.js';
-import { workerIds, type AnalysisResult, type WorkerId } from '../result/types.js';
+import type { AnalysisResult, WorkerId } from '../result/types.js';
+
+export { summarize } from './server-tools.js';
 import type { RunSummary } from '../store/run-store.js';
 
 /**
@@ -17,6 +27,8 @@ export interface ServeHandlers {
   analyze(input: AnalyzeInput, signal: AbortSignal, onEvent: (event: RunEvent) => void): Promise<AnalysisResult>;
   runsList(limit: number): Promise<RunSummary[]>;
   runGet(id: string): Promise<AnalysisResult>;
+  /** `autohedge evaluate --json`'s value for these options. */
+  evaluate(input: EvaluateInput, signal: AbortSignal): Promise<Record<string, unknown>>;
 }
 
 export interface AnalyzeInput {
@@ -40,211 +52,25 @@ export interface ServeOptions {
   maxCostUsd: number;
 }
 
-const ticker = z.string().min(1).max(20).describe('Ticker symbol, e.g. NVDA');
-
-const snapshotOutput = z.looseObject({ symbol: z.string(), asOf: z.string(), text: z.string(), source: z.string() });
-const resultOutput = z.looseObject({ runId: z.string(), ticker: z.string(), status: z.string(), asOf: z.string() });
-
-const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
-
-type ToolResult = {
-  content: Array<{ type: 'text'; text: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-};
-
-function failure(options: ServeOptions, error: unknown): ToolResult {
-  return { content: [{ type: 'text', text: options.errorLine(error) }], isError: true };
-}
-
-function ok(text: string, structured: object): ToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
-}
-
-/** One server instance: the four tools. */
+/** One server instance: the five tools. */
 export function buildServer(
   handlers: ServeHandlers,
   options: ServeOptions,
   track: <T>(work: Promise<T>) => Promise<T>,
 ): McpServer {
   const server = new McpServer({ name: options.name, version: options.version });
-  const guarded = async (work: () => Promise<ToolResult>): Promise<ToolResult> => {
+  const guarded: Guarded = async (work) => {
     try {
       return await track(work());
     } catch (error) {
       return failure(options, error);
     }
   };
-
-  server.registerTool(
-    'market',
-    {
-      title: 'Market snapshot',
-      description:
-        'The market-data snapshot of one ticker (quote, indicators, recent bars) and the text block the agents read.',
-      inputSchema: z.object({ ticker }),
-      outputSchema: snapshotOutput,
-      annotations: readOnly,
-    },
-    async (input, context) =>
-      guarded(async () => {
-        const snapshot = await handlers.market(input.ticker, context.mcpReq.signal);
-        return ok(snapshot.text, snapshot);
-      }),
-  );
-
-  server.registerTool(
-    'analyze',
-    {
-      title: 'Analyse a ticker',
-      description: `Runs the autohedge desk (Director plan, Quant, Risk, Execution, Sentiment, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less. Not investment advice.`,
-      inputSchema: z.object({
-        ticker,
-        agents: z
-          .array(z.enum(workerIds))
-          .min(1)
-          .optional()
-          .describe('Run only these desks on the market data, with no Director'),
-        maxCostUsd: z
-          .number()
-          .positive()
-          .max(options.maxCostUsd)
-          .optional()
-          .describe(`Spending cap for this call in USD (at most ${options.maxCostUsd})`),
-        blind: z
-          .boolean()
-          .optional()
-          .describe(
-            'Hide the company and the calendar from the models (alias, prices scaled to 100, no search or MCP)',
-          ),
-        samples: z
-          .number()
-          .int()
-          .min(1)
-          .max(9)
-          .optional()
-          .describe('Ask the Director for its decision this many times and report how much it moves (default 1)'),
-        asOf: z
-          .string()
-          .regex(/^\d{4}-\d{2}-\d{2}$/)
-          .optional()
-          .describe("Analyse as of this past US session's close (YYYY-MM-DD), seeing nothing after it"),
-      }),
-      outputSchema: resultOutput,
-      annotations: { ...readOnly, idempotentHint: false },
-    },
-    async (input, context) =>
-      guarded(async () => {
-        const progress = progressReporter(context.mcpReq._meta?.progressToken, (params) =>
-          context.mcpReq.notify({ method: 'notifications/progress', params }),
-        );
-        const result = await handlers.analyze(input, context.mcpReq.signal, progress.sink);
-        // The client drops progress that arrives after the result: send it all first.
-        await progress.flushed();
-        return ok(summarize(result), result);
-      }),
-  );
-
-  server.registerTool(
-    'runs_list',
-    {
-      title: 'Saved runs',
-      description: 'The saved analyses, newest first: run id, ticker, action, conviction, status, cost.',
-      inputSchema: z.object({
-        limit: z.number().int().min(1).max(500).optional().describe('At most this many (default 20)'),
-      }),
-      outputSchema: z.object({ runs: z.array(z.looseObject({ runId: z.string() })) }),
-      annotations: { ...readOnly, openWorldHint: false },
-    },
-    async (input) =>
-      guarded(async () => {
-        const runs = await handlers.runsList(input.limit ?? 20);
-        const lines = runs.map(
-          (run) => `${run.runId}  ${run.ticker ?? '?'}  ${run.action ?? '-'}  ${run.status ?? run.state}`,
-        );
-        return ok(lines.length > 0 ? lines.join('\n') : 'no saved runs', { runs });
-      }),
-  );
-
-  server.registerTool(
-    'run_get',
-    {
-      title: 'One saved run',
-      description: 'One saved AnalysisResult by run id (or a unique prefix of it).',
-      inputSchema: z.object({ id: z.string().min(1).describe('Run id or a unique prefix') }),
-      outputSchema: resultOutput,
-      annotations: { ...readOnly, openWorldHint: false },
-    },
-    async (input) =>
-      guarded(async () => {
-        const result = await handlers.runGet(input.id);
-        return ok(summarize(result), result);
-      }),
-  );
+  registerMarket(server, handlers, guarded);
+  registerAnalyze(server, handlers, options, guarded);
+  registerRuns(server, handlers, guarded);
+  registerEvaluate(server, handlers, guarded);
   return server;
-}
-
-type ProgressParams = { progressToken: string | number; progress: number; total?: number; message?: string };
-
-/** Progress notifications while a run goes on, in order, when the caller sent a progressToken. */
-function progressReporter(
-  token: unknown,
-  send: (params: ProgressParams) => Promise<void>,
-): { sink: (event: RunEvent) => void; flushed: () => Promise<void> } {
-  let chain: Promise<void> = Promise.resolve();
-  if (typeof token !== 'string' && typeof token !== 'number') return { sink: () => {}, flushed: () => chain };
-  let progress = 0;
-  const sink = (event: RunEvent) => {
-    const message = progressMessage(event);
-    if (message === null) return;
-    progress += 1;
-    const params = { progressToken: token, progress, message };
-    // A lost notification must not fail the run.
-    chain = chain.then(() => send(params)).catch(() => {});
-  };
-  return { sink, flushed: () => chain };
-}
-
-/**
- * Each desk's start and end, and in between each model answer and tool call, so a host
- * that cuts calls silent for about a minute hears from a long run.
- */
-function progressMessage(event: RunEvent): string | null {
-  switch (event.type) {
-    case 'agent-start':
-      return `${event.agent}: running`;
-    case 'agent-end':
-      return `${event.agent}: ${event.status === 'ok' ? 'done' : `failed (${event.error ?? 'unknown error'})`}`;
-    case 'model-call':
-      return `${event.agent}: model answered (call ${event.call})`;
-    case 'tool-call':
-      return `${event.agent}: calling ${event.name}`;
-    default:
-      return null;
-  }
-}
-
-/** Action, conviction, levels, status and guardrail findings in a few lines. */
-export function summarize(result: AnalysisResult): string {
-  const lines = [
-    `${result.ticker}: status ${result.status}${result.demo ? ' (DEMO: synthetic data)' : ''}, run ${result.runId}`,
-  ];
-  const decision = result.decision;
-  if (decision) {
-    const level = (value: number | null) => (value === null ? '-' : String(value));
-    lines.push(
-      `${decision.action} with conviction ${decision.conviction}/100, size ${decision.positionSizePct}% (${decision.orderType}), entry ${level(decision.entry)}, stop ${level(decision.stopLoss)}, target ${level(decision.takeProfit)}`,
-    );
-  } else {
-    lines.push(
-      result.mode === 'agents'
-        ? `desk reports only: ${result.reports.map((report) => `${report.agent} ${report.status}`).join(', ')}`
-        : 'no decision',
-    );
-  }
-  for (const finding of result.guardrails) lines.push(`guardrail ${finding.severity}: ${finding.message}`);
-  if (result.error) lines.push(`error: ${result.error}`);
-  return lines.join('\n');
 }
 
 /** Why the server stopped: the host closed stdin, or the caller's signal (SIGINT, SIGTERM, SIGHUP: src/cli/main.ts). */

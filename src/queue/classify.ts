@@ -1,4 +1,12 @@
-import { AutohedgeError, ExitCode, errorMessage } from '../errors.js';
+import {
+  AutohedgeError,
+  CassetteError,
+  ConfigError,
+  DataError,
+  ModelError,
+  UsageError,
+  errorMessage,
+} from '../errors.js';
 import type { AnalysisResult } from '../result/types.js';
 
 /** What a worker does with a finished attempt. */
@@ -11,15 +19,21 @@ export type JobVerdict =
   /** No attempt can succeed: a malformed or unknown ticker, a bad key, an unknown model, an unknown request version. */
   | { kind: 'unrecoverable'; reason: string };
 
-/** A usage-class error (exit code 2) is the caller's mistake: retrying cannot help. */
-export function isUsageClass(error: unknown): boolean {
-  return error instanceof AutohedgeError && error.exitCode === ExitCode.usage;
+/**
+ * An error no retry can pass, by its type (never by the CLI's exit codes): bad input or
+ * configuration, an unknown ticker, a cassette that lacks the exchange, a model error
+ * that is not retryable.
+ */
+export function isUnrecoverable(error: unknown): boolean {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof CassetteError) return true;
+  if (error instanceof DataError) return error.kind === 'unknown-ticker';
+  return error instanceof ModelError && !error.retryable;
 }
 
 /** The verdict on an analysis that threw instead of returning a result. */
 export function verdictOnError(error: unknown): JobVerdict {
   const reason = describe(error);
-  return isUsageClass(error) ? { kind: 'unrecoverable', reason } : { kind: 'transient', reason };
+  return isUnrecoverable(error) ? { kind: 'unrecoverable', reason } : { kind: 'transient', reason };
 }
 
 /**

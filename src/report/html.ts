@@ -14,7 +14,11 @@ import type { ClaimMark, Fact, FigureNote, Marked, Part, ReportView, Section, Ta
  * found (http(s) only). Every string is escaped (escapeHtml).
  */
 export function renderHtml(result: AnalysisResult): string {
-  const view = reportView(result);
+  return renderHtmlView(reportView(result));
+}
+
+/** A view as report.html (renderHtml's second half, for a view a caller extended). */
+export function renderHtmlView(view: ReportView): string {
   return [
     '<!doctype html>',
     '<html lang="en">',

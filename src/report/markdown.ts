@@ -4,7 +4,7 @@ import type { DeskBlock } from './desk-text.js';
 import { safeLinkUrl } from './escape.js';
 import { oneLine, truncate } from './format.js';
 import { reportView } from './view.js';
-import type { ClaimMark, Fact, Marked, Part, Section, Table } from './view-types.js';
+import type { ClaimMark, Fact, Marked, Part, ReportView, Section, Table } from './view-types.js';
 
 export interface MarkdownOptions {
   /** A chart file beside report.md (chart.svg) to show under the market section. */
@@ -17,7 +17,11 @@ export interface MarkdownOptions {
  * viewer shows it as text (no HTML, no link other than http(s)).
  */
 export function renderMarkdown(result: AnalysisResult, options: MarkdownOptions = {}): string {
-  const view = reportView(result);
+  return renderMarkdownView(reportView(result), options);
+}
+
+/** A view as markdown (renderMarkdown's second half, for a view a caller extended). */
+export function renderMarkdownView(view: ReportView, options: MarkdownOptions = {}): string {
   const parts = [`# ${inline(view.title)}`];
   for (const notice of view.notices) parts.push(`> **${inline(notice.text)}**`);
   parts.push(view.meta.map(metaFact).join(' · '));

@@ -1,6 +1,7 @@
 import type { AnalysisResult } from '../result/types.js';
 import { renderPriceChart } from './chart.js';
 import { padEnd, visibleText } from './format.js';
+import { statusLines, usageFooter } from './terminal-footer.js';
 import { Canvas, fitWithin, tableLines } from './terminal-layout.js';
 import { factsOf, reportView } from './view.js';
 import type { Fact, Part, ReportView, Section } from './view-types.js';
@@ -24,7 +25,11 @@ export interface TerminalOptions {
  * footer. A pure function, so `autohedge runs show` prints a saved run as it was.
  */
 export function renderTerminal(result: AnalysisResult, options: TerminalOptions): string {
-  const view = reportView(result);
+  return renderTerminalView(reportView(result), options);
+}
+
+/** A view laid out for the terminal (renderTerminal's second half, for a view a caller extended). */
+export function renderTerminalView(view: ReportView, options: TerminalOptions): string {
   const canvas = new Canvas(options.color, options.unicode, options.width);
   const blocks: string[][] = view.notices.map((notice) => {
     const text = canvas
@@ -35,7 +40,10 @@ export function renderTerminal(result: AnalysisResult, options: TerminalOptions)
   for (const section of view.sections) {
     if (section.id === 'market') blocks.push(...header(view, section, canvas));
     else if (section.id === 'usage') blocks.push(usageFooter(view, section, canvas));
-    else if (section.id === 'status') blocks[blocks.length - 1]!.push(...statusLines(section, options, view, canvas));
+    else if (section.id === 'status')
+      blocks[blocks.length - 1]!.push(
+        ...statusLines(section, options.saved !== false, view, canvas, (part) => partLines(part, canvas)),
+      );
     else if (section.id === 'desks') {
       if (section.parts.length > 0) blocks.push(sectionLines(section, canvas));
       for (const desk of section.subsections ?? []) blocks.push(sectionLines(desk, canvas));
@@ -164,51 +172,4 @@ function partLines(part: Part, canvas: Canvas): string[] {
     case 'chart':
       return [renderPriceChart(part.bars, { width: canvas.width, color: paint.level > 0, unicode: canvas.unicode })];
   }
-}
-
-/** Usage as the footer: the totals and wall time on one line, then one line per agent. */
-function usageFooter(view: ReportView, section: Section, canvas: Canvas): string[] {
-  const { paint } = canvas;
-  const lines = [paint.dim((canvas.unicode ? '─' : '-').repeat(canvas.width))];
-  const usage = section.parts.find((part) => part.kind === 'table');
-  if (usage?.kind === 'table' && usage.table.total) {
-    const [, , input, cached, output, cost] = usage.table.total;
-    const cachedText = cached && cached !== '0' ? ` (${cached} cached)` : '';
-    const wall = find(view.meta, 'wallTime')?.value ?? 'n/a';
-    const costText = cost === 'cost unknown' ? paint.yellow(cost) : `cost ${cost}`;
-    lines.push(
-      ...canvas.joinToWidth([
-        `Tokens ${input} in${cachedText}${canvas.dot}${output} out`,
-        costText,
-        `wall time ${wall}`,
-      ]),
-    );
-    lines.push(...agentLines(usage.table.rows, canvas));
-  }
-  for (const part of section.parts)
-    if (part.kind === 'text') lines.push(...canvas.wrap(part.text, '  ').map((line) => paint.dim(line)));
-  return lines;
-}
-
-function agentLines(rows: string[][], canvas: Canvas): string[] {
-  const widest = (column: number) => Math.max(...rows.map((row) => row[column]!.length));
-  return rows.map(([agent, model, input, cached, output, cost]) => {
-    const line =
-      `  ${padEnd(agent!, widest(0))}  ${padEnd(model!, widest(1))}  ${input!.padStart(widest(2))} in` +
-      `${canvas.dot}${output!.padStart(widest(4))} out${canvas.dot}${cost}`;
-    const withCached = cached !== '0' ? `${line} (${cached} cached)` : line;
-    // The cached count where it fits; the total line above always names it.
-    return canvas.paint.dim(withCached.length <= canvas.width ? withCached : line);
-  });
-}
-
-function statusLines(section: Section, options: TerminalOptions, view: ReportView, canvas: Canvas): string[] {
-  const status = find(view.meta, 'status')!;
-  const run = options.saved === false ? 'Run not saved (--no-save)' : `Run ${find(view.meta, 'run')!.value}`;
-  const asOf = `as of ${find(view.meta, 'asOf')!.value}`;
-  const lines = canvas.joinToWidth([run, `status ${canvas.tint(status.tone, status.value)}`, asOf]);
-  // The run settings stay in report.md and result.json: the terminal footer is for what went wrong.
-  for (const part of section.parts)
-    if (part.kind === 'text' && part.key !== 'settings') lines.push(...partLines(part, canvas));
-  return lines;
 }

@@ -39,65 +39,29 @@ export function createTranscript(options: TranscriptOptions = {}): Transcript {
 }
 
 function toLine(event: RunEvent, now: () => number): TranscriptLine | null {
-  const stamp = (ms: number) => new Date(ms).toISOString();
+  // The same numbers are in the model-call line's response.
+  if (event.type === 'usage') return null;
+  const at = new Date(event.type === 'agent-start' ? event.at : now()).toISOString();
+  const head = { type: event.type, agent: event.type === 'warning' ? null : event.agent, at };
   switch (event.type) {
     case 'agent-start':
-      return { type: event.type, agent: event.agent, at: stamp(event.at), model: event.model };
+      return { ...head, model: event.model };
     case 'model-call': {
       // The signal is not data, and a request built elsewhere might still carry one.
       const { signal: _signal, ...request } = event.request as typeof event.request & { signal?: unknown };
-      return {
-        type: event.type,
-        agent: event.agent,
-        at: stamp(now()),
-        call: event.call,
-        durationMs: Math.round(event.durationMs),
-        request,
-        response: event.response,
-      };
+      return { ...head, call: event.call, durationMs: Math.round(event.durationMs), request, response: event.response };
     }
     case 'tool-call':
-      return {
-        type: event.type,
-        agent: event.agent,
-        at: stamp(now()),
-        id: event.id,
-        name: event.name,
-        arguments: event.arguments,
-      };
-    case 'tool-result':
-      return {
-        type: event.type,
-        agent: event.agent,
-        at: stamp(now()),
-        id: event.id,
-        name: event.name,
-        content: event.content,
-        error: event.error,
-        durationMs: Math.round(event.durationMs),
-      };
+      return { ...head, id: event.id, name: event.name, arguments: event.arguments };
+    case 'tool-result': {
+      const { id, name, content, error } = event;
+      return { ...head, id, name, content, error, durationMs: Math.round(event.durationMs) };
+    }
     case 'agent-end':
-      return {
-        type: event.type,
-        agent: event.agent,
-        at: stamp(now()),
-        status: event.status,
-        durationMs: Math.round(event.durationMs),
-        error: event.error,
-      };
-    case 'usage':
-      // The same numbers are in the model-call line's response.
-      return null;
+      return { ...head, status: event.status, durationMs: Math.round(event.durationMs), error: event.error };
     case 'search-usage':
-      return {
-        type: event.type,
-        agent: event.agent,
-        at: stamp(now()),
-        provider: event.provider,
-        model: event.model,
-        usage: event.usage,
-      };
+      return { ...head, provider: event.provider, model: event.model, usage: event.usage };
     case 'warning':
-      return { type: event.type, agent: null, at: stamp(now()), message: event.message };
+      return { ...head, message: event.message };
   }
 }

@@ -91,12 +91,17 @@ const scenarios: FaultScenario[] = [
     },
   },
   {
-    name: 'enqueue with an as-of day after today',
+    name: 'enqueue with an as-of day after today: refused as analyze --as-of refuses it',
     arrange: (context) => ({
       argv: ['enqueue', 'ACME', '--as-of', '2026-11-29', '--redis', 'redis://127.0.0.1:1'],
       deps: { ...untouched(context), now: () => new Date('2026-11-28T12:00:00Z') },
     }),
-    expect: { exitCode: 2, result: null, stderr: 'autohedge: UsageError: --as-of cannot be after today (2026-11-28)' },
+    expect: {
+      exitCode: 2,
+      result: null,
+      stderr:
+        'autohedge: UsageError: --as-of 2026-11-29 is in the future or its session has not closed yet; the latest closed US session is 2026-11-27',
+    },
   },
 ];
 

@@ -53,7 +53,7 @@ describe('autohedge mcp --demo with the SDK client', () => {
   it('lists its tools with input and output schemas and honest annotations', async () => {
     const client = await connect(['--demo'], { AUTOHEDGE_HOME: freshHome() });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['market', 'analyze', 'runs_list', 'run_get']);
+    expect(tools.map((tool) => tool.name)).toEqual(['market', 'analyze', 'runs_list', 'run_get', 'evaluate']);
     const analyze = tools.find((tool) => tool.name === 'analyze')!;
     expect(Object.keys(analyze.inputSchema.properties ?? {})).toEqual([
       'ticker',

@@ -8,7 +8,8 @@ import type { AnalysisResult } from '../../src/result/types.js';
 import type { SearchProvider } from '../../src/search/types.js';
 import { captureIo, type CapturedIo } from '../support/cli.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';
-import { errorReply } from '../support/openai-server.js';
+import { errorReply, toolCallAnswer } from '../support/openai-server.js';
+import { fixtureServer, writeConfig } from '../mcp/support.js';
 import { noRedisMessage, redisServerPath, startRedisServer, type RedisServer } from '../../testkit/redis-server.js';
 import { startAnalysisServer, type AnalysisServer } from './support/analysis-server.js';
 import { eventually, inspectQueue, queueName } from './support/queue.js';
@@ -167,6 +168,36 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
     }
   });
 
+  it('worker --mcp-config binds the allow-listed MCP tool to the desk, as analyze --mcp-config does', async () => {
+    const queue = queueName('mcp');
+    const config = writeConfig({
+      mcpServers: {
+        fixture: { command: process.execPath, args: [fixtureServer], autohedge: { agents: { quant: ['get.quote'] } } },
+      },
+    });
+    const server = await startAnalysisServer(({ agent, request }) => {
+      const called = (request.body?.messages ?? []).some((message: { role: string }) => message.role === 'tool');
+      if (agent !== 'quant' || called) return undefined;
+      return toolCallAnswer([
+        { id: 'call_quote', name: 'fixture__get_quote', arguments: { ticker: 'MCPQ', days: null, currency: null } },
+      ]);
+    });
+    const worker = await startWorker(queue, server, ['--mcp-config', config]);
+    try {
+      const waiting = enqueue(['MCPQ', '--agent', 'quant', '--queue', queue, '--wait', '--json']);
+      expect(await waiting.exit).toBe(0);
+      const result = JSON.parse(waiting.io.out()) as AnalysisResult;
+      const quant = server.requests.filter((request) => request.headers['x-autohedge-agent'] === 'quant');
+      const tools = quant[0]?.body.tools as Array<{ function: { name: string } }>;
+      expect(tools.map((tool) => tool.function.name)).toEqual(['fixture__get_quote']);
+      expect(result.reports[0]?.toolCalls).toMatchObject([{ name: 'fixture__get_quote', error: null }]);
+      expect(result.usage.toolCalls).toEqual({ fixture__get_quote: 1 });
+    } finally {
+      await worker.stop();
+      await server.close();
+    }
+  });
+
   it("a job's value that is not an AnalysisResult (another producer's worker) is a failure line, not a crash", async () => {
     const queue = queueName('forged');
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
@@ -248,6 +279,32 @@ describe.skipIf(!available)(available ? 'the job queue on a real Redis' : noRedi
       // BullMQ counts every attempt made, the one that succeeded too.
       expect((await view.queue.getJob('RETRY@2026-11-28'))?.attemptsMade).toBe(2);
       expect(worker.io.err()).toContain('job RETRY@2026-11-28 attempt 1 failed: ');
+    } finally {
+      await view.close();
+      await worker.stop();
+      await server.close();
+    }
+  });
+
+  it('a 401 from the model server fails the job at once: its result says retryable false, and no attempt is retried', async () => {
+    const queue = queueName('unauthorised');
+    const server = await startAnalysisServer(() =>
+      errorReply(401, {
+        message: 'Incorrect API key provided',
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+      }),
+    );
+    const worker = await startWorker(queue, server);
+    const view = inspectQueue(redis.url, queue);
+    try {
+      const waiting = enqueue(['DENIED', '--queue', queue, '--wait', '--attempts', '4', '--backoff', '0.1']);
+      expect(await waiting.exit).toBe(1);
+      expect(waiting.io.err()).toContain('autohedge: job DENIED@2026-11-28 failed: ModelError: Director plan failed: ');
+      const job = await view.queue.getJob('DENIED@2026-11-28');
+      expect(job?.attemptsMade).toBe(1);
+      expect(server.plansFor('DENIED')).toBe(1);
+      expect(worker.io.err()).toContain('job DENIED@2026-11-28 failed, not retried: ModelError: ');
     } finally {
       await view.close();
       await worker.stop();

@@ -22,9 +22,22 @@ const toolCall = z.strictObject({
   durationMs: z.number().min(0),
 });
 
+const failureKinds = ['model', 'timeout', 'budget', 'interrupted', 'schema', 'replay-miss', 'limit'] as const;
+const modelFailure = { kind: z.string().min(1), status: z.number().int().nullable() };
+
 const failureSchema = z.strictObject({
-  kind: z.enum(['model', 'timeout', 'budget', 'interrupted', 'schema', 'replay-miss', 'limit']),
+  kind: z.enum(failureKinds),
   message: z.string(),
+  model: z.strictObject({ ...modelFailure, retryable: z.boolean() }).optional(),
+});
+
+/** AnalysisResult.failure (src/pipeline/run-failure.ts). */
+const runFailureSchema = z.strictObject({
+  stage: z.enum(['market', 'plan', 'desks', 'decision', 'save']),
+  kind: z.enum([...failureKinds, 'market', 'save']),
+  message: z.string().min(1),
+  retryable: z.boolean(),
+  model: z.strictObject(modelFailure).optional(),
 });
 
 export const agentReportSchema = z.strictObject({
@@ -207,6 +220,7 @@ export const analysisResultSchema = z.strictObject({
   startedAt: z.iso.datetime(),
   durationMs: z.number().min(0),
   error: z.string().nullable(),
+  failure: runFailureSchema.optional(),
   asOfMode: z.enum(['live', 'historical']),
   contamination: z.strictObject({
     label: z.enum(['clean', 'contaminated', 'unknown']),
@@ -227,13 +241,11 @@ export const analysisResultSchema = z.strictObject({
       maxCostUsd: z.number().positive().nullable(),
       search: z.string().min(1),
       agents: z.array(z.string()),
-      requestVersion: z.number().int().min(1).optional(),
-      asOf: z
-        .union([
-          z.strictObject({ kind: z.literal('live') }),
-          z.strictObject({ kind: z.literal('historical'), day: z.iso.date() }),
-        ])
-        .optional(),
+      requestVersion: z.literal(1),
+      asOf: z.discriminatedUnion('kind', [
+        z.strictObject({ kind: z.literal('live') }),
+        z.strictObject({ kind: z.literal('historical'), day: z.iso.date() }),
+      ]),
       blind: z.literal(true).optional(),
       samples: z.number().int().min(2).optional(),
       minAgreement: z.number().min(0).max(1).optional(),

@@ -31,6 +31,45 @@ export async function evaluateCommand(
   deps: CliDeps,
   argv: string[],
 ): Promise<number> {
+  const outcome = await evaluateSaved(runIds, options, io, deps, argv);
+  if ('misses' in outcome) {
+    for (const miss of outcome.misses) io.stderr(`autohedge: ${miss}\n`);
+    return ExitCode.usage;
+  }
+  const { view, now, unscored } = outcome;
+  await printEvaluation(view, options, io);
+  for (const warning of view.evaluation.warnings) warn(io, options, warning);
+  await saveEvaluation(view, options, autohedgeHome(io.env), io, now);
+  reportUnreadable(view, io);
+  return unscored ? ExitCode.degraded : ExitCode.ok;
+}
+
+type AttributionKeys = 'sectorBenchmarks' | 'spreadBps' | 'slippageBps' | 'notional' | 'trials' | 'resamples';
+
+/**
+ * What scores saved runs: the selection and scoring options of `evaluate`; the MCP
+ * `evaluate` tool passes the same, the attribution ones left at their defaults.
+ */
+export type EvaluationOptions = Pick<
+  EvaluateCliOptions,
+  'since' | 'horizon' | 'benchmark' | 'seed' | 'includeDemo' | 'record' | 'replay' | 'quiet'
+> &
+  Partial<Pick<EvaluateCliOptions, AttributionKeys>>;
+
+export type EvaluationOutcome = { view: EvaluationView; now: Date; unscored: boolean } | { misses: string[] };
+
+/**
+ * Saved decisions scored against the prices after them, for `evaluate` and the MCP
+ * `evaluate` tool alike; `misses` when a replayed cassette lacked a request. `unscored`:
+ * a decision, a benchmark or a saved run could not be scored or read (exit 3).
+ */
+export async function evaluateSaved(
+  runIds: string[],
+  options: EvaluationOptions,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+): Promise<EvaluationOutcome> {
   const benchmark = validateTicker(options.benchmark);
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   const home = autohedgeHome(io.env);
@@ -65,38 +104,39 @@ export async function evaluateCommand(
     try {
       evaluation = await evaluateRuns(
         selection.results,
-        { horizons: options.horizon, benchmark, now, signal: io.signal, sectorBenchmarks: options.sectorBenchmarks },
+        {
+          horizons: options.horizon,
+          benchmark,
+          now,
+          signal: io.signal,
+          sectorBenchmarks: options.sectorBenchmarks ?? false,
+        },
         prices,
       );
     } catch (error) {
       const misses = session.replayMisses();
       if (misses.length === 0) throw error;
-      for (const miss of misses) io.stderr(`autohedge: ${miss}\n`);
-      return ExitCode.usage;
+      return { misses };
     }
     const view: EvaluationView = {
       evaluation,
       summary: summarize(evaluation, options.seed, summaryOptionsOf(options)),
       skipped: selection.skipped,
     };
-    await printEvaluation(view, options, io);
-    for (const warning of evaluation.warnings) warn(io, options, warning);
-    await saveEvaluation(view, options, home, io, now);
     await session.finish(io);
-    const unreadable = reportUnreadable(view, io);
     const unscored =
-      unreadable > 0 ||
+      unreadableCount(view) > 0 ||
       evaluation.decisions.some((row) => row.problem !== null) ||
       evaluation.warnings.some(
         (warning) => warning.startsWith(`benchmark ${benchmark}:`) || warning.startsWith('sector benchmark '),
       );
-    return unscored ? ExitCode.degraded : ExitCode.ok;
+    return { view, now, unscored };
   } finally {
     await session.close();
   }
 }
 
-function warn(io: CliIo, options: EvaluateCliOptions, message: string): void {
+function warn(io: CliIo, options: Pick<EvaluateCliOptions, 'quiet'>, message: string): void {
   // Warnings name tickers and run ids read from saved files: untrusted text.
   if (!options.quiet) io.stderr(`autohedge: warning: ${sanitizeText(message)}\n`);
 }
@@ -111,8 +151,13 @@ function reportUnreadable(view: EvaluationView, io: CliIo): number {
   return count;
 }
 
+/** The value `evaluate --json` prints, and the MCP `evaluate` tool's structuredContent: one document. */
+export function evaluationJson(view: EvaluationView): Record<string, unknown> {
+  return evaluationDocument(view) as unknown as Record<string, unknown>;
+}
+
 function jsonOf(view: EvaluationView): string {
-  return `${stringifyJsonSafely(evaluationDocument(view), 2)}\n`;
+  return `${stringifyJsonSafely(evaluationJson(view), 2)}\n`;
 }
 
 async function printEvaluation(view: EvaluationView, options: EvaluateCliOptions, io: CliIo): Promise<void> {

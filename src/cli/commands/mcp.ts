@@ -1,6 +1,9 @@
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
 import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
+import type { EvaluateInput } from '../../mcp/server-tools.js';
+import { defaultBenchmark, defaultHorizons, defaultSeed } from '../../evaluate/defaults.js';
+import { demoCassettePath } from '../../paths.js';
 import { autohedgeHome, packageVersion } from '../../paths.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
@@ -119,6 +122,7 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
       const { listRuns } = await import('../../store/index.js');
       return (await listRuns(autohedgeHome(io.env))).slice(0, limit);
     },
+    evaluate: (input, signal) => exclusive(() => evaluateOnce(input, { ...io, signal }, deps, argv, options)),
     runGet: async (id) => {
       const { loadRun } = await import('../../store/index.js');
       return loadRun(autohedgeHome(io.env), id);
@@ -146,4 +150,36 @@ function requestOf(input: AnalyzeInput, flags: McpOptions, search: SearchChoice,
   if (flags.demo && clock.historical)
     throw new UsageError('--demo replays a live run of its own day; it cannot be combined with asOf');
   return request;
+}
+
+/**
+ * The MCP `evaluate` call as `autohedge evaluate --json` with the same options: the same
+ * selection, scoring and JSON (price history through the server's own --replay, if any).
+ */
+async function evaluateOnce(
+  input: EvaluateInput,
+  io: CliIo,
+  deps: CliDeps,
+  argv: string[],
+  options: McpOptions,
+): Promise<Record<string, unknown>> {
+  const { evaluateSaved, evaluationJson } = await import('./evaluate.js');
+  const outcome = await evaluateSaved(
+    input.runIds ?? [],
+    {
+      since: input.since,
+      horizon: [...new Set(input.horizons ?? defaultHorizons)].sort((left, right) => left - right),
+      benchmark: input.benchmark ?? defaultBenchmark,
+      seed: input.seed ?? defaultSeed,
+      includeDemo: input.includeDemo ?? false,
+      record: undefined,
+      replay: options.demo ? demoCassettePath() : options.replay,
+      quiet: false,
+    },
+    io,
+    deps,
+    argv,
+  );
+  if ('misses' in outcome) throw new CassetteError(outcome.misses[0] ?? 'the cassette lacks a request');
+  return evaluationJson(outcome.view);
 }

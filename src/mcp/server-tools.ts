@@ -1,0 +1,261 @@
+import type { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { RunEvent } from '../events.js';
+import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
+import { workerIds, type AnalysisResult } from '../result/types.js';
+import type { ServeHandlers, ServeOptions } from './server.js';
+
+/**
+ * The tools `autohedge mcp` serves, one registration each: what a tool does comes from
+ * the CLI's handlers (runAndSave, the run store, evaluate), its schema and text from here.
+ */
+
+const ticker = z.string().min(1).max(20).describe('Ticker symbol, e.g. NVDA');
+
+const snapshotOutput = z.looseObject({ symbol: z.string(), asOf: z.string(), text: z.string(), source: z.string() });
+const resultOutput = z.looseObject({ runId: z.string(), ticker: z.string(), status: z.string(), asOf: z.string() });
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
+
+type ToolResult = {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+export function failure(options: ServeOptions, error: unknown): ToolResult {
+  return { content: [{ type: 'text', text: options.errorLine(error) }], isError: true };
+}
+
+function ok(text: string, structured: object): ToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
+}
+
+/** Runs a tool's work, any error becoming the CLI's one line as an isError result. */
+export type Guarded = (work: () => Promise<ToolResult>) => Promise<ToolResult>;
+
+export function registerMarket(server: McpServer, handlers: ServeHandlers, guarded: Guarded): void {
+  server.registerTool(
+    'market',
+    {
+      title: 'Market snapshot',
+      description:
+        'The market-data snapshot of one ticker (quote, indicators, recent bars) and the text block the agents read.',
+      inputSchema: z.object({ ticker }),
+      outputSchema: snapshotOutput,
+      annotations: readOnly,
+    },
+    async (input, context) =>
+      guarded(async () => {
+        const snapshot = await handlers.market(input.ticker, context.mcpReq.signal);
+        return ok(snapshot.text, snapshot);
+      }),
+  );
+}
+
+export function registerAnalyze(
+  server: McpServer,
+  handlers: ServeHandlers,
+  options: ServeOptions,
+  guarded: Guarded,
+): void {
+  server.registerTool(
+    'analyze',
+    {
+      title: 'Analyse a ticker',
+      description: `Runs the autohedge desk (Director plan, Quant, Risk, Execution, Sentiment, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less. Not investment advice.`,
+      inputSchema: z.object({
+        ticker,
+        agents: z
+          .array(z.enum(workerIds))
+          .min(1)
+          .optional()
+          .describe('Run only these desks on the market data, with no Director'),
+        maxCostUsd: z
+          .number()
+          .positive()
+          .max(options.maxCostUsd)
+          .optional()
+          .describe(`Spending cap for this call in USD (at most ${options.maxCostUsd})`),
+        blind: z
+          .boolean()
+          .optional()
+          .describe(
+            'Hide the company and the calendar from the models (alias, prices scaled to 100, no search or MCP)',
+          ),
+        samples: z
+          .number()
+          .int()
+          .min(1)
+          .max(9)
+          .optional()
+          .describe('Ask the Director for its decision this many times and report how much it moves (default 1)'),
+        asOf: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional()
+          .describe("Analyse as of this past US session's close (YYYY-MM-DD), seeing nothing after it"),
+      }),
+      outputSchema: resultOutput,
+      annotations: { ...readOnly, idempotentHint: false },
+    },
+    async (input, context) =>
+      guarded(async () => {
+        const progress = progressReporter(context.mcpReq._meta?.progressToken, (params) =>
+          context.mcpReq.notify({ method: 'notifications/progress', params }),
+        );
+        const result = await handlers.analyze(input, context.mcpReq.signal, progress.sink);
+        // The client drops progress that arrives after the result: send it all first.
+        await progress.flushed();
+        return ok(summarize(result), result);
+      }),
+  );
+}
+
+export function registerRuns(server: McpServer, handlers: ServeHandlers, guarded: Guarded): void {
+  server.registerTool(
+    'runs_list',
+    {
+      title: 'Saved runs',
+      description: 'The saved analyses, newest first: run id, ticker, action, conviction, status, cost.',
+      inputSchema: z.object({
+        limit: z.number().int().min(1).max(500).optional().describe('At most this many (default 20)'),
+      }),
+      outputSchema: z.object({ runs: z.array(z.looseObject({ runId: z.string() })) }),
+      annotations: { ...readOnly, openWorldHint: false },
+    },
+    async (input) =>
+      guarded(async () => {
+        const runs = await handlers.runsList(input.limit ?? 20);
+        const lines = runs.map(
+          (run) => `${run.runId}  ${run.ticker ?? '?'}  ${run.action ?? '-'}  ${run.status ?? run.state}`,
+        );
+        return ok(lines.length > 0 ? lines.join('\n') : 'no saved runs', { runs });
+      }),
+  );
+  server.registerTool(
+    'run_get',
+    {
+      title: 'One saved run',
+      description: 'One saved AnalysisResult by run id (or a unique prefix of it).',
+      inputSchema: z.object({ id: z.string().min(1).describe('Run id or a unique prefix') }),
+      outputSchema: resultOutput,
+      annotations: { ...readOnly, openWorldHint: false },
+    },
+    async (input) =>
+      guarded(async () => {
+        const result = await handlers.runGet(input.id);
+        return ok(summarize(result), result);
+      }),
+  );
+}
+
+/** What the `evaluate` tool takes: the selection and scoring options of `autohedge evaluate`. */
+export const evaluateInput = z.object({
+  runIds: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Runs to score (ids or unique prefixes); default: every saved run with a decision'),
+  since: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .describe('Only runs as of this day (YYYY-MM-DD) or later'),
+  horizons: z
+    .array(z.number().int().min(1).max(longestHorizon))
+    .min(1)
+    .optional()
+    .describe(`Horizons in trading sessions (default ${defaultHorizons.join(', ')})`),
+  benchmark: z
+    .string()
+    .min(1)
+    .max(20)
+    .optional()
+    .describe(`Excess returns against this ticker (default ${defaultBenchmark})`),
+  seed: z.number().int().min(0).optional().describe(`Seed of the random baseline (default ${defaultSeed})`),
+  includeDemo: z.boolean().optional().describe('Also score demo runs (synthetic data)'),
+});
+export type EvaluateInput = z.infer<typeof evaluateInput>;
+
+export function registerEvaluate(server: McpServer, handlers: ServeHandlers, guarded: Guarded): void {
+  server.registerTool(
+    'evaluate',
+    {
+      title: 'Score saved decisions',
+      description:
+        'Scores saved decisions against the prices that came after them, with baselines and a Wilson interval: the JSON of `autohedge evaluate --json`. Reads saved runs and price history; spends no model tokens.',
+      inputSchema: evaluateInput,
+      outputSchema: z.looseObject({ decisions: z.array(z.looseObject({})), summary: z.looseObject({}) }),
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    async (input, context) =>
+      guarded(async () => {
+        const evaluation = await handlers.evaluate(input, context.mcpReq.signal);
+        const decisions = (evaluation.decisions as unknown[]).length;
+        return ok(`${decisions} decision(s) scored; the evaluation is in structuredContent`, evaluation);
+      }),
+  );
+}
+
+type ProgressParams = { progressToken: string | number; progress: number; total?: number; message?: string };
+
+/** Progress notifications while a run goes on, in order, when the caller sent a progressToken. */
+function progressReporter(
+  token: unknown,
+  send: (params: ProgressParams) => Promise<void>,
+): { sink: (event: RunEvent) => void; flushed: () => Promise<void> } {
+  let chain: Promise<void> = Promise.resolve();
+  if (typeof token !== 'string' && typeof token !== 'number') return { sink: () => {}, flushed: () => chain };
+  let progress = 0;
+  const sink = (event: RunEvent) => {
+    const message = progressMessage(event);
+    if (message === null) return;
+    progress += 1;
+    const params = { progressToken: token, progress, message };
+    // A lost notification must not fail the run.
+    chain = chain.then(() => send(params)).catch(() => {});
+  };
+  return { sink, flushed: () => chain };
+}
+
+/**
+ * Each desk's start and end, and in between each model answer and tool call, so a host
+ * that cuts calls silent for about a minute hears from a long run.
+ */
+function progressMessage(event: RunEvent): string | null {
+  switch (event.type) {
+    case 'agent-start':
+      return `${event.agent}: running`;
+    case 'agent-end':
+      return `${event.agent}: ${event.status === 'ok' ? 'done' : `failed (${event.error ?? 'unknown error'})`}`;
+    case 'model-call':
+      return `${event.agent}: model answered (call ${event.call})`;
+    case 'tool-call':
+      return `${event.agent}: calling ${event.name}`;
+    default:
+      return null;
+  }
+}
+
+/** Action, conviction, levels, status and guardrail findings in a few lines. */
+export function summarize(result: AnalysisResult): string {
+  const lines = [
+    `${result.ticker}: status ${result.status}${result.demo ? ' (DEMO: synthetic data)' : ''}, run ${result.runId}`,
+  ];
+  const decision = result.decision;
+  if (decision) {
+    const level = (value: number | null) => (value === null ? '-' : String(value));
+    lines.push(
+      `${decision.action} with conviction ${decision.conviction}/100, size ${decision.positionSizePct}% (${decision.orderType}), entry ${level(decision.entry)}, stop ${level(decision.stopLoss)}, target ${level(decision.takeProfit)}`,
+    );
+  } else {
+    lines.push(
+      result.mode === 'agents'
+        ? `desk reports only: ${result.reports.map((report) => `${report.agent} ${report.status}`).join(', ')}`
+        : 'no decision',
+    );
+  }
+  for (const finding of result.guardrails) lines.push(`guardrail ${finding.severity}: ${finding.message}`);
+  if (result.error) lines.push(`error: ${result.error}`);
+  return lines.join('\n');
+}
