@@ -98,6 +98,18 @@ export {
 } from './evaluate/summary.js';
 export type { Attribution, AttributionOptions } from './evaluate/attribution.js';
 export { evaluationDocument, type EvaluationView } from './evaluate/document.js';
+export { constructPortfolio } from './portfolio/construct.js';
+export { PortfolioInfeasibleError } from './portfolio/errors.js';
+export { parseHoldings, resolveCash } from './portfolio/holdings.js';
+export { defaultPortfolioLimits } from './portfolio/limits.js';
+export type {
+  Holdings,
+  PortfolioInput,
+  PortfolioLimits,
+  PortfolioPlan,
+  DecisionInput as PortfolioDecision,
+  MarketInput as PortfolioMarketInput,
+} from './portfolio/types.js';
 export type { RunEvent, EventSink } from './events.js';
 export * from './errors.js';
 // MCP servers as tool sources: `analyze(…, { …, agentTools: sources.agentTools })`, then `sources.close()`.
@@ -119,3 +131,15 @@ export {
   type PriceLevels,
   type Unblind,
 } from './market/blind.js';
+// The decision ledger (docs/ledger.md): append a saved run, verify a ledger or an export.
+export {
+  appendRunToLedger,
+  verifyLedgerFile,
+  verifyChain,
+  LedgerError,
+  type LedgerAppendInput,
+  type LedgerRecord,
+  type VerifyReport,
+  type BadRecord,
+  type BadReason,
+} from './ledger/index.js';

@@ -203,6 +203,27 @@ export const mcpSpec = {
 } as const satisfies CommandSpec;
 export type McpCliOptions = OptionsOf<typeof mcpSpec>;
 
+export const portfolioSpec = {
+  name: 'portfolio',
+  description: 'turn saved decisions and your holdings into proposed, constrained orders (nothing is placed)',
+  args: [['[tickers...]', 'decisions for these tickers (default: the held ones); or --universe, --runs, --latest']],
+  groups: ['book', 'limits', 'bookOutput', 'model', 'tools'],
+  options: ['universe', 'maxRisk', 'maxCost', 'json', 'demo', 'replay', 'record', 'refresh', 'save', 'out', 'quiet'],
+  help: {
+    universe: 'decisions for the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
+    maxRisk: 'largest loss at the stop of one position, % of NAV (as in the guardrails)',
+    json: 'print the book as JSON only',
+    demo: 'market data from the bundled demo (synthetic; sizes the demo runs of ACME)',
+    replay: 'market data from a cassette: no network at all',
+    record: 'record the market-data exchanges to a cassette',
+    save: 'do not save the book under $AUTOHEDGE_HOME/portfolios',
+    out: 'also write portfolio.json, report.md, report.html and weights.svg here',
+    quiet: 'no notices on stderr',
+    model: 'with --analyze: model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
+    maxCost: 'with --analyze: stop making model calls before the spend of all the analyses would pass this many USD',
+  },
+} as const satisfies CommandSpec;
+export type PortfolioCliOptions = OptionsOf<typeof portfolioSpec>;
 export const watchSpec = {
   name: 'watch',
   description: 're-analyse a watchlist only where something happened (triggers), within a monthly budget',
@@ -246,6 +267,55 @@ const runsSpec = {
   description: 'list saved runs (newest first)',
   options: ['json'],
 } as const satisfies CommandSpec;
+
+// ---- ledger (#26): the sealed decision ledger, docs/ledger.md
+const ledgerDemo = { demo: "the demo runs' own ledger" };
+
+const ledgerVerifySpec = {
+  name: 'verify',
+  description: 'check the chain: exit 0 intact, 1 broken (naming the first bad seq and why), 2 usage',
+  groups: ['ledger'],
+  options: ['demo', 'json'],
+  help: {
+    ...ledgerDemo,
+    json: 'print { ok, records, firstBad?, torn? } as JSON',
+    runs: "also check each saved run's result.json against its recorded digest",
+  },
+} as const satisfies CommandSpec;
+
+const ledgerListSpec = {
+  name: 'list',
+  description: 'the records, oldest first',
+  options: ['demo', 'json'],
+  help: { ...ledgerDemo, json: 'print the records as JSON' },
+} as const satisfies CommandSpec;
+
+const ledgerHeadSpec = {
+  name: 'head',
+  description: 'the last record hash, to publish somewhere dated',
+  options: ['demo', 'json'],
+  help: { ...ledgerDemo, json: 'print { seq, hash, recordedAt, records }' },
+} as const satisfies CommandSpec;
+
+const ledgerExportSpec = {
+  name: 'export',
+  description: 'write the ledger and its public key to one file, verifiable anywhere with `ledger verify --ledger`',
+  args: [['<file>', 'the file to write']],
+  options: ['demo'],
+  help: ledgerDemo,
+} as const satisfies CommandSpec;
+
+const ledgerKeygenSpec = {
+  name: 'keygen',
+  description: 'make an Ed25519 signing key under $AUTOHEDGE_HOME/ledger/ (never overwrites one)',
+} as const satisfies CommandSpec;
+
+const ledgerSpec = {
+  name: 'ledger',
+  description: 'the sealed decision ledger: verify, list, head, export, keygen (docs/ledger.md)',
+} as const satisfies CommandSpec;
+
+const ledgerCommand = () => import('./commands/ledger.js');
 
 /** The commands in the order --help lists them. */
 export const commandTable: readonly Command[] = [
@@ -293,6 +363,15 @@ export const commandTable: readonly Command[] = [
   command(mcpSpec, async (input) =>
     (await import('./commands/mcp.js')).mcpCommand(input.options, input.io, input.deps, input.argv),
   ),
+  command(portfolioSpec, async (input) =>
+    (await import('./commands/portfolio.js')).portfolioCommand(
+      list(input),
+      input.options,
+      input.io,
+      input.deps,
+      input.argv,
+    ),
+  ),
   command(watchSpec, async (input) =>
     (await import('./commands/watch.js')).watchCommand(list(input), input.options, input.io, input.deps, input.argv),
   ),
@@ -300,6 +379,15 @@ export const commandTable: readonly Command[] = [
     command(runsShowSpec, async (input) =>
       (await import('./commands/runs.js')).runsShowCommand(ticker(input), input.options, input.io),
     ),
+  ]),
+  command(ledgerSpec, async (input) => (await ledgerCommand()).ledgerUsageCommand(input.io), [
+    command(ledgerVerifySpec, async (input) => (await ledgerCommand()).ledgerVerifyCommand(input.options, input.io)),
+    command(ledgerListSpec, async (input) => (await ledgerCommand()).ledgerListCommand(input.options, input.io)),
+    command(ledgerHeadSpec, async (input) => (await ledgerCommand()).ledgerHeadCommand(input.options, input.io)),
+    command(ledgerExportSpec, async (input) =>
+      (await ledgerCommand()).ledgerExportCommand(ticker(input), input.options, input.io),
+    ),
+    command(ledgerKeygenSpec, async (input) => (await ledgerCommand()).ledgerKeygenCommand(input.io)),
   ]),
 ];
 

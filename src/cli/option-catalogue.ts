@@ -20,6 +20,7 @@ import {
 import { defaultConcurrency } from '../run/defaults.js';
 import { defaultMinAgreement } from '../pipeline/stability.js';
 import { defaultSearchChoice } from '../search/types.js';
+import { defaultPortfolioLimits as book } from '../portfolio/limits.js';
 import { defaultRunMaxCostUsd } from '../watch/defaults.js';
 import { defaultTriggerLimits } from '../watch/triggers.js';
 
@@ -306,6 +307,108 @@ export const optionCatalogue = {
     default: String(defaultSeed),
   },
   includeDemo: { flags: '--include-demo', help: 'also score demo runs (synthetic data)', field: (f) => f.flag },
+  // ---- portfolio
+  holdings: {
+    flags: '--holdings <file>',
+    help: 'your positions: CSV (symbol,quantity[,costBasis][,currency]; a CASH row) or JSON (docs/portfolio.md)',
+    field: (f) => f.z.string({ error: 'missing required option --holdings <file>' }).min(1),
+  },
+  cash: {
+    flags: '--cash <usd>',
+    help: 'cash in the book, when the holdings file has none',
+    field: (f) => f.amount('--cash').optional(),
+  },
+  // One flag, two commands: `portfolio --runs <ids...>` names runs, `ledger verify --runs` checks them.
+  runs: {
+    flags: '--runs [ids...]',
+    help: 'exactly these saved runs (ids or unique prefixes)',
+    field: (f) => f.z.union([f.z.boolean(), f.z.array(f.z.string())]).optional(),
+  },
+  latest: { flags: '--latest', help: 'the newest decision of every ticker in the run store', field: (f) => f.flag },
+  minCashPct: {
+    flags: '--min-cash-pct <pct>',
+    help: 'cash floor after the trades, % of NAV',
+    field: (f) => f.boundedNumber('--min-cash-pct', 0, 100),
+    default: String(book.minCashPct),
+  },
+  maxWeightPct: {
+    flags: '--max-weight-pct <pct>',
+    help: 'largest weight of one name, % of NAV',
+    field: (f) => f.boundedNumber('--max-weight-pct', 0, 100),
+    default: String(book.maxWeightPct),
+  },
+  maxSectorPct: {
+    flags: '--max-sector-pct <pct>',
+    help: 'largest gross weight of one sector, % of NAV',
+    field: (f) => f.boundedNumber('--max-sector-pct', 0, 100),
+    default: String(book.maxSectorPct),
+  },
+  maxGrossPct: {
+    flags: '--max-gross-pct <pct>',
+    help: 'largest gross exposure (long + short), % of NAV',
+    field: (f) => f.boundedNumber('--max-gross-pct', 0, 1000),
+    default: String(book.maxGrossPct),
+  },
+  maxNetPct: {
+    flags: '--max-net-pct <pct>',
+    help: 'largest net exposure (long − short), % of NAV',
+    field: (f) => f.boundedNumber('--max-net-pct', 0, 1000),
+    default: String(book.maxNetPct),
+  },
+  targetVolPct: {
+    flags: '--target-vol-pct <pct>',
+    help: 'largest annualised volatility of the book, % (Ledoit-Wolf covariance of 252 daily returns; default: none)',
+    field: (f) => f.boundedNumber('--target-vol-pct', 0, 1000).optional(),
+  },
+  maxTurnoverPct: {
+    flags: '--max-turnover-pct <pct>',
+    help: 'largest one-way turnover of this rebalance, % of NAV (default: none)',
+    field: (f) => f.boundedNumber('--max-turnover-pct', 0, 1000).optional(),
+  },
+  minTradeUsd: {
+    flags: '--min-trade-usd <usd>',
+    help: 'drop trades smaller than this (unless a limit needs them)',
+    field: (f) => f.boundedNumber('--min-trade-usd', 0),
+    default: String(book.minTradeUsd),
+  },
+  fractional: { flags: '--fractional', help: 'fractional shares (default: whole shares)', field: (f) => f.flag },
+  allowShort: {
+    flags: '--allow-short',
+    help: 'a SELL may go short to −positionSizePct (default: it only reduces to zero)',
+    field: (f) => f.flag,
+  },
+  includeFlagged: {
+    flags: '--include-flagged',
+    help: 'also size decisions the guardrails flagged (default: excluded)',
+    field: (f) => f.flag,
+  },
+  analyze: {
+    flags: '--analyze',
+    help: 'analyse the tickers first (a full, saved run each, as `analyze` makes), then size those decisions',
+    field: (f) => f.flag,
+  },
+  csv: { flags: '--csv', help: 'print the proposed orders as CSV only', field: (f) => f.flag },
+  forwardOnly: {
+    flags: '--forward-only',
+    help: 'score only decisions sealed in the ledger before their outcome (docs/ledger.md)',
+    field: (f) => f.flag,
+  },
+  // ---- ledger (docs/ledger.md); --head is checked as a hash by the command
+  ledger: {
+    flags: '--ledger <file>',
+    help: 'a ledger or an exported ledger (default: $AUTOHEDGE_HOME/ledger/ledger.jsonl)',
+    field: (f) => f.path.optional(),
+  },
+  publicKey: {
+    flags: '--public-key <file>',
+    help: 'check every signature with this Ed25519 public key (PEM)',
+    field: (f) => f.path.optional(),
+  },
+  head: {
+    flags: '--head <hash>',
+    help: 'a head published earlier: the chain must still hold it',
+    field: (f) => f.text.optional(),
+  },
   // ---- evaluate: attribution (docs/evaluate.md)
   sectorBenchmarks: {
     flags: '--sector-benchmarks',
@@ -376,12 +479,31 @@ export const optionGroups = {
   },
   worker: { heading: 'Worker', options: ['stallInterval', 'rateLimitPause'] },
   enqueue: { heading: 'Jobs', options: ['wait', 'attempts', 'backoff'] },
-  evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo'] },
+  evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo', 'forwardOnly'] },
+  book: {
+    heading: 'The book',
+    options: ['holdings', 'cash', 'runs', 'latest', 'analyze', 'includeFlagged', 'allowShort', 'fractional'],
+  },
+  bookOutput: { heading: 'Output', options: ['csv'] },
+  limits: {
+    heading: 'Limits',
+    options: [
+      'minCashPct',
+      'maxWeightPct',
+      'maxSectorPct',
+      'maxGrossPct',
+      'maxNetPct',
+      'targetVolPct',
+      'maxTurnoverPct',
+      'minTradeUsd',
+    ],
+  },
   attribution: {
     heading: 'Attribution',
     options: ['sectorBenchmarks', 'spreadBps', 'slippageBps', 'notional', 'trials', 'resamples'],
   },
   show: { heading: 'Format', options: ['html'] },
+  ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head', 'runs'] },
   // Every command takes these.
   common: { heading: 'Options', options: ['verbose'] },
 } as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;

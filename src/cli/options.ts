@@ -111,6 +111,22 @@ export const seed = (flag: string) =>
     .refine((value) => /^\d{1,9}$/.test(value), { error: (issue) => `${flag} must be a whole number${got(issue)}` })
     .transform(Number);
 
+/** A number from `min` to `max` (percentages and amounts of `autohedge portfolio`), as typed. */
+export const boundedNumber = (flag: string, min: number, max?: number) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a number of at least ${min}${got(issue)}` })
+    .transform(Number)
+    .refine((value) => value >= min && (max === undefined || value <= max), {
+      error: (issue) => `${flag} must be from ${min} to ${max ?? 'any size'}${got(issue)}`,
+    });
+
+/** An amount of money that may be negative (cash on margin). */
+export const amount = (flag: string) =>
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/, { error: (issue) => `${flag} must be a number of USD${got(issue)}` })
+    .transform(Number);
 /** `30m`, `4h`, `1d`: an interval in milliseconds, at least a minute. */
 export const interval = (flag: string) =>
   z.string().transform((value, context) => {

@@ -1,4 +1,5 @@
 import type { Evaluation } from './evaluate.js';
+import type { ForwardSummary } from './forward.js';
 import type { SkippedRun } from './select.js';
 import type { EvaluationSummary } from './summary.js';
 
@@ -8,6 +9,8 @@ export interface EvaluationView {
   summary: EvaluationSummary;
   /** Runs that were asked for (or found) but not scored, with why; `unreadable` when they could not be read. */
   skipped: SkippedRun[];
+  /** The ledger's verdict on the selected decisions (docs/ledger.md#evaluate---forward-only); absent in older evaluations. */
+  forward?: ForwardSummary & { total: number };
 }
 
 /**
@@ -15,7 +18,7 @@ export interface EvaluationView {
  * `evaluate` tool all serialise this object, so they cannot drift apart.
  */
 export function evaluationDocument(view: EvaluationView) {
-  const { evaluation, summary, skipped } = view;
+  const { evaluation, summary, skipped, forward } = view;
   return {
     decisions: evaluation.decisions,
     summary,
@@ -26,5 +29,6 @@ export function evaluationDocument(view: EvaluationView) {
     /** Saved runs that could not be read or understood (also in `skipped`, marked `unreadable`). */
     unreadable: skipped.filter((item) => item.unreadable).length,
     warnings: evaluation.warnings,
+    ...(forward ? { forward } : {}),
   };
 }

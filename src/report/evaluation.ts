@@ -1,6 +1,7 @@
 import { splitLines } from '../evaluate/run-kind.js';
 import type { DecisionRow, Evaluation, HorizonResult } from '../evaluate/evaluate.js';
 import type { EvaluationView } from '../evaluate/document.js';
+import { forwardLine } from '../evaluate/forward.js';
 import type { GroupSummary, Strategy, StrategyStats } from '../evaluate/summary.js';
 import { sanitizeText } from '../sanitize.js';
 import { attributionLines } from './evaluation-attribution.js';
@@ -182,6 +183,7 @@ const legend = [
 
 export function renderEvaluationTerminal(view: EvaluationView, options: { unicode: boolean }): string {
   const lines: string[] = [headline(view), ''];
+  if (view.forward) lines.push(forwardLine(view.forward, view.forward.total), '');
   if (view.summary.groups.length === 0) lines.push('No decision could be scored.', '');
   for (const group of view.summary.groups) {
     lines.push(`${groupTitle(group)} — ${groupCounts(group)}`);
@@ -202,6 +204,7 @@ export function renderEvaluationTerminal(view: EvaluationView, options: { unicod
 /** evaluation.md: the same content as GitHub-flavoured markdown. */
 export function renderEvaluationMarkdown(view: EvaluationView): string {
   const sections: string[] = [`# Evaluation: ${view.evaluation.decisions.length} decision(s)`, headline(view)];
+  if (view.forward) sections.push(forwardLine(view.forward, view.forward.total));
   for (const group of view.summary.groups) {
     const rows = group.strategies.map(strategyCells);
     const chart = cumulativeExcessChart(chartSeries(group, view.evaluation.decisions), true);

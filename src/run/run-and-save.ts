@@ -4,6 +4,7 @@ import type { EventSink } from '../events.js';
 import type { PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
+import { appendRunToLedger } from '../ledger/entry.js';
 import { autohedgeHome } from '../paths.js';
 import { analyze, type AnalyzeDeps, type AnalyzeOptions } from '../pipeline/analyze.js';
 import type { SpendingCap } from '../pipeline/budget.js';
@@ -106,8 +107,8 @@ export async function runAndSave(
   const result = scrubDeep(withRunRecord(raw, runRecord(request, session)), [...session.secrets]);
   if (scope.keep && !scope.keep(result))
     return { request, result, dir: null, outDir: null, transcript: transcript.lines() };
-  const saved = await saveFiles(request, result, transcript.lines(), session, sinks);
-  await afterSave(saved);
+  const { saved, resultJson } = await saveFiles(request, result, transcript.lines(), session, sinks);
+  await afterSave(saved, resultJson, session, sinks);
   return saved;
 }
 
@@ -142,9 +143,11 @@ async function saveFiles(
   transcript: string[],
   session: RunSession,
   sinks: RunSinks,
-): Promise<SavedRun> {
+): Promise<{ saved: SavedRun; resultJson: string | null }> {
   const saved: SavedRun = { request, result, dir: null, outDir: null, transcript };
-  if (!request.save && request.out === undefined) return saved;
+  // The exact text of the run store's result.json: the ledger seals its digest.
+  let resultJson: string | null = null;
+  if (!request.save && request.out === undefined) return { saved, resultJson };
   const files = { transcript, ...renderRunFiles(result) };
   const failed = (message: string) => {
     sinks.warn?.(message);
@@ -152,7 +155,9 @@ async function saveFiles(
   };
   if (request.save) {
     try {
-      saved.dir = (await saveRun(autohedgeHome(session.env), result, files)).dir;
+      const stored = await saveRun(autohedgeHome(session.env), result, files);
+      saved.dir = stored.dir;
+      resultJson = stored.resultJson;
       sinks.info?.(`saved ${saved.dir}`);
     } catch (error) {
       failed(`run ${result.runId} not saved: ${errorMessage(error)}`);
@@ -167,7 +172,7 @@ async function saveFiles(
       failed(`could not write --out ${request.out}: ${errorMessage(error)}`);
     }
   }
-  return saved;
+  return { saved, resultJson };
 }
 
 /**
@@ -177,8 +182,25 @@ async function saveFiles(
  * saved run belongs here too, not in a shell. `saved.dir` is null when the request
  * asked for no save or the write failed.
  */
-async function afterSave(saved: SavedRun): Promise<void> {
-  void saved;
+async function afterSave(
+  saved: SavedRun,
+  resultJson: string | null,
+  session: RunSession,
+  sinks: RunSinks,
+): Promise<void> {
+  if (saved.dir === null || resultJson === null) return;
+  // The decision ledger (#26): a run with a decision gets its sealed record (a demo run, in the
+  // demo's own ledger). A ledger that cannot be written does not unsave the run: it is said.
+  try {
+    await appendRunToLedger({
+      home: autohedgeHome(session.env),
+      result: saved.result,
+      resultJson,
+      secrets: session.secrets,
+    });
+  } catch (error) {
+    sinks.warn?.(`run ${saved.result.runId} was saved but not recorded in the ledger: ${errorMessage(error)}`);
+  }
 }
 
 /** `out` for one of several tickers: a folder per ticker under it. */

@@ -72,18 +72,25 @@ export function runsDirectory(home: string): string {
   return join(home, 'runs');
 }
 
-/** Save a run under $home/runs/<runId>/. Throws RunStoreError when it cannot. */
-export async function saveRun(home: string, result: AnalysisResult, files: RunFiles): Promise<{ dir: string }> {
+/**
+ * Save a run under $home/runs/<runId>/. Throws RunStoreError when it cannot. Returns the
+ * exact text written to result.json (the ledger records its digest).
+ */
+export async function saveRun(
+  home: string,
+  result: AnalysisResult,
+  files: RunFiles,
+): Promise<{ dir: string; resultJson: string }> {
   if (!isValidRunId(result.runId)) {
     throw new RunStoreError(`run id '${result.runId}' cannot name a directory`, 'unwritable');
   }
   const dir = join(runsDirectory(home), result.runId);
-  await writeRunFiles(dir, result, files);
-  return { dir };
+  const resultJson = await writeRunFiles(dir, result, files);
+  return { dir, resultJson };
 }
 
-/** The run files into any directory (also `--out <dir>`), result.json last. */
-export async function writeRunFiles(dir: string, result: AnalysisResult, files: RunFiles): Promise<void> {
+/** The run files into any directory (also `--out <dir>`), result.json last; returns result.json's text. */
+export async function writeRunFiles(dir: string, result: AnalysisResult, files: RunFiles): Promise<string> {
   try {
     await mkdir(dir, { recursive: true });
     const transcript = files.transcript.length > 0 ? `${files.transcript.join('\n')}\n` : '';
@@ -91,7 +98,9 @@ export async function writeRunFiles(dir: string, result: AnalysisResult, files: 
     if (files.chart) await writeFileAtomic(join(dir, runFileNames.chart), files.chart);
     await writeFileAtomic(join(dir, runFileNames.report), files.markdown);
     if (files.html !== undefined) await writeFileAtomic(join(dir, runFileNames.html), files.html);
-    await writeFileAtomic(join(dir, runFileNames.result), `${stringifyJsonSafely(result, 2)}\n`);
+    const resultJson = `${stringifyJsonSafely(result, 2)}\n`;
+    await writeFileAtomic(join(dir, runFileNames.result), resultJson);
+    return resultJson;
   } catch (error) {
     throw new RunStoreError(`cannot write ${dir}: ${describeFsError(error)}`, 'unwritable', { cause: error });
   }

@@ -3,6 +3,7 @@ import { writeFileAtomic } from '../../atomic-write.js';
 import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { evaluateRuns, type Evaluation, type PriceSource } from '../../evaluate/evaluate.js';
 import { evaluationDocument } from '../../evaluate/document.js';
+import { applyForward } from '../../evaluate/forward-selection.js';
 import { selectRuns, unreadableCount } from '../../evaluate/select.js';
 import { summarize } from '../../evaluate/summary.js';
 import { validateTicker } from '../../market/ticker.js';
@@ -44,7 +45,8 @@ export async function evaluateCommand(
   return unscored ? ExitCode.degraded : ExitCode.ok;
 }
 
-type AttributionKeys = 'sectorBenchmarks' | 'spreadBps' | 'slippageBps' | 'notional' | 'trials' | 'resamples';
+type AttributionKeys =
+  'sectorBenchmarks' | 'spreadBps' | 'slippageBps' | 'notional' | 'trials' | 'resamples' | 'forwardOnly';
 
 /**
  * What scores saved runs: the selection and scoring options of `evaluate`; the MCP
@@ -73,16 +75,18 @@ export async function evaluateSaved(
   const benchmark = validateTicker(options.benchmark);
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   const home = autohedgeHome(io.env);
-  const selection = await selectRuns(home, { runIds, since: options.since, includeDemo: options.includeDemo });
-  if (selection.results.length === 0) {
+  const selected = await selectRuns(home, { runIds, since: options.since, includeDemo: options.includeDemo });
+  if (selected.results.length === 0) {
     const why =
-      selection.skipped.length > 0
-        ? `: ${selection.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
+      selected.skipped.length > 0
+        ? `: ${selected.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
         : '';
     throw new UsageError(
       `no saved run with a decision to evaluate${why} (make some with \`autohedge analyze <ticker> --as-of YYYY-MM-DD\`)`,
     );
   }
+  // The ledger's verdict on each decision (#26); with --forward-only only the forward ones are scored.
+  const { selection, summary: forward } = await applyForward(home, selected, options.forwardOnly ?? false);
   const session = await buildServices(
     {
       env: io.env,
@@ -122,6 +126,7 @@ export async function evaluateSaved(
       evaluation,
       summary: summarize(evaluation, options.seed, summaryOptionsOf(options)),
       skipped: selection.skipped,
+      forward: { ...forward, total: selected.results.length },
     };
     await session.finish(io);
     const unscored =

@@ -1,0 +1,199 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../atomic-write.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { readLedgerText, verifyLedgerFile, type VerifyReport } from '../../ledger/check.js';
+import { LedgerError } from '../../ledger/errors.js';
+import { exportText } from '../../ledger/export-file.js';
+import { loadPublicKey, writeKeyPair } from '../../ledger/key-files.js';
+import { splitLedger } from '../../ledger/lines.js';
+import { ledgerPaths, type LedgerPaths } from '../../ledger/paths.js';
+import type { LedgerRecord } from '../../ledger/record.js';
+import { autohedgeHome } from '../../paths.js';
+import { renderTable } from '../../report/table.js';
+import { sanitizeDeep, sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
+import type { CliIo } from '../io.js';
+import { parseOptions } from '../options.js';
+
+/**
+ * `autohedge ledger verify|list|head|export|keygen`: the sealed decision ledger of
+ * $AUTOHEDGE_HOME (see docs/ledger.md). verify exits 0 when the chain is intact, 1 when
+ * it is broken, 2 on a usage problem (a missing file, a bad flag).
+ */
+
+const hash = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => /^[0-9a-f]{64}$/.test(value), { error: '--head must be a record hash: 64 hex digits' });
+
+const verifyOptionsSchema = z.object({
+  ledger: z.string().min(1).optional(),
+  publicKey: z.string().min(1).optional(),
+  head: hash.optional(),
+  runs: z.boolean().default(false),
+  json: z.boolean().default(false),
+  demo: z.boolean().default(false),
+});
+
+const listOptionsSchema = z.object({ json: z.boolean().default(false), demo: z.boolean().default(false) });
+
+function pathsOf(io: CliIo, demo: boolean): LedgerPaths {
+  return ledgerPaths(autohedgeHome(io.env), { demo });
+}
+
+export async function ledgerVerifyCommand(rawOptions: object, io: CliIo): Promise<number> {
+  const options = parseOptions(verifyOptionsSchema, rawOptions);
+  const home = autohedgeHome(io.env);
+  const paths = ledgerPaths(home, { demo: options.demo });
+  const file = options.ledger ? resolve(io.cwd, options.ledger) : paths.file;
+  const key = options.publicKey ? await loadPublicKey(resolve(io.cwd, options.publicKey), true) : null;
+  // The home's own key is used for the home's own ledger; a file from elsewhere carries its key.
+  const homeKey = !options.ledger && !key ? await loadPublicKey(paths.publicKey, false) : null;
+  const report = await verifyLedgerFile({
+    file,
+    key,
+    homeKey,
+    head: options.head ?? null,
+    runsHome: verifyRuns(options.runs) ? home : null,
+  });
+  if (options.json) {
+    const { verified: _verified, ...shown } = report;
+    io.stdout(`${stringifyJsonSafely(shown, 2)}\n`);
+  } else io.stdout(verifyText(report, file));
+  return report.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+function verifyText(report: VerifyReport, file: string): string {
+  const lines: string[] = [];
+  if (report.firstBad) {
+    const { seq, reason, message } = report.firstBad;
+    lines.push(`ledger BROKEN at seq ${seq}: ${reason} — ${sanitizeText(message)}`);
+    lines.push(`  ${file}: ${report.verified.length} of ${report.records} records verify before it`);
+  } else {
+    lines.push(`ledger intact: ${report.records} record(s), head ${report.head ?? '(none)'}`);
+    const { keyId, unsignedBefore } = report.signatures;
+    if (keyId)
+      lines.push(
+        `  signed by key ${keyId}${unsignedBefore > 0 ? ` from seq ${unsignedBefore} (earlier records predate the key)` : ''}`,
+      );
+    else lines.push('  signatures not checked (no public key)');
+  }
+  if (report.torn)
+    lines.push(
+      `  torn last line at seq ${report.torn.seq} (${report.torn.bytes} bytes): a crash mid-append, not tampering; the next append moves it to ledger.torn-<time>`,
+    );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The records that verify; a broken chain is said on stderr and exits 1 after listing what holds. */
+async function readVerified(io: CliIo, demo: boolean): Promise<VerifyReport> {
+  const paths = pathsOf(io, demo);
+  const report = await verifyLedgerFile({ file: paths.file, homeKey: await loadPublicKey(paths.publicKey, false) });
+  if (report.firstBad)
+    io.stderr(
+      `autohedge: warning: ledger broken at seq ${report.firstBad.seq} (${report.firstBad.reason}); run \`autohedge ledger verify\`\n`,
+    );
+  return report;
+}
+
+export async function ledgerListCommand(rawOptions: object, io: CliIo): Promise<number> {
+  const options = parseOptions(listOptionsSchema, rawOptions);
+  const report = await readVerified(io, options.demo);
+  if (options.json) io.stdout(`${stringifyJsonSafely(report.verified, 2)}\n`);
+  else if (report.verified.length === 0) io.stderr('autohedge: the ledger has no records yet\n');
+  else io.stdout(recordTable(report.verified));
+  return report.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+function recordTable(records: readonly LedgerRecord[]): string {
+  // The records are a file on disk: whatever it holds is sanitised before a terminal sees it.
+  const rows = sanitizeDeep(records).map((record) => [
+    String(record.seq),
+    record.recordedAt.replace(/\.\d+Z$/, 'Z'),
+    record.ticker,
+    record.decision.action,
+    String(Math.round(record.decision.conviction)),
+    record.asOf.slice(0, 10),
+    record.asOfMode,
+    record.contamination,
+    record.runId,
+  ]);
+  return renderTable(['SEQ', 'RECORDED', 'TICKER', 'ACTION', 'CONV', 'AS OF', 'MODE', 'LABEL', 'RUN ID'], rows);
+}
+
+export async function ledgerHeadCommand(rawOptions: object, io: CliIo): Promise<number> {
+  const options = parseOptions(listOptionsSchema, rawOptions);
+  const report = await readVerified(io, options.demo);
+  if (!report.ok) return ExitCode.failed;
+  const last = report.verified[report.verified.length - 1];
+  if (!last) throw new LedgerError('the ledger has no records yet: there is no head to publish', 'missing');
+  if (options.json)
+    io.stdout(
+      `${stringifyJsonSafely({ seq: last.seq, hash: last.hash, recordedAt: last.recordedAt, records: report.records }, 2)}\n`,
+    );
+  else io.stdout(`${last.hash}\n`);
+  return ExitCode.ok;
+}
+
+export async function ledgerExportCommand(target: string, rawOptions: object, io: CliIo): Promise<number> {
+  const options = parseOptions(listOptionsSchema.omit({ json: true }), rawOptions);
+  const paths = pathsOf(io, options.demo);
+  const key = await loadPublicKey(paths.publicKey, false);
+  const report = await verifyLedgerFile({ file: paths.file, homeKey: key });
+  if (report.firstBad) {
+    io.stderr(
+      `autohedge: the ledger is broken at seq ${report.firstBad.seq} (${report.firstBad.reason}); nothing exported (see \`autohedge ledger verify\`)\n`,
+    );
+    return ExitCode.failed;
+  }
+  // A key that has signed nothing yet (made after every record so far) would fail every check of the export.
+  const signing = key && report.verified.some((record) => record.sig !== undefined) ? key : null;
+  const publicPem = signing ? await readFile(paths.publicKey, 'utf8') : null;
+  const text = exportText(
+    await recordLines(paths.file, report.verified.length),
+    publicPem && signing ? { publicPem, keyId: signing.keyId } : null,
+    report.head,
+    new Date(),
+  );
+  const file = resolve(io.cwd, target);
+  await writeFileAtomic(file, text);
+  const keyNote = signing
+    ? ` and public key ${signing.keyId}`
+    : key
+      ? ` (unsigned: key ${key.keyId} has signed no record yet)`
+      : ' (unsigned: no key)';
+  io.stderr(
+    `autohedge: exported ${report.verified.length} record(s)${keyNote} to ${file}; check it with \`autohedge ledger verify --ledger ${target}\`\n`,
+  );
+  return ExitCode.ok;
+}
+
+/** The first `count` lines of the ledger, byte for byte: an export copies records, it does not re-serialise them. */
+async function recordLines(file: string, count: number): Promise<string[]> {
+  return splitLedger(await readLedgerText(file)).lines.slice(0, count);
+}
+
+export async function ledgerKeygenCommand(io: CliIo): Promise<number> {
+  const paths = pathsOf(io, false);
+  const { keyId } = await writeKeyPair(paths);
+  io.stdout(`${keyId}\n`);
+  io.stderr(
+    `autohedge: Ed25519 key ${keyId}: private ${paths.privateKey} (mode 0600, keep it secret), public ${paths.publicKey}; records appended from now on are signed\n`,
+  );
+  return ExitCode.ok;
+}
+
+/** `autohedge ledger` alone: which subcommands there are (exit 2, as for any incomplete command line). */
+export async function ledgerUsageCommand(io: CliIo): Promise<number> {
+  io.stderr('autohedge: ledger needs a subcommand: verify, list, head, export or keygen (autohedge ledger --help)\n');
+  return ExitCode.usage;
+}
+
+/** `ledger verify --runs` is a switch: run ids belong to other commands. */
+function verifyRuns(runs: boolean | string[] | undefined): boolean {
+  if (Array.isArray(runs) && runs.length > 0)
+    throw new UsageError('ledger verify --runs takes no value: it checks every recorded run');
+  return runs !== undefined && runs !== false;
+}

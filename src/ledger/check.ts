@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorCode, errorMessage } from '../errors.js';
+import { LedgerError } from './errors.js';
+import { parseLedgerText, type ExportHeader } from './export-file.js';
+import type { LedgerLines } from './lines.js';
+import { verifyKeyFromPem } from './key-files.js';
+import { sha256Hex, type LedgerRecord } from './record.js';
+import { verifyChain, type BadRecord, type ChainCheck, type VerifyKey } from './verify.js';
+
+/**
+ * `ledger verify` as a library call: read a ledger (or an export), check its chain, its
+ * signatures with the key given (else the export's own), its head against a published one
+ * and an export's header, and with `runsHome` every run's result.json against its digest.
+ */
+
+export interface VerifyRequest {
+  file: string;
+  /** An explicit key (`--public-key`); else the export's key; else the home's when `homeKey` is given. */
+  key?: VerifyKey | null;
+  homeKey?: VerifyKey | null;
+  head?: string | null;
+  /** Check each record's result.json under <runsHome>/runs/. */
+  runsHome?: string | null;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  records: number;
+  head: string | null;
+  firstBad?: BadRecord;
+  torn?: { seq: number; bytes: number };
+  /** Which key the signatures were checked with (null: not checked), and how many records came before its first signature. */
+  signatures: { keyId: string | null; unsignedBefore: number };
+  exported: { at: string } | null;
+  /** The records that verified (not printed by --json). */
+  verified: LedgerRecord[];
+}
+
+export async function readLedgerText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') throw new LedgerError(`no ledger at ${file}`, 'missing');
+    throw new LedgerError(`cannot read ${file}: ${errorMessage(error)}`, 'io', { cause: error });
+  }
+}
+
+function keyFor(request: VerifyRequest, header: ExportHeader | null, ledger: LedgerLines): VerifyKey | null {
+  if (request.key) return request.key;
+  if (header?.publicKey) return verifyKeyFromPem(header.publicKey, `the public key in ${request.file}`);
+  // The home's own key, made after every record so far, has signed nothing yet: nothing to check.
+  // (A key given or exported is held to every record: a chain stripped of all signatures fails.)
+  const signedAny = ledger.lines.some((line) => line.includes('"sig":'));
+  return signedAny ? (request.homeKey ?? null) : null;
+}
+
+/** The header of an export names its head and count: a file cut short in transit shows here. */
+function headerProblem(header: ExportHeader | null, check: ChainCheck): BadRecord | null {
+  if (!header || check.firstBad) return null;
+  const last = check.records[check.records.length - 1];
+  if (header.records === check.records.length && header.head === (last?.hash ?? null)) return null;
+  return {
+    seq: Math.min(header.records, check.records.length),
+    reason: 'head-mismatch',
+    message: `the export says ${header.records} records ending at ${header.head?.slice(0, 16) ?? 'none'}…, the file holds ${check.records.length}`,
+  };
+}
+
+export async function verifyLedgerFile(request: VerifyRequest): Promise<VerifyReport> {
+  const parsed = parseLedgerText(await readLedgerText(request.file));
+  if ('problem' in parsed) throw new LedgerError(`${request.file}: ${parsed.problem}`, 'invalid');
+  const key = keyFor(request, parsed.header, parsed.ledger);
+  const check = verifyChain(parsed.ledger, { key, head: request.head ?? null });
+  const chainBad = check.firstBad ?? headerProblem(parsed.header, check);
+  const runsBad = !chainBad && request.runsHome ? await checkRuns(check.records, request.runsHome) : null;
+  const firstBad = chainBad ?? runsBad;
+  return {
+    ok: firstBad === null,
+    records: check.lines,
+    head: check.records[check.records.length - 1]?.hash ?? null,
+    ...(firstBad ? { firstBad } : {}),
+    ...(check.torn ? { torn: check.torn } : {}),
+    signatures: { keyId: key?.keyId ?? null, unsignedBefore: check.unsigned },
+    exported: parsed.header ? { at: parsed.header.exportedAt } : null,
+    verified: check.records,
+  };
+}
+
+const runIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Every record's saved result.json still hashes to its resultDigest. */
+export async function checkRuns(records: readonly LedgerRecord[], home: string): Promise<BadRecord | null> {
+  for (const record of records) {
+    const { seq, runId } = record;
+    if (!runIdPattern.test(runId) || runId.includes('..'))
+      return { seq, reason: 'result-missing', message: `'${runId}' cannot name a run directory` };
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(join(home, 'runs', runId, 'result.json'));
+    } catch (error) {
+      return {
+        seq,
+        reason: 'result-missing',
+        message: `run ${runId}: result.json cannot be read (${errorCode(error) ?? errorMessage(error)})`,
+      };
+    }
+    if (sha256Hex(bytes) !== record.resultDigest)
+      return { seq, reason: 'result-mismatch', message: `run ${runId}: result.json was changed after it was recorded` };
+  }
+  return null;
+}

@@ -1,0 +1,47 @@
+import { errorMessage } from '../errors.js';
+import type { AnalysisResult } from '../result/types.js';
+import { scrubDeep } from '../scrub.js';
+import { appendToLedger, type AppendOutcome } from './append.js';
+import { LedgerError } from './errors.js';
+import { recordContentOf } from './from-result.js';
+import { loadSigningKey } from './key-files.js';
+import { ledgerPaths } from './paths.js';
+import { sealRecord } from './seal.js';
+
+export interface LedgerAppendInput {
+  /** $AUTOHEDGE_HOME of the run store the run was saved in. */
+  home: string;
+  /** The run as saved (already scrubbed). */
+  result: AnalysisResult;
+  /** The exact bytes written to result.json. */
+  resultJson: string | Uint8Array;
+  /** Secrets to keep out of the record, as everywhere else (defence in depth: the result is already scrubbed). */
+  secrets?: readonly string[];
+  /** Wall clock of the append (tests); never the run's own as-of clock. */
+  now?: () => Date;
+}
+
+/**
+ * The one way a saved run enters the ledger: a run with a decision gets a record (demo
+ * runs in the demo's own ledger), signed when the home has a key; a run without one
+ * gets none (null). Throws LedgerError when the record could not be written.
+ */
+export async function appendRunToLedger(input: LedgerAppendInput): Promise<AppendOutcome | null> {
+  const now = input.now ?? (() => new Date());
+  const content = recordContentOf(input.result, input.resultJson, now());
+  if (content === null) return null;
+  const paths = ledgerPaths(input.home, { demo: input.result.demo });
+  const key = await loadSigningKey(paths);
+  const clean = scrubDeep(content, input.secrets ?? []);
+  try {
+    // recordedAt is taken again under the lock: the time the record actually joined the chain.
+    return await appendToLedger(
+      paths,
+      (tip) => sealRecord({ ...clean, recordedAt: now().toISOString() }, tip, key),
+      now,
+    );
+  } catch (error) {
+    if (error instanceof LedgerError) throw error;
+    throw new LedgerError(`cannot append to ${paths.file}: ${errorMessage(error)}`, 'io', { cause: error });
+  }
+}

@@ -1,0 +1,59 @@
+import type { AnalysisResult } from '../result/types.js';
+import { canonicalJson, sha256Hex, type LedgerBody } from './record.js';
+
+/** What a record says of its run: everything but its place in the chain and its key. */
+export type RecordContent = Omit<LedgerBody, 'v' | 'seq' | 'prev' | 'keyId'>;
+
+/** SHA-256 of the canonical market snapshot the desks saw; null when the run had none. */
+export function inputDigest(result: AnalysisResult): string | null {
+  return result.market === null ? null : sha256Hex(canonicalJson(result.market));
+}
+
+/** The agent → model map of a run: as its options recorded them, else as its usage saw them. */
+export function modelsOf(result: AnalysisResult): Record<string, string> {
+  if (result.options?.models) return { ...result.options.models };
+  return Object.fromEntries(Object.entries(result.usage.byAgent).map(([agent, usage]) => [agent, usage.model]));
+}
+
+function contaminationLabel(result: AnalysisResult): LedgerBody['contamination'] {
+  if (result.contamination) return result.contamination.label;
+  // Runs saved before the label existed were live, and a live run is clean.
+  return result.asOfMode === 'historical' ? 'unknown' : 'clean';
+}
+
+/**
+ * What the record of a saved run says (null for a run without a decision). Pure: the
+ * caller supplies the time of the append and the bytes of result.json as saved.
+ */
+export function recordContentOf(
+  result: AnalysisResult,
+  resultJson: string | Uint8Array,
+  recordedAt: Date,
+): RecordContent | null {
+  const decision = result.decision;
+  if (decision === null) return null;
+  return {
+    recordedAt: recordedAt.toISOString(),
+    runId: result.runId,
+    ticker: result.ticker,
+    asOf: result.asOf,
+    asOfMode: result.asOfMode ?? 'live',
+    status: result.status,
+    demo: result.demo,
+    decision: {
+      action: decision.action,
+      conviction: decision.conviction,
+      positionSizePct: decision.positionSizePct,
+      orderType: decision.orderType,
+      entry: decision.entry,
+      stopLoss: decision.stopLoss,
+      takeProfit: decision.takeProfit,
+      timeHorizon: decision.timeHorizon,
+    },
+    models: modelsOf(result),
+    contamination: contaminationLabel(result),
+    autohedgeVersion: result.autohedgeVersion ?? null,
+    inputDigest: inputDigest(result),
+    resultDigest: sha256Hex(resultJson),
+  };
+}

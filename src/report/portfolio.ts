@@ -1,0 +1,177 @@
+import type { PortfolioPlan, Target } from '../portfolio/types.js';
+import { sanitizeText } from '../sanitize.js';
+import { formatNumber, oneLine, padEnd, padStart } from './format.js';
+
+/**
+ * A proposed book as text: the terminal table, report.md and the orders CSV. Pure
+ * functions of the plan; every string that came from a saved file (tickers, run ids,
+ * sectors in messages) is sanitised on the way out.
+ */
+
+export interface PortfolioReport {
+  plan: PortfolioPlan;
+  /** ISO instant of the book's clock. */
+  asOf: string;
+  demo: boolean;
+}
+
+export const proposedBanner = 'PROPOSED — nothing is placed: autohedge never sends an order. Not investment advice.';
+
+const safe = (text: string) => oneLine(sanitizeText(text));
+const weight = (value: number) => `${formatNumber(value, 2)}%`;
+const money = (value: number) => formatNumber(value, 2);
+
+function tradeShares(target: Target): string {
+  const change = Math.round((target.shares - target.currentShares) * 1e6) / 1e6;
+  return change === 0 ? '0' : `${change > 0 ? '+' : ''}${change}`;
+}
+
+function table(rows: string[][], numeric: ReadonlySet<number>): string[] {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) =>
+    row
+      .map((cell, column) => (numeric.has(column) ? padStart(cell, widths[column]!) : padEnd(cell, widths[column]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function targetRows(plan: PortfolioPlan, arrow: string): string[][] {
+  return [
+    ['ticker', 'action', `weight now ${arrow} target`, 'shares to trade', 'notional', 'binding'],
+    ...plan.targets.map((target) => [
+      safe(target.ticker) + (target.stale ? ' (stale)' : ''),
+      target.action,
+      `${weight(target.currentWeight)} ${arrow} ${weight(target.targetWeight)}`,
+      tradeShares(target),
+      money(Math.abs((target.shares - target.currentShares) * target.price)),
+      target.binding ?? '',
+    ]),
+  ];
+}
+
+function riskLine(plan: PortfolioPlan): string {
+  const { risk } = plan;
+  const volatility = risk.estVolPct === null ? 'n/a' : weight(risk.estVolPct);
+  return `gross ${weight(risk.grossPct)} · net ${weight(risk.netPct)} · cash ${weight(risk.cashPct)} · est. vol ${volatility} · turnover ${weight(risk.turnoverPct)}`;
+}
+
+function listLines(plan: PortfolioPlan): string[] {
+  const lines: string[] = [];
+  if (plan.clamps.length > 0) {
+    lines.push('', 'Clamps:');
+    for (const clamp of plan.clamps) {
+      lines.push(`  ${clamp.constraint}: ${safe(clamp.message)} (${weight(clamp.before)} → ${weight(clamp.after)})`);
+    }
+  }
+  if (plan.held.length > 0) {
+    lines.push('', 'Held, not traded:');
+    for (const held of plan.held) {
+      lines.push(`  ${safe(held.ticker)}  ${held.quantity} shares, ${weight(held.weight)} — ${safe(held.reason)}`);
+    }
+  }
+  if (plan.excluded.length > 0) {
+    lines.push('', 'Excluded:');
+    for (const entry of plan.excluded) lines.push(`  ${safe(entry.ticker)} — ${safe(entry.reason)}`);
+  }
+  if (plan.warnings.length > 0) {
+    lines.push('', 'Warnings:');
+    for (const warning of plan.warnings) lines.push(`  ${safe(warning)}`);
+  }
+  return lines;
+}
+
+function orderLine(order: PortfolioPlan['orders'][number]): string {
+  const price = order.limitPrice !== undefined ? `limit ${money(order.limitPrice)}` : 'market';
+  return `${order.side} ${order.quantity} ${safe(order.ticker)} ${price} ≈ ${money(order.notional)} USD — ${safe(order.reason)}`;
+}
+
+export function renderPortfolioTerminal(report: PortfolioReport, options: { unicode: boolean }): string {
+  const { plan } = report;
+  const arrow = options.unicode ? '→' : '->';
+  const lines = [
+    report.demo ? 'DEMO — synthetic data; not advice' : '',
+    proposedBanner,
+    `Book as of ${safe(report.asOf)}: NAV ${money(plan.nav)} USD, cash ${money(plan.cashBefore)} ${arrow} ${money(plan.cash)} USD`,
+    '',
+    ...table(targetRows(plan, arrow), new Set([3, 4])),
+    '',
+    plan.orders.length > 0 ? 'Proposed orders:' : 'No orders proposed.',
+    ...plan.orders.map((order) => `  ${orderLine(order)}`),
+    '',
+    riskLine(plan),
+    ...listLines(plan),
+  ].filter((line, index) => line !== '' || index > 1);
+  const text = `${lines.join('\n')}\n`;
+  return options.unicode ? text : text.replace(/→/g, '->').replace(/≈/g, '~').replace(/—/g, '-').replace(/·/g, '|');
+}
+
+export function renderPortfolioMarkdown(report: PortfolioReport, chartFile: string | null): string {
+  const { plan } = report;
+  const cell = (text: string) => safe(text).replace(/\|/g, '\\|');
+  const lines = [
+    `# Proposed portfolio as of ${cell(report.asOf)}`,
+    '',
+    ...(report.demo ? ['> DEMO — synthetic data; not advice', ''] : []),
+    `> ${proposedBanner}`,
+    '',
+    `NAV ${money(plan.nav)} USD; cash ${money(plan.cashBefore)} → ${money(plan.cash)} USD. ${riskLine(plan)}.`,
+    '',
+    ...(chartFile ? [`![Current and target weights](${chartFile})`, ''] : []),
+    '## Targets',
+    '',
+    '| ticker | action | now | target | shares to trade | notional | binding | decision |',
+    '|---|---|--:|--:|--:|--:|---|---|',
+    ...plan.targets.map(
+      (target) =>
+        `| ${cell(target.ticker)}${target.stale ? ' (stale)' : ''} | ${target.action} | ${weight(target.currentWeight)} | ${weight(target.targetWeight)} | ${tradeShares(target)} | ${money(Math.abs((target.shares - target.currentShares) * target.price))} | ${target.binding ?? ''} | ${cell(target.decisionRunId ?? '')} |`,
+    ),
+    '',
+    '## Proposed orders',
+    '',
+    ...(plan.orders.length > 0 ? plan.orders.map((order) => `- ${cell(orderLine(order))}`) : ['None.']),
+    ...markdownList(
+      'Clamps',
+      plan.clamps.map(
+        (clamp) => `**${clamp.constraint}**: ${cell(clamp.message)} (${weight(clamp.before)} → ${weight(clamp.after)})`,
+      ),
+    ),
+    ...markdownList(
+      'Held, not traded',
+      plan.held.map(
+        (held) => `${cell(held.ticker)}: ${held.quantity} shares, ${weight(held.weight)} — ${cell(held.reason)}`,
+      ),
+    ),
+    ...markdownList(
+      'Excluded',
+      plan.excluded.map((entry) => `${cell(entry.ticker)}: ${cell(entry.reason)}`),
+    ),
+    ...markdownList('Warnings', plan.warnings.map(cell)),
+    '',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function markdownList(title: string, items: string[]): string[] {
+  return items.length === 0 ? [] : ['', `## ${title}`, '', ...items.map((item) => `- ${item}`)];
+}
+
+/** The orders alone, RFC 4180; a cell a spreadsheet would run as a formula is prefixed with '. */
+export function renderOrdersCsv(plan: PortfolioPlan): string {
+  const quote = (text: string) => {
+    const clean = sanitizeText(text).replace(/\n/g, ' ');
+    const inert = /^[=+\-@\t]/.test(clean) ? `'${clean}` : clean;
+    return /[",\n]/.test(inert) ? `"${inert.replace(/"/g, '""')}"` : inert;
+  };
+  const rows = plan.orders.map((order) =>
+    [
+      quote(order.ticker),
+      order.side,
+      String(order.quantity),
+      order.limitPrice === undefined ? '' : String(order.limitPrice),
+      order.notional.toFixed(2),
+      quote(order.reason),
+    ].join(','),
+  );
+  return `${['ticker,side,quantity,limitPrice,notional,reason', ...rows].join('\n')}\n`;
+}

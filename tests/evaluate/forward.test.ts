@@ -1,0 +1,237 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { forwardLine, forwardVerdict, outcomeStart, type LedgerView } from '../../src/evaluate/forward.js';
+import { appendRunToLedger } from '../../src/ledger/entry.js';
+import { ledgerPaths } from '../../src/ledger/paths.js';
+import type { LedgerRecord } from '../../src/ledger/record.js';
+import { createYahooMarketData } from '../../src/market/index.js';
+import type { AnalysisResult, Decision } from '../../src/result/types.js';
+import { saveRun } from '../../src/store/index.js';
+import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';
+import { captureIo } from '../support/cli.js';
+import { makeDecision, makeMarket, makeResult } from '../support/results.js';
+import { content } from '../ledger/support.js';
+import { acmePath, benchmarkPath, chartOf, yearBefore } from './support.js';
+
+/** `evaluate --forward-only`: only decisions sealed in the ledger before the prices that score them. */
+
+describe('forwardVerdict (pure)', () => {
+  const asOf = '2025-06-02T20:00:00.000Z';
+  const record = (overrides: Partial<LedgerRecord>): LedgerRecord =>
+    ({
+      ...content(0, { asOf, resultDigest: 'd'.repeat(64) }),
+      v: 1,
+      seq: 0,
+      prev: '0'.repeat(64),
+      hash: 'h'.repeat(64),
+      ...overrides,
+    }) as LedgerRecord;
+  const view = (records: LedgerRecord[], intact = true): LedgerView => ({
+    intact,
+    byRunId: new Map(records.length > 0 ? [['run', records]] : []),
+  });
+  const digest = 'd'.repeat(64);
+
+  it('the outcome window opens at the next session’s open (09:30 New York)', () => {
+    expect(outcomeStart(asOf).toISOString()).toBe('2025-06-03T13:30:00.000Z');
+    // Before the bell, that same day's session is the first of the outcome.
+    expect(outcomeStart('2025-06-03T12:00:00.000Z').toISOString()).toBe('2025-06-03T13:30:00.000Z');
+    // After a Friday close: Monday.
+    expect(outcomeStart('2025-06-06T20:30:00.000Z').toISOString()).toBe('2025-06-09T13:30:00.000Z');
+  });
+
+  it.each([
+    {
+      name: 'recorded before the open, clean',
+      records: [record({ recordedAt: '2025-06-02T20:05:00.000Z' })],
+      expected: null,
+    },
+    {
+      name: 'recorded a second before the open',
+      records: [record({ recordedAt: '2025-06-03T13:29:59.000Z' })],
+      expected: null,
+    },
+    {
+      name: 'recorded at the open',
+      records: [record({ recordedAt: '2025-06-03T13:30:00.000Z' })],
+      expected: 'recorded-after-outcome',
+    },
+    {
+      name: 'an as-of run of a past day',
+      records: [record({ asOfMode: 'historical', recordedAt: '2025-06-10T12:00:00.000Z' })],
+      expected: 'recorded-after-outcome',
+    },
+    {
+      name: 'contaminated',
+      records: [record({ contamination: 'contaminated', recordedAt: '2025-06-10T12:00:00.000Z' })],
+      expected: 'contaminated',
+    },
+    {
+      name: 'unknown contamination is not clean',
+      records: [record({ contamination: 'unknown', recordedAt: '2025-06-02T20:05:00.000Z' })],
+      expected: 'contaminated',
+    },
+    { name: 'no record', records: [], expected: 'no-record' },
+    {
+      name: 'result.json changed since',
+      records: [record({ resultDigest: 'e'.repeat(64) })],
+      expected: 'result-edited',
+    },
+  ])('$name → $expected', ({ records, expected }) => {
+    expect(forwardVerdict({ runId: 'run' }, view(records), digest)).toBe(expected);
+  });
+
+  it('a chain that does not verify: nothing in it counts', () => {
+    expect(forwardVerdict({ runId: 'run' }, view([record({})], false), digest)).toBe('chain-broken');
+  });
+
+  it('the summary line names each reason with its count', () => {
+    expect(
+      forwardLine({ applied: true, included: 1, excluded: { contaminated: 1, 'recorded-after-outcome': 2 } }, 4),
+    ).toBe(
+      'Forward-only: 1 of 4 decision(s) were on record before their outcome; excluded: 1 contaminated, 2 recorded-after-outcome.',
+    );
+  });
+});
+
+const bars = [...yearBefore('2025-06-02', (index) => 80 + index * 0.05), acmePath[0]!].map((session) => ({
+  ...session,
+  adjClose: session.close,
+  volume: 1_000_000,
+}));
+
+function run(runId: string, decision: Partial<Decision>, overrides: Partial<AnalysisResult> = {}): AnalysisResult {
+  return makeResult({
+    runId,
+    asOf: '2025-06-02T20:00:00.000Z',
+    asOfMode: 'live',
+    contamination: { label: 'clean', models: [], reason: '' },
+    market: makeMarket({ bars }),
+    decision: makeDecision({ orderType: 'market', entry: null, ...decision }),
+    ...overrides,
+  });
+}
+
+/** Each run saved, and recorded in the ledger at `recordedAt` (null: never recorded). */
+async function home(runs: Array<{ result: AnalysisResult; recordedAt: string | null }>) {
+  const io = captureIo();
+  const at = io.env.AUTOHEDGE_HOME!;
+  for (const { result, recordedAt } of runs) {
+    const { resultJson } = await saveRun(at, result, { transcript: [], markdown: '' });
+    if (recordedAt) await appendRunToLedger({ home: at, result, resultJson, now: () => new Date(recordedAt) });
+  }
+  const router = createYahooRouter(
+    acmeRoutes({ chart: (symbol) => chartOf(symbol, symbol === 'SPY' ? benchmarkPath : acmePath) }),
+  );
+  return { io, at, market: createYahooMarketData({ fetch: router.fetch }) };
+}
+
+const live = run('20250602T200000Z-ACME-live01', { action: 'BUY', conviction: 80, stopLoss: 95, takeProfit: 105 });
+const pastDay = run(
+  '20250610T120000Z-ACME-asof01',
+  { action: 'SELL', conviction: 60, stopLoss: 103, takeProfit: 99.5 },
+  { asOfMode: 'historical' },
+);
+const contaminated = run(
+  '20250610T120000Z-ACME-cont01',
+  { action: 'BUY', conviction: 70, stopLoss: 95, takeProfit: 105 },
+  { asOfMode: 'historical', contamination: { label: 'contaminated', models: [], reason: 'trained after' } },
+);
+const unrecorded = run('20250602T200000Z-ACME-none01', {
+  action: 'BUY',
+  conviction: 50,
+  stopLoss: 95,
+  takeProfit: 105,
+});
+
+type Output = {
+  decisions: Array<{ runId: string; horizons: Array<{ outcome: string }> }>;
+  skipped: Array<{ runId: string; reason: string }>;
+  forward: { applied: boolean; included: number; excluded: Record<string, number> };
+};
+
+async function evaluate(setup: Awaited<ReturnType<typeof home>>, args: string[], now: string) {
+  const io = captureIo({ env: setup.io.env });
+  const code = await runCli(['evaluate', '--horizon', '5', '--no-save', ...args], io, {
+    market: setup.market,
+    now: () => new Date(now),
+  });
+  return { code, io };
+}
+
+describe('autohedge evaluate --forward-only', () => {
+  const runs = [
+    { result: live, recordedAt: '2025-06-02T20:00:05.000Z' },
+    { result: pastDay, recordedAt: '2025-06-10T12:00:05.000Z' },
+    { result: contaminated, recordedAt: '2025-06-10T12:01:00.000Z' },
+    { result: unrecorded, recordedAt: null },
+  ];
+
+  it('excludes an as-of run of a past day, a contaminated run and an unrecorded one; includes the live run once its horizon has passed', async () => {
+    const setup = await home(runs);
+    const { code, io } = await evaluate(setup, ['--forward-only', '--json'], '2025-06-10T21:00:00Z');
+    expect(code, io.err()).toBe(0);
+    const output = JSON.parse(io.out()) as Output;
+    expect(output.decisions.map((row) => row.runId)).toEqual([live.runId]);
+    expect(output.decisions[0]!.horizons[0]!.outcome).toBe('target');
+    expect(output.forward).toEqual({
+      applied: true,
+      included: 1,
+      total: 4,
+      excluded: { 'recorded-after-outcome': 1, contaminated: 1, 'no-record': 1 },
+    });
+    expect(Object.fromEntries(output.skipped.map((item) => [item.runId, item.reason.split(' ')[1]]))).toEqual({
+      [pastDay.runId]: 'recorded-after-outcome',
+      [contaminated.runId]: 'contaminated',
+      [unrecorded.runId]: 'no-record',
+    });
+  });
+
+  it('before its horizon has passed, the live run is included but pending', async () => {
+    // Levels no session reaches: only the horizon's close can settle it.
+    const wide = run('20250602T200000Z-ACME-wide01', { action: 'BUY', conviction: 80, stopLoss: 50, takeProfit: 150 });
+    const setup = await home([{ result: wide, recordedAt: '2025-06-02T20:00:05.000Z' }]);
+    const early = JSON.parse(
+      (await evaluate(setup, ['--forward-only', '--json'], '2025-06-05T21:00:00Z')).io.out(),
+    ) as Output;
+    expect(early.forward.included).toBe(1);
+    expect(early.decisions[0]!.horizons[0]!.outcome).toBe('pending');
+    const later = JSON.parse(
+      (await evaluate(setup, ['--forward-only', '--json'], '2025-06-10T21:00:00Z')).io.out(),
+    ) as Output;
+    expect(later.decisions[0]!.horizons[0]!.outcome).toBe('horizon');
+  });
+
+  it('without --forward-only every decision is scored, and the verdict still counted', async () => {
+    const setup = await home(runs);
+    const { io } = await evaluate(setup, ['--json'], '2025-06-10T21:00:00Z');
+    const output = JSON.parse(io.out()) as Output;
+    expect(output.decisions).toHaveLength(4);
+    expect(output.forward).toMatchObject({ applied: false, included: 1 });
+    const text = await evaluate(setup, ['--forward-only'], '2025-06-10T21:00:00Z');
+    expect(text.io.out()).toContain(
+      'Forward-only: 1 of 4 decision(s) were on record before their outcome; excluded: 1 no-record, 1 contaminated, 1 recorded-after-outcome.',
+    );
+  });
+
+  it('an edited result.json and a broken chain are excluded, by name', async () => {
+    const setup = await home(runs.slice(0, 1));
+    const file = join(setup.at, 'runs', live.runId, 'result.json');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace('"conviction": 80', '"conviction": 99'));
+    const edited = JSON.parse(
+      (await evaluate(setup, ['--forward-only', '--json'], '2025-06-10T21:00:00Z')).io.out(),
+    ) as Output;
+    expect(edited.forward.excluded).toEqual({ 'result-edited': 1 });
+    writeFileSync(file, original);
+    const ledger = ledgerPaths(setup.at).file;
+    writeFileSync(ledger, readFileSync(ledger, 'utf8').replace('"action":"BUY"', '"action":"SELL"'));
+    const broken = JSON.parse(
+      (await evaluate(setup, ['--forward-only', '--json'], '2025-06-10T21:00:00Z')).io.out(),
+    ) as Output;
+    expect(broken.forward.excluded).toEqual({ 'chain-broken': 1 });
+    expect(broken.decisions).toEqual([]);
+  });
+});
