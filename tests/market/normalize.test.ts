@@ -41,6 +41,16 @@ describe('field coercion', () => {
   });
 });
 
+describe('the earnings date', () => {
+  it("is the v7 quote's earningsTimestamp as a day (yahoo-finance2 gives a Date), else null", () => {
+    const at = (value: unknown) =>
+      quoteStatsFrom({ quote: parseQuote({ earningsTimestamp: value }), summary: null, meta: null }).earningsDate;
+    expect(at(new Date('2026-10-29T20:00:00Z'))).toBe('2026-10-29');
+    expect(at(undefined)).toBeNull();
+    expect(quoteStatsFrom({ quote: null, summary: null, meta: null }).earningsDate).toBeNull();
+  });
+});
+
 describe('units', () => {
   it('the v7 quote’s percentages and quoteSummary’s fractions end up in the documented units', () => {
     // v7 quote: dividendYield 0.42 and regularMarketChangePercent -3.45 are percent

@@ -169,6 +169,8 @@ describe('snapshot from our own fixtures', () => {
       profitMargin: 0.18,
       revenueGrowth: 0.07,
       debtToEquity: 85.5,
+      // The v7 quote's earningsTimestamp, as the day `watch` compares with a call's.
+      earningsDate: null,
     });
 
     // 262 sessions dated in New York time, the halted one kept as a bar of nulls

@@ -77,7 +77,6 @@ export const marketSnapshotSchema = z.strictObject({
   quote: z.strictObject({
     price,
     priceTime: z.iso.datetime().nullable(),
-    earningsDate: z.iso.date().nullable().optional(),
     change: fraction,
     changePercent: fraction,
     marketCap: fraction,
@@ -93,6 +92,7 @@ export const marketSnapshotSchema = z.strictObject({
     profitMargin: fraction,
     revenueGrowth: fraction,
     debtToEquity: fraction,
+    earningsDate: z.iso.date().nullable().optional(),
   }),
   bars: z.array(bar),
   indicators: z.strictObject({
