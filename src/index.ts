@@ -121,6 +121,16 @@ export {
   type McpTool,
   type McpToolSources,
 } from './mcp/index.js';
+// Blind runs: the snapshot with its identity and calendar hidden, and the way back to real prices.
+export {
+  alphabeticalAlias,
+  blindSnapshot,
+  defaultAlias,
+  type BlindOptions,
+  type BlindSnapshot,
+  type PriceLevels,
+  type Unblind,
+} from './market/blind.js';
 // The decision ledger (docs/ledger.md): append a saved run, verify a ledger or an export.
 export {
   appendRunToLedger,

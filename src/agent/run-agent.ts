@@ -149,6 +149,7 @@ class AgentRun<Output> {
       ...(this.responseFormat ? { responseFormat: this.responseFormat } : {}),
       ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
       ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
+      ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
       agent: spec.id,
     };
     this.calls += 1;

@@ -34,6 +34,8 @@ export interface AgentSpec<Output = string> {
   timeoutMs?: number;
   temperature?: number;
   maxTokens?: number;
+  /** Sent as the request's `seed` (`--samples`: each sample its own), for servers that accept one. */
+  seed?: number;
   /** With a schema, the final answer is JSON checked against it (one re-ask on a slip) and returned as `output`. */
   output?: AgentOutput<Output>;
 }

@@ -70,10 +70,26 @@ export const analyzeSpec = {
   name: 'analyze',
   description: 'analyse one or more tickers: Director plan, four desks, decision, guardrails',
   args: [['[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)']],
-  groups: ['run', 'model', 'tools', 'guardrails', 'rateLimits', 'replay', 'output', 'save', 'universe'],
+  groups: ['run', 'trust', 'model', 'tools', 'guardrails', 'rateLimits', 'replay', 'output', 'save', 'universe'],
   help: { json: 'print the AnalysisResult JSON only (an array for several tickers)' },
 } as const satisfies CommandSpec;
 export type AnalyzeCliOptions = OptionsOf<typeof analyzeSpec>;
+
+export const probeSpec = {
+  name: 'probe',
+  description: 'a named and a blind run of one ticker on one market fetch, side by side: did the model read the data?',
+  args: [['<ticker>', 'ticker symbol']],
+  groups: ['model'],
+  options: ['asOf', 'json', 'maxCost', 'record', 'replay', 'save', 'quiet'],
+  help: {
+    json: 'print the comparison JSON only',
+    maxCost: 'stop making model calls before the spend of both runs would pass this many USD',
+    record: 'record every HTTP exchange of both runs to a cassette',
+    save: 'do not save the two runs under $AUTOHEDGE_HOME/runs',
+    asOf: "as of a past US session's close (YYYY-MM-DD)",
+  },
+} as const satisfies CommandSpec;
+export type ProbeCliOptions = OptionsOf<typeof probeSpec>;
 
 export const workerSpec = {
   name: 'worker',
@@ -95,7 +111,7 @@ export const enqueueSpec = {
   name: 'enqueue',
   description: 'queue one analysis job per (ticker, as-of day) for `autohedge worker`',
   args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
-  groups: ['queue', 'enqueue', 'guardrails'],
+  groups: ['queue', 'enqueue', 'guardrails', 'trust'],
   options: ['universe', 'asOf', 'agent', 'model', 'json', 'jsonl', 'quiet'],
   help: {
     universe: 'also the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
@@ -112,10 +128,11 @@ export const marketSpec = {
   description: 'print the market-data snapshot exactly as the agents see it',
   args: [['<ticker>', 'ticker symbol']],
   groups: ['replay'],
-  options: ['json', 'refresh', 'asOf'],
+  options: ['json', 'refresh', 'asOf', 'blind'],
   help: {
     json: 'print the snapshot JSON only',
     asOf: "the snapshot as of a past US session's close (YYYY-MM-DD)",
+    blind: "the snapshot as a blind run's agents see it: an alias, prices scaled to 100, session offsets",
     record: 'record every HTTP exchange to a cassette',
     demo: 'the bundled demo data (synthetic, no network)',
   },
@@ -310,6 +327,9 @@ export const commandTable: readonly Command[] = [
       input.deps,
       input.argv,
     ),
+  ),
+  command(probeSpec, async (input) =>
+    (await import('./commands/probe.js')).probeCommand(ticker(input), input.options, input.io, input.deps, input.argv),
   ),
   command(workerSpec, async (input) =>
     (await import('./commands/worker.js')).workerCommand(input.options, input.io, input.deps, input.argv),

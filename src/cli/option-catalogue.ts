@@ -18,6 +18,7 @@ import {
   defaultStallIntervalMs,
 } from '../queue/defaults.js';
 import { defaultConcurrency } from '../run/defaults.js';
+import { defaultMinAgreement } from '../pipeline/stability.js';
 import { defaultSearchChoice } from '../search/types.js';
 import { defaultPortfolioLimits as book } from '../portfolio/limits.js';
 import { defaultRunMaxCostUsd } from '../watch/defaults.js';
@@ -122,6 +123,23 @@ export const optionCatalogue = {
     field: (f) => f.path.optional(),
   },
   refresh: { flags: '--refresh', help: 'bypass the market-data cache', field: (f) => f.flag },
+  // ---- blind runs and decision stability (docs/blind.md)
+  blind: {
+    flags: '--blind',
+    help: 'hide the company and the calendar from every model: an alias, prices scaled to 100, session offsets; no search or MCP',
+    field: (f) => f.flag,
+  },
+  samples: {
+    flags: '--samples <k>',
+    help: "the Director's decision this many times on the same reports; keeps the modal action's median levels",
+    field: (f) => f.positiveInteger('--samples'),
+    default: '1',
+  },
+  minAgreement: {
+    flags: '--min-agreement <share>',
+    help: `with --samples: below this share of samples on one action the run is flagged (default ${defaultMinAgreement})`,
+    field: (f) => f.shareOfOne('--min-agreement').optional(),
+  },
   // ---- record and replay
   record: {
     flags: '--record <file>',
@@ -438,6 +456,7 @@ export const optionGroups = {
   guardrails: { heading: 'Guardrails and spending', options: ['maxPosition', 'maxRisk', 'minRewardRisk', 'maxCost'] },
   rateLimits: { heading: 'Rate limits', options: ['rpm', 'tpm'] },
   run: { heading: 'The run', options: ['agent', 'asOf', 'refresh'] },
+  trust: { heading: 'Blind runs and stability', options: ['blind', 'samples', 'minAgreement'] },
   replay: { heading: 'Record and replay', options: ['record', 'replay', 'demo'] },
   output: { heading: 'Output', options: ['json', 'jsonl', 'trace', 'quiet'] },
   save: { heading: 'Saving', options: ['save', 'out'] },

@@ -30,6 +30,13 @@ export const positiveNumber = (flag: string, max?: number) =>
       error: (issue) => `${flag} must be at most ${max}${got(issue)}`,
     });
 
+/** A share between 0 and 1 inclusive (`--min-agreement 0.6`). */
+export const shareOfOne = (flag: string) =>
+  z
+    .string()
+    .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, { error: (issue) => `${flag} must be a number from 0 to 1${got(issue)}` })
+    .transform(Number);
+
 /** Seconds as typed, in milliseconds. */
 export const seconds = (flag: string) =>
   z

@@ -21,6 +21,9 @@ type RequestFlags = Partial<
     | 'demo'
     | 'save'
     | 'out'
+    | 'blind'
+    | 'samples'
+    | 'minAgreement'
   >
 >;
 
@@ -55,5 +58,8 @@ export function requestFromFlags(flags: RequestFlags, search?: SearchChoice): Om
     refresh: flags.refresh ?? false,
     save: flags.save ?? true,
     ...(flags.out !== undefined ? { out: flags.out } : {}),
+    ...(flags.blind ? { blind: true } : {}),
+    ...(flags.samples !== undefined && flags.samples > 1 ? { samples: flags.samples } : {}),
+    ...(flags.minAgreement !== undefined ? { minAgreement: flags.minAgreement } : {}),
   };
 }

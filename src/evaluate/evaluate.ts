@@ -1,3 +1,4 @@
+import { runKindOf, type RunKind } from './run-kind.js';
 import { DataError, errorMessage, InterruptedError } from '../errors.js';
 import { addDays, latestClosedSession, nextSessionAfter, sessionClose, sessionsAfter } from '../market/sessions.js';
 import type { Bar, BarsOptions } from '../market/types.js';
@@ -83,6 +84,9 @@ export interface DecisionRow extends Partial<RowContext> {
   horizons: HorizonResult[];
   /** Why this decision could not be scored, when it could not. */
   problem: string | null;
+  /** A --blind run; its --samples stability group (null when decided once). */
+  blind?: RunKind['blind'];
+  stability?: RunKind['stability'];
 }
 
 export interface Evaluation {
@@ -283,6 +287,7 @@ function baseRow(
     entrySession: item.entrySession,
     ...item.context,
     problem: null,
+    ...runKindOf(result),
   };
 }
 

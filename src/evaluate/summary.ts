@@ -1,3 +1,4 @@
+import { splitSummaries, type SplitSummary } from './run-kind.js';
 import type { ContaminationLabel } from '../result/types.js';
 import { attribute, attributionDefaults, type Attribution, type AttributionOptions } from './attribution.js';
 import { distinctConfigurations } from './configurations.js';
@@ -50,6 +51,8 @@ export interface GroupSummary extends Attribution {
 export interface EvaluationSummary {
   seed: number;
   groups: GroupSummary[];
+  /** By blind vs named and by --samples stability (src/evaluate/run-kind.ts); absent when no run was either. */
+  splits?: SplitSummary[];
 }
 
 interface Scored {
@@ -163,5 +166,6 @@ export function summarize(evaluation: Evaluation, seed: number, options: Summary
     if (rows.length === 0) continue;
     for (const horizon of evaluation.horizons) groups.push(groupSummary(label, horizon, rows, seed, attribution));
   }
-  return { seed, groups };
+  const splits = splitSummaries(evaluation.decisions, evaluation.horizons);
+  return { seed, groups, ...(splits.length > 0 ? { splits } : {}) };
 }

@@ -191,6 +191,7 @@ function requestBody(request: ChatRequest, responseFormat: object | undefined): 
       ? { temperature: request.temperature }
       : {}),
     ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
   };
 }
 

@@ -51,6 +51,8 @@ export interface ChatRequest {
   temperature?: number;
   /** Upper bound on completion tokens; also the budget's worst case for this call. */
   maxTokens?: number;
+  /** Sampling seed (`--samples`): OpenAI and most compatible servers accept it; others ignore it. */
+  seed?: number;
   /** Which agent sends this; travels as a header so a replay miss can name it. */
   agent?: string;
   signal?: AbortSignal;

@@ -1,77 +1,38 @@
 import { adjustedCloses, maxDrawdownWindow, yearOfCloses } from './indicators.js';
+import {
+  formatFraction,
+  formatNumber,
+  formatPercent,
+  formatPrice,
+  formatPriceChange,
+  formatQuantity,
+  isNumber,
+  notAvailable,
+} from './snapshot-format.js';
 import type { Bar, MarketSnapshot } from './types.js';
+
+export {
+  formatFraction,
+  formatNumber,
+  formatPercent,
+  formatPrice,
+  formatPriceChange,
+  formatQuantity,
+  notAvailable,
+} from './snapshot-format.js';
 
 /**
  * The snapshot as the agents see it: one labelled block, every number with its unit
  * and date, every gap said out loud so a model does not fill it from memory. Kept
- * under about 1,200 tokens (≈ 4,800 characters) for a fully populated symbol.
+ * under about 1,200 tokens (≈ 4,800 characters) for a fully populated symbol. A blind
+ * snapshot (`blindSnapshot()`) is written with its alias, in blind price units and with
+ * session offsets: no calendar date, year or weekday.
  */
-
-export const notAvailable = 'not available — do not estimate';
 
 /** The block's budget in characters (≈ 1,200 tokens at 4 characters a token). */
 export const snapshotTextBudgetChars = 4_800;
 
 type SnapshotData = Omit<MarketSnapshot, 'text'>;
-
-function isNumber(value: number | null | undefined): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
-/** Prices: 4 decimals below 2 (currencies, penny stocks), else 2. */
-export function formatPrice(value: number | null | undefined, unit: string): string {
-  if (!isNumber(value)) return notAvailable;
-  const decimals = Math.abs(value) < 2 ? 4 : 2;
-  return `${value.toFixed(decimals)} ${unit}`;
-}
-
-/** A price difference (a day's change) with the decimals of the price it changes, so −1.75 on a 270 stock is not shown as −1.7532. */
-export function formatPriceChange(
-  value: number | null | undefined,
-  price: number | null | undefined,
-  unit: string,
-): string {
-  if (!isNumber(value)) return notAvailable;
-  const decimals = Math.abs(isNumber(price) ? price : value) < 2 ? 4 : 2;
-  return `${value > 0 ? '+' : ''}${value.toFixed(decimals)} ${unit}`;
-}
-
-/** Large quantities with a scale: 3.64 T, 54.84 M, 12.30 K. */
-export function formatQuantity(value: number | null | undefined, unit: string): string {
-  if (!isNumber(value)) return notAvailable;
-  const scales: Array<[number, string]> = [
-    [1e12, 'T'],
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'K'],
-  ];
-  for (const [size, suffix] of scales) {
-    if (Math.abs(value) >= size) return `${(value / size).toFixed(2)} ${suffix} ${unit}`;
-  }
-  return `${Math.round(value)} ${unit}`;
-}
-
-/** A fraction as a percentage; `signed` adds + to gains (returns, distances). */
-export function formatFraction(value: number | null | undefined, signed = false): string {
-  if (!isNumber(value)) return notAvailable;
-  return formatPercent(value * 100, signed);
-}
-
-export function formatPercent(value: number | null | undefined, signed = false): string {
-  if (!isNumber(value)) return notAvailable;
-  const sign = signed && value > 0 ? '+' : '';
-  return `${sign}${value.toFixed(2)} %`;
-}
-
-export function formatNumber(value: number | null | undefined, decimals = 2): string {
-  if (!isNumber(value)) return notAvailable;
-  return value.toFixed(decimals);
-}
-
-function formatTime(iso: string | null): string | null {
-  if (!iso) return null;
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
 
 /** The stretch of history the technicals cover, in words. */
 export function historyWindow(bars: readonly Bar[]): {
@@ -83,102 +44,152 @@ export function historyWindow(bars: readonly Bar[]): {
   const closes = adjustedCloses(bars);
   const first = closes[0]?.date ?? null;
   const last = closes[closes.length - 1]?.date ?? null;
-  const spanDays = first && last ? (Date.parse(last) - Date.parse(first)) / 86_400_000 : 0;
+  // A blind snapshot's days are offsets (D-251): no span in days, so only the count decides.
+  const span = first && last ? (Date.parse(last) - Date.parse(first)) / 86_400_000 : 0;
+  const spanDays = Number.isFinite(span) ? span : 0;
   return { sessions: closes.length, first, last, coversYear: closes.length > 252 || spanDays >= 350 };
 }
 
+/** What every section writes with: the price unit, the day labels, the year window. */
+interface Writer {
+  data: SnapshotData;
+  currency: string;
+  money: (value: number | null) => string;
+  /** The as-of day (`2026-11-27`, or `D-0` when blind). */
+  day: string;
+  /** The last bar's day, or the as-of day. */
+  barDay: string;
+  dated: (value: string) => string;
+  window: ReturnType<typeof historyWindow>;
+  yearLabel: string;
+}
+
+function writerFor(data: SnapshotData): Writer {
+  const currency = data.blind ? 'blind units' : (data.identity.currency ?? 'in the listing currency');
+  const barDay = data.indicators.asOfBar;
+  const window = historyWindow(data.bars);
+  return {
+    data,
+    currency,
+    money: (value) => formatPrice(value, currency),
+    day: data.asOf.slice(0, 10),
+    barDay: barDay ?? data.asOf.slice(0, 10),
+    dated: (value) => (value === notAvailable || !barDay ? value : `${value} (${barDay})`),
+    window,
+    yearLabel:
+      window.coversYear || window.first === null ? '1 year' : `${window.sessions} sessions since ${window.first}`,
+  };
+}
+
 export function renderSnapshotText(snapshot: SnapshotData): string {
-  const { identity, quote, indicators } = snapshot;
-  const currency = identity.currency ?? 'in the listing currency';
-  const money = (value: number | null) => formatPrice(value, currency);
-  const day = snapshot.asOf.slice(0, 10);
-  const barDay = indicators.asOfBar;
-  const dated = (value: string) => (value === notAvailable || !barDay ? value : `${value} (${barDay})`);
-  const window = historyWindow(snapshot.bars);
-  const yearLabel =
-    window.coversYear || window.first === null ? '1 year' : `${window.sessions} sessions since ${window.first}`;
+  const writer = writerFor(snapshot);
+  return [
+    ...(snapshot.blind ? blindHeaderLines(writer) : headerLines(writer)),
+    ...quoteLines(writer),
+    ...technicalLines(writer),
+    ...levelLines(writer),
+    ...noteLines(snapshot.warnings),
+  ].join('\n');
+}
 
-  const lines: string[] = [];
-  lines.push(`MARKET DATA — ${snapshot.symbol} (${identity.name ?? 'name not available'}), as of ${day}`);
-  lines.push(
+function headerLines({ data, day }: Writer): string[] {
+  const { identity } = data;
+  return [
+    `MARKET DATA — ${data.symbol} (${identity.name ?? 'name not available'}), as of ${day}`,
     `Source: Yahoo Finance. Use these numbers; where one is "${notAvailable}", say it is missing instead of supplying it.`,
-  );
-
-  lines.push('', 'IDENTITY');
-  lines.push(
+    '',
+    'IDENTITY',
     `Symbol: ${identity.symbol} | Type: ${identity.quoteType ?? notAvailable} | Exchange: ${identity.exchange ?? notAvailable} | Currency: ${identity.currency ?? notAvailable}`,
-  );
-  lines.push(`Sector: ${identity.sector ?? notAvailable} | Industry: ${identity.industry ?? notAvailable}`);
+    `Sector: ${identity.sector ?? notAvailable} | Industry: ${identity.industry ?? notAvailable}`,
+  ];
+}
 
+/** The blind run's header: the alias, what was changed, and nothing that names the company or the day. */
+function blindHeaderLines({ data }: Writer): string[] {
+  const { identity } = data;
+  return [
+    `MARKET DATA — ${data.symbol} (blind: the company and the calendar are hidden), as of session D-0`,
+    `Source: Yahoo Finance, blinded. Every price is in blind units, scaled so the last close is 100.00; ratios, percentages, RSI, volatility, returns and volumes are as reported. Days are session offsets: D-0 is the as-of session, D-21 is 21 sessions earlier. Use these numbers; where one is "${notAvailable}", say it is missing instead of supplying it.`,
+    '',
+    'IDENTITY',
+    `Company: ${identity.name ?? data.symbol} | Type: ${identity.quoteType ?? notAvailable}`,
+    `Sector: ${identity.sector ?? notAvailable}`,
+  ];
+}
+
+function quoteLines({ data, money, currency }: Writer): string[] {
+  const { quote } = data;
   const priceTime = formatTime(quote.priceTime);
-  lines.push('', `QUOTE & KEY STATISTICS (Yahoo${priceTime ? `, quote time ${priceTime}` : ''})`);
   const change = isNumber(quote.change)
     ? `; day change ${formatPriceChange(quote.change, quote.price, currency)} (${formatPercent(quote.changePercent, true)})`
     : '';
-  lines.push(
+  const range =
+    isNumber(quote.fiftyTwoWeekLow) && isNumber(quote.fiftyTwoWeekHigh)
+      ? `${money(quote.fiftyTwoWeekLow)} – ${money(quote.fiftyTwoWeekHigh)}`
+      : notAvailable;
+  return [
+    '',
+    `QUOTE & KEY STATISTICS (Yahoo${priceTime ? `, quote time ${priceTime}` : ''})`,
     `Last price: ${money(quote.price)}${isNumber(quote.price) && priceTime ? ` (${quote.priceTime!.slice(0, 10)})` : ''}${change}`,
-  );
-  lines.push(`Market cap: ${formatQuantity(quote.marketCap, currency)}`);
-  lines.push(`P/E: trailing ${formatNumber(quote.trailingPE)}; forward ${formatNumber(quote.forwardPE)}`);
-  lines.push(`Beta (vs market): ${formatNumber(quote.beta)}`);
-  lines.push(
-    `52-week range (Yahoo): ${isNumber(quote.fiftyTwoWeekLow) && isNumber(quote.fiftyTwoWeekHigh) ? `${money(quote.fiftyTwoWeekLow)} – ${money(quote.fiftyTwoWeekHigh)}` : notAvailable}`,
-  );
-  lines.push(`Average daily volume (3 months): ${formatQuantity(quote.averageVolume, 'shares')}`);
-  lines.push(`Dividend yield: ${formatFraction(quote.dividendYield)}`);
-  lines.push(
+    `Market cap: ${formatQuantity(quote.marketCap, currency)}`,
+    `P/E: trailing ${formatNumber(quote.trailingPE)}; forward ${formatNumber(quote.forwardPE)}`,
+    `Beta (vs market): ${formatNumber(quote.beta)}`,
+    `52-week range (Yahoo): ${range}`,
+    `Average daily volume (3 months): ${formatQuantity(quote.averageVolume, 'shares')}`,
+    `Dividend yield: ${formatFraction(quote.dividendYield)}`,
     `Analyst mean target: ${money(quote.targetMeanPrice)} | Recommendation: ${quote.recommendation ?? notAvailable}`,
-  );
-  lines.push(
     `Profit margin: ${formatFraction(quote.profitMargin)} | Revenue growth (year over year): ${formatFraction(quote.revenueGrowth, true)}`,
-  );
-  lines.push(
     `Debt/equity: ${isNumber(quote.debtToEquity) ? `${quote.debtToEquity.toFixed(2)} % (Yahoo's figure: 100 % = debt equals equity)` : notAvailable}`,
-  );
+  ];
+}
 
+function technicalLines(writer: Writer): string[] {
+  const { data, money, dated, window, yearLabel, barDay } = writer;
+  const { indicators } = data;
+  const { returns } = indicators;
   const windowText =
     window.sessions > 0 ? `${window.sessions} daily sessions ${window.first} → ${window.last}` : 'no daily bars';
-  lines.push('', `TECHNICALS (${windowText}; adjusted closes; RSI and ATR with Wilder smoothing)`);
-  lines.push(`Last close: ${dated(money(indicators.lastClose))}`);
-  const { returns } = indicators;
-  lines.push(
-    `Returns to ${barDay ?? day}: 1 day ${formatFraction(returns.d1, true)}, 1 week ${formatFraction(returns.w1, true)}, 1 month ${formatFraction(returns.m1, true)}, 3 months ${formatFraction(returns.m3, true)}, 6 months ${formatFraction(returns.m6, true)}, 1 year ${formatFraction(returns.y1, true)}`,
-  );
   const average = (label: string, value: number | null, distance: number | null) =>
     isNumber(value)
       ? `${label} ${money(value)} (close ${formatFraction(distance, true)} vs it)`
       : `${label} ${notAvailable}`;
-  lines.push(
-    `Moving averages (${barDay ?? day}): ${average('SMA20', indicators.sma20, indicators.distanceFromSma20)}; ${average('SMA50', indicators.sma50, indicators.distanceFromSma50)}; ${average('SMA200', indicators.sma200, indicators.distanceFromSma200)}`,
-  );
-  lines.push(`RSI(14): ${dated(formatNumber(indicators.rsi14, 1))}`);
   const atrShare =
     isNumber(indicators.atr14) && isNumber(indicators.lastClose)
       ? ` = ${formatFraction(indicators.atr14 / indicators.lastClose)} of close`
       : '';
-  lines.push(`ATR(14): ${dated(isNumber(indicators.atr14) ? `${money(indicators.atr14)}${atrShare}` : notAvailable)}`);
-  lines.push(
+  return [
+    '',
+    `TECHNICALS (${windowText}; adjusted closes; RSI and ATR with Wilder smoothing)`,
+    `Last close: ${dated(money(indicators.lastClose))}`,
+    `Returns to ${barDay}: 1 day ${formatFraction(returns.d1, true)}, 1 week ${formatFraction(returns.w1, true)}, 1 month ${formatFraction(returns.m1, true)}, 3 months ${formatFraction(returns.m3, true)}, 6 months ${formatFraction(returns.m6, true)}, 1 year ${formatFraction(returns.y1, true)}`,
+    `Moving averages (${barDay}): ${average('SMA20', indicators.sma20, indicators.distanceFromSma20)}; ${average('SMA50', indicators.sma50, indicators.distanceFromSma50)}; ${average('SMA200', indicators.sma200, indicators.distanceFromSma200)}`,
+    `RSI(14): ${dated(formatNumber(indicators.rsi14, 1))}`,
+    `ATR(14): ${dated(isNumber(indicators.atr14) ? `${money(indicators.atr14)}${atrShare}` : notAvailable)}`,
     `Volatility (annualised, daily log returns): 20-day ${formatFraction(indicators.volatility20d)}; ${yearLabel} ${formatFraction(indicators.volatility1y)}`,
-  );
-  lines.push(`Max drawdown (${yearLabel}): ${drawdownText(indicators.maxDrawdown1y, snapshot.bars)}`);
+    `Max drawdown (${yearLabel}): ${drawdownText(indicators.maxDrawdown1y, data.bars)}`,
+  ];
+}
 
-  lines.push('', 'LEVELS');
+function levelLines({ data, money, yearLabel, barDay }: Writer): string[] {
+  const { indicators } = data;
   const fromClose = (distance: number | null) =>
     isNumber(distance) ? ` (close ${formatFraction(distance, true)} from it)` : '';
-  lines.push(
+  return [
+    '',
+    'LEVELS',
     `High/low of daily bars (${yearLabel}): high ${money(indicators.high52w)}${fromClose(indicators.distanceFromHigh52w)}; low ${money(indicators.low52w)}${fromClose(indicators.distanceFromLow52w)}`,
-  );
-  lines.push(
-    `20-session swing levels (${barDay ?? day}): support (lowest low) ${money(indicators.support)}; resistance (highest high) ${money(indicators.resistance)}`,
-  );
-  lines.push(
+    `20-session swing levels (${barDay}): support (lowest low) ${money(indicators.support)}; resistance (highest high) ${money(indicators.resistance)}`,
     `Volume: 20-day average ${formatQuantity(indicators.averageVolume20d, 'shares')} vs ${yearLabel} average ${formatQuantity(indicators.averageVolume1y, 'shares')} (ratio ${formatNumber(indicators.volumeRatio)})`,
-  );
+  ];
+}
 
-  lines.push('', 'DATA NOTES');
-  if (snapshot.warnings.length === 0) lines.push('- none');
-  for (const warning of snapshot.warnings) lines.push(`- ${warning}`);
-  return lines.join('\n');
+function noteLines(warnings: readonly string[]): string[] {
+  return ['', 'DATA NOTES', ...(warnings.length === 0 ? ['- none'] : warnings.map((warning) => `- ${warning}`))];
+}
+
+function formatTime(iso: string | null): string | null {
+  if (!iso) return null;
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 /** The drawdown dated by its peak and trough (when it happened), not by the last bar. */

@@ -107,6 +107,11 @@ export interface MarketSnapshot {
   warnings: string[];
   /** Where the data came from: "yahoo", "cache", or "demo". */
   source: string;
+  /**
+   * Set on a blind snapshot (`blindSnapshot()`, `--blind`): the identity is an alias,
+   * prices are scaled so the last close is 100, days are session offsets (`D-0`).
+   */
+  blind?: boolean;
 }
 
 export interface SnapshotOptions {

@@ -77,6 +77,19 @@ export function registerAnalyze(
           .max(options.maxCostUsd)
           .optional()
           .describe(`Spending cap for this call in USD (at most ${options.maxCostUsd})`),
+        blind: z
+          .boolean()
+          .optional()
+          .describe(
+            'Hide the company and the calendar from the models (alias, prices scaled to 100, no search or MCP)',
+          ),
+        samples: z
+          .number()
+          .int()
+          .min(1)
+          .max(9)
+          .optional()
+          .describe('Ask the Director for its decision this many times and report how much it moves (default 1)'),
         asOf: z
           .string()
           .regex(/^\d{4}-\d{2}-\d{2}$/)

@@ -37,6 +37,10 @@ export interface AnalyzeInput {
   maxCostUsd?: number;
   /** A past NYSE session (YYYY-MM-DD): the run as of its close, as `analyze --as-of`. */
   asOf?: string;
+  /** The identity and calendar hidden from every model (docs/blind.md). */
+  blind?: boolean;
+  /** The Director's decision this many times; the run is flagged below 0.6 agreement. */
+  samples?: number;
 }
 
 export interface ServeOptions {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { agentDefinitions, type AgentDefinition } from '../../agents/index.js';
 import type { AgentContext, AgentFailure, AgentReport } from '../agent/types.js';
-import { DataError } from '../errors.js';
+import { ConfigError, DataError } from '../errors.js';
 import type { EventSink, RunEvent } from '../events.js';
 import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel } from '../llm/types.js';
@@ -18,17 +18,27 @@ import {
   standingBrief,
   type Brief,
 } from './desks.js';
+import {
+  blindDateLabel,
+  blindDecideNote,
+  blindSearch,
+  blindToolsWarning,
+  blindView,
+  type BlindView,
+} from './blind-run.js';
+import { decide } from './decide-phase.js';
 import { announceDirector, createDirector } from './director.js';
 import { attachClaims, withClaimFindings } from './claims.js';
 import { contaminationOf } from './contamination.js';
-import { checkDecision, defaultLimits, resolveLimits, type GuardrailLimits } from '../guardrails/guardrails.js';
+import { defaultLimits, resolveLimits, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { resolveModel } from './models.js';
 import { historicalToolsWarning } from './point-in-time.js';
 import { runFailure } from './run-failure.js';
 import { runStatus, type RunFacts } from './run-status.js';
 import { setUpSearch, type RunSearch } from './search-setup.js';
+import { defaultMinAgreement } from './stability.js';
 import type { SpecSource } from './specs.js';
-import type { AgentId, AnalysisResult, Decision, Plan, RunStage, WorkerId } from '../result/types.js';
+import type { AgentId, AnalysisResult, Plan, RunStage, WorkerId } from '../result/types.js';
 import { UsageTracker } from './usage.js';
 
 export interface AnalyzeOptions {
@@ -58,6 +68,16 @@ export interface AnalyzeOptions {
   agentTimeoutMs?: number;
   /** Overrides the time limit of one tool call (default 30 s). */
   toolTimeoutMs?: number;
+  /**
+   * `--blind`: no request to a model carries the company's identity or the calendar — the
+   * snapshot is blinded (blindSnapshot), search and extra (MCP) tools are off, and the
+   * decision's levels are mapped back to real prices before the guardrails (docs/blind.md).
+   */
+  blind?: boolean;
+  /** `--samples k`: the Director's decision step k times on the same reports (default 1). */
+  samples?: number;
+  /** `--min-agreement`: below this share of samples on the modal action the run is flagged (default 0.6). */
+  minAgreement?: number;
 }
 
 export interface AnalyzeDeps {
@@ -105,6 +125,12 @@ interface Run {
   stage: RunStage;
   /** Why the market data is missing, when it is. */
   marketProblem: string | null;
+  /** The name the prompts use: the ticker, or the alias of a blind run. */
+  promptTicker: string;
+  /** Set in a blind run once the snapshot phase is over. */
+  blind: BlindView | null;
+  samples: number;
+  minAgreement: number;
 }
 
 /**
@@ -123,11 +149,14 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   run.search.provider?.prepare?.();
   if (run.search.warning && runsSearchingAgent(run, options.agents)) run.warn(run.search.warning);
 
-  announceHistorical(run, deps.agentTools);
+  announceHistorical(run, options.blind ? undefined : deps.agentTools);
+  const mcpNames = Object.values(deps.agentTools ?? {}).flatMap((tools) => (tools ?? []).map((tool) => tool.name));
+  if (options.blind && mcpNames.length > 0) run.warn(blindToolsWarning(mcpNames));
   const snapshot = await snapshotPhase(run, deps.market, options.refresh);
   // Demo data is labelled at its source in the result; the block the agents read is unchanged.
   run.result.market = snapshot && options.demo ? { ...snapshot, source: 'demo' } : snapshot;
   run.marketBlock = run.result.market?.text ?? noMarketBlock(run.symbol);
+  if (options.blind) blindPhase(run);
   if (!run.signal.aborted) {
     if (run.result.mode === 'agents') await selectedDesksPhase(run, options.agents ?? []);
     else await fullPhases(run);
@@ -164,7 +193,8 @@ function openRun(
   // One cap for the model calls and the searches, shared with the rest of its scope.
   const cap = deps.cap ?? null;
   const model = cap ? withBudget(deps.model, cap, prices) : deps.model;
-  const search = setUpSearch(deps.search, { cap, prices, events });
+  const search = options.blind ? blindSearch() : setUpSearch(deps.search, { cap, prices, events });
+  const agentTools = options.blind ? undefined : deps.agentTools;
   const result: AnalysisResult = {
     runId: options.runId ?? makeRunId(symbol, new Date(started)),
     ticker: symbol,
@@ -188,8 +218,9 @@ function openRun(
     roster: deps.agents ?? agentDefinitions,
     toolsByName: search.toolsByName,
     disabledTools: search.disabledTools,
-    ...(deps.agentTools ? { agentTools: deps.agentTools } : {}),
+    ...(agentTools ? { agentTools } : {}),
     asOf,
+    ...(options.blind ? { dateLabel: blindDateLabel } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     env: options.env ?? {},
     ...(options.agentTimeoutMs !== undefined ? { agentTimeoutMs: options.agentTimeoutMs } : {}),
@@ -215,7 +246,29 @@ function openRun(
     directorFailure: null,
     stage: 'market',
     marketProblem: null,
+    promptTicker: options.blind ? blindView(null).alias : symbol,
+    blind: null,
+    ...samplingOf(options),
   };
+}
+
+/** --samples and --min-agreement, checked: a bad value is the caller's error, before any call. */
+function samplingOf(options: AnalyzeOptions): Pick<Run, 'samples' | 'minAgreement'> {
+  const samples = options.samples ?? 1;
+  const minAgreement = options.minAgreement ?? defaultMinAgreement;
+  if (!Number.isInteger(samples) || samples < 1)
+    throw new ConfigError(`samples must be a whole number of at least 1 (got ${samples})`);
+  if (!(minAgreement >= 0 && minAgreement <= 1))
+    throw new ConfigError(`minAgreement must be between 0 and 1 (got ${minAgreement})`);
+  return { samples, minAgreement };
+}
+
+/** --blind: the prompts see the blind snapshot (or no market under the alias); the result records the alias and the scale. */
+function blindPhase(run: Run): void {
+  const view = blindView(run.result.market);
+  run.blind = view;
+  run.marketBlock = view.snapshot?.text ?? noMarketBlock(view.alias);
+  run.result.blind = { alias: view.alias, scale: view.unblind.scale };
 }
 
 /** asOfMode, and whether the models used may know what came after asOf (every agent that runs counts). */
@@ -287,11 +340,12 @@ async function selectedDesksPhase(run: Run, selected: readonly WorkerId[]): Prom
 /** 2–4. Plan (desks that need no plan already running), the other desks, the decision. */
 async function fullPhases(run: Run): Promise<void> {
   const director = createDirector({
-    ticker: run.symbol,
+    ticker: run.promptTicker,
     marketBlock: run.marketBlock,
     specs: run.specs,
     limits: run.limits,
     context: run.context,
+    ...(run.blind ? { decideNote: blindDecideNote } : {}),
   });
   run.stage = 'plan';
   const early = earlyDesks(run);
@@ -324,7 +378,9 @@ function earlyDesks(run: Run): { reports: Array<Promise<AgentReport>>; stop: (re
   const signal = AbortSignal.any([run.signal, controller.signal]);
   const early = deskDefinitions(run.roster).filter((definition) => definition.startsWithSnapshot);
   return {
-    reports: early.map((definition) => startDesk(run, definition.id, standingBrief(definition, run.symbol), signal)),
+    reports: early.map((definition) =>
+      startDesk(run, definition.id, standingBrief(definition, run.promptTicker), signal),
+    ),
     stop: (reason) => controller.abort(reason),
   };
 }
@@ -372,26 +428,34 @@ async function desksPhase(run: Run, plan: Plan, running: Array<Promise<AgentRepo
  * that fails (a cassette without it, the cap, the server) leaves the decision before it standing.
  */
 async function decidePhase(run: Run, director: ReturnType<typeof createDirector>, plan: Plan): Promise<void> {
-  const check = withClaimFindings(
-    (decision: Decision) => checkDecision(decision, run.result.market, run.limits),
-    run.result,
-  );
-  const { report, history } = await director.decide(plan, run.result.reports, check);
-  const standing = history.at(-1);
-  if (!standing) {
-    const failure = report.failure ?? { kind: 'model' as const, message: 'no decision' };
+  const outcome = await decide({
+    director,
+    plan,
+    reports: run.result.reports,
+    market: run.result.market,
+    blind: run.blind,
+    limits: run.limits,
+    samples: run.samples,
+    minAgreement: run.minAgreement,
+    signal: run.signal,
+    wordFindings: (decision, market) => withClaimFindings(() => [], { ...run.result, market })(decision),
+  });
+  for (const warning of outcome.warnings) if (!run.signal.aborted) run.warn(warning);
+  if (outcome.decision === null) {
+    const failure = outcome.failure ?? { kind: 'model' as const, message: 'no decision' };
     run.directorFailure = { stage: 'decision', failure };
     run.result.error = `Director decision failed: ${failure.message}`;
     // No decision is ever invented: the desks' reports stand on their own.
     if (!run.signal.aborted) run.warn(run.result.error);
     return;
   }
-  run.result.decision = standing.decision;
-  run.result.guardrails = standing.guardrails;
-  run.result.decisionHistory = history;
-  if (report.failure && !run.signal.aborted) {
-    run.result.reviewFailure = report.failure;
-    run.warn(reviewFailureWarning(report.failure));
+  run.result.decision = outcome.decision;
+  run.result.guardrails = outcome.guardrails;
+  run.result.decisionHistory = outcome.history;
+  if (outcome.stability) run.result.stability = outcome.stability;
+  if (outcome.reviewFailure && !run.signal.aborted) {
+    run.result.reviewFailure = outcome.reviewFailure;
+    run.warn(reviewFailureWarning(outcome.reviewFailure));
   }
 }
 
@@ -405,12 +469,12 @@ function reviewFailureWarning(failure: NonNullable<AgentReport['failure']>): str
 function standingBriefFor(run: Run, id: WorkerId): Brief {
   const definition = deskDefinitions(run.roster).find((candidate) => candidate.id === id);
   if (!definition) throw new Error(`no desk definition for '${id}'`);
-  return standingBrief(definition, run.symbol);
+  return standingBrief(definition, run.promptTicker);
 }
 
 function startDesk(run: Run, id: string, brief: Brief, signal: AbortSignal = run.signal): Promise<AgentReport> {
   return runDesk(id, brief, {
-    ticker: run.symbol,
+    ticker: run.promptTicker,
     marketBlock: run.marketBlock,
     specs: run.specs,
     context: { ...run.context, signal },
@@ -420,7 +484,7 @@ function startDesk(run: Run, id: string, brief: Brief, signal: AbortSignal = run
 /** The status and the typed failure from the run's facts, in one place; the error line for a failed or interrupted run. */
 function closeRun(run: Run, usage: UsageTracker, prices: PriceTable, started: number): AnalysisResult {
   const { result } = run;
-  attachClaims(result);
+  attachRunClaims(run);
   const facts: RunFacts = {
     interrupted: run.signal.aborted,
     marketMissing: result.market === null,
@@ -456,4 +520,27 @@ function makeRunId(symbol: string, at: Date): string {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${symbol.replace(/[^A-Z0-9]/g, '_')}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * The run's claims against what its texts were written from: in a blind run the blind
+ * snapshot and the decision in blind units (the prose quotes blind prices), so a blind
+ * figure is not read as a contradiction of the real one.
+ */
+function attachRunClaims(run: Run): void {
+  const { result, blind } = run;
+  if (!blind?.snapshot) return attachClaims(result);
+  const scale = blind.unblind.scale;
+  const inBlindUnits = (value: number | null) => (value === null ? null : value / scale);
+  const decision = result.decision && {
+    ...result.decision,
+    entry: inBlindUnits(result.decision.entry),
+    stopLoss: inBlindUnits(result.decision.stopLoss),
+    takeProfit: inBlindUnits(result.decision.takeProfit),
+  };
+  const seen: AnalysisResult = { ...result, market: blind.snapshot, decision, guardrails: [] };
+  attachClaims(seen);
+  result.claims = seen.claims;
+  result.claimsSummary = seen.claimsSummary;
+  if (result.mode === 'agents') result.guardrails = [...result.guardrails, ...seen.guardrails];
 }

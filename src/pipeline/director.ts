@@ -16,12 +16,16 @@ export interface DirectorWork {
   /** The limits the decision is checked against, told to the Director in its decide task. */
   limits: GuardrailLimits;
   context: Omit<AgentContext, 'review' | 'nextCallNumber' | 'announce'>;
+  /** A line the decide task adds (a blind run: the levels are in blind units). */
+  decideNote?: string;
 }
 
 /**
  * The Director is one agent over two runs (plan, then decision): the caller announces
  * one span, and its model calls are numbered across both.
  */
+export type Director = ReturnType<typeof createDirector>;
+
 export function createDirector(work: DirectorWork) {
   let calls = 0;
   const shared = { ...work.context, announce: false, nextCallNumber: () => (calls += 1) };
@@ -48,9 +52,14 @@ export function createDirector(work: DirectorWork) {
       plan: Plan,
       reports: AgentReport[],
       check: (decision: Decision) => GuardrailFinding[],
+      sampling: { seed?: number } = {},
     ): Promise<{ report: AgentReport<Decision>; history: DecisionRecord[] }> {
       const history: DecisionRecord[] = [];
-      const spec: AgentSpec<Decision> = { ...base, output: { name: 'decision', schema: decisionSchema } };
+      const spec: AgentSpec<Decision> = {
+        ...base,
+        output: { name: 'decision', schema: decisionSchema },
+        ...(sampling.seed !== undefined ? { seed: sampling.seed } : {}),
+      };
       const review = (decision: Decision): string | null => {
         const guardrails = check(decision);
         history.push({ decision, guardrails });
@@ -76,9 +85,9 @@ function decideTask(work: DirectorWork, plan: Plan, reports: AgentReport[]): str
     reports: frameDeskReports(reports),
     limits: limitsForPrompt(work.limits),
     missing:
-      missing.length > 0
+      (missing.length > 0
         ? `- These desks failed and sent no report: ${missing.join(', ')}. Decide without them and say in the rationale that their view is missing.\n`
-        : '',
+        : '') + (work.decideNote ?? ''),
   });
 }
 

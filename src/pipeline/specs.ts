@@ -22,6 +22,8 @@ export interface SpecSource {
    */
   disabledTools?: Readonly<Record<string, string>>;
   asOf: Date;
+  /** What the system prompts' "Today is {{date}}" says; default the as-of day (a blind run hides it). */
+  dateLabel?: string;
   /** --model: one model for every agent. */
   model?: string;
   env: NodeJS.ProcessEnv;
@@ -45,7 +47,7 @@ export function specFor(id: string, source: SpecSource): AgentSpec {
     name: definition.name,
     description: definition.description,
     model: resolveModel(definition, source.model, source.env),
-    instructions: fillTemplate(loadPrompt(definition.promptFile), { date: isoDay(source.asOf) }),
+    instructions: fillTemplate(loadPrompt(definition.promptFile), { date: source.dateLabel ?? isoDay(source.asOf) }),
     tools,
     maxToolRounds: tools.length > 0 && definition.maxToolRounds === 0 ? toolRoundsWhenUnset : definition.maxToolRounds,
     reviewPasses: definition.reviewPasses,

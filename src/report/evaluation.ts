@@ -1,3 +1,4 @@
+import { splitLines } from '../evaluate/run-kind.js';
 import type { DecisionRow, Evaluation, HorizonResult } from '../evaluate/evaluate.js';
 import type { EvaluationView } from '../evaluate/document.js';
 import { forwardLine } from '../evaluate/forward.js';
@@ -192,6 +193,7 @@ export function renderEvaluationTerminal(view: EvaluationView, options: { unicod
     if (chart.length > 0) lines.push('  cumulative excess:', ...chart.map((line) => `    ${line}`));
     lines.push('');
   }
+  lines.push(...splitLines(view.summary.splits ?? []));
   lines.push('Decisions:', ...decisionTable(view.evaluation).map((line) => `  ${line}`), '');
   for (const skipped of view.skipped) lines.push(`skipped ${safe(skipped.runId)}: ${safe(skipped.reason)}`);
   if (view.skipped.length > 0) lines.push('');

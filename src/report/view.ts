@@ -21,6 +21,7 @@ import {
   oneLine,
   shortDemoBanner,
 } from './format.js';
+import { blindBanner, stabilityBanner, stabilityTone } from './blind.js';
 import { historicalBanner } from './historical.js';
 import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
 import { reviewLines } from './revision.js';
@@ -96,6 +97,10 @@ function noticesOf(result: AnalysisResult): Notice[] {
   if (result.demo) notices.push({ key: 'demo', text: demoBanner, short: shortDemoBanner, tone: 'warning' });
   const historical = historicalBanner(result);
   if (historical !== null) notices.push({ key: 'historical', text: historical, tone: 'warning' });
+  const blind = blindBanner(result);
+  if (blind !== null) notices.push({ key: 'blind', text: blind, tone: 'warning' });
+  const stability = stabilityBanner(result);
+  if (stability !== null) notices.push({ key: 'stability', text: stability, tone: stabilityTone(result) });
   const status = statusNotice(result);
   if (status !== null) notices.push(status);
   return notices;

@@ -3,6 +3,7 @@ import { agentIds, deskIds, type AgentId, type DeskId } from '../../agents/index
 import type { AgentFailure, AgentReport, FailureKind, ModelFailure } from '../agent/types.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { decisionSchema, planSchema } from './schemas.js';
+import type { Stability } from './stability.js';
 import type { Claim, ClaimsSummary } from './claims.js';
 
 /** The roster lives in agents/; these names are kept for the readers that use them. */
@@ -121,6 +122,11 @@ export interface RunOptionsRecord {
   search: string;
   /** --agent: the desks run alone; empty for a full run. */
   agents: string[];
+  /** --blind (absent when not set). */
+  blind?: boolean;
+  /** --samples and --min-agreement (absent for one decision). */
+  samples?: number;
+  minAgreement?: number;
   /** The RunRequest version the run was made from (src/run/request.ts); absent before it existed. */
   requestVersion?: number;
   /** The request's as-of: live, or a historical session's day. Absent before requests existed. */
@@ -174,6 +180,14 @@ export interface AnalysisResult {
   options?: RunOptionsRecord;
   /** Which source backed the search tool (`--search`); absent in runs saved before it existed. */
   search?: { provider: 'exa' | 'openai' | 'none' | 'custom'; model: string | null };
+  /**
+   * Set on a `--blind` run: the alias the models saw, and the scale from their prices to
+   * real ones (real = blind × scale). The decision and its history are in real prices; the
+   * desks' and the Director's words quote blind ones.
+   */
+  blind?: { alias: string; scale: number };
+  /** Set with `--samples k` (k ≥ 2): how much the Director's decision moves when asked again. */
+  stability?: Stability;
   /**
    * Every figure in the prose (desk reports, the plan, the decision's texts) matched against
    * what the run saw (docs/claims.md). Absent in runs saved before claims existed.

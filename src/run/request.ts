@@ -87,8 +87,46 @@ export const runRequestSchema = z
     save: z.boolean().default(true),
     /** Also write the run's files into this directory. */
     out: z.string().min(1).optional(),
+    /** The identity and calendar hidden from every model; no search, no MCP tools (docs/blind.md). */
+    blind: z.boolean().default(false),
+    /** The Director's decision step this many times on the same reports (src/pipeline/stability.ts). */
+    samples: z.number().int().min(1, 'samples must be at least 1').max(25, 'samples must be at most 25').default(1),
+    /** Below this share of samples on the modal action the run is flagged; absent: 0.6. */
+    minAgreement: z.number().min(0).max(1, 'minAgreement must be at most 1').optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((request, context) => {
+    for (const message of blindAndSamplesProblems(request)) context.addIssue({ code: 'custom', message, path: [] });
+  });
+
+/**
+ * What cannot go with --blind or --samples, whoever built the request: a blind run has no
+ * search and no MCP tools (a query or a call could name the company), and samples repeat
+ * the Director, which --agent does not run.
+ */
+export function blindAndSamplesProblems(request: {
+  blind: boolean;
+  search?: string | undefined;
+  mcpConfig?: string | undefined;
+  samples: number;
+  agents: readonly string[];
+  minAgreement?: number | undefined;
+}): string[] {
+  const problems: string[] = [];
+  if (request.blind && request.search !== undefined && request.search !== 'none')
+    problems.push(
+      `--blind turns web search off (a query would name the company): it cannot be combined with --search ${request.search}`,
+    );
+  if (request.blind && request.mcpConfig !== undefined)
+    problems.push(
+      '--blind turns MCP tools off (a call or a result could name the company): it cannot be combined with --mcp-config',
+    );
+  if (request.samples > 1 && request.agents.length > 0)
+    problems.push("--samples repeats the Director's decision, and --agent runs no Director: choose one");
+  if (request.minAgreement !== undefined && request.samples < 2)
+    problems.push('--min-agreement needs --samples 2 or more');
+  return problems;
+}
 
 export type RunRequest = z.output<typeof runRequestSchema>;
 /** What a caller writes: defaults may be left out. */

@@ -130,6 +130,9 @@ function analyzeOptionsOf(
     refresh: request.refresh,
     demo: session.demo,
     signal,
+    blind: request.blind,
+    samples: request.samples,
+    ...(request.minAgreement !== undefined ? { minAgreement: request.minAgreement } : {}),
   };
 }
 

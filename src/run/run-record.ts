@@ -1,4 +1,5 @@
 import { resolveModels } from '../pipeline/models.js';
+import { defaultMinAgreement } from '../pipeline/stability.js';
 import { packageVersion } from '../paths.js';
 import type { AgentId, AnalysisResult, RunOptionsRecord } from '../result/types.js';
 import { resolveSearchChoice } from '../search/choice.js';
@@ -37,8 +38,12 @@ export function runRecord(
     maxCostUsd: request.maxCostUsd,
     // The provider chosen (the request, else AUTOHEDGE_SEARCH), not whether a key was set:
     // a replay of the same run must record the same options.
-    search: resolveSearchChoice(request.search, session.env),
+    search: request.blind ? 'none' : resolveSearchChoice(request.search, session.env),
     agents: [...request.agents],
+    ...(request.blind ? { blind: true } : {}),
+    ...(request.samples > 1
+      ? { samples: request.samples, minAgreement: request.minAgreement ?? defaultMinAgreement }
+      : {}),
     requestVersion: request.version,
     asOf: request.asOf,
   };

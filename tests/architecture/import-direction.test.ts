@@ -24,7 +24,8 @@ const layers: readonly (readonly string[])[] = [
   ['evaluate', 'portfolio'],
   ['report'],
   ['run'],
-  ['watch', 'doctor', 'queue', 'mcp'],
+  // probe runs a named and a blind analysis side by side (it will build RunRequests through run/).
+  ['watch', 'doctor', 'queue', 'mcp', 'probe'],
   ['cli', 'testing'],
   ['index'],
 ];

@@ -55,7 +55,14 @@ describe('autohedge mcp --demo with the SDK client', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['market', 'analyze', 'runs_list', 'run_get', 'evaluate']);
     const analyze = tools.find((tool) => tool.name === 'analyze')!;
-    expect(Object.keys(analyze.inputSchema.properties ?? {})).toEqual(['ticker', 'agents', 'maxCostUsd', 'asOf']);
+    expect(Object.keys(analyze.inputSchema.properties ?? {})).toEqual([
+      'ticker',
+      'agents',
+      'maxCostUsd',
+      'blind',
+      'samples',
+      'asOf',
+    ]);
     expect(analyze.inputSchema.required).toEqual(['ticker']);
     expect(analyze.outputSchema?.properties).toHaveProperty('status');
     expect(analyze.description).toContain('$1 per call');

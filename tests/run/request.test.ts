@@ -16,6 +16,8 @@ describe('RunRequest: one schema wherever it comes from', () => {
       maxCostUsd: null,
       refresh: false,
       save: true,
+      blind: false,
+      samples: 1,
     });
     expect(parseRunRequest(JSON.parse(JSON.stringify(request)))).toEqual(request);
   });

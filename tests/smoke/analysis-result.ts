@@ -246,6 +246,24 @@ export const analysisResultSchema = z.strictObject({
         z.strictObject({ kind: z.literal('live') }),
         z.strictObject({ kind: z.literal('historical'), day: z.iso.date() }),
       ]),
+      blind: z.literal(true).optional(),
+      samples: z.number().int().min(2).optional(),
+      minAgreement: z.number().min(0).max(1).optional(),
+    })
+    .optional(),
+  blind: z.strictObject({ alias: z.string().min(1), scale: z.number().positive() }).optional(),
+  stability: z
+    .strictObject({
+      k: z.number().int().min(2),
+      agreement: z.number().min(0).max(1),
+      actions: z.strictObject({ BUY: z.number().int(), SELL: z.number().int(), HOLD: z.number().int() }),
+      spread: z.strictObject({
+        positionSizePct: z.number().min(0).nullable(),
+        entry: z.number().min(0).nullable(),
+        stopLoss: z.number().min(0).nullable(),
+        takeProfit: z.number().min(0).nullable(),
+      }),
+      failed: z.number().int().min(0),
     })
     .optional(),
   search: z

@@ -24,6 +24,7 @@ import { redactingIo } from '../redact.js';
 import { ceilingsOf } from '../options.js';
 import { openSession } from '../request-session.js';
 import { requestFromFlags } from '../run-request-flags.js';
+import { checkBlindAndSamples } from './blind-options.js';
 import { checkedFlagBaseUrl, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
 import { defaultLimits } from '../../guardrails/guardrails.js';
@@ -45,7 +46,8 @@ export async function analyzeCommand(
   checkCombinations(options);
   const tickers = await tickersOf(rawTickers, options, io);
   checkedFlagBaseUrl(options.baseUrl);
-  const search = resolveSearchChoice(options.search, io.env);
+  // A blind run searches nothing (a query would name the company); an explicit --search was refused above.
+  const search = options.blind ? 'none' : resolveSearchChoice(options.search, io.env);
   const base = requestFromFlags(options, options.search === undefined ? undefined : search);
   const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
   // Before any client exists: a closed or future day is the user's to fix, with no request made.
@@ -92,6 +94,7 @@ function checkCombinations(options: AnalyzeCliOptions): void {
     );
   if (options.resume && !options.save)
     throw new UsageError('--resume reads and fills the run store: it cannot be combined with --no-save');
+  checkBlindAndSamples(options);
 }
 
 async function runAnalyses(

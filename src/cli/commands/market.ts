@@ -1,3 +1,4 @@
+import { blindSnapshot } from '../../market/blind.js';
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { resolveAsOf } from '../../market/as-of.js';
 import { validateTicker } from '../../market/ticker.js';
@@ -19,6 +20,8 @@ export interface MarketCommandOptions {
   historical?: boolean;
   /** Synthetic demo data: labelled DEMO, with `source: "demo"` in the JSON. */
   demo?: boolean;
+  /** `--blind`: the snapshot as a blind run's agents see it (docs/blind.md). */
+  blind?: boolean;
 }
 
 export interface MarketCommandContext {
@@ -86,6 +89,7 @@ export async function marketCommand(
         refresh: Boolean(options.refresh),
         demo: session.demo,
         historical: historical !== null,
+        blind: options.blind === true,
       },
       {
         market: session.market,
@@ -128,7 +132,8 @@ export async function showSnapshot(
     historical: options.historical === true,
   });
   // The block stays as the agents saw it; the data's origin is named outside it.
-  const snapshot = options.demo ? { ...fetched, source: 'demo' } : fetched;
+  const labelled = options.demo ? { ...fetched, source: 'demo' } : fetched;
+  const snapshot = options.blind ? blindSnapshot(labelled).snapshot : labelled;
   if (options.json) {
     context.stdout(`${stringifyJsonSafely(snapshot, 2)}\n`);
     return snapshot;
@@ -140,6 +145,8 @@ export async function showSnapshot(
   const width = Math.min(Math.max(context.columns || 80, 40), maximumChartWidth);
   const chart = renderPriceChart(snapshot.bars, { width, color: fancy, unicode: fancy });
   if (chart !== '')
-    context.stdout(`\nDaily closes (${sanitizeText(snapshot.identity.currency ?? 'listing currency')}):\n${chart}`);
+    context.stdout(
+      `\nDaily closes (${sanitizeText(snapshot.blind ? 'blind units' : (snapshot.identity.currency ?? 'listing currency'))}):\n${chart}`,
+    );
   return snapshot;
 }

@@ -141,6 +141,9 @@ function requestOf(input: AnalyzeInput, flags: McpOptions, search: SearchChoice,
     ticker: validateTicker(input.ticker),
     agents: input.agents ?? [],
     maxCostUsd: Math.min(input.maxCostUsd ?? flags.maxCost, flags.maxCost),
+    // A blind call searches nothing and binds no MCP tool, whatever the server was started with.
+    ...(input.blind ? { blind: true, search: 'none', mcpConfig: undefined } : {}),
+    ...(input.samples !== undefined ? { samples: input.samples } : {}),
   });
   const clock = resolveRunClock(request.asOf, deps.now?.() ?? new Date(), () => new Date());
   checkSearchForHistoricalRun(search, clock.historical);
