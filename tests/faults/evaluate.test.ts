@@ -89,18 +89,23 @@ describe('fault matrix: evaluate', () => {
     );
   });
 
-  it('a corrupt saved run among good ones: listed as skipped, the rest scored, exit 0', async () => {
+  it('a corrupt saved run among good ones: listed as skipped, the rest scored, exit 3 (a run could not be read)', async () => {
     const io = captureIo();
     const home = io.env.AUTOHEDGE_HOME as string;
     await saveRun(home, run(), { transcript: [], markdown: '' });
     mkdirSync(join(home, 'runs', 'broken-run'), { recursive: true });
     writeFileSync(join(home, 'runs', 'broken-run', 'result.json'), '{ not json');
     const market = createYahooMarketData({ fetch: createYahooRouter(acmeRoutes({ chart: good })).fetch });
-    expect(await runCli(['evaluate', '--json', '--no-save', '--horizon', '5'], io, { market, now })).toBe(0);
+    expect(await runCli(['evaluate', '--json', '--no-save', '--horizon', '5'], io, { market, now }), io.err()).toBe(3);
+    expect(io.err()).toContain('1 saved run(s) could not be read');
     const output = JSON.parse(io.out()) as { decisions: unknown[]; skipped: Array<{ runId: string; reason: string }> };
     expect(output.decisions).toHaveLength(1);
     expect(output.skipped).toEqual([
-      { runId: 'broken-run', reason: expect.stringMatching(/^corrupt: result\.json is not valid JSON/) },
+      {
+        runId: 'broken-run',
+        reason: expect.stringMatching(/^corrupt: result\.json is not valid JSON/),
+        unreadable: true,
+      },
     ]);
   });
 

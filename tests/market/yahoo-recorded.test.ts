@@ -211,6 +211,7 @@ describe.skipIf(!hasRecordedYahoo)('recorded: yahoo-finance2’s own fixtures (f
       profitMargin: 0.24295,
       revenueGrowth: 0.04,
       debtToEquity: 145,
+      earningsDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
     expect(snapshot.identity.sector).toBe('Technology');
     expect(snapshot.warnings).toContain('the quote is from 2025-02-14, older than the last daily bar (2025-10-10)');

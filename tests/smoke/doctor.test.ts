@@ -62,7 +62,8 @@ describe('autohedge doctor (built CLI)', () => {
     );
     expect(lines).toContain("  FAIL  market data        unknown ticker 'AAPL'");
     expect(lines.at(-1)).toBe('1 check failed: analyze will not work as it is.');
-    expect(lines).toHaveLength(13);
+    // 13 checks and the rate limits the server announced (none here).
+    expect(lines).toHaveLength(14);
     expect(run.stdout).not.toContain(key);
     expect(run.code).toBe(1);
   });
