@@ -77,67 +77,67 @@ const scenarios: FaultScenario[] = [
       argv: ['analyze', 'ACME', '--frobnicate'],
       deps: { model: untouchedModel(context), market: fakeMarket(), search },
     }),
-    expect: { exitCode: 2, result: null, stderr: "autohedge: UsageError: unknown option '--frobnicate'" },
+    expect: { exitCode: 2, result: null, stderr: "autohedge: unknown option '--frobnicate'" },
   },
   refused(
     'a --base-url that is not http(s)',
     ['--base-url', 'ftp://models.example'],
-    'autohedge: UsageError: --base-url must be an http(s) URL, not ftp:',
+    'autohedge: --base-url must be an http(s) URL, not ftp:',
   ),
   refused(
     'unknown agent id',
     ['--agent', 'oracle'],
-    "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)",
+    "autohedge: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)",
   ),
   refused(
     'negative --concurrency',
     ['--concurrency', '-1'],
-    "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got '-1')",
+    "autohedge: --concurrency must be a whole number of at least 1 (got '-1')",
   ),
   refused(
     'non-numeric --concurrency',
     ['--concurrency', 'two'],
-    "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got 'two')",
+    "autohedge: --concurrency must be a whole number of at least 1 (got 'two')",
   ),
   refused(
     'zero --concurrency',
     ['--concurrency', '0'],
-    "autohedge: UsageError: --concurrency must be at least 1 (got '0')",
+    "autohedge: --concurrency must be at least 1 (got '0')",
   ),
   refused(
     'negative --max-position',
     ['--max-position=-5'],
-    "autohedge: UsageError: --max-position must be a positive number (got '-5')",
+    "autohedge: --max-position must be a positive number (got '-5')",
   ),
   refused(
     '--max-position over 100',
     ['--max-position', '150'],
-    "autohedge: UsageError: --max-position must be at most 100 (got '150')",
+    "autohedge: --max-position must be at most 100 (got '150')",
   ),
   refused(
     'non-numeric --max-position',
     ['--max-position', 'ten'],
-    "autohedge: UsageError: --max-position must be a positive number (got 'ten')",
+    "autohedge: --max-position must be a positive number (got 'ten')",
   ),
   refused(
     'negative --max-cost',
     ['--max-cost', '-1'],
-    "autohedge: UsageError: --max-cost must be a positive number (got '-1')",
+    "autohedge: --max-cost must be a positive number (got '-1')",
   ),
   refused(
     'non-numeric --max-cost',
     ['--max-cost', 'abc'],
-    "autohedge: UsageError: --max-cost must be a positive number (got 'abc')",
+    "autohedge: --max-cost must be a positive number (got 'abc')",
   ),
   refused(
     'malformed ticker',
     ['QQQ,'],
-    "autohedge: UsageError: invalid ticker 'QQQ,': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
+    "autohedge: invalid ticker 'QQQ,': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
   ),
   refused(
     'unreadable .env (a directory): exit 2 naming the file',
     [],
-    ({ cwd }) => `autohedge: ConfigError: cannot read ${cwd}/.env: EISDIR: illegal operation on a directory, read`,
+    ({ cwd }) => `autohedge: cannot read ${cwd}/.env: EISDIR: illegal operation on a directory, read`,
     (context) => {
       mkdirSync(join(context.io.cwd, '.env'));
       return { cwd: context.io.cwd };
@@ -146,26 +146,26 @@ const scenarios: FaultScenario[] = [
   refused(
     'a truncated cassette: exit 2 naming the path',
     ['--replay', '{path}'],
-    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': not valid JSON (truncated or corrupt?)`,
+    ({ path }) => `autohedge: cannot replay '${path}': not valid JSON (truncated or corrupt?)`,
     () => ({ path: join(fixtures, 'truncated.json') }),
   ),
   refused(
     'a JSON file that is not a cassette: exit 2 naming the path',
     ['--replay', '{path}'],
-    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': not an autohedge cassette`,
+    ({ path }) => `autohedge: cannot replay '${path}': not an autohedge cassette`,
     () => ({ path: join(fixtures, 'foreign.json') }),
   ),
   refused(
     'a cassette from a newer autohedge: exit 2 naming the version',
     ['--replay', '{path}'],
     ({ path }) =>
-      `autohedge: CassetteError: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
+      `autohedge: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
     () => ({ path: join(fixtures, 'future-version.json') }),
   ),
   refused(
     'a cassette path that does not exist: exit 2',
     ['--replay', '{path}'],
-    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': file not found`,
+    ({ path }) => `autohedge: cannot replay '${path}': file not found`,
     () => ({ path: join(tmpdir(), 'autohedge-no-such-cassette.json') }),
   ),
   {
@@ -175,7 +175,7 @@ const scenarios: FaultScenario[] = [
       exitCode: 2,
       result: null,
       stderr:
-        'autohedge: ConfigError: OPENAI_API_KEY is not set: export it (or put it in .env), or point --base-url / OPENAI_BASE_URL at an OpenAI-compatible server; to try autohedge with no key, run `autohedge analyze ACME --demo`',
+        'autohedge: OPENAI_API_KEY is not set: export it (or put it in .env), or point --base-url / OPENAI_BASE_URL at an OpenAI-compatible server; to try autohedge with no key, run `autohedge analyze ACME --demo`',
     },
   },
   {
