@@ -99,11 +99,7 @@ const scenarios: FaultScenario[] = [
     ['--concurrency', 'two'],
     "autohedge: --concurrency must be a whole number of at least 1 (got 'two')",
   ),
-  refused(
-    'zero --concurrency',
-    ['--concurrency', '0'],
-    "autohedge: --concurrency must be at least 1 (got '0')",
-  ),
+  refused('zero --concurrency', ['--concurrency', '0'], "autohedge: --concurrency must be at least 1 (got '0')"),
   refused(
     'negative --max-position',
     ['--max-position=-5'],
@@ -119,11 +115,7 @@ const scenarios: FaultScenario[] = [
     ['--max-position', 'ten'],
     "autohedge: --max-position must be a positive number (got 'ten')",
   ),
-  refused(
-    'negative --max-cost',
-    ['--max-cost', '-1'],
-    "autohedge: --max-cost must be a positive number (got '-1')",
-  ),
+  refused('negative --max-cost', ['--max-cost', '-1'], "autohedge: --max-cost must be a positive number (got '-1')"),
   refused(
     'non-numeric --max-cost',
     ['--max-cost', 'abc'],
@@ -158,8 +150,7 @@ const scenarios: FaultScenario[] = [
   refused(
     'a cassette from a newer autohedge: exit 2 naming the version',
     ['--replay', '{path}'],
-    ({ path }) =>
-      `autohedge: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
+    ({ path }) => `autohedge: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
     () => ({ path: join(fixtures, 'future-version.json') }),
   ),
   refused(
@@ -179,7 +170,7 @@ const scenarios: FaultScenario[] = [
     },
   },
   {
-    name: 'unwritable $AUTOHEDGE_HOME: the analysis still prints, a warning says the run was not saved, exit 0',
+    name: 'unwritable $AUTOHEDGE_HOME: the analysis still prints, one line says where it could not write, exit 1',
     arrange(context) {
       const home = unwritableHome();
       return {
@@ -190,11 +181,11 @@ const scenarios: FaultScenario[] = [
       };
     },
     expect: ({ home }) => ({
-      exitCode: 0,
+      exitCode: 1,
       result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] },
       stderrLines: [
         new RegExp(
-          `autohedge: warning: run 20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6} not saved: cannot write ${home}/runs/20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6}: ENOTDIR: not a directory`,
+          `autohedge: run 20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6} not saved: cannot write ${home}/runs/20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6}: ENOTDIR: not a directory`,
         ),
       ],
     }),
@@ -205,7 +196,7 @@ const scenarios: FaultScenario[] = [
     },
   },
   {
-    name: 'unwritable $AUTOHEDGE_HOME on a degraded run: printed, the warning, and the run’s own exit 3',
+    name: 'unwritable $AUTOHEDGE_HOME on a degraded run: printed, the line, and exit 1 (not saved beats degraded)',
     arrange(context) {
       const home = unwritableHome();
       const model = new ScriptedModel(goodScript({ quant: [{ error: new Error('upstream said no') }] }));
@@ -217,7 +208,7 @@ const scenarios: FaultScenario[] = [
       };
     },
     expect: ({ home }) => ({
-      exitCode: 3,
+      exitCode: 1,
       result: {
         status: 'degraded',
         error: null,
@@ -226,12 +217,12 @@ const scenarios: FaultScenario[] = [
         warnings: ['quant failed: upstream said no'],
       },
       stderrLines: [
-        new RegExp(`autohedge: warning: run \\S+ not saved: cannot write ${home}/runs/\\S+: ENOTDIR: not a directory`),
+        new RegExp(`autohedge: run \\S+ not saved: cannot write ${home}/runs/\\S+: ENOTDIR: not a directory`),
       ],
     }),
   },
   {
-    name: 'unwritable --out directory: printed, saved under $AUTOHEDGE_HOME, a warning names --out, exit 0',
+    name: 'unwritable --out directory: printed, saved under $AUTOHEDGE_HOME, one line names --out, exit 1',
     arrange() {
       const out = join(unwritableHome(), 'out');
       return {
@@ -241,9 +232,9 @@ const scenarios: FaultScenario[] = [
       };
     },
     expect: ({ out }) => ({
-      exitCode: 0,
+      exitCode: 1,
       result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] },
-      stderr: `autohedge: warning: could not write --out ${out}: cannot write ${out}: ENOTDIR: not a directory`,
+      stderr: `autohedge: could not write --out ${out}: cannot write ${out}: ENOTDIR: not a directory`,
     }),
     verify(outcome) {
       expect(Object.keys(outcome.saved ?? {}).sort()).toEqual([
