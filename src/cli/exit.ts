@@ -51,7 +51,8 @@ export function formatError(error: unknown, verbose: boolean): string {
   if (isProgrammerError(error)) {
     return `autohedge: unexpected error: ${firstLine}${verbose ? stack : ' (run with --verbose for the stack)'}`;
   }
-  const label = error instanceof AutohedgeError && !(error.name === 'AutohedgeError') ? `${error.name}: ` : '';
+  // A user needs the message; the class is for bug reports, so only --verbose names it.
+  const label = verbose && error instanceof AutohedgeError && error.name !== 'AutohedgeError' ? `${error.name}: ` : '';
   return `autohedge: ${label}${firstLine}${stack}`;
 }
 
@@ -70,7 +71,7 @@ export function isProgrammerError(error: unknown): boolean {
 
 /**
  * commander's own usage errors ("error: unknown option '--jsn'\n(Did you mean --json?)")
- * in the style of every other usage error: one line, `autohedge: UsageError: …`.
+ * in the style of every other usage error: one line, `autohedge: …`.
  */
 export function formatCommanderError(text: string): string {
   const [first = '', ...rest] = text
@@ -78,7 +79,7 @@ export function formatCommanderError(text: string): string {
     .map((line) => line.trim())
     .filter((line) => line !== '');
   const hints = rest.map((line) => line.replace(/^\(Did you mean/, '(did you mean'));
-  return [`autohedge: UsageError: ${first.replace(/^error:\s*/, '')}`, ...hints].join(' ');
+  return [`autohedge: ${first.replace(/^error:\s*/, '')}`, ...hints].join(' ');
 }
 
 interface CommanderLikeError {

@@ -68,10 +68,17 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
   };
 }
 
-/** Off a terminal: one line per event that has one. */
+/**
+ * Off a terminal: one line per event that has one, and each event once — the run's
+ * "<agent> failed: …" warning (kept in the report and the JSON) repeats the agent's own
+ * "failed —" line, so it is not printed again.
+ */
 function plainProgress(options: ProgressOptions): Progress {
+  const failed = new Set<string>();
   return {
     sink: (ticker) => (event: RunEvent) => {
+      if (event.type === 'agent-end' && event.status !== 'ok') failed.add(`${ticker}\u0000${event.agent}`);
+      if (event.type === 'warning' && repeatsFailure(event.message, ticker, failed)) return;
       const line = plainLine(sanitizeDeep(event));
       if (line) options.write(`[${ticker}] ${line}\n`);
     },
@@ -134,6 +141,11 @@ class ProgressBoard {
       if (state.status === 'failed') this.failures.push({ ticker, agent, detail: state.detail });
     }
   }
+}
+
+function repeatsFailure(message: string, ticker: string, failed: ReadonlySet<string>): boolean {
+  const agent = /^([a-z]+) failed: /.exec(message)?.[1];
+  return agent !== undefined && failed.has(`${ticker}\u0000${agent}`);
 }
 
 function plainLine(event: RunEvent): string | null {

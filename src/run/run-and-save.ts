@@ -49,6 +49,11 @@ export interface RunSinks {
   events?: EventSink;
   /** A save that failed ("run … not saved"): the run is still returned, with a `save` failure. */
   warn?: (message: string) => void;
+  /**
+   * The files asked for could not be written (the run store, `--out`): said here instead of
+   * `warn` when given, so a shell can fail the command after showing the analysis.
+   */
+  writeFailed?: (message: string) => void;
   /** Where a run was written ("saved <dir>"). */
   info?: (message: string) => void;
 }
@@ -150,7 +155,8 @@ async function saveFiles(
   if (!request.save && request.out === undefined) return { saved, resultJson };
   const files = { transcript, ...renderRunFiles(result) };
   const failed = (message: string) => {
-    sinks.warn?.(message);
+    if (sinks.writeFailed) sinks.writeFailed(message);
+    else sinks.warn?.(message);
     result.failure ??= { stage: 'save', kind: 'save', message, retryable: false };
   };
   if (request.save) {

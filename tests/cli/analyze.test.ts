@@ -130,7 +130,7 @@ describe('autohedge analyze (in-process)', () => {
     const market = fakeMarket();
     const code = await runCli(['analyze', 'QQQ,'], io, { model: new ScriptedModel([]), market, search, now });
     expect(code).toBe(2);
-    expect(io.err()).toMatch(/^autohedge: UsageError: invalid ticker 'QQQ,'/);
+    expect(io.err()).toMatch(/^autohedge: invalid ticker 'QQQ,'/);
     expect(market.calls).toEqual([]);
     expect(io.out()).toBe('');
   });
@@ -142,7 +142,7 @@ describe('autohedge analyze (in-process)', () => {
     };
     const code = await runCli(['analyze', 'NONEXIST'], io, { model: new ScriptedModel([]), market, search, now });
     expect(code).toBe(2);
-    expect(io.err().trim()).toBe("autohedge: DataError: unknown ticker 'NONEXIST'");
+    expect(io.err().trim()).toBe("autohedge: unknown ticker 'NONEXIST'");
   });
 
   it('exit 2 for an unknown agent id and bad numeric options', async () => {
@@ -162,7 +162,7 @@ describe('autohedge analyze (in-process)', () => {
     const io = captureIo();
     await runCli(['analyze', 'ACME', '--agent', 'oracle'], io, {});
     expect(io.err().trim()).toBe(
-      "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)",
+      "autohedge: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)",
     );
   });
 
@@ -186,7 +186,7 @@ describe('autohedge analyze (in-process)', () => {
       now,
     });
     expect(code).toBe(2);
-    expect(io.err()).toMatch(/^autohedge: ConfigError: cannot read .*\.env: /);
+    expect(io.err()).toMatch(/^autohedge: cannot read .*\.env: /);
   });
 
   it('loads .env from the working directory; the shell wins', async () => {
@@ -269,7 +269,7 @@ describe('autohedge analyze --max-cost', () => {
     });
     expect(code).toBe(2);
     expect(io.err().trim()).toBe(
-      "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'my-local-llama': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)",
+      "autohedge: --max-cost needs a price for every model, and none is known for 'my-local-llama': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)",
     );
     expect(model.requests).toHaveLength(0);
   });

@@ -170,11 +170,11 @@ describe('analyze --as-of', () => {
     for (const [day, message] of [
       [
         '2025-10-13',
-        'autohedge: UsageError: --as-of 2025-10-13 is in the future or its session has not closed yet; the latest closed US session is 2025-10-10',
+        'autohedge: --as-of 2025-10-13 is in the future or its session has not closed yet; the latest closed US session is 2025-10-10',
       ],
       [
         '2025-07-04',
-        'autohedge: UsageError: --as-of 2025-07-04: the US market was closed (a US market holiday (Independence Day)); the nearest sessions are 2025-07-03 and 2025-07-07',
+        'autohedge: --as-of 2025-07-04: the US market was closed (a US market holiday (Independence Day)); the nearest sessions are 2025-07-03 and 2025-07-07',
       ],
     ] as const) {
       const { market, search, io, router } = setup();
@@ -198,7 +198,7 @@ describe('analyze --as-of', () => {
         now,
       }),
     ).toBe(2);
-    expect(io.err()).toContain('autohedge: UsageError: --search openai cannot be used with --as-of');
+    expect(io.err()).toContain('autohedge: --search openai cannot be used with --as-of');
     expect(router.requests).toEqual([]);
   });
 
@@ -206,7 +206,7 @@ describe('analyze --as-of', () => {
     const { io } = setup();
     expect(await runCli(['analyze', 'ACME', '--demo', '--as-of', '2025-06-02'], io, { now })).toBe(2);
     expect(io.err().trim()).toBe(
-      'autohedge: UsageError: --demo replays a live run of its own day; it cannot be combined with --as-of',
+      'autohedge: --demo replays a live run of its own day; it cannot be combined with --as-of',
     );
   });
 });

@@ -74,7 +74,7 @@ describe('--help from the catalogue', () => {
   it('a bad value is one usage line naming the flag, from the zod field of the catalogue', async () => {
     const io = captureIo();
     expect(await runCli(['analyze', 'ACME', '--concurrency', 'zero'], io)).toBe(2);
-    expect(io.err()).toBe("autohedge: UsageError: --concurrency must be a whole number of at least 1 (got 'zero')\n");
+    expect(io.err()).toBe("autohedge: --concurrency must be a whole number of at least 1 (got 'zero')\n");
     const evaluate = captureIo();
     expect(await runCli(['evaluate', '--horizon', '5,x'], evaluate)).toBe(2);
     expect(evaluate.err()).toMatch(/--horizon must be whole numbers of sessions/);

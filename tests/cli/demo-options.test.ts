@@ -15,7 +15,7 @@ describe('analyze --demo with options the demo was not recorded with', () => {
     const io = captureIo();
     expect(await runCli(['analyze', 'ACME', '--demo', ...flags], io)).toBe(2);
     expect(io.err().trim().split('\n')).toEqual([
-      `autohedge: UsageError: the demo is recorded with the default models, search and guardrail limits: ${flag} cannot be combined with --demo (record your own cassette with --record)`,
+      `autohedge: the demo is recorded with the default models, search and guardrail limits: ${flag} cannot be combined with --demo (record your own cassette with --record)`,
     ]);
     expect(io.out()).toBe('');
   });
@@ -45,7 +45,7 @@ describe('analyze --demo with options the demo was not recorded with', () => {
     const { argv, env } = setup(io.cwd);
     expect(await runCli(['analyze', 'ACME', '--demo', ...argv], { ...io, env: { ...io.env, ...env } })).toBe(2);
     expect(io.err().trim().split('\n')).toEqual([
-      `autohedge: UsageError: the demo is recorded without MCP tools: ${named} cannot be combined with --demo (record your own cassette with --record)`,
+      `autohedge: the demo is recorded without MCP tools: ${named} cannot be combined with --demo (record your own cassette with --record)`,
     ]);
     expect(io.out()).toBe('');
   });

@@ -139,7 +139,7 @@ describe('autohedge evaluate', () => {
       now,
     });
     expect(code).toBe(2);
-    expect(later.io.err()).toContain('autohedge: UsageError: no saved run with a decision to evaluate');
+    expect(later.io.err()).toContain('autohedge: no saved run with a decision to evaluate');
   });
 
   it('bad options and nothing to evaluate: exit 2 with one line, no request', async () => {
@@ -161,7 +161,7 @@ describe('autohedge evaluate', () => {
     const empty = await setup([]);
     expect(await runCli(['evaluate'], empty.io, { market: empty.market, now })).toBe(2);
     expect(empty.io.err().trim()).toBe(
-      'autohedge: UsageError: no saved run with a decision to evaluate (make some with `autohedge analyze <ticker> --as-of YYYY-MM-DD`)',
+      'autohedge: no saved run with a decision to evaluate (make some with `autohedge analyze <ticker> --as-of YYYY-MM-DD`)',
     );
   });
 });

@@ -45,8 +45,10 @@ describe('exit codes, in one place', () => {
 
   it('shows one line, the stack only when verbose', () => {
     const error = new DataError("unknown ticker 'XYZ'\nmore detail", 'unknown-ticker');
-    expect(formatError(error, false)).toBe("autohedge: DataError: unknown ticker 'XYZ'");
+    expect(formatError(error, false)).toBe("autohedge: unknown ticker 'XYZ'");
     expect(formatError(error, true).split('\n').length).toBeGreaterThan(2);
+    // The class is for bug reports: --verbose names it, the plain line does not.
+    expect(formatError(error, true).split('\n')[0]).toBe("autohedge: DataError: unknown ticker 'XYZ'");
   });
 
   it('a programmer error looks unexpected, distinct from a domain error; the stack only when verbose', () => {
@@ -76,7 +78,7 @@ describe('exit codes, in one place', () => {
       'bad value \u001b]52;c;ZXZpbA==\u0007 sk-proj-abcdefghijklmnop at http://user:pw@host/v1?key=secret123',
     );
     expect(formatError(error, false)).toBe(
-      'autohedge: ConfigError: bad value ␛]52;c;ZXZpbA==␇ REDACTED at http://REDACTED@host/v1?key=REDACTED',
+      'autohedge: bad value ␛]52;c;ZXZpbA==␇ REDACTED at http://REDACTED@host/v1?key=REDACTED',
     );
   });
 

@@ -13,17 +13,17 @@ describe('one style for errors', () => {
   it('an unknown flag is one UsageError line with the suggestion, exit 2', async () => {
     const io = captureIo();
     expect(await runCli(['analyze', 'ACME', '--jsn'], io)).toBe(2);
-    expect(io.err()).toBe("autohedge: UsageError: unknown option '--jsn' (did you mean --json?)\n");
+    expect(io.err()).toBe("autohedge: unknown option '--jsn' (did you mean --json?)\n");
     expect(io.out()).toBe('');
   });
 
   it('a missing argument and an unknown command read the same way', async () => {
     const missing = captureIo();
     expect(await runCli(['analyze'], missing)).toBe(2);
-    expect(missing.err()).toBe("autohedge: UsageError: missing required argument 'tickers'\n");
+    expect(missing.err()).toBe("autohedge: missing required argument 'tickers'\n");
     const unknown = captureIo();
     expect(await runCli(['analyse', 'ACME'], unknown)).toBe(2);
-    expect(unknown.err()).toBe("autohedge: UsageError: unknown command 'analyse' (did you mean analyze?)\n");
+    expect(unknown.err()).toBe("autohedge: unknown command 'analyse' (did you mean analyze?)\n");
   });
 
   it('replay misses are listed once each, with the prefix every cassette error has', async () => {
@@ -34,7 +34,7 @@ describe('one style for errors', () => {
     expect(new Set(lines).size).toBe(lines.length);
     for (const line of lines)
       expect(line).toMatch(
-        /^autohedge: CassetteError: no recorded response for POST https:\/\/api\.openai\.com\/v1\/chat\/completions \(agent: \w+\) in cassette '/,
+        /^autohedge: no recorded response for POST https:\/\/api\.openai\.com\/v1\/chat\/completions \(agent: \w+\) in cassette '/,
       );
   });
 
@@ -66,7 +66,7 @@ describe('autohedge market --demo', () => {
   it('a ticker the demo does not cover, or --demo with --replay, is a usage error', async () => {
     const other = captureIo();
     expect(await runCli(['market', 'NVDA', '--demo'], other)).toBe(2);
-    expect(other.err()).toMatch(/^autohedge: UsageError: the demo covers ACME only/);
+    expect(other.err()).toMatch(/^autohedge: the demo covers ACME only/);
     // market needs no key: the hint is the market command, and dropping --demo.
     expect(other.err()).toContain(
       'run `autohedge market ACME --demo`, or drop --demo for the real market data of NVDA',
@@ -74,6 +74,6 @@ describe('autohedge market --demo', () => {
     expect(other.err()).not.toContain('OPENAI_API_KEY');
     const both = captureIo();
     expect(await runCli(['market', 'ACME', '--demo', '--replay', 'x.json'], both)).toBe(2);
-    expect(both.err()).toBe('autohedge: UsageError: --record, --replay and --demo cannot be combined\n');
+    expect(both.err()).toBe('autohedge: --record, --replay and --demo cannot be combined\n');
   });
 });

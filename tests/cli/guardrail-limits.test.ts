@@ -60,6 +60,6 @@ describe('guardrail limits on the command line', () => {
       now,
     });
     expect(code).toBe(2);
-    expect(io.err()).toBe("autohedge: UsageError: --max-risk must be a positive number (got '-1')\n");
+    expect(io.err()).toBe("autohedge: --max-risk must be a positive number (got '-1')\n");
   });
 });

@@ -38,7 +38,7 @@ describe('AUTOHEDGE_PRICES', () => {
     const { code, io } = await demoCost('{"gpt-4.1": ');
     expect(code).toBe(2);
     expect(io.err()).toMatch(
-      /^autohedge: ConfigError: the inline price table \(AUTOHEDGE_PRICES\) is not valid JSON: .+\n$/,
+      /^autohedge: the inline price table \(AUTOHEDGE_PRICES\) is not valid JSON: .+\n$/,
     );
   });
 
@@ -46,7 +46,7 @@ describe('AUTOHEDGE_PRICES', () => {
     const { code, io } = await demoCost('/nonexistent/prices.json');
     expect(code).toBe(2);
     expect(io.err()).toBe(
-      'autohedge: ConfigError: cannot read the price file /nonexistent/prices.json (AUTOHEDGE_PRICES): ENOENT\n',
+      'autohedge: cannot read the price file /nonexistent/prices.json (AUTOHEDGE_PRICES): ENOENT\n',
     );
   });
 });

@@ -63,4 +63,25 @@ describe('progress on a terminal', () => {
     progress.stop();
     expect(written).toBe('');
   });
+
+  it('off a terminal, a desk failure is one line: its "failed:" warning is not printed again', async () => {
+    let written = '';
+    const progress = await createProgress({
+      write: (text) => {
+        written += text;
+      },
+      live: false,
+      quiet: false,
+      color: false,
+      stream: new PassThrough(),
+    });
+    const sink = progress.sink('ACME');
+    sink({ type: 'agent-end', agent: 'risk', status: 'failed', durationMs: 900, error: 'OpenAI service error (503)' });
+    sink({ type: 'warning', message: 'risk failed: OpenAI service error (503)' });
+    sink({ type: 'warning', message: 'quant failed: not a failure this sink saw' });
+    progress.stop();
+    expect(written).toBe(
+      '[ACME] risk: failed — OpenAI service error (503)\n[ACME] warning: quant failed: not a failure this sink saw\n',
+    );
+  });
 });

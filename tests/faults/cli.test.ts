@@ -77,67 +77,59 @@ const scenarios: FaultScenario[] = [
       argv: ['analyze', 'ACME', '--frobnicate'],
       deps: { model: untouchedModel(context), market: fakeMarket(), search },
     }),
-    expect: { exitCode: 2, result: null, stderr: "autohedge: UsageError: unknown option '--frobnicate'" },
+    expect: { exitCode: 2, result: null, stderr: "autohedge: unknown option '--frobnicate'" },
   },
   refused(
     'a --base-url that is not http(s)',
     ['--base-url', 'ftp://models.example'],
-    'autohedge: UsageError: --base-url must be an http(s) URL, not ftp:',
+    'autohedge: --base-url must be an http(s) URL, not ftp:',
   ),
   refused(
     'unknown agent id',
     ['--agent', 'oracle'],
-    "autohedge: UsageError: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)",
+    "autohedge: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)",
   ),
   refused(
     'negative --concurrency',
     ['--concurrency', '-1'],
-    "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got '-1')",
+    "autohedge: --concurrency must be a whole number of at least 1 (got '-1')",
   ),
   refused(
     'non-numeric --concurrency',
     ['--concurrency', 'two'],
-    "autohedge: UsageError: --concurrency must be a whole number of at least 1 (got 'two')",
+    "autohedge: --concurrency must be a whole number of at least 1 (got 'two')",
   ),
-  refused(
-    'zero --concurrency',
-    ['--concurrency', '0'],
-    "autohedge: UsageError: --concurrency must be at least 1 (got '0')",
-  ),
+  refused('zero --concurrency', ['--concurrency', '0'], "autohedge: --concurrency must be at least 1 (got '0')"),
   refused(
     'negative --max-position',
     ['--max-position=-5'],
-    "autohedge: UsageError: --max-position must be a positive number (got '-5')",
+    "autohedge: --max-position must be a positive number (got '-5')",
   ),
   refused(
     '--max-position over 100',
     ['--max-position', '150'],
-    "autohedge: UsageError: --max-position must be at most 100 (got '150')",
+    "autohedge: --max-position must be at most 100 (got '150')",
   ),
   refused(
     'non-numeric --max-position',
     ['--max-position', 'ten'],
-    "autohedge: UsageError: --max-position must be a positive number (got 'ten')",
+    "autohedge: --max-position must be a positive number (got 'ten')",
   ),
-  refused(
-    'negative --max-cost',
-    ['--max-cost', '-1'],
-    "autohedge: UsageError: --max-cost must be a positive number (got '-1')",
-  ),
+  refused('negative --max-cost', ['--max-cost', '-1'], "autohedge: --max-cost must be a positive number (got '-1')"),
   refused(
     'non-numeric --max-cost',
     ['--max-cost', 'abc'],
-    "autohedge: UsageError: --max-cost must be a positive number (got 'abc')",
+    "autohedge: --max-cost must be a positive number (got 'abc')",
   ),
   refused(
     'malformed ticker',
     ['QQQ,'],
-    "autohedge: UsageError: invalid ticker 'QQQ,': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
+    "autohedge: invalid ticker 'QQQ,': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
   ),
   refused(
     'unreadable .env (a directory): exit 2 naming the file',
     [],
-    ({ cwd }) => `autohedge: ConfigError: cannot read ${cwd}/.env: EISDIR: illegal operation on a directory, read`,
+    ({ cwd }) => `autohedge: cannot read ${cwd}/.env: EISDIR: illegal operation on a directory, read`,
     (context) => {
       mkdirSync(join(context.io.cwd, '.env'));
       return { cwd: context.io.cwd };
@@ -146,26 +138,25 @@ const scenarios: FaultScenario[] = [
   refused(
     'a truncated cassette: exit 2 naming the path',
     ['--replay', '{path}'],
-    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': not valid JSON (truncated or corrupt?)`,
+    ({ path }) => `autohedge: cannot replay '${path}': not valid JSON (truncated or corrupt?)`,
     () => ({ path: join(fixtures, 'truncated.json') }),
   ),
   refused(
     'a JSON file that is not a cassette: exit 2 naming the path',
     ['--replay', '{path}'],
-    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': not an autohedge cassette`,
+    ({ path }) => `autohedge: cannot replay '${path}': not an autohedge cassette`,
     () => ({ path: join(fixtures, 'foreign.json') }),
   ),
   refused(
     'a cassette from a newer autohedge: exit 2 naming the version',
     ['--replay', '{path}'],
-    ({ path }) =>
-      `autohedge: CassetteError: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
+    ({ path }) => `autohedge: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
     () => ({ path: join(fixtures, 'future-version.json') }),
   ),
   refused(
     'a cassette path that does not exist: exit 2',
     ['--replay', '{path}'],
-    ({ path }) => `autohedge: CassetteError: cannot replay '${path}': file not found`,
+    ({ path }) => `autohedge: cannot replay '${path}': file not found`,
     () => ({ path: join(tmpdir(), 'autohedge-no-such-cassette.json') }),
   ),
   {
@@ -175,11 +166,11 @@ const scenarios: FaultScenario[] = [
       exitCode: 2,
       result: null,
       stderr:
-        'autohedge: ConfigError: OPENAI_API_KEY is not set: export it (or put it in .env), or point --base-url / OPENAI_BASE_URL at an OpenAI-compatible server; to try autohedge with no key, run `autohedge analyze ACME --demo`',
+        'autohedge: OPENAI_API_KEY is not set: export it (or put it in .env), or point --base-url / OPENAI_BASE_URL at an OpenAI-compatible server; to try autohedge with no key, run `autohedge analyze ACME --demo`',
     },
   },
   {
-    name: 'unwritable $AUTOHEDGE_HOME: the analysis still prints, a warning says the run was not saved, exit 0',
+    name: 'unwritable $AUTOHEDGE_HOME: the analysis still prints, one line says where it could not write, exit 1',
     arrange(context) {
       const home = unwritableHome();
       return {
@@ -190,11 +181,11 @@ const scenarios: FaultScenario[] = [
       };
     },
     expect: ({ home }) => ({
-      exitCode: 0,
+      exitCode: 1,
       result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] },
       stderrLines: [
         new RegExp(
-          `autohedge: warning: run 20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6} not saved: cannot write ${home}/runs/20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6}: ENOTDIR: not a directory`,
+          `autohedge: run 20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6} not saved: cannot write ${home}/runs/20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6}: ENOTDIR: not a directory`,
         ),
       ],
     }),
@@ -205,7 +196,7 @@ const scenarios: FaultScenario[] = [
     },
   },
   {
-    name: 'unwritable $AUTOHEDGE_HOME on a degraded run: printed, the warning, and the run’s own exit 3',
+    name: 'unwritable $AUTOHEDGE_HOME on a degraded run: printed, the line, and exit 1 (not saved beats degraded)',
     arrange(context) {
       const home = unwritableHome();
       const model = new ScriptedModel(goodScript({ quant: [{ error: new Error('upstream said no') }] }));
@@ -217,7 +208,7 @@ const scenarios: FaultScenario[] = [
       };
     },
     expect: ({ home }) => ({
-      exitCode: 3,
+      exitCode: 1,
       result: {
         status: 'degraded',
         error: null,
@@ -226,12 +217,12 @@ const scenarios: FaultScenario[] = [
         warnings: ['quant failed: upstream said no'],
       },
       stderrLines: [
-        new RegExp(`autohedge: warning: run \\S+ not saved: cannot write ${home}/runs/\\S+: ENOTDIR: not a directory`),
+        new RegExp(`autohedge: run \\S+ not saved: cannot write ${home}/runs/\\S+: ENOTDIR: not a directory`),
       ],
     }),
   },
   {
-    name: 'unwritable --out directory: printed, saved under $AUTOHEDGE_HOME, a warning names --out, exit 0',
+    name: 'unwritable --out directory: printed, saved under $AUTOHEDGE_HOME, one line names --out, exit 1',
     arrange() {
       const out = join(unwritableHome(), 'out');
       return {
@@ -241,9 +232,9 @@ const scenarios: FaultScenario[] = [
       };
     },
     expect: ({ out }) => ({
-      exitCode: 0,
+      exitCode: 1,
       result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] },
-      stderr: `autohedge: warning: could not write --out ${out}: cannot write ${out}: ENOTDIR: not a directory`,
+      stderr: `autohedge: could not write --out ${out}: cannot write ${out}: ENOTDIR: not a directory`,
     }),
     verify(outcome) {
       expect(Object.keys(outcome.saved ?? {}).sort()).toEqual([

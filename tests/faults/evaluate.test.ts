@@ -113,7 +113,7 @@ describe('fault matrix: evaluate', () => {
     const { code, io, router } = await evaluate(good, ['nope-run']);
     expect(code).toBe(2);
     expect(io.err().trim()).toBe(
-      "autohedge: UsageError: no saved run matches 'nope-run' (list them with: autohedge runs)",
+      "autohedge: no saved run matches 'nope-run' (list them with: autohedge runs)",
     );
     expect(router.requests).toEqual([]);
   });

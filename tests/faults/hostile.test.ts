@@ -283,7 +283,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
         const run = await runBuiltCli(args, env);
         expect(run.code).toBe(2);
         expect(run.stderr).toBe(
-          `autohedge: UsageError: ${variable} must not carry credentials (user:password@host): put the key in OPENAI_API_KEY, which is sent as the Authorization header\n`.replace(
+          `autohedge: ${variable} must not carry credentials (user:password@host): put the key in OPENAI_API_KEY, which is sent as the Authorization header\n`.replace(
             'UsageError',
             variable === '--base-url' ? 'UsageError' : 'ConfigError',
           ),
@@ -330,7 +330,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       });
       expect({ code: run.code, stderr: run.stderr }).toEqual({
         code: 2,
-        stderr: 'autohedge: ConfigError: AUTOHEDGE_MODEL_QUANT must not contain control characters or line breaks\n',
+        stderr: 'autohedge: AUTOHEDGE_MODEL_QUANT must not contain control characters or line breaks\n',
       });
       expect(server.requests).toHaveLength(0);
     });
@@ -338,7 +338,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
     it("an unknown flag holding a control sequence: commander's usage error arrives inert", async () => {
       const run = await runBuiltCli(['analyze', 'ACME', `--x\u001b]0;pwned\u0007`], {});
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain("autohedge: UsageError: unknown option '--x␛]0;pwned␇'");
+      expect(run.stderr).toContain("autohedge: unknown option '--x␛]0;pwned␇'");
       expectInert({ stderr: run.stderr });
     });
 
@@ -349,7 +349,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       });
       expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
         code: 2,
-        stderr: 'autohedge: ConfigError: OPENAI_BASE_URL must be an http(s) URL, not file:\n',
+        stderr: 'autohedge: OPENAI_BASE_URL must be an http(s) URL, not file:\n',
         stdout: '',
       });
     });
@@ -362,7 +362,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       });
       expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
         code: 2,
-        stderr: 'autohedge: UsageError: --model must not contain control characters or line breaks\n',
+        stderr: 'autohedge: --model must not contain control characters or line breaks\n',
         stdout: '',
       });
       expect(server.requests).toHaveLength(0);
@@ -393,7 +393,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       expect({ code: run.code, stderr: run.stderr }).toEqual({
         code: 2,
         stderr:
-          "autohedge: ConfigError: --max-cost needs a price for every model, and none is known for 'constructor': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)\n",
+          "autohedge: --max-cost needs a price for every model, and none is known for 'constructor': add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)\n",
       });
       expect(server.requests).toHaveLength(0);
       expect(savedRuns(run.home)).toEqual([]);
@@ -410,7 +410,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       const run = await runBuiltCli(['analyze', 'ACME', '--replay', cassette], {}, { cwd });
       expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
         code: 2,
-        stderr: `autohedge: CassetteError: cannot replay '${cassette}': nested more than 256 levels deep (at interactions.0.responseBody.0); not a recording autohedge made\n`,
+        stderr: `autohedge: cannot replay '${cassette}': nested more than 256 levels deep (at interactions.0.responseBody.0); not a recording autohedge made\n`,
         stdout: '',
       });
     });
@@ -428,7 +428,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       expect({ code: shown.code, stderr: shown.stderr, stdout: shown.stdout }).toEqual({
         code: 1,
         stderr:
-          'autohedge: RunStoreError: run 20261128T120000Z-ACME-deep00 is corrupt: result.json nests more than 256 levels deep (at warnings.0.0.0)\n',
+          'autohedge: run 20261128T120000Z-ACME-deep00 is corrupt: result.json nests more than 256 levels deep (at warnings.0.0.0)\n',
         stdout: '',
       });
       const listed = await runBuiltCli(['runs'], {}, { home });
@@ -454,7 +454,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       );
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(
-        `autohedge: CassetteError: cannot write cassette '${target}': a parent of that path is not a directory (EEXIST)\n`,
+        `autohedge: cannot write cassette '${target}': a parent of that path is not a directory (EEXIST)\n`,
       );
       expect((JSON.parse(run.stdout) as AnalysisResult).status).toBe('ok');
       expect(savedRuns(run.home)).toHaveLength(1);
@@ -477,7 +477,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
           { yahoo: true },
         );
         expect(run.code).toBe(2);
-        expect(run.stderr).toBe(`autohedge: CassetteError: cannot write cassette '${target}': ${cause}\n`);
+        expect(run.stderr).toBe(`autohedge: cannot write cassette '${target}': ${cause}\n`);
         expect((JSON.parse(run.stdout) as AnalysisResult).status).toBe('ok');
         expect(savedRuns(run.home)).toHaveLength(1);
         expect(readdirSync(mount.path)).toEqual([]);

@@ -129,7 +129,7 @@ const scenarios: FaultScenario[] = [
     expect: (vars) => ({
       exitCode: 2,
       result: null,
-      stderr: `autohedge: ConfigError: --mcp-config ${vars.file}: mcpServers.desk.command: Invalid input: expected string, received number`,
+      stderr: `autohedge: --mcp-config ${vars.file}: mcpServers.desk.command: Invalid input: expected string, received number`,
     }),
     verify(_outcome, { servers }) {
       expect(servers[0]!.requests).toEqual([]);

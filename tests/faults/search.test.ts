@@ -200,7 +200,7 @@ const scenarios: FaultScenario[] = [
     expect: {
       exitCode: 2,
       result: null,
-      stderr: "autohedge: UsageError: --search must be one of exa, openai, none (got 'bing')",
+      stderr: "autohedge: --search must be one of exa, openai, none (got 'bing')",
     },
   },
   {
@@ -215,7 +215,7 @@ const scenarios: FaultScenario[] = [
     expect: {
       exitCode: 2,
       result: null,
-      stderr: "autohedge: ConfigError: AUTOHEDGE_SEARCH must be one of exa, openai, none (got 'google')",
+      stderr: "autohedge: AUTOHEDGE_SEARCH must be one of exa, openai, none (got 'google')",
     },
   },
   {

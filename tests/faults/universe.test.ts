@@ -35,37 +35,37 @@ const scenarios: FaultScenario[] = [
     '--universe file missing',
     null,
     [],
-    'autohedge: UsageError: cannot read --universe universe.txt: ENOENT: no such file or directory',
+    'autohedge: cannot read --universe universe.txt: ENOENT: no such file or directory',
   ),
   universe(
     'a malformed ticker in the universe file',
     'AAPL\n\nMS FT\n',
     [],
-    "autohedge: UsageError: universe.txt:3: invalid ticker 'MS FT': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
+    "autohedge: universe.txt:3: invalid ticker 'MS FT': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
   ),
   universe(
     'a CSV universe without a ticker or symbol column',
     'name,weight\nApple,1\n',
     [],
-    "autohedge: UsageError: universe.txt: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got 'name', 'weight')",
+    "autohedge: universe.txt: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got 'name', 'weight')",
   ),
   universe(
     'an empty universe file',
     '# only comments\n',
     [],
-    'autohedge: UsageError: no tickers in --universe universe.txt',
+    'autohedge: no tickers in --universe universe.txt',
   ),
   universe(
     '--json with --jsonl',
     'AAPL\n',
     ['--json', '--jsonl'],
-    'autohedge: UsageError: --json and --jsonl cannot be combined: --json prints one array at the end, --jsonl one line per result as it finishes',
+    'autohedge: --json and --jsonl cannot be combined: --json prints one array at the end, --jsonl one line per result as it finishes',
   ),
   universe(
     '--resume with --no-save',
     'AAPL\n',
     ['--resume', '--no-save'],
-    'autohedge: UsageError: --resume reads and fills the run store: it cannot be combined with --no-save',
+    'autohedge: --resume reads and fills the run store: it cannot be combined with --no-save',
   ),
   {
     name: 'enqueue with no Redis listening: one ConfigError line, exit 2',
@@ -74,7 +74,7 @@ const scenarios: FaultScenario[] = [
       exitCode: 2,
       result: null,
       stderr:
-        'autohedge: ConfigError: cannot reach Redis at redis://127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours',
+        'autohedge: cannot reach Redis at redis://127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours',
     },
   },
   {
@@ -87,7 +87,7 @@ const scenarios: FaultScenario[] = [
       exitCode: 2,
       result: null,
       stderr:
-        'autohedge: ConfigError: cannot reach Redis at redis://REDACTED@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours',
+        'autohedge: cannot reach Redis at redis://REDACTED@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours',
     },
   },
   {
@@ -100,7 +100,7 @@ const scenarios: FaultScenario[] = [
       exitCode: 2,
       result: null,
       stderr:
-        'autohedge: UsageError: --as-of 2026-11-29 is in the future or its session has not closed yet; the latest closed US session is 2026-11-27',
+        'autohedge: --as-of 2026-11-29 is in the future or its session has not closed yet; the latest closed US session is 2026-11-27',
     },
   },
 ];

@@ -70,7 +70,7 @@ const scenarios: FaultScenario[] = [
       exitCode: 2,
       result: null,
       stderr:
-        "autohedge: UsageError: invalid ticker 'AC/ME': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
+        "autohedge: invalid ticker 'AC/ME': expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)",
     },
   },
   {
@@ -108,7 +108,7 @@ const scenarios: FaultScenario[] = [
       context.defer(() => expect(server.requests).toEqual([]));
       return arranged;
     },
-    expect: { exitCode: 2, result: null, stderr: "autohedge: DataError: unknown ticker 'NOPE'" },
+    expect: { exitCode: 2, result: null, stderr: "autohedge: unknown ticker 'NOPE'" },
   },
   {
     name: 'Yahoo answers 404 pages (not its JSON error): degraded, exit 3, the desks told there are no numbers',

@@ -394,13 +394,13 @@ describe('the job queue without Redis', () => {
     const code = await runCli(['enqueue', 'ACME', '--redis', 'redis://:hunter2secret@127.0.0.1:1'], io);
     expect(code).toBe(2);
     expect(io.err()).toBe(
-      'autohedge: ConfigError: cannot reach Redis at redis://REDACTED@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours\n',
+      'autohedge: cannot reach Redis at redis://REDACTED@127.0.0.1:1 (ECONNREFUSED): start redis-server, or point --redis / AUTOHEDGE_REDIS_URL at yours\n',
     );
   });
 
   it('a bad --redis URL is a usage error', async () => {
     const io = captureIo();
     expect(await runCli(['worker', '--redis', 'http://example.com'], io)).toBe(2);
-    expect(io.err()).toBe('autohedge: UsageError: --redis must be a redis:// or rediss:// URL (got a http: URL)\n');
+    expect(io.err()).toBe('autohedge: --redis must be a redis:// or rediss:// URL (got a http: URL)\n');
   });
 });

@@ -230,7 +230,7 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
-      'autohedge: UsageError: the demo covers ACME only (synthetic data); run `autohedge analyze ACME --demo`, or set OPENAI_API_KEY to analyse TSLA\n',
+      'autohedge: the demo covers ACME only (synthetic data); run `autohedge analyze ACME --demo`, or set OPENAI_API_KEY to analyse TSLA\n',
     );
   });
 
@@ -240,8 +240,8 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(run.code).toBe(2);
     const misses = run.stderr.split('\n').filter((line) => line.startsWith('autohedge:'));
     expect(misses.sort()).toEqual([
-      `autohedge: CassetteError: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: director) in cassette '${demoCassette}'`,
-      `autohedge: CassetteError: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: sentiment) in cassette '${demoCassette}'`,
+      `autohedge: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: director) in cassette '${demoCassette}'`,
+      `autohedge: no recorded response for POST https://api.openai.com/v1/chat/completions (agent: sentiment) in cassette '${demoCassette}'`,
     ]);
     // No hang: a miss is final for Yahoo and exa-js, and the SDK's two connection retries take a second or two.
     expect(run.elapsedMs).toBeLessThan(5_000);
@@ -252,7 +252,7 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     const run = await runBuilt(['analyze', 'ACME', '--replay', missing]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(`autohedge: CassetteError: cannot replay '${missing}': file not found\n`);
+    expect(run.stderr).toBe(`autohedge: cannot replay '${missing}': file not found\n`);
   });
 });
 
@@ -285,7 +285,7 @@ describe('autohedge market ACME --replay (built CLI)', () => {
     for (const line of misses) {
       expect(line).toMatch(
         new RegExp(
-          `^autohedge: CassetteError: no recorded response for GET https://query2\\.finance\\.yahoo\\.com/v\\d+/finance/\\S+GLBX\\S* in cassette '${demoCassette.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`,
+          `^autohedge: no recorded response for GET https://query2\\.finance\\.yahoo\\.com/v\\d+/finance/\\S+GLBX\\S* in cassette '${demoCassette.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'$`,
         ),
       );
     }

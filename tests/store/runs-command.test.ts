@@ -184,7 +184,7 @@ describe('autohedge runs show', () => {
     expect(output.stdout.startsWith('<!doctype html>')).toBe(true);
     const both = captureIo();
     expect(await runCli(['runs', 'show', first.runId, '--html', '--json'], both.io)).toBe(2);
-    expect(both.output.stderr).toBe('autohedge: UsageError: --json and --html cannot be combined\n');
+    expect(both.output.stderr).toBe('autohedge: --json and --html cannot be combined\n');
   });
 
   test('an ambiguous prefix is a usage error', async () => {
@@ -202,19 +202,19 @@ describe('autohedge runs show', () => {
     const unknown = captureIo();
     expect(await runCli(['runs', 'show', 'nope'], unknown.io)).toBe(2);
     expect(unknown.output.stderr).toBe(
-      "autohedge: UsageError: no saved run matches 'nope' (list them with: autohedge runs)\n",
+      "autohedge: no saved run matches 'nope' (list them with: autohedge runs)\n",
     );
 
     const corrupt = captureIo();
     expect(await runCli(['runs', 'show', 'broken'], corrupt.io)).toBe(1);
     expect(corrupt.output.stderr).toMatch(
-      /^autohedge: RunStoreError: run broken is corrupt: result\.json is not valid JSON/,
+      /^autohedge: run broken is corrupt: result\.json is not valid JSON/,
     );
 
     const partial = captureIo();
     expect(await runCli(['runs', 'show', 'unfinished'], partial.io)).toBe(1);
     expect(partial.output.stderr).toBe(
-      'autohedge: RunStoreError: run unfinished is incomplete: it has no result.json (the run did not finish saving)\n',
+      'autohedge: run unfinished is incomplete: it has no result.json (the run did not finish saving)\n',
     );
 
     const good = captureIo();

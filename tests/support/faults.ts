@@ -343,7 +343,7 @@ export function savedRun(home: string | undefined): Record<string, string> | nul
 
 /**
  * Without --quiet, every failure the result holds was also said on stderr as it
- * happened, one line each: a failed desk, the Director, every warning.
+ * happened, one line each: a failed desk, the Director, every other warning.
  */
 export function checkProgressLines(outcome: Outcome): void {
   const result = outcome.result;
@@ -353,8 +353,16 @@ export function checkProgressLines(outcome: Outcome): void {
   for (const report of result.reports)
     if (report.status === 'failed') wanted.push(`[${result.ticker}] ${report.agent}: failed — ${report.error}`);
   if (result.error?.startsWith('Director ')) wanted.push(`[${result.ticker}] director: failed — ${result.error}`);
-  for (const warning of result.warnings) wanted.push(`[${result.ticker}] warning: ${warning}`);
+  const failedDesks = result.reports.filter((report) => report.status === 'failed').map((report) => report.agent);
+  for (const warning of result.warnings) {
+    // "<desk> failed: …" is the desk's own failure line above, said once.
+    if (failedDesks.some((agent) => warning.startsWith(`${agent} failed: `))) continue;
+    wanted.push(`[${result.ticker}] warning: ${warning}`);
+  }
   for (const line of wanted) expect(lines, `stderr line: ${line}`).toContain(line);
+  // And each at most once: a failure is not said twice.
+  for (const agent of failedDesks)
+    expect(lines.filter((line) => line.startsWith(`[${result.ticker}] warning: ${agent} failed: `))).toEqual([]);
 }
 
 export function checkOutcome(outcome: Outcome, expected: Expected): void {

@@ -70,9 +70,9 @@ describe('analyze --universe', () => {
 
   it('refuses a bad universe file before any request, naming the line', async () => {
     for (const [text, message] of [
-      ['AAPL\nBRK B\n', 'autohedge: UsageError: list.txt:2: invalid ticker'],
-      ['Name,Weight\nAcme,1\n', "autohedge: UsageError: list.txt: a CSV universe needs a 'ticker' or 'symbol' column"],
-      ['# nothing but a comment\n', 'autohedge: UsageError: no tickers in --universe list.txt'],
+      ['AAPL\nBRK B\n', 'autohedge: list.txt:2: invalid ticker'],
+      ['Name,Weight\nAcme,1\n', "autohedge: list.txt: a CSV universe needs a 'ticker' or 'symbol' column"],
+      ['# nothing but a comment\n', 'autohedge: no tickers in --universe list.txt'],
     ] as const) {
       const io = captureIo();
       const model = universeModel(0);
@@ -97,7 +97,7 @@ describe('analyze --universe', () => {
       }),
     ).toBe(2);
     expect(missing.err()).toMatch(
-      /^autohedge: UsageError: cannot read --universe .*nope\.txt: ENOENT: no such file or directory\n$/,
+      /^autohedge: cannot read --universe .*nope\.txt: ENOENT: no such file or directory\n$/,
     );
   });
 
@@ -144,7 +144,7 @@ describe('analyze --universe', () => {
       .map((line) => line.trim().split(/\s+/).slice(0, 3).join(' '));
     expect(ranked).toEqual(['LONG1 BUY 80', 'LONG2 BUY 60', 'FLAT HOLD 50', 'SHORT1 SELL 70', 'SHORT2 SELL 90']);
     expect(summary).toMatch(/Total cost: \$0\.\d{4}\n$/);
-    expect(io.err()).toContain("autohedge: DataError: unknown ticker 'NOPE' (NOPE)");
+    expect(io.err()).toContain("autohedge: unknown ticker 'NOPE' (NOPE)");
   });
 });
 

@@ -58,6 +58,11 @@ export async function createUniverseOutput({ tickers, options, session, io, seve
           for (const sink of sinks) sink(event);
         },
         warn: (message) => io.stderr(`autohedge: warning: ${message}\n`),
+        // The user asked for these files: the analysis is still shown, and the command fails.
+        writeFailed: (message) => {
+          io.stderr(`autohedge: ${message}\n`);
+          codes.add(ExitCode.failed);
+        },
         info: options.quiet ? undefined : (message) => io.stderr(`${message}\n`),
       };
     },
