@@ -161,9 +161,7 @@ describe('autohedge analyze (in-process)', () => {
     }
     const io = captureIo();
     await runCli(['analyze', 'ACME', '--agent', 'oracle'], io, {});
-    expect(io.err().trim()).toBe(
-      "autohedge: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)",
-    );
+    expect(io.err().trim()).toBe("autohedge: unknown agent 'oracle' (choose from quant, risk, execution, sentiment)");
   });
 
   it('exit 2 with a pointer to --demo when no key and no base URL are set', async () => {

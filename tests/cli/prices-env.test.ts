@@ -37,9 +37,7 @@ describe('AUTOHEDGE_PRICES', () => {
   it('inline JSON that does not parse is one ConfigError line, exit 2', async () => {
     const { code, io } = await demoCost('{"gpt-4.1": ');
     expect(code).toBe(2);
-    expect(io.err()).toMatch(
-      /^autohedge: the inline price table \(AUTOHEDGE_PRICES\) is not valid JSON: .+\n$/,
-    );
+    expect(io.err()).toMatch(/^autohedge: the inline price table \(AUTOHEDGE_PRICES\) is not valid JSON: .+\n$/);
   });
 
   it('a missing file names the path', async () => {

@@ -112,9 +112,7 @@ describe('fault matrix: evaluate', () => {
   it('a named run that does not exist: exit 2, one line, no request', async () => {
     const { code, io, router } = await evaluate(good, ['nope-run']);
     expect(code).toBe(2);
-    expect(io.err().trim()).toBe(
-      "autohedge: no saved run matches 'nope-run' (list them with: autohedge runs)",
-    );
+    expect(io.err().trim()).toBe("autohedge: no saved run matches 'nope-run' (list them with: autohedge runs)");
     expect(router.requests).toEqual([]);
   });
 

@@ -49,12 +49,7 @@ const scenarios: FaultScenario[] = [
     [],
     "autohedge: universe.txt: a CSV universe needs a 'ticker' or 'symbol' column in its first row (got 'name', 'weight')",
   ),
-  universe(
-    'an empty universe file',
-    '# only comments\n',
-    [],
-    'autohedge: no tickers in --universe universe.txt',
-  ),
+  universe('an empty universe file', '# only comments\n', [], 'autohedge: no tickers in --universe universe.txt'),
   universe(
     '--json with --jsonl',
     'AAPL\n',

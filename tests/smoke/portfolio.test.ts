@@ -65,9 +65,7 @@ describe('autohedge portfolio --demo (built CLI, no keys, no network)', () => {
       '100',
     ]);
     expect(tight.stdout).toBe('');
-    expect(tight.stderr).toMatch(
-      /^autohedge: .*cash at 1\.00 % is below --min-cash-pct 5\n$/,
-    );
+    expect(tight.stderr).toMatch(/^autohedge: .*cash at 1\.00 % is below --min-cash-pct 5\n$/);
     expect(tight.code, tight.stderr).toBe(2);
   });
 });

@@ -201,15 +201,11 @@ describe('autohedge runs show', () => {
 
     const unknown = captureIo();
     expect(await runCli(['runs', 'show', 'nope'], unknown.io)).toBe(2);
-    expect(unknown.output.stderr).toBe(
-      "autohedge: no saved run matches 'nope' (list them with: autohedge runs)\n",
-    );
+    expect(unknown.output.stderr).toBe("autohedge: no saved run matches 'nope' (list them with: autohedge runs)\n");
 
     const corrupt = captureIo();
     expect(await runCli(['runs', 'show', 'broken'], corrupt.io)).toBe(1);
-    expect(corrupt.output.stderr).toMatch(
-      /^autohedge: run broken is corrupt: result\.json is not valid JSON/,
-    );
+    expect(corrupt.output.stderr).toMatch(/^autohedge: run broken is corrupt: result\.json is not valid JSON/);
 
     const partial = captureIo();
     expect(await runCli(['runs', 'show', 'unfinished'], partial.io)).toBe(1);
