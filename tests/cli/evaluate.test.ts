@@ -150,7 +150,7 @@ describe('autohedge evaluate', () => {
       ],
       [['--horizon', '0'], 'must be whole numbers'],
       [['--since', '2025-02-30'], "--since must be a date as YYYY-MM-DD (got '2025-02-30')"],
-      [['--benchmark', 'not a ticker!'], 'UsageError'],
+      [['--benchmark', 'not a ticker!'], "autohedge: invalid ticker 'not a ticker!'"],
       [['--seed', '-3'], "--seed must be a whole number (got '-3')"],
     ] as const) {
       const { io, market, charts } = await setup(saved);
