@@ -27,3 +27,23 @@ export function safeLinkUrl(url: string): string | null {
   if (parsed.username || parsed.password) return null;
   return parsed.href;
 }
+
+/**
+ * The head of every self-contained page autohedge writes (report.html, the portfolio and
+ * watch reports): nothing may load — no scripts, no remote fonts, images or styles; links
+ * still work.
+ */
+export function pageHead(title: string, style: string): string[] {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${style}</style>`,
+    '</head>',
+  ];
+}

@@ -1,6 +1,6 @@
 import type { AnalysisResult } from '../result/types.js';
 import type { DeskBlock } from './desk-text.js';
-import { escapeHtml, safeLinkUrl } from './escape.js';
+import { escapeHtml, pageHead, safeLinkUrl } from './escape.js';
 import { truncate } from './format.js';
 import { reportStyle } from './html-style.js';
 import { renderSvgChart } from './svg-chart.js';
@@ -20,17 +20,7 @@ export function renderHtml(result: AnalysisResult): string {
 /** A view as report.html (renderHtml's second half, for a view a caller extended). */
 export function renderHtmlView(view: ReportView): string {
   return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    // Nothing may load: no scripts, no remote fonts, images or styles; links still work.
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${escapeHtml(view.title)}</title>`,
-    `<style>${reportStyle}</style>`,
-    '</head>',
+    ...pageHead(view.title, reportStyle),
     '<body>',
     '<main>',
     headerHtml(view),

@@ -1,5 +1,5 @@
 import type { PortfolioPlan } from '../portfolio/types.js';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, pageHead } from './escape.js';
 import { formatNumber } from './format.js';
 import { reportStyle } from './html-style.js';
 import { proposedBanner, type PortfolioReport } from './portfolio.js';
@@ -122,16 +122,7 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
     listHtml('Warnings', plan.warnings),
   ].filter((part) => part !== '');
   return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${escapeHtml(`Proposed portfolio as of ${report.asOf}`)}</title>`,
-    `<style>${reportStyle}</style>`,
-    '</head>',
+    ...pageHead(`Proposed portfolio as of ${report.asOf}`, reportStyle),
     '<body>',
     '<main>',
     ...body,

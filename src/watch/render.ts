@@ -1,4 +1,4 @@
-import { escapeHtml } from '../report/escape.js';
+import { escapeHtml, pageHead } from '../report/escape.js';
 import { sanitizeText } from '../sanitize.js';
 import type { WatchReport } from './delta.js';
 
@@ -94,7 +94,10 @@ export function renderWatchHtml(report: WatchReport): string {
     details.length > 0
       ? `<h2>Triggers</h2><ul>${details.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`
       : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>${escapeHtml(heading(report))}</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem}li{overflow-wrap:anywhere}</style></head><body><h1>${escapeHtml(heading(report))}</h1>${body}${triggers}<p><em>Proposed research only; nothing here places an order.</em></p></body></html>\n`;
+  const style =
+    'body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem}li{overflow-wrap:anywhere}';
+  const page = `<h1>${escapeHtml(heading(report))}</h1>${body}${triggers}<p><em>Proposed research only; nothing here places an order.</em></p>`;
+  return `${[...pageHead(heading(report), style), `<body>${page}</body>`, '</html>'].join('\n')}\n`;
 }
 
 function markdownText(text: string): string {
