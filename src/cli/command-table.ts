@@ -55,16 +55,40 @@ export function optionKeysOf(spec: CommandSpec): OptionKey[] {
   return [...new Set<OptionKey>([...grouped, ...(spec.options ?? []), ...optionGroups.common.options])];
 }
 
-function command<const Spec extends CommandSpec>(
+/** A command's function after its positional arguments: the options, then what the shell gives it. */
+type CommandFunction<Options> = (options: Options, io: CliIo, deps: CliDeps, argv: string[]) => Promise<number>;
+type CommandFunctionOf<Argument, Options> = (
+  argument: Argument,
+  ...rest: Parameters<CommandFunction<Options>>
+) => Promise<number>;
+
+/** How a command reads its positional arguments: none, one (`<ticker>`), or a variadic list (`[tickers...]`). */
+type ArgumentReader<Argument> = (args: ReadonlyArray<string | string[]>) => Argument;
+const noArgument: ArgumentReader<undefined> = () => undefined;
+const one: ArgumentReader<string> = (args) => args[0] as string;
+const list: ArgumentReader<string[]> = (args) => (args[0] ?? []) as string[];
+
+/**
+ * A table entry: the spec, how its arguments are read, and `load`, which imports the
+ * command's module only when it runs and hands back its function.
+ */
+function command<const Spec extends CommandSpec, Argument>(
   spec: Spec,
-  run: (input: CommandInput<OptionsOf<Spec>>) => Promise<number>,
+  argumentOf: ArgumentReader<Argument>,
+  load: () => Promise<
+    NoInfer<Argument> extends undefined
+      ? CommandFunction<OptionsOf<Spec>>
+      : CommandFunctionOf<NoInfer<Argument>, OptionsOf<Spec>>
+  >,
   subcommands?: readonly Command[],
 ): Command {
-  return { ...spec, run: run as Command['run'], ...(subcommands ? { subcommands } : {}) };
+  const run: Command['run'] = async (input) => {
+    const commandFunction = (await load()) as (...parameters: unknown[]) => Promise<number>;
+    const shell = [input.options, input.io, input.deps, input.argv];
+    return argumentOf === noArgument ? commandFunction(...shell) : commandFunction(argumentOf(input.args), ...shell);
+  };
+  return { ...spec, run, ...(subcommands ? { subcommands } : {}) };
 }
-
-const ticker = (input: { args: ReadonlyArray<string | string[]> }) => input.args[0] as string;
-const list = (input: { args: ReadonlyArray<string | string[]> }) => (input.args[0] ?? []) as string[];
 
 export const analyzeSpec = {
   name: 'analyze',
@@ -315,79 +339,32 @@ const ledgerSpec = {
   description: 'the sealed decision ledger: verify, list, head, export, keygen (docs/ledger.md)',
 } as const satisfies CommandSpec;
 
-const ledgerCommand = () => import('./commands/ledger.js');
+const runsCommands = () => import('./commands/runs.js');
+const ledgerCommands = () => import('./commands/ledger.js');
 
 /** The commands in the order --help lists them. */
 export const commandTable: readonly Command[] = [
-  command(analyzeSpec, async (input) =>
-    (await import('./commands/analyze.js')).analyzeCommand(
-      list(input),
-      input.options,
-      input.io,
-      input.deps,
-      input.argv,
-    ),
-  ),
-  command(probeSpec, async (input) =>
-    (await import('./commands/probe.js')).probeCommand(ticker(input), input.options, input.io, input.deps, input.argv),
-  ),
-  command(workerSpec, async (input) =>
-    (await import('./commands/worker.js')).workerCommand(input.options, input.io, input.deps, input.argv),
-  ),
-  command(enqueueSpec, async (input) =>
-    (await import('./commands/enqueue.js')).enqueueCommand(list(input), input.options, input.io, input.deps),
-  ),
-  command(marketSpec, async (input) =>
-    (await import('./commands/market.js')).marketCommand(
-      ticker(input),
-      input.options,
-      input.io,
-      input.deps,
-      input.argv,
-    ),
-  ),
-  command(evaluateSpec, async (input) =>
-    (await import('./commands/evaluate.js')).evaluateCommand(
-      list(input),
-      input.options,
-      input.io,
-      input.deps,
-      input.argv,
-    ),
-  ),
-  command(doctorSpec, async (input) =>
-    (await import('./commands/doctor.js')).doctorCommand(input.options, input.io, input.deps),
-  ),
-  command(agentsSpec, async (input) => (await import('./commands/agents.js')).agentsCommand(input.options, input.io)),
-  command(toolsSpec, async (input) => (await import('./commands/tools.js')).toolsCommand(input.options, input.io)),
-  command(mcpSpec, async (input) =>
-    (await import('./commands/mcp.js')).mcpCommand(input.options, input.io, input.deps, input.argv),
-  ),
-  command(portfolioSpec, async (input) =>
-    (await import('./commands/portfolio.js')).portfolioCommand(
-      list(input),
-      input.options,
-      input.io,
-      input.deps,
-      input.argv,
-    ),
-  ),
-  command(watchSpec, async (input) =>
-    (await import('./commands/watch.js')).watchCommand(list(input), input.options, input.io, input.deps, input.argv),
-  ),
-  command(runsSpec, async (input) => (await import('./commands/runs.js')).runsListCommand(input.options, input.io), [
-    command(runsShowSpec, async (input) =>
-      (await import('./commands/runs.js')).runsShowCommand(ticker(input), input.options, input.io),
-    ),
+  command(analyzeSpec, list, async () => (await import('./commands/analyze.js')).analyzeCommand),
+  command(probeSpec, one, async () => (await import('./commands/probe.js')).probeCommand),
+  command(workerSpec, noArgument, async () => (await import('./commands/worker.js')).workerCommand),
+  command(enqueueSpec, list, async () => (await import('./commands/enqueue.js')).enqueueCommand),
+  command(marketSpec, one, async () => (await import('./commands/market.js')).marketCommand),
+  command(evaluateSpec, list, async () => (await import('./commands/evaluate.js')).evaluateCommand),
+  command(doctorSpec, noArgument, async () => (await import('./commands/doctor.js')).doctorCommand),
+  command(agentsSpec, noArgument, async () => (await import('./commands/agents.js')).agentsCommand),
+  command(toolsSpec, noArgument, async () => (await import('./commands/tools.js')).toolsCommand),
+  command(mcpSpec, noArgument, async () => (await import('./commands/mcp.js')).mcpCommand),
+  command(portfolioSpec, list, async () => (await import('./commands/portfolio.js')).portfolioCommand),
+  command(watchSpec, list, async () => (await import('./commands/watch.js')).watchCommand),
+  command(runsSpec, noArgument, async () => (await runsCommands()).runsListCommand, [
+    command(runsShowSpec, one, async () => (await runsCommands()).runsShowCommand),
   ]),
-  command(ledgerSpec, async (input) => (await ledgerCommand()).ledgerUsageCommand(input.io), [
-    command(ledgerVerifySpec, async (input) => (await ledgerCommand()).ledgerVerifyCommand(input.options, input.io)),
-    command(ledgerListSpec, async (input) => (await ledgerCommand()).ledgerListCommand(input.options, input.io)),
-    command(ledgerHeadSpec, async (input) => (await ledgerCommand()).ledgerHeadCommand(input.options, input.io)),
-    command(ledgerExportSpec, async (input) =>
-      (await ledgerCommand()).ledgerExportCommand(ticker(input), input.options, input.io),
-    ),
-    command(ledgerKeygenSpec, async (input) => (await ledgerCommand()).ledgerKeygenCommand(input.io)),
+  command(ledgerSpec, noArgument, async () => (await ledgerCommands()).ledgerUsageCommand, [
+    command(ledgerVerifySpec, noArgument, async () => (await ledgerCommands()).ledgerVerifyCommand),
+    command(ledgerListSpec, noArgument, async () => (await ledgerCommands()).ledgerListCommand),
+    command(ledgerHeadSpec, noArgument, async () => (await ledgerCommands()).ledgerHeadCommand),
+    command(ledgerExportSpec, one, async () => (await ledgerCommands()).ledgerExportCommand),
+    command(ledgerKeygenSpec, noArgument, async () => (await ledgerCommands()).ledgerKeygenCommand),
   ]),
 ];
 

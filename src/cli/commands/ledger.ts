@@ -175,7 +175,7 @@ async function recordLines(file: string, count: number): Promise<string[]> {
   return splitLedger(await readLedgerText(file)).lines.slice(0, count);
 }
 
-export async function ledgerKeygenCommand(io: CliIo): Promise<number> {
+export async function ledgerKeygenCommand(options: object, io: CliIo): Promise<number> {
   const paths = pathsOf(io, false);
   const { keyId } = await writeKeyPair(paths);
   io.stdout(`${keyId}\n`);
@@ -186,7 +186,7 @@ export async function ledgerKeygenCommand(io: CliIo): Promise<number> {
 }
 
 /** `autohedge ledger` alone: which subcommands there are (exit 2, as for any incomplete command line). */
-export async function ledgerUsageCommand(io: CliIo): Promise<number> {
+export async function ledgerUsageCommand(options: object, io: CliIo): Promise<number> {
   io.stderr('autohedge: ledger needs a subcommand: verify, list, head, export or keygen (autohedge ledger --help)\n');
   return ExitCode.usage;
 }
