@@ -47,24 +47,18 @@ export const quantities: readonly QuantityDefinition[] = [
     sources: [`snapshot.indicators.sma${period}`],
     strength: 'strong',
   })),
-  {
-    id: 'high52w',
-    pattern: word(
-      String.raw`\b(?:52[- ]?week|52w|one[- ]year|1[- ]year|12[- ]month|year's|year’s|yearly|annual)\s+high\b|\bhigh of the year\b`,
-    ),
-    kind: 'price',
-    sources: ['snapshot.indicators.high52w', 'snapshot.quote.fiftyTwoWeekHigh'],
-    strength: 'strong',
-  },
-  {
-    id: 'low52w',
-    pattern: word(
-      String.raw`\b(?:52[- ]?week|52w|one[- ]year|1[- ]year|12[- ]month|year's|year’s|yearly|annual)\s+low\b|\blow of the year\b`,
-    ),
-    kind: 'price',
-    sources: ['snapshot.indicators.low52w', 'snapshot.quote.fiftyTwoWeekLow'],
-    strength: 'strong',
-  },
+  ...(['High', 'Low'] as const).map((extreme): QuantityDefinition => {
+    const lower = extreme.toLowerCase();
+    return {
+      id: `${lower}52w`,
+      pattern: word(
+        String.raw`\b(?:52[- ]?week|52w|one[- ]year|1[- ]year|12[- ]month|year's|year’s|yearly|annual)\s+${lower}\b|\b${lower} of the year\b`,
+      ),
+      kind: 'price',
+      sources: [`snapshot.indicators.${lower}52w`, `snapshot.quote.fiftyTwoWeek${extreme}`],
+      strength: 'strong',
+    };
+  }),
   {
     id: 'price',
     pattern: word(

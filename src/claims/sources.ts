@@ -1,5 +1,5 @@
 import { maxDrawdownWindow, yearOfCloses } from '../market/indicators.js';
-import type { MarketSnapshot } from '../market/types.js';
+import type { Indicators, MarketSnapshot, QuoteStats } from '../market/types.js';
 import { extractFigures, type Figure } from './extract.js';
 
 /** The unit a source value is in. Fractions of the snapshot (returns, volatility) are held in percent. */
@@ -37,54 +37,51 @@ export const shownPrice = (value: number) => round(value, Math.abs(value) < 2 ? 
 
 type Field = [path: string, kind: SourceKind, value: number | null | undefined, shownDecimals?: number];
 
+/** The keys of `Shape` that hold a number. */
+type NumberKey<Shape> = {
+  [Key in keyof Shape & string]: Shape[Key] extends number | null | undefined ? Key : never;
+}[keyof Shape & string];
+
+/** How a group of fields is read: a unit as it is, or `fraction` (held in percent, shown to 2 decimals). */
+type FieldUnit = SourceKind | 'fraction';
+
 /** Every number and date of the snapshot, by its path; fractions in percent. */
 export function snapshotSources(snapshot: MarketSnapshot | null): SourceValue[] {
   if (!snapshot) return [];
   const { quote, indicators } = snapshot;
   const fraction = (value: number | null | undefined) => (finite(value) ? value * 100 : null);
+  const field = (path: string, unit: FieldUnit, value: number | null | undefined, decimals?: number): Field =>
+    unit === 'fraction' ? [path, 'percent', fraction(value), 2] : [path, unit, value, decimals];
+  const ofQuote = (unit: FieldUnit, names: ReadonlyArray<NumberKey<QuoteStats>>, decimals?: number) =>
+    names.map((name) => field(`snapshot.quote.${name}`, unit, quote[name], decimals));
+  const ofIndicators = (unit: FieldUnit, names: ReadonlyArray<NumberKey<Indicators>>, decimals?: number) =>
+    names.map((name) => field(`snapshot.indicators.${name}`, unit, indicators[name], decimals));
   const fields: Field[] = [
-    ['snapshot.indicators.lastClose', 'price', indicators.lastClose],
-    ['snapshot.quote.price', 'price', quote.price],
-    ['snapshot.quote.change', 'price', quote.change],
-    ['snapshot.quote.changePercent', 'percent', quote.changePercent, 2],
-    ['snapshot.indicators.sma20', 'price', indicators.sma20],
-    ['snapshot.indicators.sma50', 'price', indicators.sma50],
-    ['snapshot.indicators.sma200', 'price', indicators.sma200],
-    ['snapshot.indicators.rsi14', 'number', indicators.rsi14, 1],
-    ['snapshot.indicators.atr14', 'price', indicators.atr14],
-    ['snapshot.indicators.high52w', 'price', indicators.high52w],
-    ['snapshot.indicators.low52w', 'price', indicators.low52w],
-    ['snapshot.quote.fiftyTwoWeekHigh', 'price', quote.fiftyTwoWeekHigh],
-    ['snapshot.quote.fiftyTwoWeekLow', 'price', quote.fiftyTwoWeekLow],
-    ['snapshot.indicators.support', 'price', indicators.support],
-    ['snapshot.indicators.resistance', 'price', indicators.resistance],
-    ['snapshot.quote.targetMeanPrice', 'price', quote.targetMeanPrice],
-    ['snapshot.quote.beta', 'number', quote.beta, 2],
-    ['snapshot.quote.trailingPE', 'number', quote.trailingPE, 2],
-    ['snapshot.quote.forwardPE', 'number', quote.forwardPE, 2],
-    ['snapshot.quote.marketCap', 'amount', quote.marketCap],
-    ['snapshot.quote.averageVolume', 'amount', quote.averageVolume],
-    ['snapshot.indicators.averageVolume20d', 'amount', indicators.averageVolume20d],
-    ['snapshot.indicators.averageVolume1y', 'amount', indicators.averageVolume1y],
-    ['snapshot.indicators.volumeRatio', 'number', indicators.volumeRatio, 2],
-    ['snapshot.quote.debtToEquity', 'percent', quote.debtToEquity, 2],
-    ['snapshot.quote.dividendYield', 'percent', fraction(quote.dividendYield), 2],
-    ['snapshot.quote.profitMargin', 'percent', fraction(quote.profitMargin), 2],
-    ['snapshot.quote.revenueGrowth', 'percent', fraction(quote.revenueGrowth), 2],
-    ['snapshot.indicators.volatility20d', 'percent', fraction(indicators.volatility20d), 2],
-    ['snapshot.indicators.volatility1y', 'percent', fraction(indicators.volatility1y), 2],
-    ['snapshot.indicators.maxDrawdown1y', 'percent', fraction(indicators.maxDrawdown1y), 2],
-    ...Object.entries(indicators.returns ?? {}).map(([name, value]): Field => [
-      `snapshot.indicators.returns.${name}`,
-      'percent',
-      fraction(value),
-      2,
-    ]),
-    ...(['Sma20', 'Sma50', 'Sma200', 'High52w', 'Low52w'] as const).map((name): Field => [
-      `snapshot.indicators.distanceFrom${name}`,
-      'percent',
-      fraction(indicators[`distanceFrom${name}`]),
-      2,
+    ...ofIndicators('price', ['lastClose']),
+    ...ofQuote('price', ['price', 'change']),
+    ...ofQuote('percent', ['changePercent'], 2),
+    ...ofIndicators('price', ['sma20', 'sma50', 'sma200']),
+    ...ofIndicators('number', ['rsi14'], 1),
+    ...ofIndicators('price', ['atr14', 'high52w', 'low52w']),
+    ...ofQuote('price', ['fiftyTwoWeekHigh', 'fiftyTwoWeekLow']),
+    ...ofIndicators('price', ['support', 'resistance']),
+    ...ofQuote('price', ['targetMeanPrice']),
+    ...ofQuote('number', ['beta', 'trailingPE', 'forwardPE'], 2),
+    ...ofQuote('amount', ['marketCap', 'averageVolume']),
+    ...ofIndicators('amount', ['averageVolume20d', 'averageVolume1y']),
+    ...ofIndicators('number', ['volumeRatio'], 2),
+    ...ofQuote('percent', ['debtToEquity'], 2),
+    ...ofQuote('fraction', ['dividendYield', 'profitMargin', 'revenueGrowth']),
+    ...ofIndicators('fraction', ['volatility20d', 'volatility1y', 'maxDrawdown1y']),
+    ...Object.entries(indicators.returns ?? {}).map(([name, value]) =>
+      field(`snapshot.indicators.returns.${name}`, 'fraction', value),
+    ),
+    ...ofIndicators('fraction', [
+      'distanceFromSma20',
+      'distanceFromSma50',
+      'distanceFromSma200',
+      'distanceFromHigh52w',
+      'distanceFromLow52w',
     ]),
   ];
   const values = fields.flatMap(([path, kind, value, decimals]): SourceValue[] => {
