@@ -19,8 +19,10 @@ export const ExitCode = {
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 export class AutohedgeError extends Error {
+  /** The exit code of the class's errors; a class whose code depends on the case overrides the getter. */
+  static readonly exitCode: ExitCode = ExitCode.failed;
   get exitCode(): ExitCode {
-    return ExitCode.failed;
+    return (this.constructor as typeof AutohedgeError).exitCode;
   }
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -30,16 +32,12 @@ export class AutohedgeError extends Error {
 
 /** Bad command-line input: unknown flag values, malformed ticker, unknown agent id. */
 export class UsageError extends AutohedgeError {
-  override get exitCode(): ExitCode {
-    return ExitCode.usage;
-  }
+  static override readonly exitCode: ExitCode = ExitCode.usage;
 }
 
 /** Missing or invalid configuration: no API key, unreadable file, unknown price with a cap. */
 export class ConfigError extends AutohedgeError {
-  override get exitCode(): ExitCode {
-    return ExitCode.usage;
-  }
+  static override readonly exitCode: ExitCode = ExitCode.usage;
 }
 
 /** Market data could not be had: unknown ticker, Yahoo unreachable. */
@@ -108,23 +106,17 @@ const retryableWithoutStatus: ReadonlySet<ModelErrorKind> = new Set([
 
 /** The next model call would pass the --max-cost cap. */
 export class BudgetExceededError extends AutohedgeError {
-  override get exitCode(): ExitCode {
-    return ExitCode.degraded;
-  }
+  static override readonly exitCode: ExitCode = ExitCode.degraded;
 }
 
 /** A cassette is missing, corrupt, or a request has no recorded match. */
 export class CassetteError extends AutohedgeError {
-  override get exitCode(): ExitCode {
-    return ExitCode.usage;
-  }
+  static override readonly exitCode: ExitCode = ExitCode.usage;
 }
 
 /** The user pressed Ctrl-C or the caller aborted. */
 export class InterruptedError extends AutohedgeError {
-  override get exitCode(): ExitCode {
-    return ExitCode.interrupted;
-  }
+  static override readonly exitCode: ExitCode = ExitCode.interrupted;
   constructor(message = 'interrupted') {
     super(message);
   }
