@@ -5,7 +5,7 @@ import type { Bar, BarsOptions } from '../market/types.js';
 import type { ContaminationLabel } from '../result/types.js';
 import type { AnalysisResult } from '../result/types.js';
 import { rowContext, type RowContext } from './context.js';
-import { simulateTrade, type Action, type OutcomeKind, type PricedSession, type TradePlan } from './outcome.js';
+import { simulateTrade, type Action, type PricedSession, type TradeOutcome, type TradePlan } from './outcome.js';
 import { regimeLookback } from './regimes.js';
 import { sectorEtfOf } from './sectors.js';
 import { unscorableReason } from './validate.js';
@@ -40,15 +40,9 @@ export interface Rescaling {
   ratio: number;
 }
 
-export interface HorizonResult {
+/** One horizon's trade (simulateTrade) beside its benchmark and baselines. */
+export interface HorizonResult extends TradeOutcome {
   horizon: number;
-  outcome: OutcomeKind;
-  entryDate: string | null;
-  entryPrice: number | null;
-  exitDate: string | null;
-  exitPrice: number | null;
-  stockReturn: number | null;
-  signedReturn: number | null;
   /** The benchmark from the entry session's open to the exit session's close. */
   benchmarkReturn: number | null;
   /** signed (stock − benchmark): BUY beats the benchmark when the stock does, SELL when it lags. */
