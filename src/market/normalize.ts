@@ -48,26 +48,33 @@ function module<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.object(shape).nullable().optional().catch(null);
 }
 
-export const quoteSchema = z.object({
-  symbol: text,
-  longName: text,
-  shortName: text,
-  displayName: text,
-  quoteType: text,
-  exchange: text,
-  fullExchangeName: text,
+/** The fields the v7 quote API and quoteSummary's modules name and mean alike. */
+const names = { longName: text, shortName: text, quoteType: text };
+const regularMarket = {
   currency: text,
   regularMarketPrice: number,
   regularMarketTime: time,
   regularMarketChange: number,
-  /** Percent in the v7 quote API (−3.45 means −3.45 %). */
-  regularMarketChangePercent: number,
+};
+const valuation = {
   marketCap: number,
   trailingPE: number,
   forwardPE: number,
   beta: number,
   fiftyTwoWeekHigh: number,
   fiftyTwoWeekLow: number,
+};
+
+export const quoteSchema = z.object({
+  symbol: text,
+  ...names,
+  displayName: text,
+  exchange: text,
+  fullExchangeName: text,
+  ...regularMarket,
+  /** Percent in the v7 quote API (−3.45 means −3.45 %). */
+  regularMarketChangePercent: number,
+  ...valuation,
   averageDailyVolume3Month: number,
   /** Percent in the v7 quote API (0.42 means 0.42 %). */
   dividendYield: number,
@@ -80,26 +87,16 @@ export type RawQuote = z.infer<typeof quoteSchema>;
 
 export const summarySchema = z.object({
   price: module({
-    longName: text,
-    shortName: text,
-    quoteType: text,
+    ...names,
     exchangeName: text,
-    currency: text,
-    regularMarketPrice: number,
-    regularMarketTime: time,
-    regularMarketChange: number,
+    ...regularMarket,
     /** A fraction in quoteSummary (−0.0011 means −0.11 %). */
     regularMarketChangePercent: number,
     marketCap: number,
     averageDailyVolume3Month: number,
   }),
   summaryDetail: module({
-    marketCap: number,
-    trailingPE: number,
-    forwardPE: number,
-    beta: number,
-    fiftyTwoWeekHigh: number,
-    fiftyTwoWeekLow: number,
+    ...valuation,
     averageVolume: number,
     /** A fraction in quoteSummary (0.0041 means 0.41 %). */
     dividendYield: number,
@@ -125,12 +122,7 @@ export const summarySchema = z.object({
     industry: text,
     industryDisp: text,
   }),
-  quoteType: module({
-    quoteType: text,
-    longName: text,
-    shortName: text,
-    exchange: text,
-  }),
+  quoteType: module({ ...names, exchange: text }),
 });
 export type RawSummary = z.infer<typeof summarySchema>;
 
