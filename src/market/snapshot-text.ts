@@ -11,16 +11,6 @@ import {
 } from './snapshot-format.js';
 import type { Bar, MarketSnapshot } from './types.js';
 
-export {
-  formatFraction,
-  formatNumber,
-  formatPercent,
-  formatPrice,
-  formatPriceChange,
-  formatQuantity,
-  notAvailable,
-} from './snapshot-format.js';
-
 /**
  * The snapshot as the agents see it: one labelled block, every number with its unit
  * and date, every gap said out loud so a model does not fill it from memory. Kept

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeIndicators, renderSnapshotText } from '../../src/market/index.js';
-import {
-  formatFraction,
-  formatPrice,
-  formatQuantity,
-  notAvailable,
-  snapshotTextBudgetChars,
-} from '../../src/market/snapshot-text.js';
+import { formatFraction, formatPrice, formatQuantity, notAvailable } from '../../src/market/snapshot-format.js';
+import { snapshotTextBudgetChars } from '../../src/market/snapshot-text.js';
 import type { Bar, MarketSnapshot } from '../../src/market/types.js';
 
 type SnapshotData = Omit<MarketSnapshot, 'text'>;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/llm/types.js';
 import { computeIndicators } from '../../src/market/indicators.js';
-import { formatPrice } from '../../src/market/snapshot-text.js';
+import { formatPrice } from '../../src/market/snapshot-format.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { decisionAt, plan } from '../support/faults.js';
