@@ -1,5 +1,6 @@
-import { runRequestVersion, type RunRequestInput } from '../run/request.js';
-import { requestAsOfFromFlag } from '../run/as-of.js';
+import { parseRunRequest, runRequestVersion, type RunRequest, type RunRequestInput } from '../run/request.js';
+import { requestAsOfFromFlag, resolveRunClock } from '../run/as-of.js';
+import { checkSearchForHistoricalRun } from '../search/choice.js';
 import type { SearchChoice } from '../search/types.js';
 import type { OptionValues } from './option-catalogue.js';
 
@@ -62,4 +63,23 @@ export function requestFromFlags(flags: RequestFlags, search?: SearchChoice): Om
     ...(flags.samples !== undefined && flags.samples > 1 ? { samples: flags.samples } : {}),
     ...(flags.minAgreement !== undefined ? { minAgreement: flags.minAgreement } : {}),
   };
+}
+
+/**
+ * The requests of a command that runs its analyses in this process (analyze, watch): one per
+ * ticker, naming the search only where --search chose it. Checked before any client exists:
+ * a closed or future day, or a search that cannot look back to it, is the user's to fix
+ * with no request made.
+ */
+export function plannedRequests(
+  tickers: readonly string[],
+  flags: RequestFlags & { search?: string },
+  search: SearchChoice,
+  now: Date,
+): RunRequest[] {
+  const base = requestFromFlags(flags, flags.search === undefined ? undefined : search);
+  const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
+  const clock = resolveRunClock(requests[0]!.asOf, now, () => new Date());
+  checkSearchForHistoricalRun(search, clock.historical);
+  return requests;
 }

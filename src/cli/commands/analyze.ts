@@ -1,20 +1,17 @@
-import { resolve } from 'node:path';
 import { isoDay } from '../../clock.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { priceFor } from '../../llm/prices.js';
 import { analyzeEach } from '../../universe/analyze-many.js';
-import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
+import { resolveSearchChoice } from '../../search/choice.js';
 import type { SearchChoice } from '../../search/types.js';
 import { resolveModels } from '../../pipeline/models.js';
 import { capReached } from '../../pipeline/run-failure.js';
 import { agentIds, type WorkerId } from '../../result/types.js';
-import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
 import { tickersUntil } from '../../universe/universe.js';
 import { autohedgeHome, demoCassettePath } from '../../paths.js';
-import { validateTicker } from '../../market/ticker.js';
 import { resolveRunClock } from '../../run/as-of.js';
 import { scopeCap } from '../../run/cap.js';
-import { parseRunRequest, type RunRequest } from '../../run/request.js';
+import { type RunRequest } from '../../run/request.js';
 import { outFor, runAndSave } from '../../run/run-and-save.js';
 import { finishedTickers } from '../../store/finished-runs.js';
 import type { CliIo } from '../io.js';
@@ -23,7 +20,8 @@ import type { AnalyzeCliOptions } from '../command-table.js';
 import { redactingIo } from '../redact.js';
 import { ceilingsOf } from '../options.js';
 import { openSession } from '../request-session.js';
-import { requestFromFlags } from '../run-request-flags.js';
+import { plannedRequests } from '../run-request-flags.js';
+import { commandTickers, requiredTickers } from '../tickers.js';
 import { checkBlindAndSamples } from './blind-options.js';
 import { checkedFlagBaseUrl, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
@@ -44,15 +42,17 @@ export async function analyzeCommand(
   argv: string[],
 ): Promise<number> {
   checkCombinations(options);
-  const tickers = await tickersOf(rawTickers, options, io);
+  const { named, tickers } = await commandTickers(
+    rawTickers,
+    options.universe,
+    io.cwd,
+    requiredTickers(options.universe),
+  );
+  warnRepeated(named, options, io);
   checkedFlagBaseUrl(options.baseUrl);
   // A blind run searches nothing (a query would name the company); an explicit --search was refused above.
   const search = options.blind ? 'none' : resolveSearchChoice(options.search, io.env);
-  const base = requestFromFlags(options, options.search === undefined ? undefined : search);
-  const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
-  // Before any client exists: a closed or future day is the user's to fix, with no request made.
-  const clock = resolveRunClock(requests[0]!.asOf, deps.now?.() ?? new Date(), () => new Date());
-  checkSearchForHistoricalRun(search, clock.historical);
+  const requests = plannedRequests(tickers, options, search, deps.now?.() ?? new Date());
   const session = await openSession(requests[0]!, io, deps, argv, { ceilings: ceilingsOf(options) });
   try {
     if (options.demo) session.checkDemoTickers(tickers);
@@ -65,20 +65,10 @@ export async function analyzeCommand(
   }
 }
 
-/** The tickers named and those of --universe, each once, checked. */
-async function tickersOf(rawTickers: string[], options: AnalyzeCliOptions, io: CliIo): Promise<string[]> {
-  const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
-  const named = rawTickers.map((ticker) => validateTicker(ticker));
-  const tickers = mergeTickers(named, fromFile);
+function warnRepeated(named: readonly string[], options: AnalyzeCliOptions, io: CliIo): void {
   const repeated = [...new Set(named.filter((ticker, index) => named.indexOf(ticker) !== index))];
   if (repeated.length > 0 && !options.quiet)
     io.stderr(`autohedge: warning: ${repeated.join(', ')} named more than once: analysed once\n`);
-  // Without --universe the tickers are commander's required argument, and read like it.
-  if (tickers.length === 0)
-    throw new UsageError(
-      options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'",
-    );
-  return tickers;
 }
 
 function checkCombinations(options: AnalyzeCliOptions): void {

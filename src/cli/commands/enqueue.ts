@@ -1,11 +1,9 @@
-import { resolve } from 'node:path';
 import { isoDay } from '../../clock.js';
 import { resolveRunClock } from '../../run/as-of.js';
 import { parseRunRequest } from '../../run/request.js';
 import { requestFromFlags } from '../run-request-flags.js';
+import { commandTickers, requiredTickers } from '../tickers.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { validateTicker } from '../../market/ticker.js';
-import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
 import { UniverseTally } from '../../universe/universe-summary.js';
 import type { Enqueued, JobOutcome } from '../../queue/enqueue.js';
 import type { CliDeps } from '../deps.js';
@@ -29,16 +27,7 @@ export async function enqueueCommand(
 ): Promise<number> {
   if (options.json && options.jsonl) throw new UsageError('--json and --jsonl cannot be combined');
   if (options.jsonl && !options.wait) throw new UsageError('--jsonl prints results as jobs complete: it needs --wait');
-  const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
-  const tickers = mergeTickers(
-    rawTickers.map((ticker) => validateTicker(ticker)),
-    fromFile,
-  );
-  // Without --universe the tickers are commander's required argument, and read like it.
-  if (tickers.length === 0)
-    throw new UsageError(
-      options.universe ? `no tickers in --universe ${options.universe}` : "missing required argument 'tickers'",
-    );
+  const { tickers } = await commandTickers(rawTickers, options.universe, io.cwd, requiredTickers(options.universe));
   const now = (deps.now ?? (() => new Date()))();
   // One request per ticker, exactly as analyze builds it: a job's data is the request.
   const base = requestFromFlags(options);

@@ -1,10 +1,9 @@
 import { join, resolve } from 'node:path';
 import { CassetteError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { latestClosedSession } from '../../market/sessions.js';
-import { validateTicker } from '../../market/ticker.js';
 import { autohedgeHome } from '../../paths.js';
 import { resolveSearchChoice } from '../../search/choice.js';
-import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
+import { commandTickers } from '../tickers.js';
 import { constructPortfolio } from '../../portfolio/construct.js';
 import { readHoldingsFile, resolveCash } from '../../portfolio/holdings.js';
 import { decisionOf, fetchMarketInputs, newestDecisions, type SelectedDecisions } from '../../portfolio/inputs.js';
@@ -40,11 +39,7 @@ export async function portfolioCommand(
     throw error instanceof UsageError ? error : new UsageError(errorMessage(error));
   });
   const holdings = resolveCash(parsed, options.cash, options.holdings);
-  const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
-  const tickers = mergeTickers(
-    rawTickers.map((ticker) => validateTicker(ticker)),
-    fromFile,
-  );
+  const { tickers } = await commandTickers(rawTickers, options.universe, io.cwd);
   const held = holdings.positions.map((position) => position.symbol);
   const session = await buildServices(serviceConfig(options, io, argv), deps);
   const out = redactingIo(io, session.secrets);

@@ -3,19 +3,17 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { isoDay } from '../../clock.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { validateTicker } from '../../market/ticker.js';
 import { autohedgeHome } from '../../paths.js';
 import { defaultAttempts, defaultBackoffMs } from '../../queue/defaults.js';
 import type { AnalysisResult } from '../../result/types.js';
 import { resolveRunClock } from '../../run/as-of.js';
 import { scopeCap } from '../../run/cap.js';
-import { parseRunRequest, type RunRequest } from '../../run/request.js';
+import { type RunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
-import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
+import { resolveSearchChoice } from '../../search/choice.js';
 import { listRuns } from '../../store/index.js';
 import { analyzeEach } from '../../universe/analyze-many.js';
-import { mergeTickers, readUniverseFile } from '../../universe/universe-file.js';
 import { lastCalls } from '../../watch/calls.js';
 import { runCycle, type CycleDeps } from '../../watch/cycle.js';
 import { hasChanges, type WatchReport } from '../../watch/delta.js';
@@ -27,7 +25,8 @@ import type { CliIo } from '../io.js';
 import { redactingIo } from '../redact.js';
 import { openSession } from '../request-session.js';
 import { redisUrlFrom } from '../queue-options.js';
-import { requestFromFlags } from '../run-request-flags.js';
+import { plannedRequests } from '../run-request-flags.js';
+import { commandTickers } from '../tickers.js';
 import type { Session } from '../services.js';
 
 /**
@@ -44,15 +43,10 @@ export async function watchCommand(
   argv: string[],
 ): Promise<number> {
   checkCombinations(options);
-  const tickers = await tickersOf(rawTickers, options, io);
+  const { tickers } = await commandTickers(rawTickers, options.universe, io.cwd, watchNeedsTickers);
   const search = resolveSearchChoice(options.search, io.env);
-  const base = requestFromFlags(
-    { ...options, maxCost: options.runMaxCost },
-    options.search === undefined ? undefined : search,
-  );
-  const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
-  const clock = resolveRunClock(requests[0]!.asOf, deps.now?.() ?? new Date(), () => new Date());
-  checkSearchForHistoricalRun(search, clock.historical);
+  const flags = { ...options, maxCost: options.runMaxCost };
+  const requests = plannedRequests(tickers, flags, search, deps.now?.() ?? new Date());
   const session = await openSession(requests[0]!, io, deps, argv);
   const safeIo = redactingIo(io, session.secrets);
   try {
@@ -86,15 +80,7 @@ function checkCombinations(options: WatchCliOptions): void {
     );
 }
 
-async function tickersOf(rawTickers: string[], options: WatchCliOptions, io: CliIo): Promise<string[]> {
-  const fromFile = options.universe ? await readUniverseFile(resolve(io.cwd, options.universe), options.universe) : [];
-  const tickers = mergeTickers(
-    rawTickers.map((ticker) => validateTicker(ticker)),
-    fromFile,
-  );
-  if (tickers.length === 0) throw new UsageError('watch needs tickers: --universe <file> and/or ticker symbols');
-  return tickers;
-}
+const watchNeedsTickers = 'watch needs tickers: --universe <file> and/or ticker symbols';
 
 /** One cycle: its own clock (now, or the --as-of session's close), the triggers, the runs. */
 async function cycle(
