@@ -1,3 +1,4 @@
+import { tradeFieldsOf } from '../result/trade-fields.js';
 import type { AnalysisResult } from '../result/types.js';
 import { canonicalJson, sha256Hex, type LedgerBody } from './record.js';
 
@@ -41,12 +42,7 @@ export function recordContentOf(
     status: result.status,
     demo: result.demo,
     decision: {
-      action: decision.action,
-      conviction: decision.conviction,
-      positionSizePct: decision.positionSizePct,
-      orderType: decision.orderType,
-      entry: decision.entry,
-      stopLoss: decision.stopLoss,
+      ...tradeFieldsOf(decision),
       takeProfit: decision.takeProfit,
       timeHorizon: decision.timeHorizon,
     },

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { newYorkDay } from '../market/sessions.js';
 import type { MarketData, MarketSnapshot } from '../market/types.js';
+import { tradeFieldsOf } from '../result/trade-fields.js';
 import type { AnalysisResult } from '../result/types.js';
 import { listRuns, loadRun } from '../store/index.js';
 import type { DecisionInput, MarketInput } from './types.js';
@@ -36,12 +37,7 @@ export function decisionOf(result: AnalysisResult): DecisionInput | null {
     ticker: result.ticker,
     runId: result.runId,
     asOf: result.asOf,
-    action: decision.action,
-    conviction: decision.conviction,
-    positionSizePct: decision.positionSizePct,
-    orderType: decision.orderType,
-    entry: decision.entry,
-    stopLoss: decision.stopLoss,
+    ...tradeFieldsOf(decision),
     flagged: result.status === 'flagged',
   };
 }
