@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import type { ModelErrorContext } from './errors.js';
 
 /**
  * How both of autohedge's OpenAI clients (chat and built-in search) are built, once.
@@ -37,8 +38,29 @@ export function newOpenAIClient(sdk: Sdk, settings: ClientSettings): OpenAI {
   });
 }
 
+export interface Connection {
+  client: OpenAI;
+  sdk: Sdk;
+}
+
 /** The client built on first use and kept (a failed load included): the SDK is imported then, not at start-up. */
-export function lazyOpenAIClient(settings: ClientSettings): () => Promise<{ client: OpenAI; sdk: Sdk }> {
-  let connection: Promise<{ client: OpenAI; sdk: Sdk }> | undefined;
+export function lazyOpenAIClient(settings: ClientSettings): () => Promise<Connection> {
+  let connection: Promise<Connection> | undefined;
   return () => (connection ??= import('openai').then((sdk) => ({ client: newOpenAIClient(sdk, settings), sdk })));
+}
+
+/** What toModelError needs to word a failed call of `model` on this connection (and the key it must keep out). */
+export function errorContextOf(
+  model: string,
+  { client, sdk }: Connection,
+  settings: ClientSettings,
+): ModelErrorContext {
+  return {
+    model,
+    baseURL: client.baseURL,
+    timeoutMs: settings.timeoutMs,
+    maxRetries: settings.maxRetries,
+    secrets: settings.apiKey ? [settings.apiKey] : [],
+    sdk,
+  };
 }

@@ -14,7 +14,7 @@ import { agentHeader } from '../constants.js';
 import { ConfigError } from '../errors.js';
 import { hostOf, toModelError, type ModelErrorContext } from './errors.js';
 import { fromCompletion } from './openai-answer.js';
-import { newOpenAIClient, type Sdk } from './openai-client.js';
+import { errorContextOf, lazyOpenAIClient, type ClientSettings } from './openai-client.js';
 import { assembleStream } from './openai-stream.js';
 import { pacedCall } from './paced-call.js';
 import { pacerKey, processPacers, type PacerRegistry, type Reservation } from './pacer.js';
@@ -53,21 +53,22 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   const pacers = options.pacers === undefined ? processPacers() : options.pacers;
   // The structured mode that works is learnt once and kept for the rest of the run.
   const structured = { mode: options.structuredMode ?? 'json_schema' };
-  let connection: Promise<Connection> | undefined;
-  const connect = () => (connection ??= openConnection(options, timeoutMs, maxRetries));
+  const settings: ClientSettings = {
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    timeoutMs,
+    maxRetries,
+    fetch: options.fetch,
+    wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(leaveRateLimitsToPacer(base))),
+  };
+  const connect = lazyOpenAIClient(settings);
 
   /** One call on the wire, with `responseFormat` as the mode wants it, paced and retried on 429. */
   const send = async (request: ChatRequest, responseFormat: object | undefined): Promise<ChatResponse> => {
     if (!options.apiKey && !options.baseURL) throw new ConfigError('OPENAI_API_KEY is not set');
-    const { client, sdk } = await connect();
-    const context: ModelErrorContext = {
-      model: request.model,
-      baseURL: client.baseURL,
-      timeoutMs,
-      maxRetries,
-      secrets: options.apiKey ? [options.apiKey] : [],
-      sdk,
-    };
+    const connection = await connect();
+    const { client } = connection;
+    const context = errorContextOf(request.model, connection, settings);
     const pacer = pacers?.get(pacerKey(client.baseURL, options.apiKey, request.model));
     return pacedCall(pacer, request, maxRetries, (reservation) =>
       sendOnce(client, request, responseFormat, context, { streaming: options.stream ?? true, reservation }),
@@ -84,24 +85,6 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       return request.responseFormat ? sendStructured(request, structured, options, send) : send(request, undefined);
     },
   };
-}
-
-interface Connection {
-  client: OpenAI;
-  sdk: Sdk;
-}
-
-async function openConnection(options: OpenAIModelOptions, timeoutMs: number, maxRetries: number): Promise<Connection> {
-  const sdk = await import('openai');
-  const client = newOpenAIClient(sdk, {
-    apiKey: options.apiKey,
-    baseURL: options.baseURL,
-    timeoutMs,
-    maxRetries,
-    fetch: options.fetch,
-    wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(leaveRateLimitsToPacer(base))),
-  });
-  return { client, sdk };
 }
 
 /** One request, streamed or whole; the response's rate-limit headers go to the pacer as soon as they arrive. */
@@ -216,22 +199,16 @@ function leaveRateLimitsToPacer(inner: typeof fetch): typeof fetch {
  * Any other failure is the same typed ModelError a chat call would raise.
  */
 export async function listModels(options: OpenAIModelOptions, signal?: AbortSignal): Promise<string[] | null> {
-  const sdk = await import('openai');
-  const client = newOpenAIClient(sdk, {
+  const settings: ClientSettings = {
     apiKey: options.apiKey,
     baseURL: options.baseURL,
     timeoutMs: options.timeoutMs ?? 120_000,
     maxRetries: options.maxRetries ?? 2,
     fetch: options.fetch,
-  });
-  const context: ModelErrorContext = {
-    model: '(listing models)',
-    baseURL: client.baseURL,
-    timeoutMs: options.timeoutMs ?? 120_000,
-    maxRetries: options.maxRetries ?? 2,
-    secrets: options.apiKey ? [options.apiKey] : [],
-    sdk,
   };
+  const connection = await lazyOpenAIClient(settings)();
+  const { client, sdk } = connection;
+  const context = errorContextOf('(listing models)', connection, settings);
   try {
     const page = await client.models.list({ signal: signal ?? null });
     return page.data.map((model) => model.id);

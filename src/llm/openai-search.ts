@@ -9,8 +9,8 @@
 import { z } from 'zod';
 import { agentHeader } from '../constants.js';
 import { ConfigError, ModelError } from '../errors.js';
-import { lazyOpenAIClient } from './openai-client.js';
-import { toModelError, type ModelErrorContext } from './errors.js';
+import { errorContextOf, lazyOpenAIClient } from './openai-client.js';
+import { toModelError } from './errors.js';
 import type { Usage } from './types.js';
 
 export interface OpenAISearchClientOptions {
@@ -91,26 +91,15 @@ const completionSchema = z.object({
 export function createOpenAISearchClient(options: OpenAISearchClientOptions = {}): OpenAISearchClient {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 2;
-  const connection = lazyOpenAIClient({
-    apiKey: options.apiKey,
-    baseURL: options.baseURL,
-    timeoutMs,
-    maxRetries,
-    fetch: options.fetch,
-  });
+  const settings = { apiKey: options.apiKey, baseURL: options.baseURL, timeoutMs, maxRetries, fetch: options.fetch };
+  const connection = lazyOpenAIClient(settings);
 
   return {
     async search(call) {
       if (!options.apiKey && !options.baseURL) throw new ConfigError('the OpenAI web search needs OPENAI_API_KEY');
-      const { client, sdk } = await connection();
-      const context: ModelErrorContext = {
-        model: call.model,
-        baseURL: client.baseURL,
-        timeoutMs,
-        maxRetries,
-        secrets: options.apiKey ? [options.apiKey] : [],
-        sdk,
-      };
+      const connected = await connection();
+      const { client } = connected;
+      const context = errorContextOf(call.model, connected, settings);
       let completion: unknown;
       try {
         completion = await client.chat.completions.create(
