@@ -1,7 +1,6 @@
 import { blindSnapshot, defaultAlias, type Unblind } from '../market/blind.js';
 import type { MarketSnapshot } from '../market/types.js';
-import { searchToolName } from '../tools/exa-search.js';
-import type { RunSearch } from './search-setup.js';
+import { withoutSearch, type RunSearch } from './search-setup.js';
 
 /**
  * What `--blind` changes in a run besides the snapshot: no search (a query would name
@@ -26,13 +25,7 @@ export const blindDateLabel = 'session D-0 (a blind run: the calendar date is hi
 
 /** The search of a blind run: none, with its own note and warning. */
 export function blindSearch(): RunSearch {
-  return {
-    provider: null,
-    toolsByName: {},
-    backing: { provider: 'none', model: null },
-    disabledTools: { [searchToolName]: blindSearchNote },
-    warning: blindSearchWarning,
-  };
+  return withoutSearch(blindSearchNote, blindSearchWarning);
 }
 
 /** A blind run's view of the market: the blind snapshot and the way back; with no snapshot, scale 1. */

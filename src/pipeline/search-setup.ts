@@ -26,6 +26,17 @@ export interface RunSearch {
   warning: string | null;
 }
 
+/** A run without a search tool: `note` is what Sentiment is told in its place, `warning` what the user is. */
+export function withoutSearch(note: string, warning: string): RunSearch {
+  return {
+    provider: null,
+    toolsByName: {},
+    backing: { provider: 'none', model: null },
+    disabledTools: { [searchToolName]: note },
+    warning,
+  };
+}
+
 /**
  * The search of one analysis, from the provider the caller gave (or null): autohedge's own
  * providers (with an id) are put under the run's --max-cost cap and report every search
@@ -35,14 +46,7 @@ export function setUpSearch(
   given: SearchProvider | null,
   context: { cap: SpendingCap | null; prices: PriceTable; events: EventSink; historical?: boolean },
 ): RunSearch {
-  if (!given)
-    return {
-      provider: null,
-      toolsByName: {},
-      backing: { provider: 'none', model: null },
-      disabledTools: { [searchToolName]: noSearchNote },
-      warning: noSearchWarning,
-    };
+  if (!given) return withoutSearch(noSearchNote, noSearchWarning);
   const budgeted = context.cap ? withSearchBudget(given, context.cap, context.prices) : given;
   const provider = budgeted.id ? meterSearch(budgeted, context.events) : budgeted;
   const tool = createExaSearchTool(provider, { historical: context.historical });
