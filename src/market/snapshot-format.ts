@@ -24,19 +24,23 @@ export function formatPriceChange(
   return `${value > 0 ? '+' : ''}${value.toFixed(decimals)} ${unit}`;
 }
 
+const scales: ReadonlyArray<{ size: number; suffix: string }> = [
+  { size: 1e12, suffix: 'T' },
+  { size: 1e9, suffix: 'B' },
+  { size: 1e6, suffix: 'M' },
+  { size: 1e3, suffix: 'K' },
+];
+
+/** The scale a large quantity is written in (trillions down to thousands); undefined below a thousand. */
+export function scaleOf(value: number): { size: number; suffix: string } | undefined {
+  return scales.find(({ size }) => Math.abs(value) >= size);
+}
+
 /** Large quantities with a scale: 3.64 T, 54.84 M, 12.30 K. */
 export function formatQuantity(value: number | null | undefined, unit: string): string {
   if (!isNumber(value)) return notAvailable;
-  const scales: Array<[number, string]> = [
-    [1e12, 'T'],
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'K'],
-  ];
-  for (const [size, suffix] of scales) {
-    if (Math.abs(value) >= size) return `${(value / size).toFixed(2)} ${suffix} ${unit}`;
-  }
-  return `${Math.round(value)} ${unit}`;
+  const scale = scaleOf(value);
+  return scale ? `${(value / scale.size).toFixed(2)} ${scale.suffix} ${unit}` : `${Math.round(value)} ${unit}`;
 }
 
 /** A fraction as a percentage; `signed` adds + to gains (returns, distances). */

@@ -6,6 +6,7 @@
  */
 
 import { agentName } from '../../agents/index.js';
+import { scaleOf } from '../market/snapshot-format.js';
 
 /** Shown above every demo run, in the terminal and in report.md. */
 export const demoBanner = 'DEMO — synthetic data, scripted analyses; not investment advice';
@@ -72,17 +73,8 @@ export function formatPercent(value: Maybe<number>, options: { digits?: number; 
 /** Large amounts in short form: 4.45e12 → "4.45T". */
 export function formatCompact(value: Maybe<number>): string {
   if (!isNumber(value)) return notAvailable;
-  const magnitude = Math.abs(value);
-  const units: Array<[number, string]> = [
-    [1e12, 'T'],
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'K'],
-  ];
-  for (const [size, suffix] of units) {
-    if (magnitude >= size) return `${formatNumber(value / size, 2)}${suffix}`;
-  }
-  return formatNumber(value, 0);
+  const scale = scaleOf(value);
+  return scale ? `${formatNumber(value / scale.size, 2)}${scale.suffix}` : formatNumber(value, 0);
 }
 
 /**
