@@ -1,11 +1,10 @@
 import type { AnalysisResult } from '../result/types.js';
-import type { DeskBlock } from './desk-text.js';
-import { escapeHtml, pageHead, safeLinkUrl } from './escape.js';
-import { truncate } from './format.js';
+import { escapeHtml, pageHead } from './escape.js';
+import { chartHtml, factsHtml, sourceHtml, tableHtml } from './html-blocks.js';
+import { blockHtml, claimsHtml, notesHtml, proseHtml } from './html-prose.js';
 import { reportStyle } from './html-style.js';
-import { renderSvgChart } from './svg-chart.js';
-import { reportView } from './view.js';
-import type { ClaimMark, Fact, FigureNote, Marked, Part, ReportView, Section, Table, Tone } from './view-types.js';
+import { factsOf, reportView } from './view.js';
+import type { Part, ReportView, Section, Tone } from './view-types.js';
 
 /**
  * report.html: reportView(result) as one self-contained file — inline CSS, the chart
@@ -64,23 +63,16 @@ const toneClass: Record<Tone, string> = {
 function sectionHtml(section: Section): string {
   if (section.id === 'desk') return deskHtml(section);
   const id = section.key === section.id ? section.id : `${section.id}-${section.key}`;
-  const decision = section.id === 'decision' ? decisionAttributes(section) : '';
-  const parts = section.parts.map((part) => partHtml(part)).filter(Boolean);
+  // The decision is a card: its action large, conviction as a bar.
+  const action = factsOf(section).find((fact) => fact.key === 'action')?.value ?? 'none';
+  const card = section.id === 'decision' ? ` class="card" data-decision="${escapeHtml(action)}"` : '';
   return [
-    `<section id="${escapeHtml(id)}"${decision}><h2>${escapeHtml(section.title)}</h2>`,
-    ...parts,
+    `<section id="${escapeHtml(id)}"${card}><h2>${escapeHtml(section.title)}</h2>`,
+    ...section.parts.map(partHtml).filter(Boolean),
     ...claimsHtml(section.claims),
     ...(section.subsections ?? []).map(sectionHtml),
     '</section>',
   ].join('\n');
-}
-
-/** The decision is a card: its action large, conviction as a bar. */
-function decisionAttributes(section: Section): string {
-  const action = section.parts
-    .flatMap((part) => (part.kind === 'facts' ? part.facts : []))
-    .find((f) => f.key === 'action');
-  return ` class="card" data-decision="${escapeHtml(action?.value ?? 'none')}"`;
 }
 
 function deskHtml(section: Section): string {
@@ -92,26 +84,10 @@ function deskHtml(section: Section): string {
     `<article class="desk${failed ? ' desk-failed' : ''}" data-agent="${escapeHtml(section.key)}">`,
     `<h3>${escapeHtml(section.title)}</h3>`,
     `<p class="meta">${meta.join(' · ')}</p>`,
-    ...section.parts.map((part) => partHtml(part)),
+    ...section.parts.map(partHtml),
     ...claimsHtml(section.claims),
     '</article>',
   ].join('\n');
-}
-
-function factsHtml(facts: Fact[]): string {
-  const items = facts.map((fact) => {
-    if (fact.key === 'action')
-      return `<div class="action action-${escapeHtml(fact.value)}">${escapeHtml(fact.value)}</div>`;
-    const value = fact.unit ? `${fact.value} ${fact.unit}` : fact.value;
-    return `<div><dt>${escapeHtml(fact.label)}</dt><dd>${escapeHtml(value)}</dd></div>`;
-  });
-  const conviction = facts.find((fact) => fact.key === 'conviction');
-  const bar = conviction
-    ? `<div class="conviction" aria-hidden="true"><span style="width:${Math.max(0, Math.min(100, Number.parseFloat(conviction.value) || 0)).toFixed(0)}%"></span></div>\n`
-    : '';
-  const action = items.filter((_, index) => facts[index]!.key === 'action');
-  const rest = items.filter((_, index) => facts[index]!.key !== 'action');
-  return `${action.join('\n')}${action.length > 0 ? '\n' : ''}${bar}<dl class="facts">\n${rest.join('\n')}\n</dl>`;
 }
 
 function partHtml(part: Part): string {
@@ -120,13 +96,12 @@ function partHtml(part: Part): string {
       return factsHtml(part.facts);
     case 'text': {
       const label = part.label ? `<strong>${escapeHtml(part.label)}.</strong> ` : '';
-      const text = part.marked ? markedHtml(part.marked) : escapeHtml(part.text);
-      return `<p${toneClass[part.tone ?? 'plain']}>${label}${text}</p>`;
+      return `<p${toneClass[part.tone ?? 'plain']}>${label}${proseHtml(part.text, part.marked)}</p>`;
     }
     case 'list': {
       const items = part.items.map(
         (item) =>
-          `<li>${item.label ? `<strong>${escapeHtml(item.label)}:</strong> ` : ''}${item.marked ? markedHtml(item.marked) : escapeHtml(item.text)}</li>`,
+          `<li>${item.label ? `<strong>${escapeHtml(item.label)}:</strong> ` : ''}${proseHtml(item.text, item.marked)}</li>`,
       );
       const head = part.title
         ? `<h3>${escapeHtml(part.title)}</h3>\n`
@@ -151,7 +126,7 @@ function partHtml(part: Part): string {
         const outcome = call.failed
           ? `<span class="finding-error">${escapeHtml(call.outcome)}</span>`
           : escapeHtml(call.outcome);
-        return `<li class="tool-call"><code>${escapeHtml(call.name)}</code> <code>${escapeHtml(truncate(call.arguments, 200))}</code> (${outcome})</li>`;
+        return `<li class="tool-call"><code>${escapeHtml(call.name)}</code> <code>${escapeHtml(call.excerpt)}</code> (${outcome})</li>`;
       });
       return `<p><strong>Tool calls</strong></p>\n<ol>${items.join('')}</ol>`;
     }
@@ -160,105 +135,4 @@ function partHtml(part: Part): string {
     case 'chart':
       return chartHtml(part);
   }
-}
-
-/**
- * The chart twice: wide, and narrow for a phone (CSS shows one). A 760-unit chart
- * shrunk to a phone's width would draw its labels at 5 px; the narrow one keeps them
- * readable without a sideways scroll.
- */
-function chartHtml(part: Extract<Part, { kind: 'chart' }>): string {
-  const options = { asOf: part.asOf, levels: part.levels, title: part.title, currency: part.currency };
-  const wide = renderSvgChart(part.bars, options);
-  if (wide === '') return '';
-  const narrow = renderSvgChart(part.bars, { ...options, width: 400, height: 280 });
-  return [
-    '<figure class="chart" id="chart">',
-    `<div class="chart-wide">${wide}</div>`,
-    `<div class="chart-narrow">${narrow}</div>`,
-    `<figcaption class="meta">${escapeHtml(part.caption)}</figcaption>`,
-    '</figure>',
-  ].join('\n');
-}
-
-function sourceHtml(source: { url: string; title: string | null; note: string | null }): string {
-  const href = safeLinkUrl(source.url);
-  const label = escapeHtml(source.title ?? source.url);
-  const link = href ? `<a href="${escapeHtml(href)}" rel="noreferrer noopener">${label}</a>` : label;
-  return `<li>${link}${source.note ? ` <span class="meta">(${escapeHtml(source.note)})</span>` : ''}</li>`;
-}
-
-function tableHtml(table: Table): string {
-  const numeric = (index: number) => (table.columns[index]?.numeric ? ' class="number"' : '');
-  const row = (tag: 'th' | 'td', cells: string[], strong = false) =>
-    `<tr>${cells
-      .map(
-        (text, index) =>
-          `<${tag}${numeric(index)}>${strong ? `<strong>${escapeHtml(text)}</strong>` : escapeHtml(text)}</${tag}>`,
-      )
-      .join('')}</tr>`;
-  const body = [...table.rows.map((cells) => row('td', cells)), ...(table.total ? [row('td', table.total, true)] : [])];
-  const title = table.title ? `<h3>${escapeHtml(table.title)}</h3>\n` : '';
-  return `${title}<div class="scroll"><table>\n<thead>${row(
-    'th',
-    table.columns.map((column) => column.label),
-  )}</thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table></div>`;
-}
-
-function claimsHtml(claims: ClaimMark[] | undefined): string[] {
-  if (!claims || claims.length === 0) return [];
-  const tone = { verified: 'finding-info', unsourced: 'finding-warning', contradicted: 'finding-error' };
-  const items = claims.map((claim) => {
-    const where = [claim.source, claim.detail].filter(Boolean).join('; ');
-    return `<li class="${tone[claim.verdict]}" data-claim="${claim.verdict}">${escapeHtml(claim.text)}: <strong>${claim.verdict}</strong>${where ? ` (${escapeHtml(where)})` : ''}</li>`;
-  });
-  return [`<ul class="claims">\n${items.join('\n')}\n</ul>`];
-}
-
-function blockHtml(block: DeskBlock, marked: Marked[] | null): string {
-  const text = (plain: string, index: number) => {
-    const pieces = marked?.[index];
-    return pieces ? markedHtml(pieces) : escapeHtml(plain);
-  };
-  switch (block.kind) {
-    case 'heading':
-      return `<h4>${text(block.text, 0)}</h4>`;
-    case 'lines':
-      return `<p>${block.lines.map(text).join('<br>\n')}</p>`;
-    case 'list': {
-      const tag = block.ordered ? 'ol' : 'ul';
-      return `<${tag}>${block.items.map((item, index) => `<li>${text(item, index)}</li>`).join('')}</${tag}>`;
-    }
-    case 'code':
-      return `<pre>${block.lines.map(escapeHtml).join('\n')}</pre>`;
-  }
-}
-
-/**
- * Prose with its checked figures marked: each with its note as a hover title and a numbered
- * link to the note; a contradicted figure highlighted, with the true value beside it.
- */
-function markedHtml(pieces: Marked): string {
-  return pieces
-    .map((piece) => {
-      const text = escapeHtml(piece.text);
-      const { mark } = piece;
-      if (!mark) return text;
-      const title = escapeHtml(mark.title);
-      const reference = `<sup class="claim-ref"><a href="#claim-note-${mark.note}">${mark.note}</a></sup>`;
-      if (mark.truth === undefined)
-        return `<span class="claim claim-${escapeHtml(mark.status)}" title="${title}">${text}</span>${reference}`;
-      return `<mark class="claim claim-contradicted" title="${title}">${text}</mark> <span class="claim-truth">(the data: ${escapeHtml(mark.truth)})</span>${reference}`;
-    })
-    .join('');
-}
-
-/** The notes the figures link to, numbered as they were first used. */
-function notesHtml(notes: FigureNote[]): string {
-  if (notes.length === 0) return '';
-  const items = notes.map(
-    (note) =>
-      `<li id="claim-note-${note.number}" class="claim-note claim-note-${escapeHtml(note.status)}">${escapeHtml(note.text)}</li>`,
-  );
-  return `<section id="claim-notes"><h2>Notes on the figures</h2>\n<ol>\n${items.join('\n')}\n</ol></section>`;
 }

@@ -2,7 +2,7 @@ import type { AnalysisResult } from '../result/types.js';
 import { sanitizeText } from '../sanitize.js';
 import type { DeskBlock } from './desk-text.js';
 import { safeLinkUrl } from './escape.js';
-import { oneLine, truncate } from './format.js';
+import { oneLine } from './format.js';
 import { reportView } from './view.js';
 import type { ClaimMark, Fact, Marked, Part, ReportView, Section, Table } from './view-types.js';
 
@@ -107,7 +107,7 @@ function partMarkdown(part: Part, options: MarkdownOptions): string {
         '**Tool calls**',
         '',
         ...part.calls.map((call, index) => {
-          const args = truncate(sanitizeText(call.arguments), 200).replace(/`/g, "'");
+          const args = sanitizeText(call.excerpt).replace(/`/g, "'");
           return `${index + 1}. \`${call.name}\` \`${args}\` (${inline(call.outcome)})`;
         }),
       ].join('\n');

@@ -2,6 +2,7 @@ import type { PortfolioPlan } from '../portfolio/types.js';
 import { escapeHtml, pageHead } from './escape.js';
 import { formatNumber } from './format.js';
 import { reportStyle } from './html-style.js';
+import { tableHtml } from './html-blocks.js';
 import { proposedBanner, type PortfolioReport } from './portfolio.js';
 
 /**
@@ -52,16 +53,10 @@ export function renderWeightsSvg(plan: PortfolioPlan): string | null {
   ].join('\n');
 }
 
-function tableHtml(headers: string[], rows: string[][], numeric: ReadonlySet<number>): string {
-  const cell = (tag: string, text: string, column: number) =>
-    `<${tag}${numeric.has(column) ? ' class="number"' : ''}>${escapeHtml(text)}</${tag}>`;
-  return [
-    '<div class="scroll"><table>',
-    `<thead><tr>${headers.map((header, column) => cell('th', header, column)).join('')}</tr></thead>`,
-    '<tbody>',
-    ...rows.map((row) => `<tr>${row.map((text, column) => cell('td', text, column)).join('')}</tr>`),
-    '</tbody></table></div>',
-  ].join('\n');
+/** A table of the page: `numeric` names the columns set right-aligned. */
+function table(key: string, headers: string[], rows: string[][], numeric: ReadonlySet<number>): string {
+  const columns = headers.map((label, index) => ({ key: label, label, numeric: numeric.has(index) }));
+  return tableHtml({ key, columns, rows });
 }
 
 function listHtml(title: string, items: string[]): string {
@@ -72,7 +67,8 @@ function listHtml(title: string, items: string[]): string {
 export function renderPortfolioHtml(report: PortfolioReport, chart: string | null): string {
   const { plan } = report;
   const { risk } = plan;
-  const targets = tableHtml(
+  const targets = table(
+    'targets',
     ['ticker', 'action', 'now', 'target', 'shares to trade', 'notional', 'binding'],
     plan.targets.map((target) => [
       target.ticker + (target.stale ? ' (stale)' : ''),
@@ -85,7 +81,8 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
     ]),
     new Set([2, 3, 4, 5]),
   );
-  const orders = tableHtml(
+  const orders = table(
+    'orders',
     ['ticker', 'side', 'quantity', 'limit', 'notional', 'reason'],
     plan.orders.map((order) => [
       order.ticker,

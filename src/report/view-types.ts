@@ -28,6 +28,8 @@ export interface Fact {
   tone?: Tone;
   /** Shown as code (a run id, a hash). */
   code?: boolean;
+  /** How full a bar drawn beside the fact is, 0–100, where a renderer draws one (conviction). */
+  bar?: number;
 }
 
 export interface Column {
@@ -82,8 +84,10 @@ export interface FigureNote {
 
 export interface ToolCallLine {
   name: string;
-  /** The arguments on one line, uncut: each renderer shortens them to its own width. */
+  /** The arguments on one line, uncut: the terminal shortens them to its width. */
   arguments: string;
+  /** The arguments cut to what a file report shows (200 characters). */
+  excerpt: string;
   /** The call's duration, or "error: …". */
   outcome: string;
   failed: boolean;

@@ -20,6 +20,7 @@ import {
   notAvailable,
   oneLine,
   shortDemoBanner,
+  truncate,
 } from './format.js';
 import { blindBanner, stabilityBanner, stabilityTone } from './blind.js';
 import { historicalBanner } from './historical.js';
@@ -30,6 +31,9 @@ import { statusNotice } from './status-banner.js';
 import type { Fact, Marked, Notice, Part, ReportView, Section, Tone } from './view-types.js';
 
 export type * from './view-types.js';
+
+/** How much of a tool call's arguments report.md and report.html show. */
+const toolCallExcerptChars = 200;
 
 /**
  * The report of a run as data: what it says, in which section, in which words. The
@@ -270,7 +274,13 @@ function decisionFacts(decision: Decision): Fact[] {
       inline: decision.action,
       tone: actionTone(decision.action),
     },
-    { key: 'conviction', label: 'Conviction', value: conviction, inline: `conviction ${conviction}` },
+    {
+      key: 'conviction',
+      label: 'Conviction',
+      value: conviction,
+      inline: `conviction ${conviction}`,
+      bar: Number.isFinite(decision.conviction) ? Math.max(0, Math.min(100, decision.conviction)) : 0,
+    },
     { key: 'size', label: 'Size', value: size, inline: `size ${size} of portfolio` },
     { key: 'order', label: 'Order', value: decision.orderType, inline: `${decision.orderType} order` },
     { key: 'horizon', label: 'Horizon', value: decision.timeHorizon, inline: `horizon ${decision.timeHorizon}` },
@@ -420,6 +430,7 @@ function deskSection(report: AgentReport, marks: ClaimMarks): Section {
       calls: calls.map((call) => ({
         name: call.name,
         arguments: oneLine(call.arguments),
+        excerpt: truncate(oneLine(call.arguments), toolCallExcerptChars),
         outcome: call.error ? `error: ${oneLine(call.error)}` : formatDuration(call.durationMs),
         failed: Boolean(call.error),
       })),
