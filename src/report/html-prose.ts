@@ -1,5 +1,6 @@
 import type { DeskBlock } from './desk-text.js';
 import { escapeHtml } from './escape.js';
+import { claimWhere } from './view.js';
 import type { ClaimMark, FigureNote, Marked } from './view-types.js';
 
 /**
@@ -52,7 +53,7 @@ const verdictClass = { verified: 'finding-info', unsourced: 'finding-warning', c
 export function claimsHtml(claims: ClaimMark[] | undefined): string[] {
   if (!claims || claims.length === 0) return [];
   const items = claims.map((claim) => {
-    const where = [claim.source, claim.detail].filter(Boolean).join('; ');
+    const where = claimWhere(claim);
     return `<li class="${verdictClass[claim.verdict]}" data-claim="${claim.verdict}">${escapeHtml(claim.text)}: <strong>${claim.verdict}</strong>${where ? ` (${escapeHtml(where)})` : ''}</li>`;
   });
   return [`<ul class="claims">\n${items.join('\n')}\n</ul>`];

@@ -2,9 +2,10 @@ import type { AnalysisResult } from '../result/types.js';
 import { renderPriceChart } from './chart.js';
 import { padEnd, visibleText } from './format.js';
 import { statusLines, usageFooter } from './terminal-footer.js';
+import { marketHeader } from './terminal-header.js';
 import { Canvas, fitWithin, tableLines } from './terminal-layout.js';
-import { factsOf, reportView } from './view.js';
-import type { Fact, Part, ReportView, Section } from './view-types.js';
+import { claimWhere, reportView } from './view.js';
+import type { Part, ReportView, Section } from './view-types.js';
 
 // The analyze command takes both renderers from here.
 export { renderJson } from './json.js';
@@ -41,7 +42,7 @@ export function renderTerminalView(view: ReportView, options: TerminalOptions): 
     return [text];
   });
   for (const section of view.sections) {
-    if (section.id === 'market') blocks.push(...header(view, section, canvas));
+    if (section.id === 'market') blocks.push(...marketHeader(view, section, canvas));
     else if (section.id === 'usage') blocks.push(usageFooter(view, section, canvas));
     else if (section.id === 'status')
       blocks[blocks.length - 1]!.push(
@@ -53,38 +54,6 @@ export function renderTerminalView(view: ReportView, options: TerminalOptions): 
     } else blocks.push(sectionLines(section, canvas));
   }
   return `${blocks.map((block) => block.join('\n')).join('\n\n')}\n`;
-}
-
-const find = (facts: Fact[], key: string) => facts.find((fact) => fact.key === key);
-
-/** The market section as the header: name and identity, price and change, key stats, then the chart. */
-function header(view: ReportView, section: Section, canvas: Canvas): string[][] {
-  const { paint } = canvas;
-  const facts = factsOf(section);
-  const identity = section.parts.find((part) => part.kind === 'text' && part.key === 'identity');
-  const title =
-    paint.bold(view.subject) + (identity?.kind === 'text' ? paint.dim(`${canvas.dot}${identity.text}`) : '');
-  const lines = [canvas.text(title)];
-  const unavailable = section.parts.find((part) => part.kind === 'text' && part.key === 'unavailable');
-  if (unavailable?.kind === 'text') lines.push(...canvas.wrap(unavailable.text).map((line) => paint.yellow(line)));
-  const price = find(facts, 'price');
-  if (price) {
-    const change = find(facts, 'change');
-    const when = find(facts, 'quoteTime');
-    const parts = [
-      paint.bold(`${price.value}${price.unit ? ` ${price.unit}` : ''}`),
-      change && change.value !== 'n/a' ? canvas.tint(change.tone, change.value) : '',
-      // The quote's own time, named apart from the run's as-of (the footer's, often a session close).
-      when && when.value !== 'n/a' ? paint.dim(`quote time ${when.value}`) : '',
-    ];
-    lines.push(parts.filter(Boolean).join('  '));
-    const stats = facts.filter((fact) => fact.short).map((fact) => `${fact.short} ${fact.compact ?? fact.value}`);
-    lines.push(...canvas.joinToWidth(stats.map((stat) => canvas.text(stat))));
-  }
-  const chart = section.parts.find((part) => part.kind === 'chart');
-  if (chart?.kind !== 'chart') return [lines];
-  const drawn = renderPriceChart(chart.bars, { width: canvas.width, color: paint.level > 0, unicode: canvas.unicode });
-  return drawn.trimEnd() === '' ? [lines] : [lines, [drawn.trimEnd()]];
 }
 
 function sectionLines(section: Section, canvas: Canvas): string[] {
@@ -100,7 +69,7 @@ function sectionLines(section: Section, canvas: Canvas): string[] {
   for (const claim of section.claims ?? []) {
     const mark = { verified: canvas.unicode ? '✓' : '+', unsourced: '?', contradicted: canvas.unicode ? '✗' : 'x' };
     const tone = claim.verdict === 'verified' ? 'good' : claim.verdict === 'contradicted' ? 'bad' : 'warning';
-    const where = [claim.source, claim.detail].filter(Boolean).join('; ');
+    const where = claimWhere(claim);
     lines.push(
       canvas.tint(tone, `${mark[claim.verdict]} ${claim.text}: ${claim.verdict}${where ? ` (${where})` : ''}`),
     );

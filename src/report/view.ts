@@ -28,7 +28,7 @@ import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from
 import { reviewLines } from './revision.js';
 import { collectSources, searchBackingLine } from './sources.js';
 import { statusNotice } from './status-banner.js';
-import type { Fact, Marked, Notice, Part, ReportView, Section, Tone } from './view-types.js';
+import type { ClaimMark, Fact, Marked, Notice, Part, ReportView, Section, Tone } from './view-types.js';
 
 export type * from './view-types.js';
 
@@ -77,6 +77,11 @@ export function reportView(unsafe: AnalysisResult): ReportView {
 /** Every section of a view, desks included, in reading order: what tests and generic readers walk. */
 export function allSections(view: ReportView): Section[] {
   return view.sections.flatMap((section) => [section, ...(section.subsections ?? [])]);
+}
+
+/** Where a claim was checked and what the data says, as one aside ("returns.m1; the data says +8.00%"); empty when neither is known. */
+export function claimWhere(claim: ClaimMark): string {
+  return [claim.source, claim.detail].filter(Boolean).join('; ');
 }
 
 /** The facts of a section, from every facts part, in order. */
