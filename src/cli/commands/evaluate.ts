@@ -78,27 +78,7 @@ export async function evaluateSaved(
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   if (options.demo) checkDemoEvaluation(options);
   const home = autohedgeHome(io.env);
-  const selected = await selectRuns(home, {
-    runIds,
-    since: options.since,
-    includeDemo: options.includeDemo,
-    demoOnly: options.demo,
-  });
-  if (selected.results.length === 0 && options.demo)
-    throw new UsageError(
-      'no saved demo run with a decision to evaluate: run `autohedge analyze ACME --demo` first, then `autohedge evaluate --demo`',
-    );
-  if (selected.results.length === 0) {
-    const why =
-      selected.skipped.length > 0
-        ? `: ${selected.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
-        : '';
-    throw new UsageError(
-      `no saved run with a decision to evaluate${why} (make some with \`autohedge analyze <ticker> --as-of YYYY-MM-DD\`)`,
-    );
-  }
-  // The ledger's verdict on each decision (#26); with --forward-only only the forward ones are scored.
-  const { selection, summary: forward } = await applyForward(home, selected, options.forwardOnly ?? false);
+  const { selected, selection, forward } = await runsToEvaluate(home, runIds, options);
   const session = await buildServices(
     {
       env: io.env,
@@ -152,6 +132,32 @@ export async function evaluateSaved(
   } finally {
     await session.close();
   }
+}
+
+/** The saved runs to score, or the usage error that there are none. */
+async function runsToEvaluate(home: string, runIds: string[], options: EvaluationOptions) {
+  const selected = await selectRuns(home, {
+    runIds,
+    since: options.since,
+    includeDemo: options.includeDemo,
+    demoOnly: options.demo,
+  });
+  if (selected.results.length === 0 && options.demo)
+    throw new UsageError(
+      'no saved demo run with a decision to evaluate: run `autohedge analyze ACME --demo` first, then `autohedge evaluate --demo`',
+    );
+  if (selected.results.length === 0) {
+    const why =
+      selected.skipped.length > 0
+        ? `: ${selected.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
+        : '';
+    throw new UsageError(
+      `no saved run with a decision to evaluate${why} (make some with \`autohedge analyze <ticker> --as-of YYYY-MM-DD\`)`,
+    );
+  }
+  // The ledger's verdict on each decision (#26); with --forward-only only the forward ones are scored.
+  const { selection, summary: forward } = await applyForward(home, selected, options.forwardOnly ?? false);
+  return { selected, selection, forward };
 }
 
 /** The demo evaluation replays the prices one evaluation needed: what would ask for others is refused up front. */
