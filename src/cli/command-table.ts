@@ -1,7 +1,7 @@
 import type { ExitCode } from '../errors.js';
 import type { CliDeps } from './deps.js';
 import type { CliIo } from './io.js';
-import { optionGroups, type GroupName, type OptionKey, type OptionValues } from './option-catalogue.js';
+import { helpWording, optionGroups, type GroupName, type OptionKey, type OptionValues } from './option-catalogue.js';
 import { defaultMcpCallCapUsd } from '../run/defaults.js';
 
 /**
@@ -108,8 +108,8 @@ export const probeSpec = {
   help: {
     json: 'print the comparison JSON only',
     maxCost: 'stop making model calls before the spend of both runs would pass this many USD',
-    record: 'record every HTTP exchange of both runs to a cassette',
-    save: 'do not save the two runs under $AUTOHEDGE_HOME/runs',
+    record: helpWording.record('of both runs'),
+    save: helpWording.save('the two runs', 'runs'),
     asOf: "as of a past US session's close (YYYY-MM-DD)",
   },
 } as const satisfies CommandSpec;
@@ -123,9 +123,9 @@ export const workerSpec = {
   help: {
     concurrency: 'analyses this worker runs at once',
     maxCost: "cap on each job's model spend across its attempts, in USD (the lower of this and the job's own)",
-    model: 'model for every agent of a job that names none (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
+    model: helpWording.model('of a job that names none'),
     maxPosition: 'largest position size allowed, % of portfolio, for a job that sets no limits',
-    save: 'do not save the runs under $AUTOHEDGE_HOME/runs',
+    save: helpWording.save('the runs', 'runs'),
     quiet: 'no job lines on stderr',
   },
 } as const satisfies CommandSpec;
@@ -138,7 +138,7 @@ export const enqueueSpec = {
   groups: ['queue', 'enqueue', 'guardrails', 'trust'],
   options: ['universe', 'asOf', 'agent', 'model', 'json', 'jsonl', 'quiet'],
   help: {
-    universe: 'also the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
+    universe: helpWording.universe('also the tickers'),
     json: 'with --wait: the results as one JSON array; without: the job ids as JSON',
     jsonl: 'with --wait: one AnalysisResult JSON per line as each job completes',
     quiet: 'nothing on stderr but errors',
@@ -157,7 +157,7 @@ export const marketSpec = {
     json: 'print the snapshot JSON only',
     asOf: "the snapshot as of a past US session's close (YYYY-MM-DD)",
     blind: "the snapshot as a blind run's agents see it: an alias, prices scaled to 100, session offsets",
-    record: 'record every HTTP exchange to a cassette',
+    record: helpWording.record(),
     demo: 'the bundled demo data (synthetic, no network)',
   },
 } as const satisfies CommandSpec;
@@ -172,8 +172,8 @@ export const evaluateSpec = {
   help: {
     json: 'print { decisions, summary } as JSON only',
     demo: 'score the saved demo runs against the bundled synthetic prices after the demo day (offline)',
-    record: 'record every HTTP exchange to a cassette',
-    save: 'do not save the evaluation under $AUTOHEDGE_HOME/evaluations',
+    record: helpWording.record(),
+    save: helpWording.save('the evaluation', 'evaluations'),
     out: 'also write evaluation.md and evaluation.json here',
     quiet: 'no warnings on stderr',
   },
@@ -235,16 +235,16 @@ export const portfolioSpec = {
   groups: ['book', 'limits', 'bookOutput', 'model', 'tools'],
   options: ['universe', 'maxRisk', 'maxCost', 'json', 'demo', 'replay', 'record', 'refresh', 'save', 'out', 'quiet'],
   help: {
-    universe: 'decisions for the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
+    universe: helpWording.universe('decisions for the tickers'),
     maxRisk: 'largest loss at the stop of one position, % of NAV (as in the guardrails)',
     json: 'print the book as JSON only',
     demo: 'market data from the bundled demo (synthetic; sizes the demo runs of ACME)',
     replay: 'market data from a cassette: no network at all',
     record: 'record the market-data exchanges to a cassette',
-    save: 'do not save the book under $AUTOHEDGE_HOME/portfolios',
+    save: helpWording.save('the book', 'portfolios'),
     out: 'also write portfolio.json, report.md, report.html and weights.svg here',
     quiet: 'no notices on stderr',
-    model: 'with --analyze: model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
+    model: `with --analyze: ${helpWording.model()}`,
     maxCost: 'with --analyze: stop making model calls before the spend of all the analyses would pass this many USD',
   },
 } as const satisfies CommandSpec;

@@ -48,11 +48,27 @@ export interface OptionEntry {
 
 const seconds = (ms: number) => String(ms / 1000);
 
+/**
+ * Help wordings that several commands adapt to what they do (their `help` in
+ * command-table.ts), each written once.
+ */
+export const helpWording = {
+  /** --model: which agents it sets, where not every agent of this run ("of a job that names none"). */
+  model: (which?: string) =>
+    `model for every agent${which ? ` ${which}` : ''} (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)`,
+  /** --record: whose exchanges ("of both runs"). */
+  record: (whose?: string) => `record every HTTP exchange${whose ? ` ${whose}` : ''} to a cassette`,
+  /** --no-save: what is not saved, and its folder under $AUTOHEDGE_HOME. */
+  save: (what: string, folder: string) => `do not save ${what} under $AUTOHEDGE_HOME/${folder}`,
+  /** --universe: what the command takes of the file's tickers ("also the tickers"). */
+  universe: (what: string) => `${what} in this file (one a line, # comments; or CSV with a ticker/symbol column)`,
+};
+
 export const optionCatalogue = {
   // ---- model
   model: {
     flags: '--model <model>',
-    help: 'model for every agent (else AUTOHEDGE_MODEL, AUTOHEDGE_MODEL_<ID>, defaults)',
+    help: helpWording.model(),
     field: (f) => f.modelName.optional(),
   },
   baseUrl: {
@@ -143,7 +159,7 @@ export const optionCatalogue = {
   // ---- record and replay
   record: {
     flags: '--record <file>',
-    help: 'record every HTTP exchange of this run to a cassette',
+    help: helpWording.record('of this run'),
     field: (f) => f.path.optional(),
   },
   replay: { flags: '--replay <file>', help: 'replay a cassette: no network at all', field: (f) => f.path.optional() },
@@ -169,7 +185,7 @@ export const optionCatalogue = {
   // ---- saving
   save: {
     flags: '--no-save',
-    help: 'do not save the run under $AUTOHEDGE_HOME/runs',
+    help: helpWording.save('the run', 'runs'),
     field: (f) => f.z.boolean().default(true),
   },
   out: {
@@ -180,7 +196,7 @@ export const optionCatalogue = {
   // ---- many tickers
   universe: {
     flags: '--universe <file>',
-    help: 'also analyse the tickers in this file (one a line, # comments; or CSV with a ticker/symbol column)',
+    help: helpWording.universe('also analyse the tickers'),
     field: (f) => f.path.optional(),
   },
   resume: {
