@@ -63,7 +63,7 @@ export function registerAnalyze(
     'analyze',
     {
       title: 'Analyse a ticker',
-      description: `Runs the autohedge desk (Director plan, Quant, Risk, Execution, Sentiment, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less. Not investment advice.`,
+      description: `Runs the autohedge desk (Director plan, Quant, Risk, Execution, Sentiment, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less, and at $${options.budgetUsd} over the server's lifetime (then calls are refused); ${options.concurrency} analyses at once, as many more wait their turn. Not investment advice.`,
       inputSchema: z.object({
         ticker,
         agents: z

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { BoundedStdioServerTransport } from './server-transport.js';
+import { BoundedStdioServerTransport, defaultMaxInFlight } from './server-transport.js';
 import type { RunEvent } from '../events.js';
 import {
   failure,
@@ -50,6 +50,10 @@ export interface ServeOptions {
   errorLine(error: unknown): string;
   /** The default per-call spending cap, USD. */
   maxCostUsd: number;
+  /** The server's spend over its lifetime, USD (said in the analyze tool's description). */
+  budgetUsd: number;
+  /** Analyses at once. */
+  concurrency: number;
 }
 
 /** One server instance: the five tools. */
@@ -101,7 +105,10 @@ export async function serveMcpStdio(
   const restoreConsole = consoleToStderr();
   const handle = serveStdio(() => buildServer(wrapped, options, track), {
     onerror: () => {},
-    transport: new BoundedStdioServerTransport(),
+    // Room for the analyses running and waiting (twice --concurrency) and a few other requests besides.
+    transport: new BoundedStdioServerTransport({
+      maxInFlight: Math.max(defaultMaxInFlight, 2 * options.concurrency + 4),
+    }),
   });
   const listeners: Array<[string, () => void]> = [];
   const ended = new Promise<ServeEnd>((resolve) => {
