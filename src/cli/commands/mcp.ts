@@ -15,6 +15,7 @@ import { scopeCap } from '../../run/cap.js';
 import { AnalysisGate } from '../../run/gate.js';
 import type { SpendingCap } from '../../pipeline/budget.js';
 import type { AnalysisResult } from '../../result/types.js';
+import type { RunIndex } from '../../store/run-index.js';
 import { parseRunRequest, type RunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
 import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
@@ -72,6 +73,7 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
     return next;
   };
   const flags = options;
+  let runIndex: Promise<RunIndex> | null = null;
   const gate = new AnalysisGate({
     budgetUsd: options.maxCost,
     concurrency: options.concurrency,
@@ -143,8 +145,9 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
       }
     },
     runsList: async (limit) => {
-      const { listRuns } = await import('../../store/index.js');
-      return (await listRuns(autohedgeHome(io.env))).slice(0, limit);
+      // One index for the server's lifetime: a run is read again only when its result.json changes.
+      runIndex ??= import('../../store/index.js').then(({ RunIndex }) => new RunIndex(autohedgeHome(io.env)));
+      return (await (await runIndex).list()).slice(0, limit);
     },
     evaluate: (input, signal) => exclusive(() => evaluateOnce(input, { ...io, signal }, deps, argv, options)),
     runGet: async (id) => {
