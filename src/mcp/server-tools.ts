@@ -2,6 +2,8 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { RunEvent } from '../events.js';
 import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
+import { tickerSchema } from '../market/ticker.js';
+import { asSavedResult, savedResultSchema } from '../result/result-schema.js';
 import { workerIds, type AnalysisResult } from '../result/types.js';
 import type { ServeHandlers, ServeOptions } from './server.js';
 
@@ -10,10 +12,12 @@ import type { ServeHandlers, ServeOptions } from './server.js';
  * the CLI's handlers (runAndSave, the run store, evaluate), its schema and text from here.
  */
 
-const ticker = z.string().min(1).max(20).describe('Ticker symbol, e.g. NVDA');
+// The CLI's own ticker rule (src/market/ticker.ts): 1–15 characters of a Yahoo symbol.
+const ticker = tickerSchema.describe('Ticker symbol, e.g. NVDA');
 
 const snapshotOutput = z.looseObject({ symbol: z.string(), asOf: z.string(), text: z.string(), source: z.string() });
-const resultOutput = z.looseObject({ runId: z.string(), ticker: z.string(), status: z.string(), asOf: z.string() });
+/** A saved AnalysisResult, as `run_get` and `analyze` return it: the run store's own schema. */
+const resultOutput = savedResultSchema.describe('The AnalysisResult, as saved to the run store');
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
 
@@ -107,7 +111,7 @@ export function registerAnalyze(
         const result = await handlers.analyze(input, context.mcpReq.signal, progress.sink);
         // The client drops progress that arrives after the result: send it all first.
         await progress.flushed();
-        return ok(summarize(result), result);
+        return ok(summarize(result), asSavedResult(result));
       }),
   );
 }
@@ -166,12 +170,7 @@ export const evaluateInput = z.object({
     .min(1)
     .optional()
     .describe(`Horizons in trading sessions (default ${defaultHorizons.join(', ')})`),
-  benchmark: z
-    .string()
-    .min(1)
-    .max(20)
-    .optional()
-    .describe(`Excess returns against this ticker (default ${defaultBenchmark})`),
+  benchmark: tickerSchema.optional().describe(`Excess returns against this ticker (default ${defaultBenchmark})`),
   seed: z.number().int().min(0).optional().describe(`Seed of the random baseline (default ${defaultSeed})`),
   includeDemo: z.boolean().optional().describe('Also score demo runs (synthetic data)'),
 });
