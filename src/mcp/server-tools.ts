@@ -173,6 +173,10 @@ export const evaluateInput = z.object({
   benchmark: tickerSchema.optional().describe(`Excess returns against this ticker (default ${defaultBenchmark})`),
   seed: z.number().int().min(0).optional().describe(`Seed of the random baseline (default ${defaultSeed})`),
   includeDemo: z.boolean().optional().describe('Also score demo runs (synthetic data)'),
+  forwardOnly: z
+    .boolean()
+    .optional()
+    .describe('Score only decisions sealed in the ledger before their outcome, as `evaluate --forward-only`'),
 });
 export type EvaluateInput = z.infer<typeof evaluateInput>;
 

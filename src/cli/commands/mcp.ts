@@ -211,6 +211,7 @@ async function evaluateOnce(
       benchmark: input.benchmark ?? defaultBenchmark,
       seed: input.seed ?? defaultSeed,
       includeDemo: input.includeDemo ?? false,
+      forwardOnly: input.forwardOnly ?? false,
       record: undefined,
       replay: options.demo ? demoCassettePath() : options.replay,
       quiet: false,
