@@ -30,6 +30,11 @@ export function demoCassettePath(): string {
   return join(packageRoot(), 'demo', 'demo.cassette.json');
 }
 
+/** The synthetic prices after the demo day, for `evaluate --demo` (scripts/demo/generate.mjs). */
+export function demoEvaluationCassettePath(): string {
+  return join(packageRoot(), 'demo', 'evaluation.cassette.json');
+}
+
 export function packageVersion(): string {
   const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
   return manifest.version;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Regenerates the synthetic cassettes: demo/demo.cassette.json (ACME, shipped for
-// `autohedge analyze ACME --demo`) and tests/fixtures/smoke/acme-glbx.cassette.json
-// (ACME and GLBX in one run, for the smoke tests). Run it when prompts, agents,
+// `autohedge analyze ACME --demo`), demo/evaluation.cassette.json (the prices after the
+// demo day, shipped for `autohedge evaluate --demo`) and
+// tests/fixtures/smoke/acme-glbx.cassette.json (ACME and GLBX in one run, for the smoke tests). Run it when prompts, agents,
 // schemas or the market block change:  npm run demo:generate  (builds first).
 //
 // Each cassette is recorded by the BUILT CLI's own `--record` path, in-process, with
@@ -16,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { companies, demoAsOf, demoNote } from './companies.mjs';
+import { companies, demoAsOf, demoEvaluationAsOf, demoNote } from './companies.mjs';
 import { createChatHandler, createSearchHandler } from './desks.mjs';
 import { createYahooHandler, yahooHosts } from './market.mjs';
 import { installSyntheticNetwork } from './network.mjs';
@@ -30,6 +31,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const cassettes = {
   demo: { tickers: ['ACME'], file: 'demo/demo.cassette.json', runs: [[], ['--agent', 'quant', '--agent', 'risk', '--agent', 'execution']] },
   smoke: { tickers: ['ACME', 'GLBX'], file: 'tests/fixtures/smoke/acme-glbx.cassette.json', runs: [[]] },
+  // `evaluate` of a saved `analyze ACME --demo` run at the evaluation clock (recordEvaluation).
+  evaluation: { tickers: ['ACME'], file: 'demo/evaluation.cassette.json', runs: [[]], argv: ['evaluate', '--demo'] },
 };
 
 /** Loud enough for the recorder to scrub; the values are made up and reach no service. */
@@ -40,6 +43,7 @@ const yahooSession = { cookie: 'd=AQABBDemoSyntheticSessionCookie&S=AQAAAdemo', 
 const expectedGuardrails = { ACME: [], GLBX: ['hold-levels'] };
 
 async function recordOne(name, runIndex, recorded) {
+  if (name === 'evaluation') return recordEvaluation(recorded);
   const spec = cassettes[name];
   if (!spec) throw new Error(`unknown cassette '${name}' (have ${Object.keys(cassettes).join(', ')})`);
   const options = spec.runs[runIndex];
@@ -97,6 +101,53 @@ async function recordOne(name, runIndex, recorded) {
   console.log(`  run ${runIndex + 1}: ${summary.join(', ')}`);
 }
 
+/** The CLI in a child process: the demo analysis replays its own cassette, outside this recording. */
+function runBuiltCli(args, env) {
+  const child = spawnSync(process.execPath, [path.join(root, 'bin', 'autohedge.js'), ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`autohedge ${args.join(' ')} exited ${child.status}:\n${child.stderr}`);
+  return child.stdout;
+}
+
+/**
+ * The demo evaluation: a saved `analyze ACME --demo` run (the shipped cassette, in a child),
+ * then `evaluate --include-demo` recorded at the evaluation clock, with Yahoo answering the
+ * invented prices after the demo day and the synthetic benchmark.
+ */
+async function recordEvaluation(recorded) {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'autohedge-demo-evaluation-'));
+  const home = path.join(scratch, 'home');
+  runBuiltCli(['analyze', 'ACME', '--demo', '--quiet'], { AUTOHEDGE_HOME: home });
+  const network = installSyntheticNetwork([{ hosts: yahooHosts, handle: createYahooHandler({ ...yahooSession, through: demoEvaluationAsOf.slice(0, 10) }) }]);
+  let stdout = '';
+  let stderr = '';
+  try {
+    const { runCli } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'cli', 'run-cli.js')).href);
+    const io = {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      env: { AUTOHEDGE_HOME: home, NO_COLOR: '1' },
+      cwd: scratch,
+      stderrIsTTY: false,
+      stdoutIsTTY: false,
+      columns: 0,
+    };
+    const code = await runCli(['evaluate', '--include-demo', '--record', recorded, '--json', '--no-save', '--quiet'], io, { now: () => new Date(demoEvaluationAsOf) });
+    if (code !== 0) throw new Error(`the recording evaluation exited ${code}:\n${stderr}`);
+  } finally {
+    network.restore();
+  }
+  const evaluation = JSON.parse(stdout);
+  const unscored = evaluation.decisions.filter((row) => row.problem !== null);
+  if (evaluation.decisions.length === 0 || unscored.length > 0 || evaluation.warnings.length > 0)
+    throw new Error(`the recorded demo evaluation is not the one it should be: ${JSON.stringify({ decisions: evaluation.decisions.length, unscored, warnings: evaluation.warnings })}`);
+  rmSync(scratch, { recursive: true, force: true });
+  console.log(`  evaluation: ${evaluation.decisions.length} decision(s) scored`);
+}
+
 /**
  * One cassette from its runs' recordings. An exchange several runs made alike (the
  * market data) is kept once; replay answers each run's requests from the whole set.
@@ -115,7 +166,7 @@ async function merge(name, recordings) {
     seen.add(key);
     return true;
   });
-  const cassette = { ...first, argv: ['analyze', ...spec.tickers], interactions };
+  const cassette = { ...first, argv: spec.argv ?? ['analyze', ...spec.tickers], interactions };
   await writeCassette(target, { ...cassette, recordedAt: cassette.asOf, demo: true, note: demoNote });
 
   const text = readFileSync(target, 'utf8');

@@ -3,12 +3,13 @@
 // answered in Yahoo's own shapes at Yahoo's own URLs so yahoo-finance2 runs
 // unmodified against them (see network.mjs for how requests get here).
 /* global Response, Headers */
-import { companyFor, companies } from './companies.mjs';
+import { benchmarks, companyFor, companies } from './companies.mjs';
 
 /** NYSE holidays between the first and the last demo session. */
 const holidays = new Set([
   '2025-06-19', '2025-07-04', '2025-09-01', '2025-11-27', '2025-12-25', '2026-01-01', '2026-01-19',
   '2026-02-16', '2026-04-03', '2026-05-25', '2026-06-19', '2026-07-03', '2026-09-07', '2026-11-26',
+  '2026-12-25', '2027-01-01', '2027-01-18', '2027-02-15',
 ]);
 /** Sessions that close at 13:00 New York time. */
 const halfDays = new Set(['2025-11-28', '2025-12-24', '2026-11-27']);
@@ -54,21 +55,17 @@ function normalFrom(random) {
 const cents = (value) => Math.round(value * 100) / 100;
 
 /**
- * Daily bars: a random walk in log price, bent linearly within each stretch between
- * two anchors so it passes exactly through them (a Brownian bridge per stretch).
+ * Daily bars over `days`: a random walk in log price, bent linearly within each stretch
+ * between two anchors so it passes exactly through them (a Brownian bridge per stretch).
  */
-export function barsFor(symbol) {
-  const company = companyFor(symbol);
-  const first = company.anchors[0][0];
-  const last = company.anchors[company.anchors.length - 1][0];
-  const days = sessionsBetween(first, last);
-  const normal = normalFrom(seededRandom(company.seed));
+function bridgedBars(company, days, anchors, seed) {
+  const normal = normalFrom(seededRandom(seed));
   const walk = [0];
   for (let index = 1; index < days.length; index += 1) walk.push(walk[index - 1] + company.dailyVolatility * normal());
 
-  const anchorIndex = company.anchors.map(([day, price]) => {
+  const anchorIndex = anchors.map(([day, price]) => {
     const index = days.indexOf(day);
-    if (index === -1) throw new Error(`scripts/demo: anchor ${day} of ${symbol} is not a trading session`);
+    if (index === -1) throw new Error(`scripts/demo: anchor ${day} of ${company.symbol} is not a trading session`);
     return { index, logPrice: Math.log(price) };
   });
   const logClose = new Array(days.length);
@@ -99,15 +96,30 @@ export function barsFor(symbol) {
   });
 }
 
+/**
+ * The bars up to the demo day, and with `through` after it the invented path that follows
+ * (`company.after`, from its own seed, so the bars up to the demo day never change).
+ */
+export function barsFor(symbol, through) {
+  const company = companyFor(symbol);
+  const history = bridgedBars(company, sessionsBetween(company.anchors[0][0], company.anchors.at(-1)[0]), company.anchors, company.seed);
+  const demoDay = history.at(-1);
+  if (!through || through <= demoDay.day || !company.after) return history;
+  const anchors = [[demoDay.day, demoDay.close], ...company.after];
+  const days = sessionsBetween(demoDay.day, company.after.at(-1)[0]);
+  const future = bridgedBars(company, days, anchors, company.seed + 1).slice(1);
+  return [...history, ...future.filter((bar) => bar.day <= through)];
+}
+
 function yearOf(bars, lastDay) {
   const start = new Date(Date.parse(`${lastDay}T00:00:00Z`) - 365 * dayMs).toISOString().slice(0, 10);
   return bars.filter((bar) => bar.day > start && bar.day <= lastDay);
 }
 
 /** Every figure Yahoo would quote on the last day, derived from the bars and the company's fundamentals. */
-function quoteFigures(symbol) {
+function quoteFigures(symbol, through) {
   const company = companyFor(symbol);
-  const bars = barsFor(symbol);
+  const bars = barsFor(symbol, through);
   const last = bars[bars.length - 1];
   const previous = bars[bars.length - 2];
   const year = yearOf(bars, last.day);
@@ -130,10 +142,10 @@ function quoteFigures(symbol) {
   };
 }
 
-function chartBody(symbol, period1, period2) {
-  const figures = quoteFigures(symbol);
+function chartBody(symbol, period1, period2, through) {
+  const figures = quoteFigures(symbol, through);
   const { company, last } = figures;
-  const served = barsFor(symbol).filter((bar) => bar.opening >= period1 && bar.opening <= period2);
+  const served = barsFor(symbol, through).filter((bar) => bar.opening >= period1 && bar.opening <= period2);
   const offset = newYorkOffset(last.day);
   const zone = offset === -5 * 3600 ? 'EST' : 'EDT';
   const period = (start, end) => ({ timezone: zone, start, end, gmtoffset: offset });
@@ -341,9 +353,11 @@ const notFound = (key, description) => json({ [key]: { result: null, error: { co
 /**
  * Answers a request to Yahoo's hosts like Yahoo would, for the fictional symbols.
  * The cookie page sets `cookie`; getcrumb needs it and returns `crumb`; quote and
- * quoteSummary need both (401 otherwise), as on the real service.
+ * quoteSummary need both (401 otherwise), as on the real service. With `through` (a day
+ * after the demo day) the charts run on to it, and the synthetic benchmark is served
+ * too: the market of the demo evaluation.
  */
-export function createYahooHandler({ cookie, crumb }) {
+export function createYahooHandler({ cookie, crumb, through }) {
   const sessionCookie = `A3=${cookie}`;
   return async (request) => {
     const url = new URL(request.url);
@@ -375,8 +389,9 @@ export function createYahooHandler({ cookie, crumb }) {
     const chart = url.pathname.match(/^\/v8\/finance\/chart\/([^/]+)$/);
     if (chart) {
       const symbol = decodeURIComponent(chart[1]);
-      if (!(symbol in companies)) return notFound('chart', 'No data found, symbol may be delisted');
-      return json(chartBody(symbol, Number(url.searchParams.get('period1') ?? 0), Number(url.searchParams.get('period2') ?? Infinity)));
+      const known = symbol in companies || (through !== undefined && symbol in benchmarks);
+      if (!known) return notFound('chart', 'No data found, symbol may be delisted');
+      return json(chartBody(symbol, Number(url.searchParams.get('period1') ?? 0), Number(url.searchParams.get('period2') ?? Infinity), through));
     }
     return notFound('finance', `no synthetic route for ${url.pathname}`);
   };

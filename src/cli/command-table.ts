@@ -144,9 +144,10 @@ export const evaluateSpec = {
   description: 'score saved decisions against the prices that came after them, with baselines',
   args: [['[runIds...]', 'runs to score (ids or unique prefixes); default: every saved run with a decision']],
   groups: ['evaluate', 'attribution'],
-  options: ['json', 'record', 'replay', 'save', 'out', 'quiet'],
+  options: ['json', 'demo', 'record', 'replay', 'save', 'out', 'quiet'],
   help: {
     json: 'print { decisions, summary } as JSON only',
+    demo: 'score the saved demo runs against the bundled synthetic prices after the demo day (offline)',
     record: 'record every HTTP exchange to a cassette',
     save: 'do not save the evaluation under $AUTOHEDGE_HOME/evaluations',
     out: 'also write evaluation.md and evaluation.json here',

@@ -11,6 +11,22 @@ export interface EvaluationView {
   skipped: SkippedRun[];
   /** The ledger's verdict on the selected decisions (docs/ledger.md#evaluate---forward-only); absent in older evaluations. */
   forward?: ForwardSummary & { total: number };
+  /** Set when demo runs (synthetic analyses) were scored; `syntheticPrices` with `evaluate --demo`. */
+  demo?: EvaluationDemo;
+}
+
+export interface EvaluationDemo {
+  /** How many of the scored decisions are demo runs. */
+  runs: number;
+  /** The prices were the bundled synthetic ones (demo/evaluation.cassette.json), not the market's. */
+  syntheticPrices: boolean;
+}
+
+/** The line every surface of an evaluation of demo runs opens with. */
+export function evaluationDemoBanner(demo: EvaluationDemo): string {
+  return demo.syntheticPrices
+    ? `DEMO — ${demo.runs} demo decision(s) scored against synthetic prices (the fictional ACME and a synthetic stand-in for SPY); not real results`
+    : `DEMO — ${demo.runs} of these decisions are demo runs (synthetic analyses); their scores mean nothing`;
 }
 
 /**
@@ -18,8 +34,9 @@ export interface EvaluationView {
  * `evaluate` tool all serialise this object, so they cannot drift apart.
  */
 export function evaluationDocument(view: EvaluationView) {
-  const { evaluation, summary, skipped, forward } = view;
+  const { evaluation, summary, skipped, forward, demo } = view;
   return {
+    ...(demo ? { demo: { ...demo, banner: evaluationDemoBanner(demo) } } : {}),
     decisions: evaluation.decisions,
     summary,
     evaluatedAt: evaluation.evaluatedAt,

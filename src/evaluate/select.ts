@@ -15,6 +15,8 @@ export interface SelectOptions {
   /** YYYY-MM-DD: runs as of this day or later. */
   since?: string;
   includeDemo: boolean;
+  /** `evaluate --demo`: demo runs only, for they alone may be scored against the synthetic prices. */
+  demoOnly?: boolean;
 }
 
 export interface SkippedRun {
@@ -33,7 +35,10 @@ export interface Selection {
 function exclusion(result: AnalysisResult, options: SelectOptions): string | null {
   if (result.decision === null)
     return `no decision (run ${result.status}${result.mode === 'agents' ? ', desks only' : ''})`;
-  if (result.demo && !options.includeDemo) return 'a demo run (synthetic data); add --include-demo to score it';
+  if (options.demoOnly && !result.demo)
+    return 'not a demo run: `evaluate --demo` scores demo runs only, against synthetic prices';
+  if (result.demo && !options.includeDemo && !options.demoOnly)
+    return 'a demo run (synthetic data): score it offline with `autohedge evaluate --demo`';
   if (options.since && result.asOf.slice(0, 10) < options.since)
     return `as of ${result.asOf.slice(0, 10)}, before --since ${options.since}`;
   return null;

@@ -12,7 +12,8 @@ import { formatCost, formatFraction, formatNumber, formatSigned } from './format
 
 const percent = (value: number | null) => formatFraction(value, { digits: 2, signed: true });
 const rate = (value: number | null) => formatFraction(value, { digits: 0 });
-const dollars = (value: number) => `$${formatNumber(value, 0)}`;
+/** Whole dollars, but cents below $100, so a break-even of $0.26 does not read "$0". */
+const dollars = (value: number) => `$${formatNumber(value, Math.abs(value) < 100 ? 2 : 0)}`;
 
 function leverage(beta: number): string {
   const size = `${formatNumber(Math.abs(beta), 1)}×`;

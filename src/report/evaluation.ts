@@ -1,6 +1,6 @@
 import { splitLines } from '../evaluate/run-kind.js';
 import type { DecisionRow, Evaluation, HorizonResult } from '../evaluate/evaluate.js';
-import type { EvaluationView } from '../evaluate/document.js';
+import { evaluationDemoBanner, type EvaluationView } from '../evaluate/document.js';
 import { forwardLine } from '../evaluate/forward.js';
 import type { GroupSummary, Strategy, StrategyStats } from '../evaluate/summary.js';
 import { sanitizeText } from '../sanitize.js';
@@ -182,7 +182,7 @@ const legend = [
 ];
 
 export function renderEvaluationTerminal(view: EvaluationView, options: { unicode: boolean }): string {
-  const lines: string[] = [headline(view), ''];
+  const lines: string[] = [...(view.demo ? [evaluationDemoBanner(view.demo)] : []), headline(view), ''];
   if (view.forward) lines.push(forwardLine(view.forward, view.forward.total), '');
   if (view.summary.groups.length === 0) lines.push('No decision could be scored.', '');
   for (const group of view.summary.groups) {
@@ -203,7 +203,9 @@ export function renderEvaluationTerminal(view: EvaluationView, options: { unicod
 
 /** evaluation.md: the same content as GitHub-flavoured markdown. */
 export function renderEvaluationMarkdown(view: EvaluationView): string {
-  const sections: string[] = [`# Evaluation: ${view.evaluation.decisions.length} decision(s)`, headline(view)];
+  const sections: string[] = [`# Evaluation: ${view.evaluation.decisions.length} decision(s)`];
+  if (view.demo) sections.push(`> **${evaluationDemoBanner(view.demo)}**`);
+  sections.push(headline(view));
   if (view.forward) sections.push(forwardLine(view.forward, view.forward.total));
   for (const group of view.summary.groups) {
     const rows = group.strategies.map(strategyCells);

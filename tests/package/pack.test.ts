@@ -169,6 +169,13 @@ describe('the tarball installed globally into an empty prefix', () => {
     };
     expect(analysis).toMatchObject({ ticker: 'ACME', demo: true, status: 'ok', error: null });
     expect(analysis.decision?.action).toEqual(expect.any(String));
+
+    // The saved demo run scores offline against the shipped synthetic prices.
+    const evaluated = autohedge('evaluate', '--demo', '--json', '--no-save');
+    if (evaluated.code !== 0) throw new Error(`exit ${evaluated.code}\n--- stderr\n${evaluated.stderr}`);
+    const evaluation = JSON.parse(evaluated.stdout) as { demo?: { syntheticPrices: boolean }; decisions: unknown[] };
+    expect(evaluation.demo?.syntheticPrices).toBe(true);
+    expect(evaluation.decisions.length).toBeGreaterThan(0);
   });
 });
 

@@ -7,8 +7,10 @@ import { applyForward } from '../../evaluate/forward-selection.js';
 import { selectRuns, unreadableCount } from '../../evaluate/select.js';
 import { summarize } from '../../evaluate/summary.js';
 import { validateTicker } from '../../market/ticker.js';
-import { autohedgeHome } from '../../paths.js';
+import { autohedgeHome, demoEvaluationCassettePath } from '../../paths.js';
+import { defaultBenchmark, defaultHorizons } from '../../evaluate/defaults.js';
 import type { EvaluationView } from '../../report/evaluation.js';
+import type { AnalysisResult } from '../../result/types.js';
 import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
 import type { CliDeps } from '../deps.js';
 import { reportOptions, type CliIo } from '../io.js';
@@ -54,7 +56,7 @@ type AttributionKeys =
  */
 export type EvaluationOptions = Pick<
   EvaluateCliOptions,
-  'since' | 'horizon' | 'benchmark' | 'seed' | 'includeDemo' | 'record' | 'replay' | 'quiet'
+  'since' | 'horizon' | 'benchmark' | 'seed' | 'includeDemo' | 'demo' | 'record' | 'replay' | 'quiet'
 > &
   Partial<Pick<EvaluateCliOptions, AttributionKeys>>;
 
@@ -74,8 +76,18 @@ export async function evaluateSaved(
 ): Promise<EvaluationOutcome> {
   const benchmark = validateTicker(options.benchmark);
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
+  if (options.demo) checkDemoEvaluation(options);
   const home = autohedgeHome(io.env);
-  const selected = await selectRuns(home, { runIds, since: options.since, includeDemo: options.includeDemo });
+  const selected = await selectRuns(home, {
+    runIds,
+    since: options.since,
+    includeDemo: options.includeDemo,
+    demoOnly: options.demo,
+  });
+  if (selected.results.length === 0 && options.demo)
+    throw new UsageError(
+      'no saved demo run with a decision to evaluate: run `autohedge analyze ACME --demo` first, then `autohedge evaluate --demo`',
+    );
   if (selected.results.length === 0) {
     const why =
       selected.skipped.length > 0
@@ -92,7 +104,7 @@ export async function evaluateSaved(
       env: io.env,
       cwd: io.cwd,
       record: options.record,
-      replay: options.replay,
+      replay: options.demo ? demoEvaluationCassettePath() : options.replay,
       argv,
       needsModel: false,
       warn: (message) => warn(io, options, message),
@@ -127,6 +139,7 @@ export async function evaluateSaved(
       summary: summarize(evaluation, options.seed, summaryOptionsOf(options)),
       skipped: selection.skipped,
       forward: { ...forward, total: selected.results.length },
+      ...demoOf(selection.results, options.demo),
     };
     await session.finish(io);
     const unscored =
@@ -139,6 +152,31 @@ export async function evaluateSaved(
   } finally {
     await session.close();
   }
+}
+
+/** The demo evaluation replays the prices one evaluation needed: what would ask for others is refused up front. */
+function checkDemoEvaluation(options: EvaluationOptions): void {
+  if (options.record || options.replay)
+    throw new UsageError('--demo replays the bundled demo prices: it cannot be combined with --record or --replay');
+  const longest = Math.max(...defaultHorizons);
+  const changed = [
+    ...(options.benchmark.toUpperCase() !== defaultBenchmark ? [`--benchmark ${options.benchmark}`] : []),
+    ...(options.sectorBenchmarks ? ['--sector-benchmarks'] : []),
+    ...(Math.max(...options.horizon) !== longest ? [`--horizon ${options.horizon.join(',')}`] : []),
+  ];
+  if (changed.length > 0)
+    throw new UsageError(
+      `the demo evaluation holds synthetic prices for ACME and ${defaultBenchmark} through ${longest} sessions after the demo day: ${changed.join(', ')} cannot be combined with --demo (horizons must end at ${longest}, e.g. --horizon ${defaultHorizons.join(',')})`,
+    );
+}
+
+/** The demo label of an evaluation that scored demo runs (synthetic analyses), or nothing. */
+function demoOf(
+  results: readonly AnalysisResult[],
+  syntheticPrices: boolean | undefined,
+): Pick<EvaluationView, 'demo'> {
+  const runs = results.filter((result) => result.demo).length;
+  return runs > 0 || syntheticPrices ? { demo: { runs, syntheticPrices: syntheticPrices === true } } : {};
 }
 
 function warn(io: CliIo, options: Pick<EvaluateCliOptions, 'quiet'>, message: string): void {

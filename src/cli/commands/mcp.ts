@@ -3,7 +3,6 @@ import { validateTicker } from '../../market/ticker.js';
 import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
 import type { EvaluateInput } from '../../mcp/server-tools.js';
 import { defaultBenchmark, defaultHorizons, defaultSeed } from '../../evaluate/defaults.js';
-import { demoCassettePath } from '../../paths.js';
 import { autohedgeHome, packageVersion } from '../../paths.js';
 import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
@@ -212,8 +211,10 @@ async function evaluateOnce(
       seed: input.seed ?? defaultSeed,
       includeDemo: input.includeDemo ?? false,
       forwardOnly: input.forwardOnly ?? false,
+      // A demo server scores its demo runs against the bundled synthetic prices.
+      demo: options.demo,
       record: undefined,
-      replay: options.demo ? demoCassettePath() : options.replay,
+      replay: options.demo ? undefined : options.replay,
       quiet: false,
     },
     io,
