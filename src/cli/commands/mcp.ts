@@ -14,6 +14,7 @@ import { scopeCap } from '../../run/cap.js';
 import { AnalysisGate } from '../../run/gate.js';
 import type { SpendingCap } from '../../pipeline/budget.js';
 import type { AnalysisResult } from '../../result/types.js';
+import type { RunEvent } from '../../events.js';
 import type { RunIndex } from '../../store/run-index.js';
 import { parseRunRequest, type RunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
@@ -119,30 +120,8 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
         return { ...snapshot, source: 'demo', text: `${demoBanner}\n\n${snapshot.text}` };
       });
     },
-    analyze: async (input, signal, onEvent) => {
-      // Bad input is refused at once, never after a wait for a slot.
-      const request = requestOf(input, flags, search, deps);
-      const admission = await gate.admit(request.maxCostUsd ?? flags.runMaxCost, signal);
-      let cap: SpendingCap | null = null;
-      let result: AnalysisResult | null = null;
-      try {
-        return await withSession(
-          true,
-          async (session) => {
-            if (session.demo) session.checkDemoTickers([request.ticker]);
-            checkPricesKnown(request.model, request.agents, session, search, 'the per-call cost cap');
-            const sinks = { events: onEvent, warn: warningWriter(io) };
-            cap = scopeCap(admission.capUsd, session);
-            const scoped = { ...request, maxCostUsd: admission.capUsd };
-            result = (await runAndSave(scoped, session, sinks, { cap, signal })).result;
-            return result;
-          },
-          (value) => (value.reviewFailure?.kind === 'replay-miss' ? ['director'] : []),
-        );
-      } finally {
-        admission.settle(...spendOf(cap, result));
-      }
-    },
+    analyze: (input, signal, onEvent) =>
+      analyzeWithin(gate, { input, signal, onEvent }, { flags, search, io, deps, withSession }),
     runsList: async (limit) => {
       // One index for the server's lifetime: a run is read again only when its result.json changes.
       runIndex ??= import('../../store/index.js').then(({ RunIndex }) => new RunIndex(autohedgeHome(io.env)));
@@ -156,11 +135,51 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
   };
 }
 
+type WithSession = <T>(
+  needsModel: boolean,
+  work: (session: Session) => Promise<T>,
+  tolerated?: (value: T) => string[],
+) => Promise<T>;
+
+/**
+ * One analyze call through the server's gate: bad input is refused at once, never after a
+ * wait; then the call waits for its admission (a slot and its cap, held against the
+ * server's budget), runs with that cap, and settles with what the run actually cost.
+ */
+async function analyzeWithin(
+  gate: AnalysisGate,
+  call: { input: AnalyzeInput; signal: AbortSignal; onEvent: (event: RunEvent) => void },
+  shell: { flags: McpOptions; search: SearchChoice; io: CliIo; deps: CliDeps; withSession: WithSession },
+): Promise<AnalysisResult> {
+  const { flags, search, io, deps, withSession } = shell;
+  const request = requestOf(call.input, flags, search, deps);
+  const admission = await gate.admit(request.maxCostUsd ?? flags.runMaxCost, call.signal);
+  let cap: SpendingCap | null = null;
+  let result: AnalysisResult | null = null;
+  try {
+    return await withSession(
+      true,
+      async (session) => {
+        if (session.demo) session.checkDemoTickers([request.ticker]);
+        checkPricesKnown(request.model, request.agents, session, search, 'the per-call cost cap');
+        const sinks = { events: call.onEvent, warn: warningWriter(io) };
+        cap = scopeCap(admission.capUsd, session);
+        const scoped = { ...request, maxCostUsd: admission.capUsd };
+        result = (await runAndSave(scoped, session, sinks, { cap, signal: call.signal })).result;
+        return result;
+      },
+      (value) => (value.reviewFailure?.kind === 'replay-miss' ? ['director'] : []),
+    );
+  } finally {
+    admission.settle(...spendOf(cap, result));
+  }
+}
+
 /**
  * One MCP analyze call as a RunRequest: the server's flags, the call's ticker, desks and
  * as-of day, its cap the lower of the call's and --run-max-cost (the server's budget may
- * grant it less: see AnalysisGate). A closed or future day is
- * refused before any session opens, as `analyze --as-of` refuses it.
+ * grant it less: see AnalysisGate). A closed or future day is refused before any session
+ * opens, as `analyze --as-of` refuses it.
  */
 function requestOf(input: AnalyzeInput, flags: McpOptions, search: SearchChoice, deps: CliDeps): RunRequest {
   const request = parseRunRequest({
