@@ -1,11 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { RunEvent } from '../events.js';
 import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
 import { tickerSchema } from '../market/ticker.js';
 import { asSavedResult, savedResultSchema } from '../result/result-schema.js';
 import { workerIds, type AnalysisResult } from '../result/types.js';
-import type { ServeHandlers, ServeOptions } from './server.js';
+import type { AnalyzeEvent, ServeHandlers, ServeOptions } from './server.js';
 
 /**
  * The tools `autohedge mcp` serves, one registration each: what a tool does comes from
@@ -206,11 +205,11 @@ type ProgressParams = { progressToken: string | number; progress: number; total?
 function progressReporter(
   token: unknown,
   send: (params: ProgressParams) => Promise<void>,
-): { sink: (event: RunEvent) => void; flushed: () => Promise<void> } {
+): { sink: (event: AnalyzeEvent) => void; flushed: () => Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   if (typeof token !== 'string' && typeof token !== 'number') return { sink: () => {}, flushed: () => chain };
   let progress = 0;
-  const sink = (event: RunEvent) => {
+  const sink = (event: AnalyzeEvent) => {
     const message = progressMessage(event);
     if (message === null) return;
     progress += 1;
@@ -223,10 +222,13 @@ function progressReporter(
 
 /**
  * Each desk's start and end, and in between each model answer and tool call, so a host
- * that cuts calls silent for about a minute hears from a long run.
+ * that cuts calls silent for about a minute hears from a long run; before it starts, its
+ * wait for a slot.
  */
-function progressMessage(event: RunEvent): string | null {
+function progressMessage(event: AnalyzeEvent): string | null {
   switch (event.type) {
+    case 'queued':
+      return event.message;
     case 'agent-start':
       return `${event.agent}: running`;
     case 'agent-end':

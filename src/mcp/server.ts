@@ -24,12 +24,15 @@ import type { RunSummary } from '../store/run-store.js';
  */
 export interface ServeHandlers {
   market(ticker: string, signal: AbortSignal): Promise<MarketSnapshot>;
-  analyze(input: AnalyzeInput, signal: AbortSignal, onEvent: (event: RunEvent) => void): Promise<AnalysisResult>;
+  analyze(input: AnalyzeInput, signal: AbortSignal, onEvent: (event: AnalyzeEvent) => void): Promise<AnalysisResult>;
   runsList(limit: number): Promise<RunSummary[]>;
   runGet(id: string): Promise<AnalysisResult>;
   /** `autohedge evaluate --json`'s value for these options. */
   evaluate(input: EvaluateInput, signal: AbortSignal): Promise<Record<string, unknown>>;
 }
+
+/** What an analyze call reports as it goes: the run's events, and its wait for a slot before it starts. */
+export type AnalyzeEvent = RunEvent | { type: 'queued'; message: string };
 
 export interface AnalyzeInput {
   ticker: string;

@@ -35,6 +35,20 @@ export interface Admission {
   settle(spentUsd: number, capStopped: boolean): void;
 }
 
+export interface QueuedState {
+  running: number;
+  ahead: number;
+  /** A slot (all are taken), or the budget (the caps in flight leave too little for this one's). */
+  waitingFor: 'slot' | 'budget';
+}
+
+export interface AdmitOptions {
+  /** Aborted: a waiting call leaves the queue. */
+  signal?: AbortSignal;
+  /** The call was put in the queue, behind `ahead` others, with `running` analyses running. */
+  onQueued?: (state: QueuedState) => void;
+}
+
 interface Waiter {
   wantUsd: number;
   admit: (admission: Admission) => void;
@@ -63,13 +77,19 @@ export class AnalysisGate {
   /**
    * An admission for a call that wants a cap of `wantUsd`: at once, after a wait, or a
    * BudgetExceededError (the budget is spent) / an AutohedgeError (too many waiting).
-   * An aborted `signal` takes a waiting call out of the queue.
    */
-  admit(wantUsd: number, signal?: AbortSignal): Promise<Admission> {
+  admit(wantUsd: number, options: AdmitOptions = {}): Promise<Admission> {
+    const { signal } = options;
     if (this.spentOut !== null) return Promise.reject(this.spentError());
     if (this.queue.length === 0 && this.canStart(wantUsd)) return Promise.resolve(this.start(wantUsd));
     if (this.queue.length >= this.limits.waiting) return Promise.reject(this.busyError());
     if (signal?.aborted) return Promise.reject(abortReason(signal));
+    options.onQueued?.({
+      running: this.running,
+      ahead: this.queue.length,
+      // With a slot free, what stops it is the budget the runs in flight hold.
+      waitingFor: this.running >= this.limits.concurrency ? 'slot' : 'budget',
+    });
     return new Promise<Admission>((resolve, reject) => {
       const onAbort = () => {
         const index = this.queue.indexOf(waiter);

@@ -109,8 +109,14 @@ const spent =
 describe('autohedge mcp --max-cost --concurrency under sixteen parallel analyze calls', () => {
   it('runs at most two analyses at once, queues two, refuses the rest clearly, and never spends past the server cap', async () => {
     const tickers = Array.from({ length: 16 }, (_, index) => `LD${String.fromCharCode(65 + index)}`);
+    const progress = new Map<string, string[]>(tickers.map((ticker) => [ticker, []]));
     const results = await Promise.all(
-      tickers.map((ticker) => client.callTool({ name: 'analyze', arguments: { ticker } })),
+      tickers.map((ticker) =>
+        client.callTool(
+          { name: 'analyze', arguments: { ticker } },
+          { onprogress: (update) => progress.get(ticker)!.push(update.message ?? '') },
+        ),
+      ),
     );
     const analysed = results.filter((result) => !result.isError);
     const refused = results.filter((result) => result.isError);
@@ -118,6 +124,15 @@ describe('autohedge mcp --max-cost --concurrency under sixteen parallel analyze 
     expect(analysed.length).toBeGreaterThanOrEqual(concurrency);
     expect(refused.length).toBeGreaterThan(0);
     for (const result of refused) expect(textOf(result)).toMatch(new RegExp(`${busy.source}|${spent.source}`));
+    // A call that waited said so first (as progress), then ran.
+    const waited = tickers.filter((ticker) => progress.get(ticker)![0]?.startsWith('waiting: '));
+    expect(waited.length).toBeGreaterThan(0);
+    for (const ticker of waited) {
+      expect(progress.get(ticker)![0]).toMatch(
+        /^waiting: (2 of 2 analyses running \(--concurrency\)|1 running hold too much of the server's --max-cost for this one's cap); [01] ahead of this one$/,
+      );
+      expect(progress.get(ticker)).toContain('director: running');
+    }
     expect(mostInFlight(server.requests)).toBeGreaterThan(0);
     expect(mostInFlight(server.requests)).toBeLessThanOrEqual(concurrency);
     for (const result of analysed)

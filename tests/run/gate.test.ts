@@ -64,11 +64,25 @@ describe('AnalysisGate', () => {
     await expect(gate.admit(0.1)).rejects.toThrow(/is spent \(\$1\.0000 over 2 analyses; nothing is left\)/);
   });
 
+  it('says why a call waits: every slot taken, or too little left beside the caps in flight', async () => {
+    const slots = gateOf(5, 1);
+    const queued: unknown[] = [];
+    await slots.admit(1);
+    void slots.admit(1, { onQueued: (state) => queued.push(state) });
+    const budget = gateOf(1, 2);
+    await budget.admit(0.8);
+    void budget.admit(0.5, { onQueued: (state) => queued.push(state) });
+    expect(queued).toEqual([
+      { running: 1, ahead: 0, waitingFor: 'slot' },
+      { running: 1, ahead: 0, waitingFor: 'budget' },
+    ]);
+  });
+
   it('takes an aborted waiter out of the queue', async () => {
     const gate = gateOf(5, 1, 1);
     const running = await gate.admit(1);
     const controller = new AbortController();
-    const waiting = gate.admit(1, controller.signal);
+    const waiting = gate.admit(1, { signal: controller.signal });
     controller.abort(new Error('cancelled by the client'));
     await expect(waiting).rejects.toThrow('cancelled by the client');
     const next = gate.admit(1);

@@ -1,6 +1,6 @@
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
-import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
+import type { AnalyzeEvent, AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
 import type { EvaluateInput } from '../../mcp/server-tools.js';
 import { defaultBenchmark, defaultHorizons, defaultSeed } from '../../evaluate/defaults.js';
 import { autohedgeHome, packageVersion } from '../../paths.js';
@@ -11,10 +11,9 @@ import type { McpCliOptions } from '../command-table.js';
 import { defaultMcpServerCapUsd } from '../../run/defaults.js';
 import { resolveRunClock } from '../../run/as-of.js';
 import { scopeCap } from '../../run/cap.js';
-import { AnalysisGate } from '../../run/gate.js';
+import { AnalysisGate, type Admission, type QueuedState } from '../../run/gate.js';
 import type { SpendingCap } from '../../pipeline/budget.js';
 import type { AnalysisResult } from '../../result/types.js';
-import type { RunEvent } from '../../events.js';
 import type { RunIndex } from '../../store/run-index.js';
 import { parseRunRequest, type RunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
@@ -135,6 +134,34 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
   };
 }
 
+type AnalyzeCall = { input: AnalyzeInput; signal: AbortSignal; onEvent: (event: AnalyzeEvent) => void };
+
+/** How often a waiting call says it is still waiting: well inside the minute after which hosts cut a silent call. */
+const waitingNoticeMs = 20_000;
+
+/** The gate's admission, saying so (as progress) when the call has to wait for a slot, and again while it waits. */
+async function admitWithNotice(
+  gate: AnalysisGate,
+  wantUsd: number,
+  call: AnalyzeCall,
+  concurrency: number,
+): Promise<Admission> {
+  let timer: NodeJS.Timeout | undefined;
+  const onQueued = ({ running, ahead, waitingFor }: QueuedState) => {
+    const why =
+      waitingFor === 'slot'
+        ? `${running} of ${concurrency} analyses running (--concurrency)`
+        : `${running} running hold too much of the server's --max-cost for this one's cap`;
+    call.onEvent({ type: 'queued', message: `waiting: ${why}; ${ahead} ahead of this one` });
+    timer = setInterval(() => call.onEvent({ type: 'queued', message: 'still waiting to start' }), waitingNoticeMs);
+  };
+  try {
+    return await gate.admit(wantUsd, { signal: call.signal, onQueued });
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 type WithSession = <T>(
   needsModel: boolean,
   work: (session: Session) => Promise<T>,
@@ -148,12 +175,12 @@ type WithSession = <T>(
  */
 async function analyzeWithin(
   gate: AnalysisGate,
-  call: { input: AnalyzeInput; signal: AbortSignal; onEvent: (event: RunEvent) => void },
+  call: AnalyzeCall,
   shell: { flags: McpOptions; search: SearchChoice; io: CliIo; deps: CliDeps; withSession: WithSession },
 ): Promise<AnalysisResult> {
   const { flags, search, io, deps, withSession } = shell;
   const request = requestOf(call.input, flags, search, deps);
-  const admission = await gate.admit(request.maxCostUsd ?? flags.runMaxCost, call.signal);
+  const admission = await admitWithNotice(gate, request.maxCostUsd ?? flags.runMaxCost, call, flags.concurrency);
   let cap: SpendingCap | null = null;
   let result: AnalysisResult | null = null;
   try {
