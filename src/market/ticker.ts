@@ -11,12 +11,12 @@ import { quoteInput } from '../text.js';
 const tickerPattern = /^[A-Za-z0-9^][A-Za-z0-9.\-=^]{0,14}$/;
 export const tickerMaxLength = 15;
 
+const expected = `expected 1–${tickerMaxLength} characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)`;
+
 /**
  * The one ticker rule, for the CLI's arguments and universes and the MCP server's tools
  * alike (whose JSON Schema shows its length and pattern).
  */
-const expected = 'expected 1–15 characters: letters, digits and . - = ^ (e.g. AAPL, BRK-B, ^GSPC, EURUSD=X)';
-
 export const tickerSchema = z
   .string()
   .trim()
