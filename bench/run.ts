@@ -24,6 +24,7 @@ import {
 } from './critical-path.js';
 import type { DriverConfig, DriverOutput } from './driver.js';
 import { measureEvaluate } from './evaluate.js';
+import { measureRunsList } from './runs-list.js';
 import { median, run } from './measure.js';
 import {
   callsByTicker,
@@ -90,7 +91,7 @@ const usage = `npm run bench -- [options]
   --quota-requests <n>     P8: the quota's requests per window, per model (default 400)
   --quota-window-ms <ms>   P8: the quota's window, a bench "minute" (default 4000)
   --quota-worker-tickers <n>  P8: tickers for the two workers sharing one Redis (default 48)
-  --only <P1,P2,...>       measure only these figures (P9: evaluate over 2,000 saved runs)
+  --only <P1,P2,...>       measure only these figures (P9: evaluate over 2,000 saved runs; P10: MCP runs_list over 300)
   --timeline               print when each call of a P1 analysis was made and answered, and P4's tickers
   --profile <dir>          write a CPU profile (.cpuprofile) of each analysis process to <dir>
 `;
@@ -117,7 +118,7 @@ function settingsFrom(argv: string[]): Settings | null {
       'quota-requests': { type: 'string', default: '400' },
       'quota-window-ms': { type: 'string', default: '4000' },
       'quota-worker-tickers': { type: 'string', default: '48' },
-      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8,P9' },
+      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8,P9,P10' },
       timeline: { type: 'boolean', default: false },
       profile: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -733,7 +734,18 @@ async function main(): Promise<void> {
     );
   });
 
-  printTable(rows.sort((a, b) => a.id.localeCompare(b.id)));
+  await attempt(['P10'], async () => {
+    if (!wants('P10')) return;
+    progress('P10: MCP runs_list over 300 saved runs, 400 calls at once, against the built `autohedge mcp`…');
+    const home = mkdtempSync(path.join(tmpdir(), 'autohedge-bench-runs-list-'));
+    try {
+      await measureRunsListFigure(home, rows, notes);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  printTable(rows.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1))));
   console.log('');
   for (const note of notes) console.log(note);
   const missed = rows.filter((row) => row.pass === false);
@@ -742,6 +754,31 @@ async function main(): Promise<void> {
     missed.length === 0
       ? 'All measured targets met.'
       : `MISSED ${missed.length} target(s): ${missed.map((row) => `${row.id} ${row.measure}`).join('; ')}`,
+  );
+}
+
+// ---- P10: MCP runs_list over many saved runs ------------------------------------------------
+
+async function measureRunsListFigure(home: string, rows: Row[], notes: string[]): Promise<void> {
+  const figure = await measureRunsList(cliBin, home);
+  const complete = figure.listed === figure.runs;
+  const share = figure.perCallMs / figure.fullReadMs;
+  rows.push({
+    id: 'P10',
+    measure: `MCP runs_list, ${figure.runs} runs, ${figure.calls} calls at once: per call ÷ reading every run`,
+    value: `${ratio(share)}  (${figure.perCallMs.toFixed(2)} ms / ${milliseconds(figure.fullReadMs)}), ${figure.listed}/${figure.runs} listed`,
+    target: '≤ 0.25, all listed',
+    pass: share <= 0.25 && complete,
+  });
+  rows.push({
+    id: 'P10',
+    measure: `MCP runs_list, ${figure.calls} calls: server peak RSS (VmHWM)`,
+    value: figure.peakRssMb === null ? 'n/a (no /proc)' : `${Math.round(figure.peakRssMb)} MB`,
+    target: '≤ 250 MB',
+    pass: figure.peakRssMb === null ? null : figure.peakRssMb <= 250,
+  });
+  notes.push(
+    `P10: the first call (every run read and validated by the server) ${milliseconds(figure.firstCallMs)}; the same read in this process ${milliseconds(figure.fullReadMs)}; the server exited ${milliseconds(figure.exitMs)} after the client closed stdin`,
   );
 }
 

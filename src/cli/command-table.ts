@@ -2,7 +2,7 @@ import type { ExitCode } from '../errors.js';
 import type { CliDeps } from './deps.js';
 import type { CliIo } from './io.js';
 import { helpWording, optionGroups, type GroupName, type OptionKey, type OptionValues } from './option-catalogue.js';
-import { defaultMcpCallCapUsd } from '../run/defaults.js';
+import { defaultMcpCallCapUsd, defaultMcpConcurrency, defaultMcpServerCapUsd } from '../run/defaults.js';
 
 /**
  * Every command as one table entry: its name, arguments, option groups and the
@@ -218,13 +218,19 @@ export const mcpSpec = {
   name: 'mcp',
   description: 'serve market data, analyses and saved runs as an MCP server over stdio (JSON-RPC on stdout)',
   groups: ['model', 'tools', 'guardrails'],
-  options: ['demo', 'replay'],
+  options: ['demo', 'replay', 'runMaxCost', 'concurrency'],
   help: {
     demo: 'answer from the bundled demo cassette (synthetic data, no keys needed)',
     replay: 'answer from a cassette: no network at all',
-    maxCost: 'spending cap of each analyze call, USD',
+    maxCost: "the server's spend over its lifetime, USD: once it is spent, analyze calls are refused",
+    runMaxCost: 'spending cap of each analyze call, USD (a call may ask for less with maxCostUsd)',
+    concurrency: 'analyses at once; as many more calls wait their turn, and further ones are refused',
   },
-  defaults: { maxCost: String(defaultMcpCallCapUsd) },
+  defaults: {
+    maxCost: String(defaultMcpServerCapUsd),
+    runMaxCost: String(defaultMcpCallCapUsd),
+    concurrency: String(defaultMcpConcurrency),
+  },
 } as const satisfies CommandSpec;
 export type McpCliOptions = OptionsOf<typeof mcpSpec>;
 

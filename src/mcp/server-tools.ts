@@ -1,19 +1,22 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { RunEvent } from '../events.js';
 import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
+import { tickerSchema } from '../market/ticker.js';
+import { asSavedResult, savedResultSchema } from '../result/result-schema.js';
 import { workerIds, type AnalysisResult } from '../result/types.js';
-import type { ServeHandlers, ServeOptions } from './server.js';
+import type { AnalyzeEvent, ServeHandlers, ServeOptions } from './server.js';
 
 /**
  * The tools `autohedge mcp` serves, one registration each: what a tool does comes from
  * the CLI's handlers (runAndSave, the run store, evaluate), its schema and text from here.
  */
 
-const ticker = z.string().min(1).max(20).describe('Ticker symbol, e.g. NVDA');
+// The CLI's own ticker rule (src/market/ticker.ts): 1–15 characters of a Yahoo symbol.
+const ticker = tickerSchema.describe('Ticker symbol, e.g. NVDA');
 
 const snapshotOutput = z.looseObject({ symbol: z.string(), asOf: z.string(), text: z.string(), source: z.string() });
-const resultOutput = z.looseObject({ runId: z.string(), ticker: z.string(), status: z.string(), asOf: z.string() });
+/** A saved AnalysisResult, as `run_get` and `analyze` return it: the run store's own schema. */
+const resultOutput = savedResultSchema.describe('The AnalysisResult, as saved to the run store');
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
 
@@ -63,7 +66,7 @@ export function registerAnalyze(
     'analyze',
     {
       title: 'Analyse a ticker',
-      description: `Runs the autohedge desk (Director plan, Quant, Risk, Execution, Sentiment, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less. Not investment advice.`,
+      description: `Runs the autohedge desk (Director plan, Quant, Risk, Execution, Sentiment, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less, and at $${options.budgetUsd} over the server's lifetime (then calls are refused); ${options.concurrency} analyses at once, as many more wait their turn. Not investment advice.`,
       inputSchema: z.object({
         ticker,
         agents: z
@@ -107,7 +110,7 @@ export function registerAnalyze(
         const result = await handlers.analyze(input, context.mcpReq.signal, progress.sink);
         // The client drops progress that arrives after the result: send it all first.
         await progress.flushed();
-        return ok(summarize(result), result);
+        return ok(summarize(result), asSavedResult(result));
       }),
   );
 }
@@ -166,14 +169,13 @@ export const evaluateInput = z.object({
     .min(1)
     .optional()
     .describe(`Horizons in trading sessions (default ${defaultHorizons.join(', ')})`),
-  benchmark: z
-    .string()
-    .min(1)
-    .max(20)
-    .optional()
-    .describe(`Excess returns against this ticker (default ${defaultBenchmark})`),
+  benchmark: tickerSchema.optional().describe(`Excess returns against this ticker (default ${defaultBenchmark})`),
   seed: z.number().int().min(0).optional().describe(`Seed of the random baseline (default ${defaultSeed})`),
   includeDemo: z.boolean().optional().describe('Also score demo runs (synthetic data)'),
+  forwardOnly: z
+    .boolean()
+    .optional()
+    .describe('Score only decisions sealed in the ledger before their outcome, as `evaluate --forward-only`'),
 });
 export type EvaluateInput = z.infer<typeof evaluateInput>;
 
@@ -203,11 +205,11 @@ type ProgressParams = { progressToken: string | number; progress: number; total?
 function progressReporter(
   token: unknown,
   send: (params: ProgressParams) => Promise<void>,
-): { sink: (event: RunEvent) => void; flushed: () => Promise<void> } {
+): { sink: (event: AnalyzeEvent) => void; flushed: () => Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   if (typeof token !== 'string' && typeof token !== 'number') return { sink: () => {}, flushed: () => chain };
   let progress = 0;
-  const sink = (event: RunEvent) => {
+  const sink = (event: AnalyzeEvent) => {
     const message = progressMessage(event);
     if (message === null) return;
     progress += 1;
@@ -220,10 +222,13 @@ function progressReporter(
 
 /**
  * Each desk's start and end, and in between each model answer and tool call, so a host
- * that cuts calls silent for about a minute hears from a long run.
+ * that cuts calls silent for about a minute hears from a long run; before it starts, its
+ * wait for a slot.
  */
-function progressMessage(event: RunEvent): string | null {
+function progressMessage(event: AnalyzeEvent): string | null {
   switch (event.type) {
+    case 'queued':
+      return event.message;
     case 'agent-start':
       return `${event.agent}: running`;
     case 'agent-end':

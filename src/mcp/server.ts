@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { BoundedStdioServerTransport } from './server-transport.js';
+import { BoundedStdioServerTransport, defaultMaxInFlight } from './server-transport.js';
 import type { RunEvent } from '../events.js';
 import {
   failure,
@@ -24,12 +24,15 @@ import type { RunSummary } from '../store/run-store.js';
  */
 export interface ServeHandlers {
   market(ticker: string, signal: AbortSignal): Promise<MarketSnapshot>;
-  analyze(input: AnalyzeInput, signal: AbortSignal, onEvent: (event: RunEvent) => void): Promise<AnalysisResult>;
+  analyze(input: AnalyzeInput, signal: AbortSignal, onEvent: (event: AnalyzeEvent) => void): Promise<AnalysisResult>;
   runsList(limit: number): Promise<RunSummary[]>;
   runGet(id: string): Promise<AnalysisResult>;
   /** `autohedge evaluate --json`'s value for these options. */
   evaluate(input: EvaluateInput, signal: AbortSignal): Promise<Record<string, unknown>>;
 }
+
+/** What an analyze call reports as it goes: the run's events, and its wait for a slot before it starts. */
+export type AnalyzeEvent = RunEvent | { type: 'queued'; message: string };
 
 export interface AnalyzeInput {
   ticker: string;
@@ -50,6 +53,10 @@ export interface ServeOptions {
   errorLine(error: unknown): string;
   /** The default per-call spending cap, USD. */
   maxCostUsd: number;
+  /** The server's spend over its lifetime, USD (said in the analyze tool's description). */
+  budgetUsd: number;
+  /** Analyses at once. */
+  concurrency: number;
 }
 
 /** One server instance: the five tools. */
@@ -101,7 +108,10 @@ export async function serveMcpStdio(
   const restoreConsole = consoleToStderr();
   const handle = serveStdio(() => buildServer(wrapped, options, track), {
     onerror: () => {},
-    transport: new BoundedStdioServerTransport(),
+    // Room for the analyses running and waiting (twice --concurrency) and a few other requests besides.
+    transport: new BoundedStdioServerTransport({
+      maxInFlight: Math.max(defaultMaxInFlight, 2 * options.concurrency + 4),
+    }),
   });
   const listeners: Array<[string, () => void]> = [];
   const ended = new Promise<ServeEnd>((resolve) => {

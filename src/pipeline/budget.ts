@@ -30,6 +30,16 @@ export class SpendingCap {
     private readonly options: SpendingCapOptions = {},
   ) {}
 
+  /** What the calls made under the cap have cost so far, USD (each charged as its usage said). */
+  get spentUsd(): number {
+    return this.spent;
+  }
+
+  /** The first call the cap refused, or null while it has refused none. */
+  get refusedCall(): string | null {
+    return this.capped;
+  }
+
   /** Runs `work` if its worst case fits, then charges what it really cost (the worst case when that is not a finite number). */
   async spend<T>(
     what: string,

@@ -176,6 +176,16 @@ export function parseSavedResult(text: string): ParsedResult {
   return { ok: true, result: inOrderOf(raw, parsed.data) as AnalysisResult };
 }
 
+/**
+ * A result as `run_get` would read it back from the store: every field the schema
+ * defaults filled in, keys in the result's own order. The MCP `analyze` tool returns this,
+ * so its structuredContent matches the outputSchema (the same schema) as a saved run does.
+ */
+export function asSavedResult(result: AnalysisResult): AnalysisResult {
+  const plain: unknown = JSON.parse(JSON.stringify(result));
+  return inOrderOf(plain, savedResultSchema.parse(plain)) as AnalysisResult;
+}
+
 /** `value` with object keys in the order `original` had them; keys zod added (defaults) go last. */
 function inOrderOf(original: unknown, value: unknown): unknown {
   if (Array.isArray(value)) {

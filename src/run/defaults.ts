@@ -4,6 +4,10 @@
 export const defaultConcurrency = 2;
 /**
  * The cap of one MCP `analyze` call, USD: an upstream agent can loop, so every call is
- * capped unless `autohedge mcp --max-cost` says otherwise.
+ * capped unless `autohedge mcp --run-max-cost` says otherwise.
  */
 export const defaultMcpCallCapUsd = 1;
+/** What one `autohedge mcp` server may spend over its lifetime, USD, unless `--max-cost` says otherwise. */
+export const defaultMcpServerCapUsd = 5;
+/** Analyses one `autohedge mcp` server runs at once, unless `--concurrency` says otherwise. */
+export const defaultMcpConcurrency = 2;

@@ -14,3 +14,4 @@ export {
   type SavedRunEntry,
 } from './run-store.js';
 export { finishedTickers } from './finished-runs.js';
+export { RunIndex } from './run-index.js';

@@ -112,6 +112,11 @@ export async function listRuns(home: string): Promise<RunSummary[]> {
   const summaries = await mapBounded(names, storeReadsInFlight, (name) =>
     summarize(join(runsDirectory(home), name), name),
   );
+  return sortNewestFirst(summaries);
+}
+
+/** Newest first; runs of the same instant by run id, last first. Sorts in place. */
+export function sortNewestFirst(summaries: RunSummary[]): RunSummary[] {
   return summaries.sort((a, b) => (a.when === b.when ? b.runId.localeCompare(a.runId) : a.when < b.when ? 1 : -1));
 }
 
@@ -200,7 +205,7 @@ function uniquePrefixMatch(names: string[], prefix: string): string {
 }
 
 /** Run directories by name; none when the runs folder does not exist yet. */
-async function runDirectoryNames(home: string): Promise<string[]> {
+export async function runDirectoryNames(home: string): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(runsDirectory(home), { withFileTypes: true });
@@ -215,7 +220,8 @@ async function runDirectoryNames(home: string): Promise<string[]> {
   return entries.filter((entry) => entry.isDirectory() && isValidRunId(entry.name)).map((entry) => entry.name);
 }
 
-async function summarize(dir: string, runId: string): Promise<RunSummary> {
+/** One run directory's line in the listing, read and validated from its result.json. */
+export async function summarize(dir: string, runId: string): Promise<RunSummary> {
   const unknown = {
     ticker: null,
     action: null,

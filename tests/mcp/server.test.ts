@@ -81,6 +81,10 @@ describe('autohedge mcp --demo with the SDK client', () => {
       /^DEMO — synthetic data, scripted analyses; not investment advice\n\nMARKET DATA — ACME/,
     );
 
+    // Listed before any run is saved: the server's run index must still see the runs saved later.
+    const none = await client.callTool({ name: 'runs_list', arguments: {} });
+    expect(none.structuredContent).toEqual({ runs: [] });
+
     const progress: string[] = [];
     const analyzed = await client.callTool(
       { name: 'analyze', arguments: { ticker: 'ACME' } },

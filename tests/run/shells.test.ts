@@ -153,7 +153,7 @@ describe.skipIf(!available)(available ? 'one RunRequest, four shells' : noRedisM
     expect(job.contamination).toEqual(cli.contamination);
   }, 180_000);
 
-  it("the MCP evaluate tool answers with evaluate --json's value", async () => {
+  it("the MCP evaluate tool answers with evaluate --json's value, the ledger's forward section and --forward-only included", async () => {
     expect(analyzeHome).not.toBe('');
     const cli = await runBuilt(['evaluate', '--json', '--horizon', '5', '--no-save', '--quiet'], {
       home: analyzeHome,
@@ -168,6 +168,24 @@ describe.skipIf(!available)(available ? 'one RunRequest, four shells' : noRedisM
       expect(answer.isError).not.toBe(true);
       const served = answer.structuredContent as Record<string, unknown>;
       expect({ ...served, evaluatedAt: null }).toEqual({ ...printed, evaluatedAt: null });
+      // The ledger's forward section too, and --forward-only as the tool's forwardOnly.
+      expect(served.forward).toMatchObject({ applied: false, total: 1 });
+      const forwardCli = await runBuilt(
+        ['evaluate', '--json', '--horizon', '5', '--no-save', '--quiet', '--forward-only'],
+        { home: analyzeHome, nodeArguments: ['--import', preload] },
+      );
+      const forwardAnswer = await client.callTool({
+        name: 'evaluate',
+        arguments: { horizons: [5], forwardOnly: true },
+      });
+      // The run was analysed as of a past day, so its outcome was known when it was sealed.
+      expect(forwardCli.code).toBe(0);
+      const forwardPrinted = JSON.parse(forwardCli.stdout) as Record<string, unknown>;
+      expect(forwardPrinted.forward).toMatchObject({ applied: true, included: 0 });
+      expect({ ...(forwardAnswer.structuredContent as object), evaluatedAt: null }).toEqual({
+        ...forwardPrinted,
+        evaluatedAt: null,
+      });
     } finally {
       await client.close();
     }

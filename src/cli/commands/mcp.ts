@@ -1,6 +1,6 @@
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
-import type { AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
+import type { AnalyzeEvent, AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
 import type { EvaluateInput } from '../../mcp/server-tools.js';
 import { defaultBenchmark, defaultHorizons, defaultSeed } from '../../evaluate/defaults.js';
 import { autohedgeHome, packageVersion } from '../../paths.js';
@@ -8,9 +8,13 @@ import type { CliDeps } from '../deps.js';
 import { formatError } from '../exit.js';
 import { warningWriter, type CliIo } from '../io.js';
 import type { McpCliOptions } from '../command-table.js';
-import { defaultMcpCallCapUsd } from '../../run/defaults.js';
+import { defaultMcpServerCapUsd } from '../../run/defaults.js';
 import { resolveRunClock } from '../../run/as-of.js';
 import { scopeCap } from '../../run/cap.js';
+import { AnalysisGate, type Admission, type QueuedState } from '../../run/gate.js';
+import type { SpendingCap } from '../../pipeline/budget.js';
+import type { AnalysisResult } from '../../result/types.js';
+import type { RunIndex } from '../../store/run-index.js';
 import { parseRunRequest, type RunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
 import { checkSearchForHistoricalRun, resolveSearchChoice } from '../../search/choice.js';
@@ -21,17 +25,20 @@ import { buildServices, checkedFlagBaseUrl, type Session } from '../services.js'
 import { checkPricesKnown } from './analyze.js';
 import { demoBanner } from '../../report/format.js';
 
+/** `maxCost`: the server's lifetime budget; `runMaxCost`: each analyze call's cap. */
 type McpOptions = McpCliOptions & { maxCost: number };
 
 /**
  * `autohedge mcp`: an MCP server over stdio, a thin shell over analyze() and the run
  * store. stdout carries JSON-RPC only; warnings go to stderr. Each call builds its own
  * session (a replayed cassette answers one run), and under --demo or --replay calls run
- * one at a time, since one replay serves the process.
+ * one at a time, since one replay serves the process. Analyses pass the server's gate:
+ * --max-cost over its lifetime, --concurrency at once (src/run/gate.ts).
  */
 export async function mcpCommand(cliOptions: McpCliOptions, io: CliIo, deps: CliDeps, argv: string[]): Promise<number> {
-  // An upstream agent can loop: every analyze call is capped unless the caller asks for less.
-  const options: McpOptions = { ...cliOptions, maxCost: cliOptions.maxCost ?? defaultMcpCallCapUsd };
+  // An upstream agent can loop: the server has a lifetime budget, and every analyze call is
+  // capped under it unless the caller asks for less.
+  const options: McpOptions = { ...cliOptions, maxCost: cliOptions.maxCost ?? defaultMcpServerCapUsd };
   if (options.demo && options.replay) throw new UsageError('--replay and --demo cannot be combined');
   // Refused before serving, as analyze refuses it before running.
   checkedFlagBaseUrl(options.baseUrl);
@@ -43,7 +50,9 @@ export async function mcpCommand(cliOptions: McpCliOptions, io: CliIo, deps: Cli
       name: 'autohedge',
       version: packageVersion(),
       errorLine: (error) => formatError(error, false),
-      maxCostUsd: options.maxCost,
+      maxCostUsd: options.runMaxCost,
+      budgetUsd: options.maxCost,
+      concurrency: options.concurrency,
     },
     io.signal,
   );
@@ -63,6 +72,13 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
     return next;
   };
   const flags = options;
+  let runIndex: Promise<RunIndex> | null = null;
+  const gate = new AnalysisGate({
+    budgetUsd: options.maxCost,
+    concurrency: options.concurrency,
+    waiting: options.concurrency,
+    flags: { budget: '--max-cost', concurrency: '--concurrency' },
+  });
   const open = (needsModel: boolean) =>
     buildServices(
       needsModel
@@ -103,23 +119,12 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
         return { ...snapshot, source: 'demo', text: `${demoBanner}\n\n${snapshot.text}` };
       });
     },
-    analyze: (input, signal, onEvent) => {
-      const request = requestOf(input, flags, search, deps);
-      return withSession(
-        true,
-        async (session) => {
-          if (session.demo) session.checkDemoTickers([request.ticker]);
-          checkPricesKnown(request.model, request.agents, session, search, 'the per-call cost cap');
-          const sinks = { events: onEvent, warn: warningWriter(io) };
-          const cap = scopeCap(request.maxCostUsd, session);
-          return (await runAndSave(request, session, sinks, { cap, signal })).result;
-        },
-        (result) => (result.reviewFailure?.kind === 'replay-miss' ? ['director'] : []),
-      );
-    },
+    analyze: (input, signal, onEvent) =>
+      analyzeWithin(gate, { input, signal, onEvent }, { flags, search, io, deps, withSession }),
     runsList: async (limit) => {
-      const { listRuns } = await import('../../store/index.js');
-      return (await listRuns(autohedgeHome(io.env))).slice(0, limit);
+      // One index for the server's lifetime: a run is read again only when its result.json changes.
+      runIndex ??= import('../../store/index.js').then(({ RunIndex }) => new RunIndex(autohedgeHome(io.env)));
+      return (await (await runIndex).list()).slice(0, limit);
     },
     evaluate: (input, signal) => exclusive(() => evaluateOnce(input, { ...io, signal }, deps, argv, options)),
     runGet: async (id) => {
@@ -129,17 +134,86 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
   };
 }
 
+type AnalyzeCall = { input: AnalyzeInput; signal: AbortSignal; onEvent: (event: AnalyzeEvent) => void };
+
+/** How often a waiting call says it is still waiting: well inside the minute after which hosts cut a silent call. */
+const waitingNoticeMs = 20_000;
+
+/** The gate's admission, saying so (as progress) when the call has to wait for a slot, and again while it waits. */
+async function admitWithNotice(
+  gate: AnalysisGate,
+  wantUsd: number,
+  call: AnalyzeCall,
+  concurrency: number,
+): Promise<Admission> {
+  let timer: NodeJS.Timeout | undefined;
+  const onQueued = ({ running, ahead, waitingFor }: QueuedState) => {
+    const why =
+      waitingFor === 'slot'
+        ? `${running} of ${concurrency} analyses running (--concurrency)`
+        : `${running} running hold too much of the server's --max-cost for this one's cap`;
+    call.onEvent({ type: 'queued', message: `waiting: ${why}; ${ahead} ahead of this one` });
+    timer = setInterval(() => call.onEvent({ type: 'queued', message: 'still waiting to start' }), waitingNoticeMs);
+  };
+  try {
+    return await gate.admit(wantUsd, { signal: call.signal, onQueued });
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+type WithSession = <T>(
+  needsModel: boolean,
+  work: (session: Session) => Promise<T>,
+  tolerated?: (value: T) => string[],
+) => Promise<T>;
+
+/**
+ * One analyze call through the server's gate: bad input is refused at once, never after a
+ * wait; then the call waits for its admission (a slot and its cap, held against the
+ * server's budget), runs with that cap, and settles with what the run actually cost.
+ */
+async function analyzeWithin(
+  gate: AnalysisGate,
+  call: AnalyzeCall,
+  shell: { flags: McpOptions; search: SearchChoice; io: CliIo; deps: CliDeps; withSession: WithSession },
+): Promise<AnalysisResult> {
+  const { flags, search, io, deps, withSession } = shell;
+  const request = requestOf(call.input, flags, search, deps);
+  const admission = await admitWithNotice(gate, request.maxCostUsd ?? flags.runMaxCost, call, flags.concurrency);
+  let cap: SpendingCap | null = null;
+  let result: AnalysisResult | null = null;
+  try {
+    return await withSession(
+      true,
+      async (session) => {
+        if (session.demo) session.checkDemoTickers([request.ticker]);
+        checkPricesKnown(request.model, request.agents, session, search, 'the per-call cost cap');
+        const sinks = { events: call.onEvent, warn: warningWriter(io) };
+        cap = scopeCap(admission.capUsd, session);
+        const scoped = { ...request, maxCostUsd: admission.capUsd };
+        result = (await runAndSave(scoped, session, sinks, { cap, signal: call.signal })).result;
+        return result;
+      },
+      (value) => (value.reviewFailure?.kind === 'replay-miss' ? ['director'] : []),
+    );
+  } finally {
+    admission.settle(...spendOf(cap, result));
+  }
+}
+
 /**
  * One MCP analyze call as a RunRequest: the server's flags, the call's ticker, desks and
- * as-of day, its cap the lower of the call's and the server's. A closed or future day is
- * refused before any session opens, as `analyze --as-of` refuses it.
+ * as-of day, its cap the lower of the call's and --run-max-cost (the server's budget may
+ * grant it less: see AnalysisGate). A closed or future day is refused before any session
+ * opens, as `analyze --as-of` refuses it.
  */
 function requestOf(input: AnalyzeInput, flags: McpOptions, search: SearchChoice, deps: CliDeps): RunRequest {
   const request = parseRunRequest({
     ...requestFromFlags({ ...flags, asOf: input.asOf }, search),
     ticker: validateTicker(input.ticker),
     agents: input.agents ?? [],
-    maxCostUsd: Math.min(input.maxCostUsd ?? flags.maxCost, flags.maxCost),
+    maxCostUsd: Math.min(input.maxCostUsd ?? flags.runMaxCost, flags.runMaxCost),
     // A blind call searches nothing and binds no MCP tool, whatever the server was started with.
     ...(input.blind ? { blind: true, search: 'none', mcpConfig: undefined } : {}),
     ...(input.samples !== undefined ? { samples: input.samples } : {}),
@@ -149,6 +223,17 @@ function requestOf(input: AnalyzeInput, flags: McpOptions, search: SearchChoice,
   if (flags.demo && clock.historical)
     throw new UsageError('--demo replays a live run of its own day; it cannot be combined with asOf');
   return request;
+}
+
+/**
+ * What a settled MCP run cost, for the server's budget: the cap's own tally (every model
+ * call and search charged as its usage said), never less than the result's own figure;
+ * and whether the cap refused a call.
+ */
+function spendOf(cap: SpendingCap | null, result: AnalysisResult | null): [number, boolean] {
+  const tallied = cap?.spentUsd ?? 0;
+  const reported = result?.usage.costUsd ?? 0;
+  return [Math.max(tallied, reported), cap?.refusedCall != null];
 }
 
 /**
@@ -171,6 +256,7 @@ async function evaluateOnce(
       benchmark: input.benchmark ?? defaultBenchmark,
       seed: input.seed ?? defaultSeed,
       includeDemo: input.includeDemo ?? false,
+      forwardOnly: input.forwardOnly ?? false,
       // A demo server scores its demo runs against the bundled synthetic prices.
       demo: options.demo,
       record: undefined,
