@@ -17,6 +17,8 @@ export interface SpendingCapOptions {
    * ends live — degraded, naming the call the cap stopped — not as a stale cassette.
    */
   stopAfterCap?: boolean;
+  /** How the messages name the cap (default `--max-cost`): the MCP server's calls have a cap of their own. */
+  label?: string;
 }
 
 export class SpendingCap {
@@ -35,6 +37,10 @@ export class SpendingCap {
     return this.spent;
   }
 
+  private get label(): string {
+    return this.options.label ?? '--max-cost';
+  }
+
   /** The first call the cap refused, or null while it has refused none. */
   get refusedCall(): string | null {
     return this.capped;
@@ -51,18 +57,18 @@ export class SpendingCap {
     // NaN compares false with everything: a cost that is not a finite number stops the call.
     if (!Number.isFinite(worstCase)) {
       throw new BudgetExceededError(
-        `the cost of the next ${what} cannot be computed, so --max-cost cannot be enforced; the call was not made`,
+        `the cost of the next ${what} cannot be computed, so ${this.label} cannot be enforced; the call was not made`,
       );
     }
     if (this.options.stopAfterCap && this.capped !== null) {
       throw new BudgetExceededError(
-        `--max-cost $${this.capUsd.toFixed(4)} was reached at the ${this.capped}; a replay cannot go past a cap (what follows differs from the recording), so this ${what} was not made`,
+        `${this.label} $${this.capUsd.toFixed(4)} was reached at the ${this.capped}; a replay cannot go past a cap (what follows differs from the recording), so this ${what} was not made`,
       );
     }
     if (!(this.spent + this.reserved + worstCase <= this.capUsd)) {
       this.capped ??= what;
       throw new BudgetExceededError(
-        `--max-cost $${this.capUsd.toFixed(4)} reached: the next ${what} could cost up to $${worstCase.toFixed(4)} ` +
+        `${this.label} $${this.capUsd.toFixed(4)} reached: the next ${what} could cost up to $${worstCase.toFixed(4)} ` +
           `(spent $${this.spent.toFixed(4)}, in flight up to $${this.reserved.toFixed(4)}); the call was not made`,
       );
     }

@@ -7,6 +7,12 @@ import { SpendingCap } from '../pipeline/budget.js';
  * a call it refuses every later one (what follows a cap differs from the recording, so
  * the run ends degraded as it would live, never as a stale cassette).
  */
-export function scopeCap(maxCostUsd: number | null | undefined, session: { replaying: boolean }): SpendingCap | null {
-  return maxCostUsd == null ? null : new SpendingCap(maxCostUsd, { stopAfterCap: session.replaying });
+export function scopeCap(
+  maxCostUsd: number | null | undefined,
+  session: { replaying: boolean },
+  label?: string,
+): SpendingCap | null {
+  return maxCostUsd == null
+    ? null
+    : new SpendingCap(maxCostUsd, { stopAfterCap: session.replaying, ...(label ? { label } : {}) });
 }

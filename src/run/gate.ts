@@ -38,8 +38,11 @@ export interface Admission {
 export interface QueuedState {
   running: number;
   ahead: number;
-  /** A slot (all are taken), or the budget (the caps in flight leave too little for this one's). */
-  waitingFor: 'slot' | 'budget';
+  /**
+   * A slot (all are taken), its turn (calls ahead of it are waiting), or the budget (the
+   * caps in flight leave too little for this one's).
+   */
+  waitingFor: 'slot' | 'turn' | 'budget';
 }
 
 export interface AdmitOptions {
@@ -87,14 +90,16 @@ export class AnalysisGate {
     options.onQueued?.({
       running: this.running,
       ahead: this.queue.length,
-      // With a slot free, what stops it is the budget the runs in flight hold.
-      waitingFor: this.running >= this.limits.concurrency ? 'slot' : 'budget',
+      // With a slot free and nobody ahead, what stops it is the budget the runs in flight hold.
+      waitingFor: this.running >= this.limits.concurrency ? 'slot' : this.queue.length > 0 ? 'turn' : 'budget',
     });
     return new Promise<Admission>((resolve, reject) => {
       const onAbort = () => {
         const index = this.queue.indexOf(waiter);
         if (index >= 0) this.queue.splice(index, 1);
         reject(abortReason(signal!));
+        // The call that left may have been the one in front: the next may fit now.
+        this.pump();
       };
       const waiter: Waiter = {
         wantUsd,
@@ -135,9 +140,10 @@ export class AnalysisGate {
         this.running -= 1;
         this.reserved -= capUsd;
         this.analyses += 1;
-        // A cost that is not a finite, non-negative number counts as the whole cap.
-        this.spent += Number.isFinite(spentUsd) && spentUsd >= 0 ? Math.min(spentUsd, capUsd) : capUsd;
-        if (capStopped && capUsd < wantUsd) this.spentOut = 'what was left could not pay for the next model call';
+        // A cost that is not a finite, non-negative number counts as the whole cap. A run can
+        // end a little past its cap (a call's real cost above its estimate): that is spent too.
+        this.spent += Number.isFinite(spentUsd) && spentUsd >= 0 ? spentUsd : capUsd;
+        if (capStopped && capUsd < wantUsd) this.spentOut = "what was left could not pay for a run's next call";
         this.pump();
       },
     };
@@ -166,7 +172,7 @@ export class AnalysisGate {
   private busyError(): AutohedgeError {
     const { concurrency, waiting, flags } = this.limits;
     return new AutohedgeError(
-      `${this.running} analyses are running and ${this.queue.length} waiting (${flags.concurrency} ${concurrency}, at most ${waiting} waiting): this call was refused; try again when one finishes, or restart the server with a higher ${flags.concurrency}`,
+      `${this.running} analyses are running and ${this.queue.length} waiting (${flags.concurrency} ${concurrency}, at most ${waiting} waiting): this call was refused; try again when one finishes, or restart the server with a higher ${flags.concurrency} (or ${flags.budget}, if they wait for budget)`,
     );
   }
 }

@@ -50,7 +50,7 @@ describe('AnalysisGate', () => {
     const error = await waiting.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BudgetExceededError);
     expect((error as Error).message).toBe(
-      "this server's --max-cost $1.00 is spent ($0.9500 over 2 analyses; what was left could not pay for the next model call): no further analysis is made; restart it with a higher --max-cost to analyse more",
+      "this server's --max-cost $1.00 is spent ($0.9500 over 2 analyses; what was left could not pay for a run's next call): no further analysis is made; restart it with a higher --max-cost to analyse more",
     );
     await expect(gate.admit(0.01)).rejects.toBeInstanceOf(BudgetExceededError);
   });
@@ -69,12 +69,14 @@ describe('AnalysisGate', () => {
     const queued: unknown[] = [];
     await slots.admit(1);
     void slots.admit(1, { onQueued: (state) => queued.push(state) });
-    const budget = gateOf(1, 2);
+    const budget = gateOf(1, 3, 2);
     await budget.admit(0.8);
     void budget.admit(0.5, { onQueued: (state) => queued.push(state) });
+    void budget.admit(0.1, { onQueued: (state) => queued.push(state) });
     expect(queued).toEqual([
       { running: 1, ahead: 0, waitingFor: 'slot' },
       { running: 1, ahead: 0, waitingFor: 'budget' },
+      { running: 1, ahead: 1, waitingFor: 'turn' },
     ]);
   });
 
@@ -90,12 +92,27 @@ describe('AnalysisGate', () => {
     expect((await next).capUsd).toBe(1);
   });
 
-  it('counts a cost that is not a finite number as the whole cap, and never more than the cap', async () => {
+  it('counts a cost that is not a finite number as the whole cap, and a run past its cap at what it spent', async () => {
     const gate = gateOf(2, 1);
     (await gate.admit(1)).settle(Number.NaN, false);
     expect(gate.spentUsd).toBe(1);
-    (await gate.admit(0.5)).settle(7, false);
-    expect(gate.spentUsd).toBe(1.5);
+    // A call's real cost can pass its estimate: the server's tally keeps the truth, and is spent.
+    (await gate.admit(0.5)).settle(1.2, false);
+    expect(gate.spentUsd).toBeCloseTo(2.2, 12);
+    await expect(gate.admit(0.1)).rejects.toThrow(/is spent \(\$2\.2000 over 2 analyses; nothing is left\)/);
+  });
+
+  it('lets the next call in when the one in front of the queue is cancelled', async () => {
+    const gate = gateOf(1, 2);
+    const running = await gate.admit(0.8);
+    const controller = new AbortController();
+    const front = gate.admit(0.5, { signal: controller.signal });
+    const behind = gate.admit(0.1);
+    controller.abort(new Error('cancelled by the client'));
+    await expect(front).rejects.toThrow('cancelled by the client');
+    // Admitted while the first still runs: 0.1 fits beside its 0.8.
+    expect((await behind).capUsd).toBe(0.1);
+    running.settle(0, false);
   });
 
   it('never has more running than the bound nor more held and spent than the budget, whatever arrives', async () => {

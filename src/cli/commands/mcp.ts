@@ -148,10 +148,11 @@ async function admitWithNotice(
 ): Promise<Admission> {
   let timer: NodeJS.Timeout | undefined;
   const onQueued = ({ running, ahead, waitingFor }: QueuedState) => {
-    const why =
-      waitingFor === 'slot'
-        ? `${running} of ${concurrency} analyses running (--concurrency)`
-        : `${running} running hold too much of the server's --max-cost for this one's cap`;
+    const why = {
+      slot: `${running} of ${concurrency} analyses running (--concurrency)`,
+      turn: 'calls ahead of this one are waiting',
+      budget: `${running} running hold too much of the server's --max-cost for this one's cap`,
+    }[waitingFor];
     call.onEvent({ type: 'queued', message: `waiting: ${why}; ${ahead} ahead of this one` });
     timer = setInterval(() => call.onEvent({ type: 'queued', message: 'still waiting to start' }), waitingNoticeMs);
   };
@@ -169,9 +170,11 @@ type WithSession = <T>(
 ) => Promise<T>;
 
 /**
- * One analyze call through the server's gate: bad input is refused at once, never after a
+ * One analyze call through the server's gate: bad input (a bad ticker or desk, a ticker the
+ * demo does not hold, a model with no price for the cap) is refused at once, never after a
  * wait; then the call waits for its admission (a slot and its cap, held against the
- * server's budget), runs with that cap, and settles with what the run actually cost.
+ * server's budget), runs with that cap, and settles with what the run actually cost — none
+ * under --demo or --replay, where nothing is paid.
  */
 async function analyzeWithin(
   gate: AnalysisGate,
@@ -180,26 +183,26 @@ async function analyzeWithin(
 ): Promise<AnalysisResult> {
   const { flags, search, io, deps, withSession } = shell;
   const request = requestOf(call.input, flags, search, deps);
-  const admission = await admitWithNotice(gate, request.maxCostUsd ?? flags.runMaxCost, call, flags.concurrency);
-  let cap: SpendingCap | null = null;
-  let result: AnalysisResult | null = null;
-  try {
-    return await withSession(
-      true,
-      async (session) => {
-        if (session.demo) session.checkDemoTickers([request.ticker]);
-        checkPricesKnown(request.model, request.agents, session, search, 'the per-call cost cap');
+  return withSession(
+    true,
+    async (session) => {
+      if (session.demo) session.checkDemoTickers([request.ticker]);
+      checkPricesKnown(request.model, request.agents, session, search, 'the per-call cost cap');
+      const admission = await admitWithNotice(gate, request.maxCostUsd ?? flags.runMaxCost, call, flags.concurrency);
+      const cap = scopeCap(admission.capUsd, session, "this call's cap");
+      let result: AnalysisResult | null = null;
+      try {
         const sinks = { events: call.onEvent, warn: warningWriter(io) };
-        cap = scopeCap(admission.capUsd, session);
         const scoped = { ...request, maxCostUsd: admission.capUsd };
         result = (await runAndSave(scoped, session, sinks, { cap, signal: call.signal })).result;
         return result;
-      },
-      (value) => (value.reviewFailure?.kind === 'replay-miss' ? ['director'] : []),
-    );
-  } finally {
-    admission.settle(...spendOf(cap, result));
-  }
+      } finally {
+        const [spent, capStopped] = spendOf(cap, result);
+        admission.settle(session.replaying ? 0 : spent, capStopped);
+      }
+    },
+    (value) => (value.reviewFailure?.kind === 'replay-miss' ? ['director'] : []),
+  );
 }
 
 /**
