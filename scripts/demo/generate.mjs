@@ -42,6 +42,29 @@ const yahooSession = { cookie: 'd=AQABBDemoSyntheticSessionCookie&S=AQAAAdemo', 
 /** What each recorded run must look like; anything else means the script and the product drifted. */
 const expectedGuardrails = { ACME: [], GLBX: ['hold-levels'] };
 
+/** The built CLI's runCli in this process (so the synthetic network answers it), at a fixed clock; its stdout. */
+async function runCliInProcess(args, env, cwd, clock) {
+  const { runCli } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'cli', 'run-cli.js')).href);
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: { NO_COLOR: '1', ...env },
+    cwd,
+    stderrIsTTY: false,
+    stdoutIsTTY: false,
+    columns: 0,
+  };
+  const code = await runCli(args, io, { now: () => new Date(clock) });
+  if (code !== 0) throw new Error(`autohedge ${args[0]} (recording) exited ${code}:\n${stderr}`);
+  return stdout;
+}
+
 async function recordOne(name, runIndex, recorded) {
   if (name === 'evaluation') return recordEvaluation(recorded);
   const spec = cassettes[name];
@@ -58,25 +81,10 @@ async function recordOne(name, runIndex, recorded) {
     { hosts: ['api.openai.com'], handle: createChatHandler() },
     { hosts: ['api.exa.ai'], handle: createSearchHandler(companies) },
   ]);
-  let stdout = '';
-  let stderr = '';
+  let stdout;
   try {
-    const { runCli } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'cli', 'run-cli.js')).href);
-    const io = {
-      stdout: (text) => {
-        stdout += text;
-      },
-      stderr: (text) => {
-        stderr += text;
-      },
-      env: { AUTOHEDGE_HOME: path.join(scratch, 'home'), NO_COLOR: '1', ...generatorKeys },
-      cwd: scratch,
-      stderrIsTTY: false,
-      stdoutIsTTY: false,
-      columns: 0,
-    };
-    const code = await runCli(['analyze', ...spec.tickers, ...options, '--record', recorded, '--json', '--no-save', '--quiet'], io, { now: () => new Date(demoAsOf) });
-    if (code !== 0) throw new Error(`the recording run exited ${code}:\n${stderr}`);
+    const args = ['analyze', ...spec.tickers, ...options, '--record', recorded, '--json', '--no-save', '--quiet'];
+    stdout = await runCliInProcess(args, { AUTOHEDGE_HOME: path.join(scratch, 'home'), ...generatorKeys }, scratch, demoAsOf);
   } finally {
     network.restore();
   }
@@ -118,25 +126,10 @@ async function recordEvaluation(recorded) {
   const home = path.join(scratch, 'home');
   runBuiltCli(['analyze', 'ACME', '--demo', '--quiet'], { AUTOHEDGE_HOME: home });
   const network = installSyntheticNetwork([{ hosts: yahooHosts, handle: createYahooHandler({ ...yahooSession, through: demoEvaluationAsOf.slice(0, 10) }) }]);
-  let stdout = '';
-  let stderr = '';
+  let stdout;
   try {
-    const { runCli } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'cli', 'run-cli.js')).href);
-    const io = {
-      stdout: (text) => {
-        stdout += text;
-      },
-      stderr: (text) => {
-        stderr += text;
-      },
-      env: { AUTOHEDGE_HOME: home, NO_COLOR: '1' },
-      cwd: scratch,
-      stderrIsTTY: false,
-      stdoutIsTTY: false,
-      columns: 0,
-    };
-    const code = await runCli(['evaluate', '--include-demo', '--record', recorded, '--json', '--no-save', '--quiet'], io, { now: () => new Date(demoEvaluationAsOf) });
-    if (code !== 0) throw new Error(`the recording evaluation exited ${code}:\n${stderr}`);
+    const args = ['evaluate', '--include-demo', '--record', recorded, '--json', '--no-save', '--quiet'];
+    stdout = await runCliInProcess(args, { AUTOHEDGE_HOME: home }, scratch, demoEvaluationAsOf);
   } finally {
     network.restore();
   }

@@ -61,8 +61,33 @@ describe('autohedge evaluate --demo (built CLI, offline)', () => {
     const run = await runBuilt(['evaluate', '--demo']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
-      'autohedge: no saved demo run with a decision to evaluate: run `autohedge analyze ACME --demo` first, then `autohedge evaluate --demo`',
+      'autohedge: no saved demo run with a decision to evaluate (run `autohedge analyze ACME --demo` first, then `autohedge evaluate --demo`)',
     );
+  });
+
+  it('a demo run left out by a filter is named with the reason, not taken for a missing one', async () => {
+    const home = await homeWithDemoRun();
+    const run = await runBuilt(['evaluate', '--demo', '--since', '2027-01-01'], { home });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /no saved demo run with a decision to evaluate: \S+-ACME-\S+ — as of 2026-11-27, before --since 2027-01-01/,
+    );
+  });
+
+  it("saves each evaluation under the time it was made, not the demo prices' clock", async () => {
+    const home = await homeWithDemoRun();
+    for (let round = 0; round < 2; round += 1) {
+      const run = await runBuilt(['evaluate', '--demo', '--quiet'], { home });
+      expect(run.code, run.stderr).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+    }
+    const saved = readdirSync(path.join(home, 'evaluations'));
+    expect(saved).toHaveLength(2);
+    // The id is when the evaluation was made: within minutes of now, not 2027-03-05 (the prices' clock).
+    for (const id of saved) {
+      const made = Date.parse(id.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z.*$/, '$1-$2-$3T$4:$5:$6Z'));
+      expect(Math.abs(Date.now() - made), id).toBeLessThan(10 * 60_000);
+    }
   });
 
   it('refuses what the recorded prices cannot answer, up front, in one line', async () => {

@@ -39,10 +39,10 @@ export async function evaluateCommand(
     for (const miss of outcome.misses) io.stderr(`autohedge: ${miss}\n`);
     return ExitCode.usage;
   }
-  const { view, now, unscored } = outcome;
+  const { view, savedAt, unscored } = outcome;
   await printEvaluation(view, options, io);
   for (const warning of view.evaluation.warnings) warn(io, options, warning);
-  await saveEvaluation(view, options, autohedgeHome(io.env), io, now);
+  await saveEvaluation(view, options, autohedgeHome(io.env), io, savedAt);
   reportUnreadable(view, io);
   return unscored ? ExitCode.degraded : ExitCode.ok;
 }
@@ -60,7 +60,8 @@ export type EvaluationOptions = Pick<
 > &
   Partial<Pick<EvaluateCliOptions, AttributionKeys>>;
 
-export type EvaluationOutcome = { view: EvaluationView; now: Date; unscored: boolean } | { misses: string[] };
+/** `savedAt`: when the evaluation was made (its id), not the prices' clock, which a replay fixes. */
+export type EvaluationOutcome = { view: EvaluationView; savedAt: Date; unscored: boolean } | { misses: string[] };
 
 /**
  * Saved decisions scored against the prices after them, for `evaluate` and the MCP
@@ -128,7 +129,7 @@ export async function evaluateSaved(
       evaluation.warnings.some(
         (warning) => warning.startsWith(`benchmark ${benchmark}:`) || warning.startsWith('sector benchmark '),
       );
-    return { view, now, unscored };
+    return { view, savedAt: session.now(), unscored };
   } finally {
     await session.close();
   }
@@ -142,17 +143,15 @@ async function runsToEvaluate(home: string, runIds: string[], options: Evaluatio
     includeDemo: options.includeDemo,
     demoOnly: options.demo,
   });
-  if (selected.results.length === 0 && options.demo)
-    throw new UsageError(
-      'no saved demo run with a decision to evaluate: run `autohedge analyze ACME --demo` first, then `autohedge evaluate --demo`',
-    );
   if (selected.results.length === 0) {
     const why =
       selected.skipped.length > 0
         ? `: ${selected.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
         : '';
     throw new UsageError(
-      `no saved run with a decision to evaluate${why} (make some with \`autohedge analyze <ticker> --as-of YYYY-MM-DD\`)`,
+      options.demo
+        ? `no saved demo run with a decision to evaluate${why} (run \`autohedge analyze ACME --demo\` first, then \`autohedge evaluate --demo\`)`
+        : `no saved run with a decision to evaluate${why} (make some with \`autohedge analyze <ticker> --as-of YYYY-MM-DD\`)`,
     );
   }
   // The ledger's verdict on each decision (#26); with --forward-only only the forward ones are scored.
