@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { repoRoot, sourceFiles } from './source-files.js';
 
 /**
  * No function in src/ is longer than a reader can hold at once (the team's style: about
@@ -9,14 +10,6 @@ import { describe, expect, it } from 'vitest';
  * not by line count; its nested functions count towards it, as they are read with it.
  */
 const maxLines = 80;
-
-const repoRoot = resolve(import.meta.dirname, '..', '..');
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(join(repoRoot, folder), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.(ts|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
-    .map((entry) => relative(repoRoot, join(entry.parentPath, entry.name)).split(sep).join('/'));
-}
 
 interface FunctionLength {
   where: string;

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { repoRoot, sourceFiles } from './source-files.js';
 
 /**
  * The rooms of the house, lowest first (docs/architecture.md): a room may import only rooms
@@ -36,7 +37,6 @@ const exceptions: Readonly<Record<string, string>> = {
   'src/events.ts -> src/llm/types.ts': 'RunEvent names the chat types',
 };
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 const rankOf = new Map(layers.flatMap((rooms, rank) => rooms.map((room) => [room, rank] as const)));
 
 function roomOf(path: string): string | undefined {
@@ -45,12 +45,6 @@ function roomOf(path: string): string | undefined {
   if (parts[0] !== 'src') return undefined;
   if (parts.length === 2) return parts[1] === 'index.ts' ? 'index' : 'shared';
   return parts[1];
-}
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(join(repoRoot, folder), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.(ts|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
-    .map((entry) => relative(repoRoot, join(entry.parentPath, entry.name)).split(sep).join('/'));
 }
 
 interface Arrow {
