@@ -61,7 +61,14 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
     try {
       const spawned = await Promise.all(
         [0, 1].map(() =>
-          spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url, args: ['--concurrency', '2'] }),
+          // No stall is part of this test: a lock long enough that a loaded machine cannot fake one
+          // (the worker's last --stall-interval wins over the helper's 1 s).
+          spawnWorker({
+            redisUrl: redis.url,
+            queue,
+            modelUrl: server.url,
+            args: ['--concurrency', '2', '--stall-interval', '30'],
+          }),
         ),
       );
       workers.push(...spawned);
@@ -143,7 +150,12 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
       ticker === 'SLOW' && agent === 'quant' ? { answer: { text: 'slow quant.' }, delayMs: 1_500 } : undefined,
     );
     try {
-      const worker = await spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url });
+      const worker = await spawnWorker({
+        redisUrl: redis.url,
+        queue,
+        modelUrl: server.url,
+        args: ['--stall-interval', '30'],
+      });
       workers.push(worker);
       const waiting = enqueueAndWait(queue, ['SLOW']);
       await eventually('the quant call of SLOW to arrive', () =>
