@@ -26,7 +26,7 @@ export interface EvaluationDemo {
 export function evaluationDemoBanner(demo: EvaluationDemo): string {
   return demo.syntheticPrices
     ? `DEMO — ${demo.runs} demo decision(s) scored against synthetic prices (the fictional ACME and a synthetic stand-in for SPY); not real results`
-    : `DEMO — ${demo.runs} of these decisions are demo runs (synthetic analyses); their scores mean nothing`;
+    : `DEMO — ${demo.runs} demo run(s) among these decisions (synthetic analyses): their scores mean nothing`;
 }
 
 /**

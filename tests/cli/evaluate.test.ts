@@ -131,7 +131,14 @@ describe('autohedge evaluate', () => {
       io,
       { market, now },
     );
-    expect((JSON.parse(io.out()) as { decisions: unknown[] }).decisions).toHaveLength(2);
+    const included = JSON.parse(io.out()) as { decisions: unknown[]; demo?: unknown };
+    expect(included.decisions).toHaveLength(2);
+    // A demo run scored against fetched prices: labelled, the prices not synthetic.
+    expect(included.demo).toEqual({
+      runs: 1,
+      syntheticPrices: false,
+      banner: 'DEMO — 1 demo run(s) among these decisions (synthetic analyses): their scores mean nothing',
+    });
 
     const later = await setup(saved);
     const code = await runCli(['evaluate', '--since', '2025-06-03', '--json', '--no-save'], later.io, {
