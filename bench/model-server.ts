@@ -13,7 +13,7 @@ import {
   type RecordedRequest,
   type Reply,
 } from '../testkit/openai-server.js';
-import { createQuota, type Quota, type QuotaSettings } from '../testkit/quota.js';
+import { createQuota, requestCharacters, tokensOf, type Quota, type QuotaSettings } from '../testkit/quota.js';
 import type { CallKind, CallRecord } from './critical-path.js';
 
 export interface ModelServerOptions {
@@ -37,29 +37,8 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-/** Characters a model reads from a request: message text, tool-call arguments, tool and schema definitions. */
-export function requestCharacters(body: unknown): number {
-  const request = (body ?? {}) as { messages?: unknown[]; tools?: unknown[]; response_format?: unknown };
-  let characters = 0;
-  for (const raw of request.messages ?? []) {
-    const message = raw as {
-      content?: unknown;
-      tool_calls?: Array<{ function?: { name?: string; arguments?: string } }>;
-    };
-    if (typeof message.content === 'string') characters += message.content.length;
-    else if (Array.isArray(message.content)) {
-      for (const part of message.content as Array<{ text?: unknown }>)
-        if (typeof part.text === 'string') characters += part.text.length;
-    }
-    for (const call of message.tool_calls ?? [])
-      characters += (call.function?.name ?? '').length + (call.function?.arguments ?? '').length;
-  }
-  if (request.tools && request.tools.length > 0) characters += JSON.stringify(request.tools).length;
-  if (request.response_format) characters += JSON.stringify(request.response_format).length;
-  return characters;
-}
-
-export const tokensOf = (characters: number) => Math.ceil(characters / 4);
+// One count of what a model reads, shared with the test doubles' quota.
+export { requestCharacters, tokensOf };
 
 export function agentOf(request: RecordedRequest): string {
   const header = request.headers['x-autohedge-agent'];

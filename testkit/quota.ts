@@ -37,8 +37,8 @@ export interface Quota {
   readonly admissions: ReadonlyArray<{ at: number; tokens: number }>;
 }
 
-/** ceil(characters / 4) of the text a model reads: messages (and tool-call arguments), tools, response format. */
-export function promptTokensOf(body: unknown): number {
+/** Characters a model reads from a request: message text (string or text parts), tool-call arguments, tool and schema definitions. */
+export function requestCharacters(body: unknown): number {
   const request = (body ?? {}) as { messages?: unknown[]; tools?: unknown[]; response_format?: unknown };
   let characters = 0;
   for (const raw of request.messages ?? []) {
@@ -47,12 +47,23 @@ export function promptTokensOf(body: unknown): number {
       tool_calls?: Array<{ function?: { name?: string; arguments?: string } }>;
     };
     if (typeof message.content === 'string') characters += message.content.length;
+    else if (Array.isArray(message.content)) {
+      for (const part of message.content as Array<{ text?: unknown }>)
+        if (typeof part.text === 'string') characters += part.text.length;
+    }
     for (const call of message.tool_calls ?? [])
       characters += (call.function?.name ?? '').length + (call.function?.arguments ?? '').length;
   }
   if (request.tools && request.tools.length > 0) characters += JSON.stringify(request.tools).length;
   if (request.response_format) characters += JSON.stringify(request.response_format).length;
-  return Math.ceil(characters / 4);
+  return characters;
+}
+
+export const tokensOf = (characters: number) => Math.ceil(characters / 4);
+
+/** ceil(characters / 4) of the text a model reads. */
+export function promptTokensOf(body: unknown): number {
+  return tokensOf(requestCharacters(body));
 }
 
 export function createQuota(settings: QuotaSettings): Quota {
