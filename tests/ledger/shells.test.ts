@@ -110,13 +110,7 @@ describe.skipIf(!redisAvailable)(redisAvailable ? 'the worker on a real redis-se
     const queue = queueName('ledger');
     const server = await startAnalysisServer();
     try {
-      // A long stall interval: on a loaded machine a 1 s job lock can lapse and BullMQ runs the job again.
-      const worker = await spawnWorker({
-        redisUrl: redis.url,
-        queue,
-        modelUrl: server.url,
-        args: ['--stall-interval', '30'],
-      });
+      const worker = await spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url });
       workers.push(worker);
       const io = captureIo();
       const code = await runCli(

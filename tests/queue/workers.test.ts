@@ -61,14 +61,7 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
     try {
       const spawned = await Promise.all(
         [0, 1].map(() =>
-          // No stall is part of this test: a lock long enough that a loaded machine cannot fake one
-          // (the worker's last --stall-interval wins over the helper's 1 s).
-          spawnWorker({
-            redisUrl: redis.url,
-            queue,
-            modelUrl: server.url,
-            args: ['--concurrency', '2', '--stall-interval', '30'],
-          }),
+          spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url, args: ['--concurrency', '2'] }),
         ),
       );
       workers.push(...spawned);
@@ -104,6 +97,8 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
         redisUrl: redis.url,
         queue,
         modelUrl: server.url,
+        // The rescue waits for the lost lock to lapse: a short one.
+        stallIntervalSeconds: 1,
         args: ['--concurrency', '1'],
       });
       workers.push(doomed);
@@ -115,6 +110,8 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
         redisUrl: redis.url,
         queue,
         modelUrl: server.url,
+        // The rescue waits for the lost lock to lapse: a short one.
+        stallIntervalSeconds: 1,
         args: ['--concurrency', '1'],
       });
       workers.push(rescuer);
@@ -150,12 +147,7 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
       ticker === 'SLOW' && agent === 'quant' ? { answer: { text: 'slow quant.' }, delayMs: 1_500 } : undefined,
     );
     try {
-      const worker = await spawnWorker({
-        redisUrl: redis.url,
-        queue,
-        modelUrl: server.url,
-        args: ['--stall-interval', '30'],
-      });
+      const worker = await spawnWorker({ redisUrl: redis.url, queue, modelUrl: server.url });
       workers.push(worker);
       const waiting = enqueueAndWait(queue, ['SLOW']);
       await eventually('the quant call of SLOW to arrive', () =>

@@ -23,12 +23,15 @@ export interface WorkerProcess {
 /**
  * The built CLI's `autohedge worker` as its own process, with a private AUTOHEDGE_HOME,
  * analysing against the loopback model server, with Yahoo answered by the preload.
- * Resolves once it is waiting for jobs.
+ * Resolves once it is waiting for jobs. Its job lock (--stall-interval) is 30 s by default, so a
+ * loaded machine cannot fake a stall and make BullMQ run a job again; a test of stall recovery
+ * passes a short one.
  */
 export async function spawnWorker(settings: {
   redisUrl: string;
   queue: string;
   modelUrl: string;
+  stallIntervalSeconds?: number;
   args?: string[];
 }): Promise<WorkerProcess> {
   const home = mkdtempSync(path.join(tmpdir(), 'autohedge-worker-home-'));
@@ -44,7 +47,7 @@ export async function spawnWorker(settings: {
     '--base-url',
     settings.modelUrl,
     '--stall-interval',
-    '1',
+    String(settings.stallIntervalSeconds ?? 30),
     ...(settings.args ?? []),
   ];
   const child = spawn(process.execPath, args, {
