@@ -16,7 +16,6 @@ import { mean } from './statistics.js';
  *   (no position size pays for the model then).
  */
 
-export { defaultSlippageBps, defaultSpreadBps } from './defaults.js';
 
 export interface CostOptions {
   spreadBps: number;

@@ -4,8 +4,7 @@
  */
 export { createYahooMarketData, type MarketLogger, type YahooMarketDataOptions } from './yahoo.js';
 export { computeIndicators } from './indicators.js';
-export { renderSnapshotText, snapshotTextBudgetChars } from './snapshot-text.js';
-export { notAvailable } from './snapshot-format.js';
+export { renderSnapshotText } from './snapshot-text.js';
 export { validateTicker } from './ticker.js';
 export { createSnapshotCache, defaultCacheTtlMs, type SnapshotCache, type SnapshotCacheOptions } from './cache.js';
 export type {

@@ -23,7 +23,7 @@ import {
 } from './yahoo-client.js';
 import { fetchSnapshot } from './yahoo-snapshot.js';
 
-export { classifyYahooError, quoteSummaryModules, yahooChartSymbolOf, type MarketLogger } from './yahoo-client.js';
+export { yahooChartSymbolOf, type MarketLogger } from './yahoo-client.js';
 
 /**
  * The only module that touches yahoo-finance2, imported lazily so `autohedge --help`

@@ -14,7 +14,6 @@ import {
 import type { MarketSnapshot } from '../market/types.js';
 import type { AnalysisResult, WorkerId } from '../result/types.js';
 
-export { summarize } from './server-tools.js';
 import type { RunSummary } from '../store/run-store.js';
 
 /**

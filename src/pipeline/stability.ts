@@ -6,7 +6,7 @@ import type { Decision, GuardrailFinding } from '../result/types.js';
  * keeps what holds still. Pure functions of the samples' decisions, in sample order.
  */
 
-export type { Action, LevelSpread, Stability } from '../result/stability.js';
+export type { Stability } from '../result/stability.js';
 
 /** Two of three agreeing passes. */
 export const defaultMinAgreement = 0.6;
