@@ -1,3 +1,4 @@
+import { seededRandom, shuffle } from '../random.js';
 import type { Action, LevelSpread, Stability } from '../result/stability.js';
 import type { Decision, GuardrailFinding } from '../result/types.js';
 
@@ -114,20 +115,7 @@ function percent(value: number): string {
 
 /** A seeded shuffle (mulberry32, Fisher–Yates): sample n sees the reports in the same order on every replay. */
 export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const shuffled = [...items];
-  for (let index = shuffled.length - 1; index > 0; index -= 1) {
-    const other = Math.floor(random() * (index + 1));
-    [shuffled[index], shuffled[other]] = [shuffled[other]!, shuffled[index]!];
-  }
-  return shuffled;
+  return shuffle(items, seededRandom(seed));
 }
 
 /**
