@@ -1,3 +1,4 @@
+import { modelsOf } from '../result/run-facts.js';
 import canonicalize from 'canonicalize';
 import type { AnalysisResult } from '../result/types.js';
 
@@ -16,9 +17,7 @@ interface RecordedExtras {
 
 export function configurationKey(result: AnalysisResult): string {
   const options = result.options;
-  const models =
-    options?.models ??
-    Object.fromEntries(Object.entries(result.usage?.byAgent ?? {}).map(([agent, usage]) => [agent, usage.model]));
+  const models = modelsOf(result);
   const promptVersion = (options as RecordedExtras | undefined)?.promptVersion ?? result.autohedgeVersion ?? null;
   const limits = options
     ? { maxPositionPct: options.maxPositionPct, maxRiskPct: options.maxRiskPct, minRewardRisk: options.minRewardRisk }

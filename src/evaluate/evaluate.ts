@@ -1,3 +1,4 @@
+import { contaminationLabel } from '../result/run-facts.js';
 import { runKindOf, type RunKind } from './run-kind.js';
 import { DataError, errorMessage, InterruptedError } from '../errors.js';
 import { addDays, latestClosedSession, nextSessionAfter, sessionClose, sessionsAfter } from '../market/sessions.js';
@@ -115,11 +116,6 @@ function priced(bars: readonly Bar[]): PricedSession[] {
     }
   }
   return sessions;
-}
-
-function contaminationOf(result: AnalysisResult): ContaminationLabel {
-  if (result.contamination) return result.contamination.label;
-  return result.asOfMode === 'historical' ? 'unknown' : 'clean';
 }
 
 /** The run's last completed session in its own saved bars: the close its levels were set against. */
@@ -273,7 +269,7 @@ function baseRow(
     ticker: result.ticker,
     asOf: result.asOf,
     asOfMode: result.asOfMode ?? 'live',
-    contamination: contaminationOf(result),
+    contamination: contaminationLabel(result),
     action: decision.action,
     conviction: decision.conviction,
     orderType: decision.orderType,

@@ -1,3 +1,4 @@
+import { contaminationLabel, modelsOf } from '../result/run-facts.js';
 import { tradeFieldsOf } from '../result/trade-fields.js';
 import type { AnalysisResult } from '../result/types.js';
 import { canonicalJson, sha256Hex, type LedgerBody } from './record.js';
@@ -8,18 +9,6 @@ export type RecordContent = Omit<LedgerBody, 'v' | 'seq' | 'prev' | 'keyId'>;
 /** SHA-256 of the canonical market snapshot the desks saw; null when the run had none. */
 export function inputDigest(result: AnalysisResult): string | null {
   return result.market === null ? null : sha256Hex(canonicalJson(result.market));
-}
-
-/** The agent → model map of a run: as its options recorded them, else as its usage saw them. */
-export function modelsOf(result: AnalysisResult): Record<string, string> {
-  if (result.options?.models) return { ...result.options.models };
-  return Object.fromEntries(Object.entries(result.usage.byAgent).map(([agent, usage]) => [agent, usage.model]));
-}
-
-function contaminationLabel(result: AnalysisResult): LedgerBody['contamination'] {
-  if (result.contamination) return result.contamination.label;
-  // Runs saved before the label existed were live, and a live run is clean.
-  return result.asOfMode === 'historical' ? 'unknown' : 'clean';
 }
 
 /**
