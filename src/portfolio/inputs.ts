@@ -1,3 +1,4 @@
+import { mapBounded } from '../store/bounded.js';
 import { UsageError } from '../errors.js';
 import { newYorkDay } from '../market/sessions.js';
 import type { MarketData, MarketSnapshot } from '../market/types.js';
@@ -138,16 +139,8 @@ export async function fetchMarketInputs(
   known: ReadonlyMap<string, MarketSnapshot> = new Map(),
 ): Promise<MarketInput[]> {
   const sorted = [...new Set(tickers)].sort();
-  const results: MarketInput[] = new Array<MarketInput>(sorted.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < sorted.length) {
-      const index = next++;
-      const ticker = sorted[index]!;
-      const snapshot = known.get(ticker) ?? (await market.snapshot(ticker, options));
-      results[index] = marketInputOf(ticker, snapshot);
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  return results;
+  // Two fetches at a time, as analyze's default concurrency.
+  return mapBounded(sorted, 2, async (ticker) =>
+    marketInputOf(ticker, known.get(ticker) ?? (await market.snapshot(ticker, options))),
+  );
 }

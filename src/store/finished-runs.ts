@@ -1,9 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errorCode, errorMessage } from '../errors.js';
 import { RunStoreError } from './errors.js';
-import { isValidRunId, runFileNames, runsDirectory } from './run-store.js';
+import { mapBounded, storeReadsInFlight } from './bounded.js';
+import { runDirectoryNames, runFileNames, runsDirectory } from './run-store.js';
 
 /**
  * A run that counts as done for --resume: it reached a decision or reported what it could —
@@ -21,9 +22,6 @@ const runKeySchema = z.object({
   failure: z.object({ kind: z.string() }).loose().optional(),
 });
 
-/** How many result files are read at once. */
-const readsInFlight = 16;
-
 /**
  * The tickers with a finished run (ok, degraded or flagged) whose as-of day is `asOfDay`
  * (YYYY-MM-DD, UTC), from the run store. Failed, interrupted, partial and unreadable
@@ -31,33 +29,16 @@ const readsInFlight = 16;
  * time and keeps only the symbols.
  */
 export async function finishedTickers(home: string, asOfDay: string): Promise<Set<string>> {
-  const names = await runNames(home);
   const finished = new Set<string>();
-  let next = 0;
-  const reader = async () => {
-    while (next < names.length) {
-      const name = names[next++]!;
-      const key = await readRunKey(join(runsDirectory(home), name, runFileNames.result));
-      if (key && isFinished(key) && key.asOf.slice(0, 10) === asOfDay) finished.add(key.ticker);
-    }
-  };
-  await Promise.all(Array.from({ length: readsInFlight }, reader));
+  await mapBounded(await runDirectoryNames(home), storeReadsInFlight, async (name) => {
+    const key = await readRunKey(join(runsDirectory(home), name, runFileNames.result));
+    if (key && isFinished(key) && key.asOf.slice(0, 10) === asOfDay) finished.add(key.ticker);
+  });
   return finished;
 }
 
 function isFinished(key: z.infer<typeof runKeySchema>): boolean {
   return finishedStatuses.has(key.status) && key.failure?.kind !== 'market';
-}
-
-async function runNames(home: string): Promise<string[]> {
-  try {
-    const entries = await readdir(runsDirectory(home), { withFileTypes: true });
-    return entries.filter((entry) => entry.isDirectory() && isValidRunId(entry.name)).map((entry) => entry.name);
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw error;
-  }
 }
 
 async function readRunKey(path: string): Promise<z.infer<typeof runKeySchema> | null> {
