@@ -74,7 +74,7 @@ const KEY_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [crumbInQuery(), `$1${REDACTED}`],
 ];
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

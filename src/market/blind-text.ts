@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../scrub.js';
 import type { Identity } from './types.js';
 
 /**
@@ -53,6 +54,6 @@ function identityNames(context: BlindTextContext): string[] {
 
 /** The name as a whole word: `ACME` in "ACME's", not in "ACMEX". */
 function wholeWord(name: string): RegExp {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegExp(name);
   return new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'g');
 }

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { CassetteError, findCause } from '../errors.js';
+import { CassetteError, errorMessage, findCause } from '../errors.js';
 import { scrubCrumbs } from '../scrub.js';
 import { YahooUnreachableError, type FetchFunction } from './http.js';
 
@@ -95,7 +95,7 @@ function firstLine(message: string): string {
 
 export function classifyYahooError(error: unknown): Failure {
   if (error instanceof YahooUnreachableError) return { kind: 'unreachable', reason: error.reason };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (/Quote not found|No data found|symbol may be delisted/i.test(message))
     return { kind: 'unknown-ticker', reason: firstLine(message) };
   if (/No fundamentals data found/i.test(message)) return { kind: 'missing', reason: firstLine(message) };

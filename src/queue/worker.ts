@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors.js';
 import { maxRateLimitWaitMs } from '../llm/pacer.js';
 import { scopeCap } from '../run/cap.js';
 import { RunRequestError, type RunRequest } from '../run/request.js';
@@ -121,7 +122,7 @@ function jobRequest(
     return requestOnHost(job.data, settings.host);
   } catch (error) {
     const what = error instanceof RunRequestError && error.unknownVersion ? 'job refused' : 'malformed job data';
-    const reason = `${what}: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = `${what}: ${errorMessage(error)}`;
     settings.log(`job ${job.id} failed, not retried: ${reason}`);
     throw new Unrecoverable(reason);
   }

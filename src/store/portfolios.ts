@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors.js';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -44,12 +45,8 @@ export async function writePortfolioFiles(dir: string, files: PortfolioFiles): P
     await writeFileAtomic(join(dir, portfolioFileNames.html), files.html, { createParents: true });
     await writeFileAtomic(join(dir, portfolioFileNames.json), files.json, { createParents: true });
   } catch (error) {
-    throw new RunStoreError(
-      `cannot write ${dir}: ${error instanceof Error ? error.message : String(error)}`,
-      'unwritable',
-      {
-        cause: error,
-      },
-    );
+    throw new RunStoreError(`cannot write ${dir}: ${errorMessage(error)}`, 'unwritable', {
+      cause: error,
+    });
   }
 }

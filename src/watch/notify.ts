@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors.js';
 import { appendFile } from 'node:fs/promises';
 import { stringifyJsonSafely } from '../sanitize.js';
 import { scrubDeep } from '../scrub.js';
@@ -47,7 +48,7 @@ async function appendLine(file: string, body: string): Promise<Delivery> {
       channel: 'file',
       ok: false,
       attempts: 1,
-      detail: `could not append to ${file}: ${(error as Error).message}`,
+      detail: `could not append to ${file}: ${errorMessage(error)}`,
     };
   }
 }

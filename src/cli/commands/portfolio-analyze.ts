@@ -3,9 +3,8 @@ import { scopeCap } from '../../run/cap.js';
 import { parseRunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
 import type { SearchChoice } from '../../search/types.js';
-import { sanitizeText } from '../../sanitize.js';
 import type { PortfolioCliOptions } from '../command-table.js';
-import type { CliIo } from '../io.js';
+import { warningWriter, type CliIo } from '../io.js';
 import { requestFromFlags } from '../run-request-flags.js';
 import type { Session } from '../services.js';
 
@@ -28,12 +27,7 @@ export async function analyzeFirst(
   const results: AnalysisResult[] = [];
   for (const ticker of tickers) {
     const request = parseRunRequest({ ...base, ticker });
-    const { result } = await runAndSave(
-      request,
-      session,
-      { warn: (message) => io.stderr(`autohedge: warning: ${sanitizeText(message)}\n`) },
-      { cap, signal: io.signal },
-    );
+    const { result } = await runAndSave(request, session, { warn: warningWriter(io) }, { cap, signal: io.signal });
     if (!options.quiet) {
       const decision = result.decision
         ? `${result.decision.action}, conviction ${result.decision.conviction}`

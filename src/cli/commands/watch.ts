@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { isoDay } from '../../clock.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { autohedgeHome } from '../../paths.js';
 import { defaultAttempts, defaultBackoffMs } from '../../queue/defaults.js';
 import type { AnalysisResult } from '../../result/types.js';
@@ -21,7 +21,7 @@ import { deliver } from '../../watch/notify.js';
 import { renderWatchHtml, renderWatchMarkdown, renderWatchText } from '../../watch/render.js';
 import type { WatchCliOptions } from '../command-table.js';
 import type { CliDeps } from '../deps.js';
-import type { CliIo } from '../io.js';
+import { warningWriter, type CliIo } from '../io.js';
 import { redactingIo } from '../redact.js';
 import { openSession } from '../request-session.js';
 import { redisUrlFrom } from '../queue-options.js';
@@ -211,7 +211,7 @@ async function saveReport(report: WatchReport, session: Session, io: CliIo): Pro
     await writeFileAtomic(join(dir, 'delta.html'), renderWatchHtml(report));
     return dir;
   } catch (error) {
-    io.stderr(`autohedge: warning: the cycle's report could not be saved in ${dir}: ${(error as Error).message}\n`);
+    warningWriter(io)(`the cycle's report could not be saved in ${dir}: ${errorMessage(error)}`);
     return null;
   }
 }
