@@ -41,10 +41,10 @@ function isFinished(run: RunSummary, demo: boolean): boolean {
 export async function lastCalls(
   home: string,
   tickers: readonly string[],
-  options: { asOfDay: string | null; demo: boolean },
+  options: { asOfDay: string | null; demo: boolean; runs?: readonly RunSummary[] },
 ): Promise<Map<string, KnownCall>> {
   const wanted = new Set(tickers);
-  const runs = (await listRuns(home)).filter(
+  const runs = (options.runs ?? (await listRuns(home))).filter(
     (run) => run.ticker !== null && wanted.has(run.ticker) && isFinished(run, options.demo),
   );
   const best = new Map<string, { result: AnalysisResult; day: string }>();

@@ -12,7 +12,7 @@ import { type RunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
 import { resolveSearchChoice } from '../../search/choice.js';
-import { listRuns } from '../../store/index.js';
+import { listRuns, type RunSummary } from '../../store/index.js';
 import { analyzeEach } from '../../universe/analyze-many.js';
 import { lastCalls } from '../../watch/calls.js';
 import { runCycle, type CycleDeps } from '../../watch/cycle.js';
@@ -92,12 +92,20 @@ async function cycle(
   const home = autohedgeHome(session.env);
   const clock = resolveRunClock(requests[0]!.asOf, session.now(), () => session.asOf());
   const byTicker = new Map(requests.map((request) => [request.ticker, request]));
+  // The store is listed once a cycle: the last calls and the month's spend read the same list
+  // (the cycle saves no run between the two).
+  let listing: Promise<RunSummary[]> | null = null;
+  const savedRuns = () => (listing ??= listRuns(home));
   const deps: CycleDeps = {
     snapshot: (ticker) =>
       session.market.snapshot(ticker, { asOf: clock.at, historical: clock.historical, signal: io.signal }),
-    lastCalls: (tickers) =>
-      lastCalls(home, tickers, { asOfDay: clock.historical ? isoDay(clock.at) : null, demo: session.demo }),
-    savedRuns: () => listRuns(home),
+    lastCalls: async (tickers) =>
+      lastCalls(home, tickers, {
+        asOfDay: clock.historical ? isoDay(clock.at) : null,
+        demo: session.demo,
+        runs: await savedRuns(),
+      }),
+    savedRuns,
     now: () => new Date(),
     ...(options.enqueue
       ? {
