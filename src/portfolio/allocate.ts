@@ -1,5 +1,5 @@
 import { quadraticForm, sessionsPerYear } from './covariance.js';
-import { sectorGross } from './constraints.js';
+import { grossOf, netOf, sectorGross } from './constraints.js';
 import { type BookModel, describePct, type NameModel, pct } from './model.js';
 import type { Clamp, ConstraintName, DecisionInput, PortfolioLimits } from './types.js';
 
@@ -148,8 +148,8 @@ export function allocate(book: BookModel): Allocation {
 function roomsFor(book: BookModel, weights: number[], index: number, sign: number): Array<[ConstraintName, number]> {
   const { limits } = book;
   const name = book.names[index]!;
-  const gross = weights.reduce((sum, weight) => sum + Math.abs(weight), 0);
-  const net = weights.reduce((sum, weight) => sum + weight, 0);
+  const gross = grossOf(weights);
+  const net = netOf(weights);
   const sectorUsed = sectorGross(book, weights).get(name.sector) ?? 0;
   const rooms: Array<[ConstraintName, number]> = [
     ['max-sector', limits.maxSectorPct / 100 - sectorUsed],

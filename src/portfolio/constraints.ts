@@ -45,8 +45,8 @@ export function violations(book: BookModel, weights: readonly number[], options 
       });
     }
   }
-  const gross = weights.reduce((sum, weight) => sum + Math.abs(weight), 0);
-  const net = weights.reduce((sum, weight) => sum + weight, 0);
+  const gross = grossOf(weights);
+  const net = netOf(weights);
   if (over(gross, limits.maxGrossPct / 100)) {
     found.push(bookViolation('max-gross', gross, limits.maxGrossPct, `gross exposure`, '--max-gross-pct'));
   }
@@ -102,6 +102,16 @@ function boundConstraint(book: BookModel, index: number, weight: number): Violat
 }
 
 /** Gross weight per sector, sectors in name order. */
+/** Gross exposure: the sum of the weights' sizes, long and short alike (1 = the NAV). */
+export function grossOf(weights: readonly number[]): number {
+  return weights.reduce((sum, weight) => sum + Math.abs(weight), 0);
+}
+
+/** Net exposure: longs minus shorts (1 = the NAV). */
+export function netOf(weights: readonly number[]): number {
+  return weights.reduce((sum, weight) => sum + weight, 0);
+}
+
 export function sectorGross(book: BookModel, weights: readonly number[]): Map<string, number> {
   const totals = new Map<string, number>();
   book.names.forEach((name, index) =>

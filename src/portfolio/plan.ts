@@ -1,6 +1,6 @@
 import { adjacentSession, newYorkDay } from '../market/sessions.js';
 import { round4 } from './allocate.js';
-import { turnoverOf, volatilityOf } from './constraints.js';
+import { grossOf, netOf, turnoverOf, volatilityOf } from './constraints.js';
 import { type BookModel, pct } from './model.js';
 import { fractionalDigits, weightsOf } from './shares.js';
 import type { Clamp, ConstraintName, Order, PortfolioInput, PortfolioPlan, Target } from './types.js';
@@ -52,8 +52,8 @@ export function planOf(parts: PlanParts): PortfolioPlan {
   const orders = ordersOf(book, shares, binding);
   // At the market price, like the weights: a limit that fills better only leaves more cash.
   const traded = book.names.reduce((sum, name, index) => sum + (shares[index]! - name.currentShares) * name.price, 0);
-  const gross = weights.reduce((sum, weight) => sum + Math.abs(weight), 0);
-  const net = weights.reduce((sum, weight) => sum + weight, 0);
+  const gross = grossOf(weights);
+  const net = netOf(weights);
   const volatility = volatilityOf(book, weights);
   return {
     status: 'proposed',

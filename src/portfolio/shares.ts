@@ -1,4 +1,4 @@
-import { turnoverOf, violations } from './constraints.js';
+import { netOf, turnoverOf, violations } from './constraints.js';
 import { type BookModel, pct, type Violation } from './model.js';
 import { round4 } from './allocate.js';
 import type { Clamp } from './types.js';
@@ -122,7 +122,7 @@ interface Move {
 
 function candidateMoves(book: BookModel, shares: readonly number[], violation: Violation): Move[] {
   const weights = weightsOf(book, shares);
-  const net = weights.reduce((sum, weight) => sum + weight, 0);
+  const net = netOf(weights);
   const towardCurrent = violation.constraint === 'turnover';
   return book.names
     .map((name, index) => ({ name, index, held: shares[index]! }))
