@@ -26,7 +26,6 @@ export interface AttributionOptions {
   sectorBenchmarks: boolean;
 }
 
-
 /** Everything but the seed and the trials, as `evaluate` defaults them. */
 export const attributionDefaults: Omit<AttributionOptions, 'seed' | 'trials'> = {
   resamples: defaultResamples,

@@ -16,7 +16,6 @@ import { mean } from './statistics.js';
  *   (no position size pays for the model then).
  */
 
-
 export interface CostOptions {
   spreadBps: number;
   slippageBps: number;
