@@ -1,3 +1,5 @@
+import type { Fundamentals } from './fundamentals-types.js';
+
 /**
  * The grounded market data every analysis starts from. Numbers Yahoo does not have
  * are null, never zero; the text block says "not available — do not estimate".
@@ -102,6 +104,11 @@ export interface MarketSnapshot {
   quote: QuoteStats;
   bars: Bar[];
   indicators: Indicators;
+  /**
+   * Fundamentals as filed (src/market/fundamentals-types.ts), known at the as-of close;
+   * absent where no source has them (non-US tickers, not configured, older snapshots).
+   */
+  fundamentals?: Fundamentals;
   /** The labelled block the agents see (MARKET DATA …). */
   text: string;
   warnings: string[];
