@@ -70,8 +70,14 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
     const { client } = connection;
     const context = errorContextOf(request.model, connection, settings);
     const pacer = pacers?.get(pacerKey(client.baseURL, options.apiKey, request.model));
-    return pacedCall(pacer, request, maxRetries, (reservation) =>
-      sendOnce(client, request, responseFormat, context, { streaming: options.stream ?? true, reservation }),
+    return pacedCall(
+      pacer,
+      request,
+      maxRetries,
+      (reservation) =>
+        sendOnce(client, request, responseFormat, context, { streaming: options.stream ?? true, reservation }),
+      undefined,
+      (waitMs) => options.warn?.(quotaWaitNotice(request.model, waitMs)),
     );
   };
 
@@ -216,4 +222,9 @@ export async function listModels(options: OpenAIModelOptions, signal?: AbortSign
     if (error instanceof sdk.NotFoundError) return null;
     throw toModelError(error, context);
   }
+}
+
+/** What a request that holds still for the provider's quota says on stderr. */
+function quotaWaitNotice(model: string, waitMs: number): string {
+  return `a ${model} request waits ${(waitMs / 1000).toFixed(1)} s for rate-limit budget (the provider's announced quota, a 429's pause, or --rpm/--tpm)`;
 }

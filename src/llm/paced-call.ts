@@ -4,7 +4,7 @@
  * of the same quota meanwhile — then try again, up to `maxRetries` times.
  */
 import { ModelError } from '../errors.js';
-import { rateLimitWait, type Pacer, type PacerClock, type Reservation, systemClock } from './pacer.js';
+import { rateLimitWait, type Pacer, type PacerClock, type Reservation, systemClock, type WaitNotice } from './pacer.js';
 import { reservedTokens } from './token-estimate.js';
 import type { ChatRequest, ChatResponse } from './types.js';
 
@@ -14,10 +14,11 @@ export async function pacedCall(
   maxRetries: number,
   attempt: (reservation: Reservation | undefined) => Promise<ChatResponse>,
   clock: PacerClock = systemClock,
+  onWait?: WaitNotice,
 ): Promise<ChatResponse> {
   const tokens = reservedTokens(request);
   for (let retry = 0; ; retry += 1) {
-    const reservation = pacer ? await acquire(pacer, tokens, request.signal) : undefined;
+    const reservation = pacer ? await acquire(pacer, tokens, request.signal, onWait) : undefined;
     try {
       const response = await attempt(reservation);
       reservation?.finish(response.usage.promptTokens + response.usage.completionTokens);
@@ -36,9 +37,14 @@ export async function pacedCall(
   }
 }
 
-async function acquire(pacer: Pacer, tokens: number, signal: AbortSignal | undefined): Promise<Reservation> {
+async function acquire(
+  pacer: Pacer,
+  tokens: number,
+  signal: AbortSignal | undefined,
+  onWait: WaitNotice | undefined,
+): Promise<Reservation> {
   try {
-    return await pacer.acquire(tokens, signal);
+    return await pacer.acquire(tokens, signal, onWait);
   } catch (error) {
     if (signal?.aborted) throw new ModelError('model call aborted', 'aborted');
     throw error;

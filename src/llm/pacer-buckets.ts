@@ -44,9 +44,15 @@ export interface Bucket {
 }
 
 export const minuteMs = 60_000;
+/**
+ * The longest any header may make a request wait: the same cap as a 429's pause. A bucket
+ * refills from empty within its window, so a window kept under this bounds every wait the
+ * headers imply — a daily quota announced on ordinary answers costs a minute, not a day.
+ */
+export const maxImpliedWaitMs = 60_000;
 /** A learnt window is kept inside these bounds, so one odd header cannot stall or unleash the pacer. */
 const shortestWindowMs = 100;
-const longestWindowMs = 24 * 3_600_000;
+const longestWindowMs = maxImpliedWaitMs;
 
 export function newBucket(capacity: number | undefined, now: number): Bucket {
   return { ...(capacity !== undefined ? { capacity } : {}), windowMs: minuteMs, level: capacity ?? 0, updatedAt: now };
@@ -70,7 +76,10 @@ export function waitFor(bucket: Bucket, amount: number): number {
 /**
  * Learns the quota from one answer's headers: the limit (under the ceiling), the window
  * from how far the bucket is from full and how soon it resets, and the level from
- * `remaining` less `reservedAfter`.
+ * `remaining` less `reservedAfter`. A limit smaller than the request that was just
+ * answered (`ownAmount`) cannot be true — that request went through — so such headers
+ * teach nothing. A bucket the answer shows nearly full is healthy: its window goes back to
+ * a minute, so one odd answer's long window does not outlive it.
  */
 export function learn(
   bucket: Bucket,
@@ -78,14 +87,18 @@ export function learn(
   ceilingPerMinute: number | undefined,
   reservedAfter: number,
   now: number,
+  ownAmount = 1,
 ): void {
   refill(bucket, now);
+  bucket.windowMs = Math.min(bucket.windowMs, longestWindowMs);
+  if (quota.limit !== undefined && quota.limit < ownAmount) return;
   if (quota.limit !== undefined) {
     bucket.capacity = Math.min(quota.limit, ceilingPerMinute ?? Number.POSITIVE_INFINITY);
     const used = quota.limit - (quota.remaining ?? quota.limit);
-    // Only a clear signal: a bucket 1 % from full says little about its window.
+    // Only a clear signal: a bucket 1 % from full says little about its window, except that it is healthy.
     if (quota.resetMs !== undefined && quota.resetMs > 0 && used >= quota.limit / 100)
       bucket.windowMs = clamp((quota.resetMs * quota.limit) / used, shortestWindowMs, longestWindowMs);
+    else if (used < quota.limit / 100) bucket.windowMs = minuteMs;
   }
   if (quota.remaining !== undefined && bucket.capacity !== undefined)
     bucket.level = Math.min(bucket.capacity, quota.remaining - reservedAfter);
@@ -123,12 +136,13 @@ export function memoryBucketStore(ceilings: Ceilings, now: () => number): Bucket
       return { granted: true, ticket };
     },
     async observe(ticket, info) {
+      const own = unanswered.get(ticket) ?? 0;
       unanswered.delete(ticket);
       const after = [...unanswered].filter(([other]) => other > ticket);
       const at = now();
       learn(requests, info.requests, ceilings.requestsPerMinute, after.length, at);
       const reserved = after.reduce((total, [, amount]) => total + amount, 0);
-      learn(tokens, info.tokens, ceilings.tokensPerMinute, reserved, at);
+      learn(tokens, info.tokens, ceilings.tokensPerMinute, reserved, at, own);
     },
     async release(ticket) {
       unanswered.delete(ticket);

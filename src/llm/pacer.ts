@@ -11,7 +11,7 @@
  * once: the behaviour before the pacer existed.
  */
 import { createHash } from 'node:crypto';
-import { memoryBucketStore, type BucketStore, type Ceilings } from './pacer-buckets.js';
+import { maxImpliedWaitMs, memoryBucketStore, type BucketStore, type Ceilings } from './pacer-buckets.js';
 import type { RateLimitInfo } from './rate-limit-headers.js';
 
 /** Time as the pacer sees it; tests hand in fake timers' clock. */
@@ -38,7 +38,9 @@ export const systemClock: PacerClock = {
 };
 
 /** The longest a 429 makes requests wait, whatever the server asks (a daily limit would say hours). */
-export const maxRateLimitWaitMs = 60_000;
+export const maxRateLimitWaitMs = maxImpliedWaitMs;
+/** A wait for budget this long or longer is said on stderr: a run that holds still says why. */
+const noticeWaitMs = 1_000;
 /** A 429 without retry-after or reset headers waits this long, doubling per 429 in a row. */
 const fallbackRateLimitWaitMs = 1_000;
 
@@ -66,9 +68,12 @@ export interface PacerStats {
   limits: { requestsPerMinute?: number; tokensPerMinute?: number };
 }
 
+/** Told once per request that waits a while for budget, with how long it is asked to wait. */
+export type WaitNotice = (waitMs: number) => void;
+
 export interface Pacer {
   /** Waits until one request of `tokens` estimated tokens may be sent, and reserves it. */
-  acquire(tokens: number, signal?: AbortSignal): Promise<Reservation>;
+  acquire(tokens: number, signal?: AbortSignal, onWait?: WaitNotice): Promise<Reservation>;
   stats(): Promise<PacerStats>;
 }
 
@@ -89,12 +94,17 @@ export function createPacer(options: PacerOptions = {}): Pacer {
   // First come, first served: each request waits for the one before it to be admitted.
   let line: Promise<unknown> = Promise.resolve();
 
-  const admit = async (tokens: number, signal: AbortSignal | undefined): Promise<number> => {
+  const admit = async (tokens: number, signal: AbortSignal | undefined, onWait?: WaitNotice): Promise<number> => {
+    let told = false;
     for (;;) {
       if (signal?.aborted) throw abortError();
       const taken = await store.take(tokens);
       if (taken.granted) return taken.ticket;
-      await clock.sleep(taken.waitMs, signal);
+      // Whatever a store says (Redis state written by another worker included), no one wait passes the cap.
+      const waitMs = Math.min(maxImpliedWaitMs, taken.waitMs);
+      if (!told && waitMs >= noticeWaitMs) onWait?.(waitMs);
+      told ||= waitMs >= noticeWaitMs;
+      await clock.sleep(waitMs, signal);
     }
   };
 
@@ -131,10 +141,10 @@ export function createPacer(options: PacerOptions = {}): Pacer {
   };
 
   return {
-    async acquire(tokens, signal) {
+    async acquire(tokens, signal, onWait) {
       const queuedAt = clock.now();
       firstAt ??= queuedAt;
-      const turn = line.then(() => admit(tokens, signal));
+      const turn = line.then(() => admit(tokens, signal, onWait));
       line = turn.catch(() => undefined);
       const ticket = await turn;
       totals.requests += 1;

@@ -10,7 +10,7 @@
  * hour after the last use.
  */
 import { createHash } from 'node:crypto';
-import type { BucketStore, Ceilings, TakeResult } from '../llm/pacer-buckets.js';
+import { maxImpliedWaitMs, type BucketStore, type Ceilings, type TakeResult } from '../llm/pacer-buckets.js';
 import type { QuotaState, RateLimitInfo } from '../llm/rate-limit-headers.js';
 import { createPacerRegistry, type PacerRegistry } from '../llm/pacer.js';
 import { ensureReachable, type QueueModules, type RedisClient } from './redis.js';
@@ -27,7 +27,8 @@ local function num(field, default)
   return tonumber(value)
 end
 local function bucket(prefix, ceiling)
-  local b = { cap = num(prefix .. 'cap', ceiling), win = num(prefix .. 'win', 60000), updated = num('updated', now) }
+  -- A window saved by an older worker (up to a day) is re-learnt at the cap: no header stalls a fresh worker.
+  local b = { cap = num(prefix .. 'cap', ceiling), win = math.min(num(prefix .. 'win', 60000), ${maxImpliedWaitMs}), updated = num('updated', now) }
   b.level = num(prefix .. 'level', b.cap or 0)
   if b.cap ~= nil then
     local elapsed = math.max(0, now - b.updated)
@@ -79,6 +80,11 @@ return {1, ticket}
  */
 const observeScript = `${prelude}
 local ticket = tonumber(ARGV[1])
+local own = 0
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', unanswered, ticket, ticket)) do
+  local _, _, amount = string.find(member, '^%d+:([%d.]+):%d+$')
+  if amount ~= nil then own = tonumber(amount) end
+end
 redis.call('ZREMRANGEBYSCORE', unanswered, ticket, ticket)
 local afterCount, afterTokens = 0, 0
 for _, member in ipairs(redis.call('ZRANGEBYSCORE', unanswered, '(' .. ticket, '+inf')) do
@@ -90,12 +96,16 @@ for _, member in ipairs(redis.call('ZRANGEBYSCORE', unanswered, '(' .. ticket, '
     afterTokens = afterTokens + tonumber(amount)
   end
 end
-local function learn(prefix, b, limit, remaining, reset, ceiling, reserved)
+local function learn(prefix, b, limit, remaining, reset, ceiling, reserved, ownAmount)
+  -- A limit below the request just answered cannot be true: it teaches nothing.
+  if limit ~= nil and limit < ownAmount then save(prefix, b) return end
   if limit ~= nil then
     b.cap = math.min(limit, ceiling or limit)
     local used = limit - (remaining or limit)
     if reset ~= nil and reset > 0 and used >= limit / 100 then
-      b.win = math.min(86400000, math.max(100, reset * limit / used))
+      b.win = math.min(${maxImpliedWaitMs}, math.max(100, reset * limit / used))
+    elseif used < limit / 100 then
+      b.win = 60000
     end
   end
   if remaining ~= nil and b.cap ~= nil then b.level = math.min(b.cap, remaining - reserved) end
@@ -103,8 +113,8 @@ local function learn(prefix, b, limit, remaining, reset, ceiling, reserved)
 end
 local r = bucket('r', opt(ARGV[5]))
 local k = bucket('t', opt(ARGV[9]))
-learn('r', r, opt(ARGV[2]), opt(ARGV[3]), opt(ARGV[4]), opt(ARGV[5]), afterCount)
-learn('t', k, opt(ARGV[6]), opt(ARGV[7]), opt(ARGV[8]), opt(ARGV[9]), afterTokens)
+learn('r', r, opt(ARGV[2]), opt(ARGV[3]), opt(ARGV[4]), opt(ARGV[5]), afterCount, 1)
+learn('t', k, opt(ARGV[6]), opt(ARGV[7]), opt(ARGV[8]), opt(ARGV[9]), afterTokens, own)
 touch()
 return { tostring(r.cap or ''), tostring(r.win), tostring(k.cap or ''), tostring(k.win) }
 `;

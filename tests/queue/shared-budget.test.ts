@@ -1,6 +1,7 @@
 // Workers that share a quota share the pacer's buckets in a real redis-server: the Lua
 // scripts hold the same rules as the in-process buckets, and two "workers" (each its own
 // Redis connection and pacer, as two processes have) stay under one enforced quota.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIModel } from '../../src/llm/openai-model.js';
 import { pacerKey, pacingSummary } from '../../src/llm/pacer.js';
@@ -47,6 +48,32 @@ describe.skipIf(!available)(available ? 'the pacer shared in Redis' : noRedisMes
       await second.pauseFor(2_000);
       const paused = await first.take(1);
       expect(paused.granted ? 0 : paused.waitMs).toBeGreaterThan(1_500);
+    } finally {
+      one.disconnect();
+      two.disconnect();
+    }
+  });
+
+  it('one answer announcing limit-requests 2, remaining 0, reset 24h stalls no fresh worker past the cap', async () => {
+    const modules = await loadQueueModules();
+    const [one, two] = [modules.connect(redis.url), modules.connect(redis.url)];
+    const key = queueName('hostile');
+    try {
+      const first = redisBucketStore(one, key);
+      const taken = await first.take(100);
+      await first.observe(taken.granted ? taken.ticket : 0, {
+        requests: { limit: 2, remaining: 0, resetMs: 86_400_000 },
+        tokens: { limit: 1, remaining: 0, resetMs: 86_400_000 },
+      });
+      // A fresh worker: its wait is bounded by the cap, and the tiny token limit taught nothing.
+      const fresh = redisBucketStore(two, key);
+      const refused = await fresh.take(100);
+      expect(refused.granted ? 0 : refused.waitMs).toBeLessThanOrEqual(60_000);
+      expect(await first.limits()).not.toHaveProperty('tokensPerMinute');
+      // A window an older worker saved at a day is re-learnt at the cap when read.
+      await one.hset(`autohedge:pacer:${hashOf(key)}`, 'rwin', '86400000', 'rlevel', '0', 'rcap', '2');
+      const again = await fresh.take(1);
+      expect(again.granted ? 0 : again.waitMs).toBeLessThanOrEqual(60_000);
     } finally {
       one.disconnect();
       two.disconnect();
@@ -100,3 +127,7 @@ describe.skipIf(!available)(available ? 'the pacer shared in Redis' : noRedisMes
     }
   }, 30_000);
 });
+
+function hashOf(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 24);
+}
