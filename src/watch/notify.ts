@@ -80,5 +80,6 @@ async function post(url: string, body: string, options: NotifyOptions): Promise<
 }
 
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  // Not unref'd: a `watch --once` must live until every delivery has settled (retries included).
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
