@@ -5,7 +5,7 @@ import { autohedgeHome } from '../../paths.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import { commandTickers } from '../tickers.js';
 import { constructPortfolio } from '../../portfolio/construct.js';
-import { readHoldingsFile, resolveCash } from '../../portfolio/holdings.js';
+import { describeSkipped, readHoldingsFile, resolveCash } from '../../portfolio/holdings.js';
 import { decisionOf, fetchMarketInputs, newestDecisions, type SelectedDecisions } from '../../portfolio/inputs.js';
 import type { MarketSnapshot } from '../../market/types.js';
 import type { PortfolioLimits, PortfolioPlan } from '../../portfolio/types.js';
@@ -39,6 +39,8 @@ export async function portfolioCommand(
     throw error instanceof UsageError ? error : new UsageError(errorMessage(error));
   });
   const holdings = resolveCash(parsed, options.cash, options.holdings);
+  const skipped = describeSkipped(parsed, options.holdings);
+  if (skipped) io.stderr(`autohedge: note: ${skipped}\n`);
   const { tickers } = await commandTickers(rawTickers, options.universe, io.cwd);
   const held = holdings.positions.map((position) => position.symbol);
   const session = await buildServices(serviceConfig(options, io, argv), deps);
