@@ -1,6 +1,7 @@
 import type { PortfolioPlan, Target } from '../portfolio/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { formatNumber, oneLine, padEnd, padStart } from './format.js';
+import { cell as markdownCell } from './markdown-text.js';
 
 /**
  * A proposed book as text: the terminal table, report.md and the orders CSV. Pure
@@ -108,7 +109,8 @@ export function renderPortfolioTerminal(report: PortfolioReport, options: { unic
 
 export function renderPortfolioMarkdown(report: PortfolioReport, chartFile: string | null): string {
   const { plan } = report;
-  const cell = (text: string) => safe(text).replace(/\|/g, '\\|');
+  // The run reports' escaping: a hostile sector name or reason cannot become markup or a link.
+  const cell = markdownCell;
   const lines = [
     `# Proposed portfolio as of ${cell(report.asOf)}`,
     '',

@@ -133,7 +133,11 @@ describe('autohedge portfolio', () => {
     expect(html).toContain('sector Tech&lt;img src=x onerror=alert(1)&gt;␛[2J is full');
     expect(html).not.toContain('<img');
     expect(html).not.toContain('\u001b');
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).not.toContain('\u001b');
+    const markdown = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(markdown).not.toContain('\u001b');
+    // The run reports' markdown escaping (issue 47 item 16): the hostile sector is text in the Clamps section, not markup.
+    expect(markdown).toContain('sector Tech\\<img src=x onerror=alert(1)\\>');
+    expect(markdown).not.toMatch(/[^\\]<img/);
     expect(io.out()).toContain('PROPOSED');
     expect(io.out()).not.toContain('\u001b');
   });
