@@ -6,10 +6,11 @@ import type { Clamp, ConstraintName, DecisionInput, PortfolioLimits } from './ty
 /**
  * The desired weight of each decided name and the greedy allocation of scarce room.
  * Desired: a BUY wants its positionSizePct, a SELL zero (or −size with --allow-short),
- * a HOLD its current weight; each name's own bounds (weight cap, loss at the stop)
- * clamp that first. Then, starting from the pinned names alone, names are granted
- * their desired weight in order of conviction (ticker breaks ties), each as far as
- * the sector, gross, net, cash and volatility limits leave room. Every cut is logged.
+ * a HOLD its current weight; each name's own bounds (weight cap, loss at the stop —
+ * a HOLD's too) clamp that first. Then, starting from the pinned names alone, the HOLDs
+ * are granted their weight, and then the other names in order of conviction (ticker
+ * breaks ties), each as far as the sector, gross, net, cash and volatility limits leave
+ * room: a HOLD is never traded to make room for a buy. Every cut is logged.
  */
 
 export interface Allocation {
@@ -20,8 +21,9 @@ export interface Allocation {
 
 /** Loss at the stop per unit of weight, from where the order fills (as in the guardrails); null when unusable. */
 export function stopFractionOf(decision: DecisionInput, price: number): number | null {
-  if (decision.stopLoss === null || decision.action === 'HOLD') return null;
-  const buy = decision.action === 'BUY';
+  if (decision.stopLoss === null) return null;
+  // A HOLD keeps a long position: its stop lies below the price, like a BUY's.
+  const buy = decision.action !== 'SELL';
   const entry = decision.entry;
   const restingLimit = decision.orderType === 'limit' && entry !== null && (buy ? entry <= price : entry >= price);
   const fill = restingLimit ? entry : price;
@@ -41,6 +43,8 @@ export function boundsOf(
   const kept = Math.min(cap, currentWeight);
   if (decision.action === 'BUY') return { low: 0, high: stopFraction === null ? kept : Math.min(cap, riskCap) };
   if (decision.action === 'SELL' && limits.allowShort) return { low: -Math.min(cap, riskCap), high: kept };
+  // A HOLD with a usable stop keeps no more than loses --max-risk at that stop.
+  if (decision.action === 'HOLD' && stopFraction !== null) return { low: 0, high: Math.min(kept, riskCap) };
   return { low: 0, high: kept };
 }
 
@@ -82,10 +86,14 @@ export function desiredWeight(name: NameModel, limits: PortfolioLimits): Desired
 }
 
 function highConstraint(name: NameModel): ConstraintName {
-  return name.stopFraction === null ? 'no-stop' : 'risk-per-trade';
+  if (name.stopFraction === null) return name.decision!.action === 'HOLD' ? 'max-weight' : 'no-stop';
+  return 'risk-per-trade';
 }
 
 function highReason(name: NameModel, limits: PortfolioLimits): string {
+  if (name.stopFraction === null && name.decision!.action === 'HOLD') {
+    return `${name.ticker}: the HOLD keeps at most its --max-weight-pct ${limits.maxWeightPct}`;
+  }
   if (name.stopFraction === null) {
     return `${name.ticker}: the BUY has no usable stop-loss, so its loss cannot be bounded: no shares are added`;
   }
@@ -103,11 +111,13 @@ function lowReason(name: NameModel, limits: PortfolioLimits): string {
   return `${name.ticker}: a short of ${describePct(pct(-name.low))} loses ${limits.maxRiskPct} % of NAV at the stop ${name.decision!.stopLoss} (--max-risk ${limits.maxRiskPct})`;
 }
 
-/** Who gets scarce room first: higher conviction, then the ticker. */
+/** Who gets scarce room first: the HOLDs (they keep what they have), then higher conviction, then the ticker. */
 export function grantOrder(book: BookModel): number[] {
   const active = book.names.map((name, index) => ({ name, index })).filter(({ name }) => !name.fixed);
+  const holdFirst = (name: NameModel) => (name.decision!.action === 'HOLD' ? 0 : 1);
   active.sort(
     (left, right) =>
+      holdFirst(left.name) - holdFirst(right.name) ||
       right.name.decision!.conviction - left.name.decision!.conviction ||
       (left.name.ticker < right.name.ticker ? -1 : left.name.ticker > right.name.ticker ? 1 : 0),
   );
