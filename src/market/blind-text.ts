@@ -55,5 +55,6 @@ function identityNames(context: BlindTextContext): string[] {
 /** The name as a whole word: `ACME` in "ACME's", not in "ACMEX". */
 function wholeWord(name: string): RegExp {
   const escaped = escapeRegExp(name);
-  return new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'g');
+  // Case-insensitive: a note may say "symbol: nvda" or "Nvidia's" of NVDA / NVIDIA Corporation.
+  return new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'gi');
 }

@@ -136,3 +136,27 @@ describe('blindSnapshot', () => {
     expect(snapshot.text).toContain('Last close: not available');
   });
 });
+
+describe('blind data notes whose case differs from the identity (issue 47 item 21)', () => {
+  it('replaces the symbol and the name whatever their case', async () => {
+    const { blindText } = await import('../../src/market/blind-text.js');
+    const context = {
+      identity: {
+        symbol: 'NVDA',
+        name: 'NVIDIA Corporation',
+        exchange: null,
+        currency: null,
+        quoteType: null,
+        sector: null,
+        industry: null,
+      },
+      symbol: 'NVDA',
+      alias: 'ASSET-1',
+      offsets: new Map<string, string>(),
+    };
+    const blind = blindText("symbol: nvda; Nvidia's quote endpoint; nvidia corporation answered", context);
+    expect(blind).toBe("symbol: ASSET-1; ASSET-1's quote endpoint; ASSET-1 answered");
+    expect(blind.toLowerCase()).not.toContain('nvd');
+    expect(blind.toLowerCase()).not.toContain('nvidia');
+  });
+});
