@@ -1,6 +1,7 @@
 import { errorMessage } from '../errors.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { AnalysisResult } from '../result/types.js';
+import type { SpendReservations } from '../run/spend-reservations.js';
 import type { RunSummary } from '../store/run-store.js';
 import { admitWithinBudget, monthSpend } from './budget.js';
 import { knownCall, type KnownCall } from './calls.js';
@@ -34,6 +35,11 @@ export interface CycleDeps {
   analyse?(tickers: readonly string[]): Promise<Map<string, AnalysisResult | Error>>;
   /** Or enqueues them for `worker`s (`--queue`): the job id per ticker. */
   enqueue?(tickers: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * Where the admitted runs' worst cases are reserved while they run, so that other processes
+   * on the same home see them (src/run/spend-reservations.ts). Without it, only saved runs count.
+   */
+  reservations?: SpendReservations;
 }
 
 interface Triggered {
@@ -79,13 +85,8 @@ export async function runCycle(input: CycleInput, deps: CycleDeps): Promise<Watc
     }
   }
   triggered.sort(byUrgency);
-  report.spend.monthUsd = roundUsd(monthSpend(await deps.savedRuns(), deps.now()));
-  const { admitted, skipped } = admitWithinBudget(
-    triggered,
-    report.spend.monthUsd,
-    input.budgetUsd,
-    input.worstCasePerRunUsd,
-  );
+  const { admitted, skipped, monthUsd, ids } = await admitTriggered(triggered, input, deps);
+  report.spend.monthUsd = monthUsd;
   for (const item of skipped) {
     report.skipped.push({
       ticker: item.ticker,
@@ -93,8 +94,35 @@ export async function runCycle(input: CycleInput, deps: CycleDeps): Promise<Watc
       reason: `the month's budget ($${input.budgetUsd?.toFixed(2)}) has no room for another run's worst case ($${input.worstCasePerRunUsd.toFixed(2)})`,
     });
   }
-  report.analysed = await analyseAdmitted(admitted, deps);
+  try {
+    report.analysed = await analyseAdmitted(admitted, deps);
+  } finally {
+    // Each admitted run is saved (or never ran) by now: its spend is in the store, not in flight.
+    await deps.reservations?.release(ids);
+  }
   return report;
+}
+
+/**
+ * The triggered tickers the month's budget admits: the saved spend plus, with reservations,
+ * what other processes on this home have in flight, both read under the home's lock.
+ */
+async function admitTriggered(
+  triggered: Triggered[],
+  input: CycleInput,
+  deps: CycleDeps,
+): Promise<{ admitted: Triggered[]; skipped: Triggered[]; monthUsd: number; ids: string[] }> {
+  const decide = async (reservedUsd: number) => {
+    const monthUsd = roundUsd(monthSpend(await deps.savedRuns(), deps.now()) + reservedUsd);
+    const admission = admitWithinBudget(triggered, monthUsd, input.budgetUsd, input.worstCasePerRunUsd);
+    return { decision: { ...admission, monthUsd }, reserveUsd: admission.admitted.map(() => input.worstCasePerRunUsd) };
+  };
+  // Enqueued runs are spent by workers later; only runs made here are held in flight.
+  if (!deps.reservations || input.budgetUsd === undefined || deps.enqueue) {
+    return { ...(await decide(0)).decision, ids: [] };
+  }
+  const { decision, ids } = await deps.reservations.admit(decide);
+  return { ...decision, ids };
 }
 
 async function analyseAdmitted(admitted: Triggered[], deps: CycleDeps): Promise<AnalysedTicker[]> {

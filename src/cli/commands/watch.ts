@@ -10,6 +10,7 @@ import { resolveRunClock } from '../../run/as-of.js';
 import { scopeCap } from '../../run/cap.js';
 import { type RunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
+import { homeSpendReservations, type SpendReservations } from '../../run/spend-reservations.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import { listRuns, type RunSummary } from '../../store/index.js';
@@ -107,6 +108,10 @@ async function cycle(
       }),
     savedRuns,
     now: () => new Date(),
+    reservations: rereadingUnderLock(homeSpendReservations(home), () => {
+      // Under the lock the store is read again: a run another process saved a moment ago counts.
+      listing = null;
+    }),
     ...(options.enqueue
       ? {
           enqueue: (tickers) =>
@@ -238,4 +243,16 @@ function sleepUntilNext(everyMs: number, signal: AbortSignal | undefined): Promi
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** Reservations whose admission first forgets the cycle's earlier read of the store. */
+function rereadingUnderLock(reservations: SpendReservations, forget: () => void): SpendReservations {
+  return {
+    admit: (decide) =>
+      reservations.admit(async (reservedUsd) => {
+        forget();
+        return decide(reservedUsd);
+      }),
+    release: (ids) => reservations.release(ids),
+  };
 }
