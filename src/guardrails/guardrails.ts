@@ -31,7 +31,8 @@ export function limitsForPrompt(limits: GuardrailLimits): string {
     `  - positionSizePct at most ${n(limits.maxPositionPct)}; the loss at the stop (positionSizePct × stop distance ÷ entry) at most ${n(limits.maxRiskPct)} % of the portfolio; conviction at least ${n(limits.minConvictionAtMaxSize)} at the maximum size, proportionally less for a smaller one;`,
     `  - a limit entry within ${n(limits.maxEntryAtr)} ATR of the last close; a market order, or a limit on the far side of the market, fills at the last close and its levels are judged there;`,
     `  - stop at least ${n(limits.minStopAtr)} ATR and at most ${n(limits.maxStopAtr)} ATR from the entry; reward/risk (target distance ÷ stop distance) at least ${n(limits.minRewardRisk)};`,
-    `  - take-profit within ${n(limits.maxTargetAtrPerSqrtSession)} ATR × √(trading sessions in timeHorizon) of the entry, and at most ${n(limits.maxBeyond52WeekPct)} % beyond the 52-week high (BUY) or low (SELL).`,
+    `  - take-profit within ${n(limits.maxTargetAtrPerSqrtSession)} ATR × √(trading sessions in timeHorizon) of the entry, and at most ${n(limits.maxBeyond52WeekPct)} % beyond the 52-week high (BUY) or low (SELL);`,
+    `  - stop at most ${n(limits.maxStopBeyond52WeekPct)} % beyond the 52-week low (BUY) or high (SELL).`,
   ].join('\n');
 }
 
@@ -97,7 +98,7 @@ export function checkDecision(
     return findings;
   }
   checkEntryDistance(decision, reference, bounds, add);
-  checkStopDistance(decision, reference, bounds, add);
+  checkStopDistance(decision, reference, market, bounds, add);
   checkTargetReach(decision, reference, market, bounds, add);
   return findings;
 }
@@ -355,7 +356,13 @@ function checkEntryDistance(decision: Decision, reference: Reference, limits: Gu
   }
 }
 
-function checkStopDistance(decision: Decision, reference: Reference, limits: GuardrailLimits, add: Add): void {
+function checkStopDistance(
+  decision: Decision,
+  reference: Reference,
+  market: MarketSnapshot | null,
+  limits: GuardrailLimits,
+  add: Add,
+): void {
   const { stopLoss } = decision;
   if (stopLoss === null) return;
   const distance = Math.abs(reference.fill - stopLoss);
@@ -367,13 +374,54 @@ function checkStopDistance(decision: Decision, reference: Reference, limits: Gua
       'error',
       `stop ${num(stopLoss)} is ${ruler.measure(distance)} ${direction} the entry ${num(reference.fill)} (min ${ruler.limit(limits.minStopAtr)}): ordinary daily noise stops it out`,
     );
-  } else if (distance > limits.maxStopAtr * ruler.atr * (1 + tolerance)) {
+    return;
+  }
+  const wide = distance > limits.maxStopAtr * ruler.atr * (1 + tolerance);
+  if (wide) {
     add(
       'stop-wide',
       'warning',
       `stop ${num(stopLoss)} is ${ruler.measure(distance)} ${direction} the entry ${num(reference.fill)} (max ${ruler.limit(limits.maxStopAtr)})`,
     );
   }
+  checkStopRange(decision.action, stopLoss, market, limits, wide, add);
+}
+
+/**
+ * A long's stop far below the year's low (a short's far above its high) guards nothing the
+ * year has seen: a warning; an error when the stop is also wider than the ATR limit allows.
+ */
+function checkStopRange(
+  action: Decision['action'],
+  stop: number,
+  market: MarketSnapshot | null,
+  limits: GuardrailLimits,
+  wide: boolean,
+  add: Add,
+): void {
+  const beyond = beyondRange(action === 'BUY' ? 'below-low' : 'above-high', stop, market);
+  if (beyond === null || beyond.pct <= limits.maxStopBeyond52WeekPct * (1 + tolerance)) return;
+  add(
+    'stop-range',
+    wide ? 'error' : 'warning',
+    `stop ${num(stop)} is ${beyond.pct.toFixed(1)} % ${beyond.words} ${num(beyond.level)} (limit ${num(limits.maxStopBeyond52WeekPct)} %)${wide ? `, and wider than ${num(limits.maxStopAtr)} ATR` : ''}`,
+  );
+}
+
+/** How far, in percent of the level, a price lies beyond the 52-week low or high; null when it does not or the range is unknown. */
+function beyondRange(
+  side: 'below-low' | 'above-high',
+  price: number,
+  market: MarketSnapshot | null,
+): { pct: number; level: number; words: string } | null {
+  if (side === 'above-high') {
+    const high = usablePrice(market?.indicators.high52w) ?? usablePrice(market?.quote.fiftyTwoWeekHigh);
+    if (high === null || price <= high) return null;
+    return { pct: ((price - high) / high) * 100, level: high, words: 'above the 52-week high' };
+  }
+  const low = usablePrice(market?.indicators.low52w) ?? usablePrice(market?.quote.fiftyTwoWeekLow);
+  if (low === null || price >= low) return null;
+  return { pct: ((low - price) / low) * 100, level: low, words: 'below the 52-week low' };
 }
 
 function checkTargetReach(
@@ -395,43 +443,33 @@ function checkTargetReach(
     );
   const distance = Math.abs(takeProfit - reference.fill);
   const reach = limits.maxTargetAtrPerSqrtSession * Math.sqrt(sessions);
-  if (distance > reach * reference.ruler.atr * (1 + tolerance)) {
+  const farReach = distance > reach * reference.ruler.atr * (1 + tolerance);
+  if (farReach) {
     add(
       'target-reach',
       'warning',
       `take-profit ${num(takeProfit)} is ${reference.ruler.measure(distance)} from the entry ${num(reference.fill)}; over "${decision.timeHorizon}" (${sessions} sessions) at most ${reference.ruler.limit(reach)} is realistic (${num(limits.maxTargetAtrPerSqrtSession)} ATR × √sessions)`,
     );
   }
-  check52WeekRange(decision.action, takeProfit, market, limits, add);
+  check52WeekRange(decision.action, takeProfit, market, limits, farReach, add);
 }
 
+/** A target far past the year's range: a warning; an error when it is also beyond the realistic reach in ATR. */
 function check52WeekRange(
   action: Decision['action'],
   target: number,
   market: MarketSnapshot | null,
   limits: GuardrailLimits,
+  farReach: boolean,
   add: Add,
 ): void {
-  const allowance = limits.maxBeyond52WeekPct / 100;
-  if (action === 'BUY') {
-    const high = usablePrice(market?.indicators.high52w) ?? usablePrice(market?.quote.fiftyTwoWeekHigh);
-    if (high !== null && target > high * (1 + allowance) * (1 + tolerance)) {
-      add(
-        'target-range',
-        'warning',
-        `take-profit ${num(target)} is ${(((target - high) / high) * 100).toFixed(1)} % above the 52-week high ${num(high)} (limit ${num(limits.maxBeyond52WeekPct)} %)`,
-      );
-    }
-    return;
-  }
-  const low = usablePrice(market?.indicators.low52w) ?? usablePrice(market?.quote.fiftyTwoWeekLow);
-  if (low !== null && target < low * (1 - allowance) * (1 - tolerance)) {
-    add(
-      'target-range',
-      'warning',
-      `take-profit ${num(target)} is ${(((low - target) / low) * 100).toFixed(1)} % below the 52-week low ${num(low)} (limit ${num(limits.maxBeyond52WeekPct)} %)`,
-    );
-  }
+  const beyond = beyondRange(action === 'BUY' ? 'above-high' : 'below-low', target, market);
+  if (beyond === null || beyond.pct <= limits.maxBeyond52WeekPct * (1 + tolerance)) return;
+  add(
+    'target-range',
+    farReach ? 'error' : 'warning',
+    `take-profit ${num(target)} is ${beyond.pct.toFixed(1)} % ${beyond.words} ${num(beyond.level)} (limit ${num(limits.maxBeyond52WeekPct)} %)${farReach ? ', and beyond the realistic reach in ATR' : ''}`,
+  );
 }
 
 function presentLevels(decision: Decision): Array<[string, number]> {

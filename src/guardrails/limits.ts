@@ -20,6 +20,8 @@ export interface GuardrailLimits {
   maxTargetAtrPerSqrtSession: number;
   /** How far, in percent, a target may reach beyond the 52-week high (BUY) or low (SELL). */
   maxBeyond52WeekPct: number;
+  /** How far, in percent, a stop may sit beyond the 52-week low (BUY) or high (SELL): past it, the stop guards nothing the year has seen. */
+  maxStopBeyond52WeekPct: number;
   /** Conviction needed at the maximum position size; a smaller size needs proportionally less. */
   minConvictionAtMaxSize: number;
   /** Percent of the price taken as one ATR when ATR(14) is not available. */
@@ -35,6 +37,7 @@ export const defaultLimits: GuardrailLimits = {
   minRewardRisk: 1,
   maxTargetAtrPerSqrtSession: 3,
   maxBeyond52WeekPct: 25,
+  maxStopBeyond52WeekPct: 10,
   minConvictionAtMaxSize: 50,
   fallbackAtrPct: 2.5,
 };

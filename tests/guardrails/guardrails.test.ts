@@ -230,7 +230,8 @@ describe('distances against the data', () => {
     );
     expect(rulesOf(check({ ...short, timeHorizon: '1–2 weeks', takeProfit: 4 }))).toEqual([
       'warning:target-reach',
-      'warning:target-range',
+      // Past the range and beyond the ATR reach: an error (issue 45 item 3).
+      'error:target-range',
     ]);
   });
 
@@ -370,5 +371,63 @@ describe('horizonSessions', () => {
     ['until the next earnings', null],
   ])('%s → %s sessions', (text, sessions) => {
     expect(horizonSessions(text)).toBe(sessions);
+  });
+});
+
+describe('levels against the year range (issue 45 item 3): thresholds maxStopBeyond52WeekPct 10, maxStopAtr 6', () => {
+  const withRange = (low52w: number, high52w: number, atr14 = 2.5) =>
+    makeSnapshot('ACME', { indicators: { ...market.indicators, low52w, high52w, atr14 } });
+  const cases: Array<{ name: string; decision: Decision; snapshot: MarketSnapshot; expected: string[] }> = [
+    {
+      name: 'long, stop 9.5 % below the low (5.6 ATR): passes',
+      decision: { ...long, stopLoss: 85.975, takeProfit: 130 },
+      snapshot: withRange(95, 140),
+      expected: [],
+    },
+    {
+      name: 'long, stop 10.5 % below the low (5.6 ATR): warning',
+      decision: { ...long, stopLoss: 85.025, takeProfit: 130 },
+      snapshot: withRange(95, 140),
+      expected: ['warning:stop-range'],
+    },
+    {
+      name: "the issue's case: a stop 26.9 % below the 52-week low at 5 ATR: warning",
+      decision: { ...long, stopLoss: 49, takeProfit: 200, timeHorizon: '1 year' },
+      snapshot: withRange(67, 180, 10),
+      expected: ['warning:stop-range'],
+    },
+    {
+      name: 'long, stop 11.1 % below the low and 7.6 ATR away: error',
+      decision: { ...long, stopLoss: 80, takeProfit: 140, timeHorizon: '3 months' },
+      snapshot: withRange(90, 140),
+      expected: ['warning:stop-wide', 'error:stop-range'],
+    },
+    {
+      name: 'short, stop 10.1 % above the high (5.8 ATR): warning',
+      decision: { ...short, stopLoss: 115.6, takeProfit: 70, timeHorizon: '3 months' },
+      snapshot: withRange(60, 105),
+      expected: ['warning:stop-range'],
+    },
+    {
+      name: 'short, stop 9 % above the high: passes',
+      decision: { ...short, stopLoss: 114.45, takeProfit: 70, timeHorizon: '3 months' },
+      snapshot: withRange(60, 105),
+      expected: [],
+    },
+  ];
+  it.each(cases)('$name', ({ decision, snapshot, expected }) => {
+    expect(serious(check(decision, snapshot)).filter((rule) => !rule.includes('risk-per-trade'))).toEqual(expected);
+  });
+
+  it('names the stop, its distance past the low and the limit', () => {
+    const [finding] = check({ ...long, stopLoss: 85.025, takeProfit: 130 }, withRange(95, 140)).filter(
+      (item) => item.rule === 'stop-range',
+    );
+    expect(finding!.message).toBe('stop 85.03 is 10.5 % below the 52-week low 95 (limit 10 %)');
+  });
+
+  it('the textbook decisions stay clean', () => {
+    expect(check(long)).toEqual([]);
+    expect(check(short)).toEqual([]);
   });
 });
