@@ -121,6 +121,8 @@ interface Run {
   search: RunSearch;
   /** The failure that stopped the Director, and in which phase, for runStatus and runFailure. */
   directorFailure: { stage: 'plan' | 'decision'; failure: AgentFailure } | null;
+  /** The --max-cost cap that stopped the Director's samples before all asked for were made. */
+  samplesCut?: AgentFailure;
   /** The phase under way (what an interruption cuts short). */
   stage: RunStage;
   /** Why the market data is missing, when it is. */
@@ -453,6 +455,8 @@ async function decidePhase(run: Run, director: ReturnType<typeof createDirector>
   run.result.guardrails = outcome.guardrails;
   run.result.decisionHistory = outcome.history;
   if (outcome.stability) run.result.stability = outcome.stability;
+  if (outcome.samples) run.result.samples = outcome.samples;
+  if (outcome.capCut) run.samplesCut = outcome.capCut;
   if (outcome.reviewFailure && !run.signal.aborted) {
     run.result.reviewFailure = outcome.reviewFailure;
     run.warn(reviewFailureWarning(outcome.reviewFailure));
@@ -491,6 +495,7 @@ function closeRun(run: Run, usage: UsageTracker, prices: PriceTable, started: nu
     desks: result.reports.map((report) => (report.status === 'ok' ? null : (report.failure?.kind ?? 'model'))),
     director: run.directorFailure?.failure.kind ?? null,
     findings: result.guardrails.map((finding) => finding.severity),
+    samplesCut: run.samplesCut !== undefined,
   };
   result.status = runStatus(facts);
   if (result.status === 'interrupted') result.error = 'interrupted';
@@ -506,6 +511,7 @@ function closeRun(run: Run, usage: UsageTracker, prices: PriceTable, started: nu
       report.status === 'ok' ? [] : [report.failure ?? { kind: 'model' as const, message: report.error ?? 'failed' }],
     ),
     review: result.reviewFailure ?? null,
+    samplesCut: run.samplesCut ?? null,
     error: result.error,
   });
   if (failure) result.failure = failure;

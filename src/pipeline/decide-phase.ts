@@ -44,6 +44,10 @@ export interface DecideOutcome {
   failure: AgentFailure | null;
   /** A review pass (or a later sample) that failed while a decision stands. */
   reviewFailure: AgentFailure | null;
+  /** Set with `--samples`: how many were asked for and how many made a decision. */
+  samples?: { asked: number; made: number };
+  /** The --max-cost cap stopped samples before all asked for were made: the run is degraded. */
+  capCut?: AgentFailure;
   warnings: string[];
 }
 
@@ -94,9 +98,13 @@ function single(sample: Sample, real: (decision: Decision) => DecisionRecord): D
 }
 
 function sampled(input: DecideInput, samples: Sample[], real: (decision: Decision) => DecisionRecord): DecideOutcome {
-  const standing = samples.map((sample) => sample.history.at(-1)?.decision ?? null);
-  // Samples the cap or an interrupt never started count as samples without a decision.
-  while (standing.length < input.samples) standing.push(null);
+  const capCut = samples.find((sample) => sample.report.failure?.kind === 'budget')?.report.failure;
+  // Under the cap, the figures are over the samples made; otherwise a sample never started (an interrupt) counts as one without a decision.
+  const counted = capCut ? samples.filter((sample) => sample.history.length > 0) : samples;
+  const standing = counted.map((sample) => sample.history.at(-1)?.decision ?? null);
+  if (!capCut) while (standing.length < input.samples) standing.push(null);
+  const made = samples.filter((sample) => sample.history.length > 0).length;
+  const tally = { asked: input.samples, made };
   const agreed = consensusOf(standing);
   const failures = samples.flatMap((sample, index) =>
     sample.history.length === 0 && sample.report.failure ? [{ index, failure: sample.report.failure }] : [],
@@ -107,9 +115,19 @@ function sampled(input: DecideInput, samples: Sample[], real: (decision: Decisio
   );
   const notRun = input.samples - samples.length;
   if (notRun > 0) warnings.push(`${notRun} of the Director's ${input.samples} samples did not run`);
-  if (!agreed) return { ...empty(failures.at(-1)?.failure ?? { kind: 'model', message: 'no decision' }), warnings };
+  if (capCut && made < input.samples)
+    warnings.push(`the --max-cost cap stopped the Director's samples: ${made} of ${input.samples} made a decision`);
+  if (!agreed)
+    return {
+      ...empty(failures.at(-1)?.failure ?? { kind: 'model', message: 'no decision' }),
+      warnings,
+      samples: tally,
+    };
   const record = real(agreed.decision);
-  const stability = realSpread(agreed.stability, input.blind?.unblind ?? null);
+  const stability = {
+    ...realSpread(agreed.stability, input.blind?.unblind ?? null),
+    ...(capCut && made < input.samples ? { asked: input.samples } : {}),
+  };
   const representative = samples.find((sample) => sample.history.at(-1)?.decision.action === agreed.decision.action);
   return {
     decision: record.decision,
@@ -121,6 +139,8 @@ function sampled(input: DecideInput, samples: Sample[], real: (decision: Decisio
     stability,
     failure: null,
     reviewFailure: null,
+    samples: tally,
+    ...(capCut && made < input.samples ? { capCut } : {}),
     warnings,
   };
 }

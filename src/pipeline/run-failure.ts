@@ -14,6 +14,8 @@ export interface FailureFacts {
   desks: readonly AgentFailure[];
   /** A failed review pass of the Director (its decision before stands). */
   review: AgentFailure | null;
+  /** The --max-cost cap that stopped the Director's samples early. */
+  samplesCut?: AgentFailure | null;
   /** The run's error line, when it has one. */
   error: string | null;
 }
@@ -32,6 +34,7 @@ export function runFailure(facts: FailureFacts): RunFailure | undefined {
   if (desk) return fromAgent('desks', desk, facts.status === 'failed' ? facts.error : null);
   // Market data that could not be had (Yahoo unreachable) may be there on another try.
   if (facts.market !== null) return { stage: 'market', kind: 'market', message: facts.market, retryable: true };
+  if (facts.samplesCut) return fromAgent('decision', facts.samplesCut, null);
   if (facts.review) return fromAgent('decision', facts.review, null);
   return undefined;
 }

@@ -13,12 +13,14 @@ export interface RunFacts {
   director: FailureKind | null;
   /** Severities of the findings on the decision that stands. */
   findings: ReadonlyArray<GuardrailFinding['severity']>;
+  /** The --max-cost cap stopped the Director's samples before all asked for were made. */
+  samplesCut?: boolean;
 }
 
 /**
  * The one rule from facts to status, worst first: interrupted; failed (the Director
  * failed, or every desk did); flagged (the decision breaks a guardrail rule: an
- * `error` finding); degraded (a desk or the market data is missing); ok. A stop by
+ * `error` finding); degraded (a desk, the market data, or samples the cap cut are missing); ok. A stop by
  * the --max-cost cap is no failure of the model: where it ends a run, the run is
  * degraded, not failed.
  */
@@ -30,6 +32,6 @@ export function runStatus(facts: RunFacts): RunStatus {
     return failedDesks.includes('budget') ? 'degraded' : 'failed';
   }
   if (facts.findings.includes('error')) return 'flagged';
-  if (failedDesks.length > 0 || facts.marketMissing) return 'degraded';
+  if (failedDesks.length > 0 || facts.marketMissing || facts.samplesCut) return 'degraded';
   return 'ok';
 }

@@ -74,7 +74,7 @@ export function stabilityFindings(stability: Stability, minAgreement: number): G
     {
       rule: 'unstable-decision',
       severity: 'error',
-      message: `the Director's ${stability.k} samples agree ${percent(stability.agreement)} on one action (${counts}${failed}), below the ${percent(minAgreement)} --min-agreement: the call moves when it is asked again`,
+      message: `the Director's ${stability.k} samples${madeOf(stability)} agree ${percent(stability.agreement)} on one action (${counts}${failed}), below the ${percent(minAgreement)} --min-agreement: the call moves when it is asked again`,
     },
   ];
 }
@@ -139,4 +139,11 @@ export function sampleOrders<T>(items: readonly T[], k: number): T[][] {
 
 function orderKey<T>(order: readonly T[], items: readonly T[]): string {
   return order.map((item) => items.indexOf(item)).join(',');
+}
+
+/** " (of 3 asked; the --max-cost cap stopped the rest)" when the cap made fewer samples than asked. */
+export function madeOf(stability: Stability): string {
+  return stability.asked !== undefined && stability.asked > stability.k
+    ? ` (of ${stability.asked} asked; the --max-cost cap stopped the rest)`
+    : '';
 }

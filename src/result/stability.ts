@@ -10,8 +10,10 @@ export interface LevelSpread {
 }
 
 export interface Stability {
-  /** Samples asked for. */
+  /** Samples the figures are computed over: those made (all asked for, unless the --max-cost cap stopped the rest). */
   k: number;
+  /** Samples asked for, when the cap made fewer than that (absent when every sample asked for ran). */
+  asked?: number;
   /** The modal action's share of the k samples (a sample with no decision agrees with nothing). */
   agreement: number;
   /** Decisions per action. */

@@ -188,6 +188,8 @@ export interface AnalysisResult {
   blind?: { alias: string; scale: number };
   /** Set with `--samples k` (k ≥ 2): how much the Director's decision moves when asked again. */
   stability?: Stability;
+  /** Set with `--samples k` (k ≥ 2): samples asked for, and how many made a decision (fewer when the cap cut them). */
+  samples?: { asked: number; made: number };
   /**
    * Every figure in the prose (desk reports, the plan, the decision's texts) matched against
    * what the run saw (docs/claims.md). Absent in runs saved before claims existed.

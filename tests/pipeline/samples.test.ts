@@ -79,14 +79,21 @@ describe('analyze with samples', () => {
     expect(decisionRequests(model).map((request) => request.seed)).toEqual([undefined]);
   });
 
-  it('the cost cap counts every sample: it stops the third, which counts as no decision', async () => {
+  it('the cost cap counts every sample: it stops the third, and the run is degraded, never ok (issue 45 item 4)', async () => {
     // Each call reports 2,000 completion tokens of gpt-4.1 ($0.016); a decision call's worst case is
     // about $0.012 of completion plus its prompt. Five calls and two samples fit under $0.12; a third does not.
     const usage = { promptTokens: 0, completionTokens: 2_000 };
     const model = script([buy(98), buy(99), buy(100)], usage);
     const result = await run(model, { samples: 3, maxCostUsd: 0.12 });
     expect(decisionRequests(model)).toHaveLength(2);
-    expect(result.stability).toMatchObject({ k: 3, failed: 1, actions: { BUY: 2, SELL: 0, HOLD: 0 } });
+    // The figures are over the samples made, and say how many were asked for.
+    expect(result.stability).toMatchObject({ k: 2, asked: 3, failed: 0, actions: { BUY: 2, SELL: 0, HOLD: 0 } });
+    expect(result.samples).toEqual({ asked: 3, made: 2 });
+    expect(result.status).toBe('degraded');
+    expect(result.failure).toMatchObject({ stage: 'decision', kind: 'budget' });
+    expect(result.warnings.join('\n')).toMatch(
+      /the --max-cost cap stopped the Director's samples: 2 of 3 made a decision/,
+    );
     expect(result.usage.byAgent.director?.completionTokens).toBe(6_000);
     expect(result.warnings.join('\n')).toMatch(/sample 3 of 3 made no decision: --max-cost \$0\.1200 reached/);
     expect(result.usage.costUsd).toBeLessThanOrEqual(0.12);
