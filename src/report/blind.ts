@@ -1,3 +1,4 @@
+import { madeOf } from '../pipeline/stability.js';
 import type { AnalysisResult } from '../result/types.js';
 import type { Tone } from './view-types.js';
 
@@ -23,11 +24,7 @@ export function stabilityBanner(result: Pick<AnalysisResult, 'stability'>): stri
     level('target', spread.takeProfit),
   ].filter((part): part is string => part !== null);
   const failed = stability.failed > 0 ? `, ${stability.failed} without a decision` : '';
-  const made =
-    stability.asked !== undefined && stability.asked > stability.k
-      ? ` (made of ${stability.asked} asked: the --max-cost cap stopped the rest)`
-      : '';
-  return `STABILITY — ${stability.k} samples of the decision${made}: BUY ${actions.BUY}, SELL ${actions.SELL}, HOLD ${actions.HOLD}${failed} · agreement ${Math.round(stability.agreement * 100)} %${spreads.length > 0 ? ` · spread ${spreads.join(', ')}` : ''}`;
+  return `STABILITY — ${stability.k} samples of the decision${madeOf(stability)}: BUY ${actions.BUY}, SELL ${actions.SELL}, HOLD ${actions.HOLD}${failed} · agreement ${Math.round(stability.agreement * 100)} %${spreads.length > 0 ? ` · spread ${spreads.join(', ')}` : ''}`;
 }
 
 /** A sampled decision flagged as unstable reads as bad news; one that held, as good. */
