@@ -14,6 +14,7 @@ import { ModelError } from '../errors.js';
 import type { ChatModel, ChatRequest, ChatResponse } from '../llm/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { keepFinishedSeconds } from './jobs.js';
+import { redisStepTimeoutMs, withTimeout } from './bounded.js';
 import type { RedisClient } from './redis.js';
 
 export interface JobLedger {
@@ -49,14 +50,19 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
     },
     async addSpent(usd) {
       if (!(usd > 0)) return;
-      await client.multi().incrbyfloat(spentKey, usd).expire(spentKey, keepFinishedSeconds).exec();
+      await withTimeout(
+        client.multi().incrbyfloat(spentKey, usd).expire(spentKey, keepFinishedSeconds).exec(),
+        redisStepTimeoutMs,
+      ).catch(() => undefined);
     },
     remembering(model) {
       return {
         prepare: () => model.prepare?.(),
         async complete(request) {
           const field = requestHash(request);
-          const kept = keptAnswer(await client.hget(answersKey, field));
+          // A Redis that stopped costs this attempt its reuse, never its run.
+          const stored = await withTimeout(client.hget(answersKey, field), redisStepTimeoutMs).catch(() => null);
+          const kept = keptAnswer(stored);
           if (kept) {
             reused += 1;
             return { ...kept, usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 } };
@@ -69,11 +75,14 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
               retryAfterMs = error.rateLimit?.retryAfterMs ?? retryAfterMs;
             throw error;
           }
-          await client
-            .multi()
-            .hset(answersKey, field, JSON.stringify(response))
-            .expire(answersKey, keepFinishedSeconds)
-            .exec();
+          await withTimeout(
+            client
+              .multi()
+              .hset(answersKey, field, JSON.stringify(response))
+              .expire(answersKey, keepFinishedSeconds)
+              .exec(),
+            redisStepTimeoutMs,
+          ).catch(() => undefined);
           return response;
         },
       };

@@ -13,6 +13,8 @@ import { createHash } from 'node:crypto';
 import { maxImpliedWaitMs, type BucketStore, type Ceilings, type TakeResult } from '../llm/pacer-buckets.js';
 import type { QuotaState, RateLimitInfo } from '../llm/rate-limit-headers.js';
 import { createPacerRegistry, type PacerRegistry } from '../llm/pacer.js';
+import { memoryBucketStore } from '../llm/pacer-buckets.js';
+import { redisStepTimeoutMs, withTimeout } from './bounded.js';
 import { ensureReachable, type QueueModules, type RedisClient } from './redis.js';
 
 /** Shared Lua: the clock, the state, a bucket's refill, and saving. */
@@ -209,7 +211,69 @@ export async function sharedPacers(
   // A lost Redis is reported by the worker; this client's own reconnection errors stay quiet.
   client.on('error', () => undefined);
   return {
-    pacers: createPacerRegistry({ ceilings, makeStore: (key) => redisBucketStore(client, key, ceilings) }),
+    pacers: createPacerRegistry({
+      ceilings,
+      makeStore: (key) =>
+        withLocalFallback(redisBucketStore(client, key, ceilings), memoryBucketStore(ceilings, Date.now)),
+    }),
     close: () => client.disconnect(),
+  };
+}
+
+/** How long a pacer step may wait on Redis before this worker paces on its own. */
+export const redisPacerTimeoutMs = redisStepTimeoutMs;
+/** After Redis failed a step, how long this worker paces locally before it asks Redis again. */
+const localSpellMs = 30_000;
+
+/**
+ * A Redis bucket store that never holds a run: a step Redis does not answer in time (it
+ * stopped, the network went) is taken from this worker's own buckets instead, for a while,
+ * and the run goes on paced locally — the quota is then this worker's alone to respect.
+ * Tickets of the local store are negative, so each answer is observed by the store that
+ * admitted its request.
+ */
+export function withLocalFallback(
+  redis: BucketStore,
+  local: BucketStore,
+  timeoutMs = redisPacerTimeoutMs,
+  now: () => number = Date.now,
+): BucketStore {
+  let localUntil = 0;
+  const viaRedis = async <T>(step: () => Promise<T>, fallback: () => Promise<T>): Promise<T> => {
+    if (now() < localUntil) return fallback();
+    try {
+      return await withTimeout(step(), timeoutMs);
+    } catch {
+      localUntil = now() + localSpellMs;
+      return fallback();
+    }
+  };
+  const localTake = async (tokens: number): Promise<TakeResult> => {
+    const taken = await local.take(tokens);
+    return taken.granted ? { granted: true, ticket: -taken.ticket } : taken;
+  };
+  const byTicket = <T>(ticket: number, step: (store: BucketStore, own: number) => Promise<T>, empty: T) =>
+    ticket < 0
+      ? step(local, -ticket)
+      : viaRedis(
+          () => step(redis, ticket),
+          async () => empty,
+        );
+  return {
+    take: (tokens) =>
+      viaRedis(
+        () => redis.take(tokens),
+        () => localTake(tokens),
+      ),
+    observe: (ticket, info) => byTicket(ticket, (store, own) => store.observe(own, info), undefined),
+    release: (ticket) => byTicket(ticket, (store, own) => store.release(own), undefined),
+    pauseFor: async (ms) => {
+      await local.pauseFor(ms);
+      await viaRedis(
+        () => redis.pauseFor(ms),
+        async () => undefined,
+      );
+    },
+    limits: () => (now() < localUntil ? local.limits() : redis.limits()),
   };
 }

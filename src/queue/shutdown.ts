@@ -3,8 +3,9 @@
  * with Redis gone (ECONNREFUSED, the server stopped), there is nothing to finish against
  * and nothing to wait for — BullMQ's graceful close would wait for a reconnection that
  * never comes, so a SIGTERM would be ignored until the process manager's SIGKILL. The
- * worker is then closed by force, its connections dropped at once; the jobs it held go
- * back to the queue when their lock expires, as after a crash.
+ * runs in flight are then interrupted and saved as interrupted (as the CLI saves a run
+ * Ctrl-C stops), and the worker is closed by force, its connections dropped at once; the
+ * jobs it held go back to the queue when their lock expires, as after a crash.
  */
 import type { RedisClient } from './redis.js';
 
@@ -13,6 +14,8 @@ export interface ClosingParts {
   queue: import('bullmq').Queue;
   connection: RedisClient;
   log: (line: string) => void;
+  /** Ends the analyses in flight (interrupted, saved) before a close at once drops their connections. */
+  interruptInFlight?: () => Promise<void>;
 }
 
 /** BullMQ's wrapper around each ioredis client it owns (public on its backend). */
@@ -60,7 +63,9 @@ function redisGone(connection: RedisClient): Promise<'gone'> {
   });
 }
 
-async function forceClose({ worker, queue, connection }: ClosingParts): Promise<void> {
+async function forceClose({ worker, queue, connection, interruptInFlight }: ClosingParts): Promise<void> {
+  // Runs in flight would otherwise die with the process, unsaved: they end interrupted and are saved first.
+  await interruptInFlight?.();
   connection.disconnect();
   // The worker's own clients (its copy of the connection and the blocking one) would keep
   // reconnecting, and the process alive: they are dropped too.

@@ -49,6 +49,9 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   // The job ledger's reads and writes get their own client, so they never queue behind BullMQ's.
   const ledgerConnection = connection.duplicate();
   ledgerConnection.on('error', () => undefined);
+  // Aborted when the worker must close at once (Redis gone): the runs in flight end interrupted and are saved.
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
 
   const processor = async (job: import('bullmq').Job): Promise<AnalysisResult> => {
     const request = jobRequest(job, settings, bullmq.UnrecoverableError);
@@ -56,7 +59,9 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
     const attempt = `attempt ${job.attemptsMade + 1} of ${job.opts.attempts ?? 1}`;
     line(` started (${attempt})`);
     const ledger = jobLedger(ledgerConnection, settings.queueName, String(job.id));
-    const verdict = await runJob(request, settings, ledger);
+    const running = runJob(request, settings, ledger, stopping.signal);
+    inFlight.add(running);
+    const verdict = await running.finally(() => inFlight.delete(running));
     switch (verdict.kind) {
       case 'done':
         await ledger.forget();
@@ -95,10 +100,25 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
   await worker.waitUntilReady();
   return {
     async close() {
-      await closeWorker({ worker, queue, connection, log: settings.log });
+      const interruptInFlight = async () => {
+        if (inFlight.size === 0) return;
+        settings.log(
+          `autohedge worker: interrupting ${inFlight.size} analysis(es) in flight; each is saved as interrupted`,
+        );
+        stopping.abort();
+        await Promise.race([Promise.allSettled([...inFlight]), delay(savingGraceMs)]);
+      };
+      await closeWorker({ worker, queue, connection, log: settings.log, interruptInFlight });
       ledgerConnection.disconnect();
     },
   };
+}
+
+/** How long a worker closing at once waits for its interrupted runs to be saved. */
+const savingGraceMs = 15_000;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** The server's retry-after when it sent one (capped), else the configured pause. */
@@ -133,7 +153,12 @@ function jobRequest(
  * its model answering what they already paid for from the ledger; only a result that is
  * the job's value is kept (saved, handed to afterSave).
  */
-async function runJob(request: RunRequest, settings: WorkerSettings, ledger: JobLedger): Promise<JobVerdict> {
+async function runJob(
+  request: RunRequest,
+  settings: WorkerSettings,
+  ledger: JobLedger,
+  stopping: AbortSignal,
+): Promise<JobVerdict> {
   try {
     const spent = await ledger.spentUsd();
     const capUsd = request.maxCostUsd ?? null;
@@ -144,8 +169,10 @@ async function runJob(request: RunRequest, settings: WorkerSettings, ledger: Job
       };
     const cap = scopeCap(capUsd === null ? null : capUsd - spent, settings.session);
     const session = { ...settings.session, model: ledger.remembering(settings.session.model) };
-    const keep = (result: AnalysisResult) => verdictOnResult(result).kind === 'done';
-    const { result } = await runAndSave(request, session, settings.sinks(request), { cap, keep });
+    // A run the closing worker interrupted is kept (saved as interrupted), as the CLI keeps one Ctrl-C stops.
+    const keep = (result: AnalysisResult) =>
+      verdictOnResult(result).kind === 'done' || (stopping.aborted && result.status === 'interrupted');
+    const { result } = await runAndSave(request, session, settings.sinks(request), { cap, keep, signal: stopping });
     await ledger.addSpent(result.usage.costUsd ?? 0);
     return verdictOnResult(result);
   } catch (error) {

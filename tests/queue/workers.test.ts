@@ -174,3 +174,39 @@ describe.skipIf(!available)(available ? 'worker processes on a real Redis' : noR
     }
   }, 30_000);
 });
+
+describe.skipIf(!available)(
+  available ? 'a worker whose Redis stops mid-run (issue 47 item 22)' : noRedisMessage,
+  () => {
+    beforeAll(async () => {
+      await ensureBuilt();
+    }, 240_000);
+
+    it('on SIGTERM the run in flight is interrupted and saved as interrupted, not lost', async () => {
+      const own = await startRedisServer();
+      const queue = queueName('gone');
+      const server = await startAnalysisServer(({ ticker, agent }) =>
+        ticker === 'HANG' && agent === 'quant' ? { answer: { text: 'never in time.' }, delayMs: 60_000 } : undefined,
+      );
+      try {
+        const worker = await spawnWorker({ redisUrl: own.url, queue, modelUrl: server.url });
+        workers.push(worker);
+        const io = captureIo();
+        expect(await runCli(['enqueue', 'HANG', '--redis', own.url, '--queue', queue], io)).toBe(0);
+        await eventually('the quant call of HANG to arrive', () =>
+          server.requests.some((request) => request.headers['x-autohedge-agent'] === 'quant'),
+        );
+        await own.stop();
+        worker.child.kill('SIGTERM');
+        const exit = await within(30_000, worker.exited(), () => `the worker did not exit:\n${worker.stderr()}`);
+        expect(exit.signal).toBeNull();
+        expect(worker.stderr()).toContain('interrupting 1 analysis(es) in flight');
+        const saved = worker.savedRuns();
+        expect(saved.map((result) => [result.ticker, result.status])).toEqual([['HANG', 'interrupted']]);
+      } finally {
+        await server.close();
+        await own.stop().catch(() => undefined);
+      }
+    }, 90_000);
+  },
+);
