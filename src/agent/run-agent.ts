@@ -152,6 +152,11 @@ class AgentRun<Output> {
       ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
       agent: spec.id,
     };
+    // A replayed (or very fast) model answers without the event loop ever turning, so a
+    // Ctrl-C would wait for the whole run: each call first lets a pending signal land.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const stopped = stoppedFailure(this.stops);
+    if (stopped) return stopped;
     this.calls += 1;
     const callStarted = performance.now();
     let response: ChatResponse;

@@ -1,7 +1,8 @@
 // Interruption, on the built CLI as a user runs it: SIGINT (Ctrl-C), SIGTERM (`docker
 // stop`, `timeout`, CI cancellation) or SIGHUP (a dropped ssh session) while three desks
 // wait on the model aborts every in-flight request (the server sees each socket close),
-// saves what finished with status "interrupted", and exits 130 / 143 / 129 within a second.
+// saves what finished with status "interrupted", and exits 130 / 143 / 129 long before the hang would
+// end (the hang never does; how fast is `npm run bench`'s business, not a loaded machine's).
 //
 // The child gets its market data from a snapshot already in its $AUTOHEDGE_HOME cache
 // (no network), and its model from the loopback OpenAI server through OPENAI_BASE_URL.
@@ -38,6 +39,9 @@ function seedMarketCache(home: string, now: Date): void {
   );
 }
 
+/** The hanging desks never answer; a bound far below a test's own timeout, so a loaded machine cannot flake it. */
+const longBeforeTheHangEnds = 20_000;
+
 const signals = [
   { signal: 'SIGINT', exitCode: 130 },
   { signal: 'SIGTERM', exitCode: 143 },
@@ -45,7 +49,7 @@ const signals = [
 ] as const;
 
 describe.skipIf(!built).each(signals)('$signal on the built CLI', ({ signal: sent, exitCode }) => {
-  it(`during the fan-out: every in-flight request aborted, what finished saved as interrupted, exit ${exitCode} within a second`, async () => {
+  it(`during the fan-out: every in-flight request aborted, what finished saved as interrupted, exit ${exitCode} long before the hang would end`, async () => {
     // The Director plans and Sentiment answers at once; the three other desks wait forever.
     server = await startOpenAIServer(
       byAgent({ quant: [{ hang: true }], risk: [{ hang: true }], execution: [{ hang: true }] }),
@@ -91,12 +95,12 @@ describe.skipIf(!built).each(signals)('$signal on the built CLI', ({ signal: sen
       const { code, signal, at } = await exited;
 
       expect({ code, signal }).toEqual({ code: exitCode, signal: null });
-      expect(at - interruptedAt).toBeLessThan(1_000);
+      expect(at - interruptedAt).toBeLessThan(longBeforeTheHangEnds);
       // Each waiting request's socket was closed by the client, not left to time out.
       await settle(() => server!.requests.every((request) => request.answeredAt !== undefined));
       for (const request of server.requests) expect(request.answeredAt, agentOf(request)).toBeDefined();
       for (const agent of hanging)
-        expect(requestsOf(server, agent)[0]!.answeredAt! - interruptedAt).toBeLessThan(1_000);
+        expect(requestsOf(server, agent)[0]!.answeredAt! - interruptedAt).toBeLessThan(longBeforeTheHangEnds);
 
       const result = JSON.parse(stdout) as AnalysisResult;
       expect({ status: result.status, error: result.error, decision: result.decision }).toEqual({
@@ -126,4 +130,40 @@ describe.skipIf(!built).each(signals)('$signal on the built CLI', ({ signal: sen
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
   });
+});
+
+describe.skipIf(!built)('SIGINT during a --demo replay (issue 44 item 4)', () => {
+  it('stops the run where it is: saved as interrupted, nothing sealed as a decision, exit 130', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'autohedge-sigint-demo-'));
+    const child = spawn(process.execPath, [join(root, 'bin', 'autohedge.js'), 'analyze', 'ACME', '--demo', '--json'], {
+      cwd: mkdtempSync(join(tmpdir(), 'autohedge-cwd-')),
+      env: { PATH: process.env.PATH, NO_COLOR: '1', AUTOHEDGE_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      // The desks are done and the Director decides: a replay answers at once, so the signal must still land.
+      if (!sent && /quant: done/.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('exit', (exitCode) => done(exitCode)));
+    expect(sent).toBe(true);
+    expect(code).toBe(130);
+    const result = JSON.parse(stdout) as AnalysisResult;
+    expect(result.status).toBe('interrupted');
+    expect(result.decision).toBeNull();
+    const [run] = readdirSync(join(home, 'runs'));
+    const saved = JSON.parse(readFileSync(join(home, 'runs', run!, 'result.json'), 'utf8')) as AnalysisResult;
+    expect(saved.status).toBe('interrupted');
+    // Nothing sealed as a decision: an interrupted run is not a call.
+    const ledger = join(home, 'ledger', 'demo', 'ledger.jsonl');
+    const sealed = existsSync(ledger) ? readFileSync(ledger, 'utf8').split('\n').filter(Boolean) : [];
+    expect(sealed.filter((line) => /"decision":\{/.test(line))).toEqual([]);
+  }, 60_000);
 });
