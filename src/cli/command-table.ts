@@ -182,7 +182,7 @@ export type EvaluateCliOptions = OptionsOf<typeof evaluateSpec>;
 
 export const doctorSpec = {
   name: 'doctor',
-  description: 'check the setup: keys, server, model, streamed tool calls, structured output, Exa, Yahoo',
+  description: 'check the setup: keys, server, model, streamed tool calls, structured output, Exa, market data sources',
   groups: ['model'],
   options: ['search', 'json'],
   help: {

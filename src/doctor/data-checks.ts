@@ -62,7 +62,12 @@ export async function marketCheck(market: MarketData, asOf: Date): Promise<Check
     const vendor = snapshot.vendors?.bars.label ?? 'market data';
     const sources = market.describeSources?.() ?? [];
     const configured = sources.length > 0 ? `; sources: ${sources.join(', ')}` : '';
-    return check('market', 'market data', 'ok', `${vendor} reachable (AAPL: ${snapshot.bars.length} daily bars)${configured}`);
+    return check(
+      'market',
+      'market data',
+      'ok',
+      `${vendor} reachable (AAPL: ${snapshot.bars.length} daily bars)${configured}`,
+    );
   } catch (error) {
     return check('market', 'market data', 'fail', errorMessage(error));
   }

@@ -46,7 +46,18 @@ export function assembleSnapshot(request: AssemblyRequest, gathered: Gathered): 
   ];
   const source = vendors.bars.vendor;
   const units = parts.conversion ? { units: parts.conversion } : {};
-  const data = { symbol, asOf: asOf.toISOString(), identity, quote, bars, indicators, warnings, source, vendors, ...units };
+  const data = {
+    symbol,
+    asOf: asOf.toISOString(),
+    identity,
+    quote,
+    bars,
+    indicators,
+    warnings,
+    source,
+    vendors,
+    ...units,
+  };
   // The key order of a saved snapshot (result.json, the cache) stays as it always was; the record comes last.
   return {
     symbol,

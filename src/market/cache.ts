@@ -8,7 +8,7 @@ import type { MarketSnapshot } from './types.js';
 
 /**
  * Snapshots on disk, one file per symbol and as-of day:
- * `<cacheDir>/market/<symbol>/<YYYY-MM-DD>.json`. Yahoo rate-limits heavy users, and
+ * `<cacheDir>/market/<symbol>/<YYYY-MM-DD>.json`. Vendors rate-limit heavy users, and
  * an analysis of yesterday does not need yesterday's numbers fetched again.
  *
  * Freshness: an entry written after its day ended is final and never expires (a past

@@ -44,7 +44,7 @@ export function barsInMajorUnits(bars: readonly Bar[], factor: number): Bar[] {
 
 /**
  * Prices in minor units → major units, the currency renamed. Market cap is left alone:
- * vendors state it in the major unit already (Yahoo: OCDO.L at 308.8 GBp has a market
+ * vendors state it in the major unit already (OCDO.L at 308.8 GBp has a market
  * cap of 2.55 B GBP, not 2.55 B pence).
  */
 export function toMajorUnits<Parts extends { identity: Identity; quote: QuoteStats; bars: Bar[] }>(

@@ -63,7 +63,8 @@ export function createMarketData(options: MarketDataOptions): MarketData {
       const closeOf = (day: string) => calendar.sessionClose(symbol, day);
       const snapshot = assembleSnapshot({ symbol, asOf, historical, closeOf }, gathered);
       if (cache && complete) await cache.write(snapshot, asOf, kind);
-      else if (cache) logger.debug(`market cache: ${symbol} ${isoDay(asOf)} not cached (part of the data was unreachable)`);
+      else if (cache)
+        logger.debug(`market cache: ${symbol} ${isoDay(asOf)} not cached (part of the data was unreachable)`);
       return snapshot;
     },
 
@@ -89,7 +90,11 @@ export function createMarketData(options: MarketDataOptions): MarketData {
 function fromCache(cached: MarketSnapshot, asOf: Date): MarketSnapshot {
   const mark = (part: PartVendor | null) => (part ? { ...part, cached: true } : null);
   const vendors = cached.vendors
-    ? { bars: { ...cached.vendors.bars, cached: true }, quote: mark(cached.vendors.quote), profile: mark(cached.vendors.profile) }
+    ? {
+        bars: { ...cached.vendors.bars, cached: true },
+        quote: mark(cached.vendors.quote),
+        profile: mark(cached.vendors.profile),
+      }
     : undefined;
   const data = { ...cached, asOf: asOf.toISOString(), source: 'cache', ...(vendors ? { vendors } : {}) };
   return { ...data, text: renderSnapshotText(data) };
@@ -152,7 +157,10 @@ async function gather(
     async (source) =>
       source.quote
         ? { parts: await source.quote({ ticker: symbol, asOf, signal, historical }), barsOnly: false }
-        : { parts: barsOnlyParts(symbol, await source.bars!({ ticker: symbol, from, to: isoDay(asOf), signal })), barsOnly: true },
+        : {
+            parts: barsOnlyParts(symbol, await source.bars!({ ticker: symbol, from, to: isoDay(asOf), signal })),
+            barsOnly: true,
+          },
   );
   const vendor = partVendor(answer.source);
   const { parts, barsOnly } = answer.value;
@@ -173,7 +181,15 @@ async function gather(
 
 /** What daily bars alone say about a symbol. */
 function barsOnlyParts(symbol: string, daily: DailyBars): Gathered['parts'] {
-  const identity = { symbol, name: null, exchange: null, currency: daily.currency, quoteType: null, sector: null, industry: null };
+  const identity = {
+    symbol,
+    name: null,
+    exchange: null,
+    currency: daily.currency,
+    quoteType: null,
+    sector: null,
+    industry: null,
+  };
   return {
     identity,
     // Replaced by the price of the last daily close (pointInTimeQuote) when the snapshot is assembled.

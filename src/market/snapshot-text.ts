@@ -46,7 +46,7 @@ interface Writer {
   data: SnapshotData;
   /** "Source: …": every vendor that answered a part, from the snapshot's record. */
   sourceLabel: string;
-  /** The quote's vendor after a figure ("52-week range (Yahoo)"); null when no source had a quote. */
+  /** The quote's vendor after a figure ("52-week range (<vendor>)"); null when no source had a quote. */
   quoteVendor: string | null;
   currency: string;
   money: (value: number | null) => string;
@@ -67,7 +67,8 @@ function writerFor(data: SnapshotData): Writer {
     data,
     ...vendorNames(data),
     currency,
-    money: (value) => formatPrice(value, currency),
+    // A price converted from minor units keeps their precision: 308.8 pence is 3.0880 GBP, not 3.09.
+    money: (value) => formatPrice(value, currency, data.units ? 4 : 2),
     day: data.asOf.slice(0, 10),
     barDay: barDay ?? data.asOf.slice(0, 10),
     dated: (value) => (value === notAvailable || !barDay ? value : `${value} (${barDay})`),

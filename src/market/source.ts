@@ -67,7 +67,7 @@ export interface DailyBars {
 
 /**
  * The quote, the key statistics and the profile of one symbol with a year of daily bars,
- * as one vendor answers them together (Yahoo: chart, quote and quoteSummary in parallel).
+ * as one vendor answers them together (src/market/sources/yahoo: three requests in parallel).
  * Every price in major units of `identity.currency`.
  */
 export interface SourceQuote {
@@ -86,7 +86,7 @@ export interface MarketSource {
   readonly vendor: string;
   /** The name the agents and the reports read, e.g. "SEC EDGAR (as filed)". */
   readonly label: string;
-  /** The name in parentheses after a figure, e.g. "52-week range (Yahoo)". Defaults to `label`. */
+  /** The name in parentheses after a figure, e.g. the short name in "52-week range (…)". Defaults to `label`. */
   readonly shortLabel?: string;
   /** Quote, key statistics, profile and a year of bars, for a snapshot. */
   quote?(request: QuoteRequest): Promise<SourceQuote>;

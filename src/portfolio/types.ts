@@ -43,7 +43,7 @@ export interface MarketInput {
   /** The last close (else the quote), in `currency`. */
   price: number;
   currency: string | null;
-  /** null: Yahoo names none; counted as the sector "Unknown". */
+  /** null: the vendor names none; counted as the sector "Unknown". */
   sector: string | null;
   /** The session the price is from, YYYY-MM-DD, when known. */
   priceDay: string | null;

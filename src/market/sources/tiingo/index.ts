@@ -102,7 +102,8 @@ async function fetchBars(fetch: FetchFunction, apiKey: string, request: BarsRequ
   }
   if (!response.ok) {
     const detail = (body as { detail?: string }).detail ?? `HTTP ${response.status}`;
-    if (response.status === 404) throw new DataError(`unknown ticker '${request.ticker}' (${label}: ${detail})`, 'unknown-ticker');
+    if (response.status === 404)
+      throw new DataError(`unknown ticker '${request.ticker}' (${label}: ${detail})`, 'unknown-ticker');
     throw new DataError(`unexpected response from ${label} for '${request.ticker}' (${detail})`, 'invalid');
   }
   return parsePrices(body, request);
@@ -112,8 +113,7 @@ function dataErrorOf(error: unknown, request: BarsRequest): unknown {
   if (request.signal?.aborted) return new InterruptedError();
   const cassette = findCause(error, (cause): cause is CassetteError => cause instanceof CassetteError);
   if (cassette) return cassette;
-  if (error instanceof SourceUnreachableError)
-    return new DataError(error.message, 'unreachable', { cause: error });
+  if (error instanceof SourceUnreachableError) return new DataError(error.message, 'unreachable', { cause: error });
   if (error instanceof UnexpectedResponseError)
     return new DataError(`unexpected response from ${label} for '${request.ticker}' (${error.reason})`, 'invalid');
   // A body that is not JSON: not data.
@@ -140,7 +140,8 @@ export function parsePrices(body: unknown, request: BarsRequest): DailyBars {
   for (let index = rows.length - 1; index >= 0; index -= 1) {
     const row = rows[index]!;
     const date = row.date.slice(0, 10);
-    const onBasis = (value: number | null | undefined) => (value === null || value === undefined ? null : value / divisor);
+    const onBasis = (value: number | null | undefined) =>
+      value === null || value === undefined ? null : value / divisor;
     if (date >= request.from && date <= request.to) {
       bars.push({
         date,
@@ -159,7 +160,12 @@ export function parsePrices(body: unknown, request: BarsRequest): DailyBars {
     }
   }
   bars.reverse();
-  const notes = splits.length > 0 ? [`${label}'s prices before each split in the window (${splits.reverse().join(', ')}) are divided by its split factor`] : [];
+  const notes =
+    splits.length > 0
+      ? [
+          `${label}'s prices before each split in the window (${splits.reverse().join(', ')}) are divided by its split factor`,
+        ]
+      : [];
   // Tiingo's end-of-day prices are in the listing's currency; US listings (no exchange suffix) are in USD.
   const currency = /^[A-Z0-9-]+$/i.test(request.ticker) ? 'USD' : null;
   return { bars, currency, notes };

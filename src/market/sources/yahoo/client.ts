@@ -93,7 +93,10 @@ function firstLine(message: string): string {
 
 export function classifyYahooError(error: unknown): Failure {
   if (error instanceof SourceUnreachableError) return { kind: 'unreachable', reason: error.reason };
-  const unexpected = findCause(error, (cause): cause is UnexpectedResponseError => cause instanceof UnexpectedResponseError);
+  const unexpected = findCause(
+    error,
+    (cause): cause is UnexpectedResponseError => cause instanceof UnexpectedResponseError,
+  );
   if (unexpected) return { kind: 'invalid', reason: unexpected.reason };
   const message = errorMessage(error);
   if (/Quote not found|No data found|symbol may be delisted/i.test(message))
