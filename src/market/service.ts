@@ -6,7 +6,7 @@ import { sessionClose } from './sessions.js';
 import { renderSnapshotText } from './snapshot-text.js';
 import { partVendor, type DailyBars, type MarketLogger, type MarketSource, type PartVendor } from './source.js';
 import { validateTicker } from './ticker.js';
-import type { Bar, BarsOptions, MarketData, MarketSnapshot, SnapshotOptions } from './types.js';
+import type { Bar, BarsOptions, FxClose, MarketData, MarketSnapshot, SnapshotOptions } from './types.js';
 
 /**
  * The snapshot service: one vendor-neutral snapshot, built once. The cache first, then
@@ -79,11 +79,36 @@ export function createMarketData(options: MarketDataOptions): MarketData {
       return answer.value.bars;
     },
 
+    fxRate: (from, to, { day, signal }) => fxClose(sources, { from, to, day, signal }),
+
     describeSources: () =>
       sources
         .filter((source) => source.quote !== undefined || source.bars !== undefined)
         .map((source, index) => `${source.label} (${index === 0 ? 'primary' : 'failover for daily bars'})`),
   };
+}
+
+/** Days looked back for a pair's close: a long holiday weekend, and a margin. */
+const fxLookbackDays = 10;
+
+/** The pair's last close on or before `day`, from the first source that quotes pairs and answers. */
+async function fxClose(
+  sources: readonly MarketSource[],
+  request: { from: string; to: string; day: string; signal: AbortSignal | undefined },
+): Promise<FxClose | null> {
+  const { from, to, day, signal } = request;
+  const start = isoDay(daysBefore(new Date(`${day}T00:00:00Z`), fxLookbackDays));
+  const answer = await firstAnswer(
+    sources,
+    (source) => source.fxSymbol !== undefined && source.bars !== undefined,
+    (source) => source.bars!({ ticker: source.fxSymbol!(from, to), from: start, to: day, signal }),
+  ).catch((error: unknown) => {
+    if (error instanceof DataError) return null;
+    throw error;
+  });
+  const last = answer?.value.bars.filter((bar) => bar.close !== null && bar.close > 0).at(-1);
+  if (!answer || !last) return null;
+  return { from, to, rate: last.close!, day: last.date, vendor: answer.source.label };
 }
 
 /** A cached snapshot: its record says every part came from the cache; its text is written anew. */

@@ -93,6 +93,8 @@ export interface MarketSource {
   /** Daily bars for a range: the snapshot's fallback and `evaluate`'s one request. */
   bars?(request: BarsRequest): Promise<DailyBars>;
   fundamentals?(request: FundamentalsRequest): Promise<Fundamentals | undefined>;
+  /** The vendor's symbol for a currency pair (1 `from` in `to`), whose bars are its closes. */
+  fxSymbol?(from: string, to: string): string;
   /** The symbol a recorded bars request of this vendor asked for (which tickers a cassette covers). */
   symbolOfUrl?(url: string): string | undefined;
 }

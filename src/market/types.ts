@@ -150,6 +150,16 @@ export interface BarsOptions {
   signal?: AbortSignal;
 }
 
+/** A currency pair's close: 1 `from` = `rate` `to` at the close of `day`. */
+export interface FxClose {
+  from: string;
+  to: string;
+  rate: number;
+  day: string;
+  /** The vendor's name, e.g. "Yahoo Finance". */
+  vendor: string;
+}
+
 /** The one interface the pipeline uses for market data. */
 export interface MarketData {
   snapshot(ticker: string, options: SnapshotOptions): Promise<MarketSnapshot>;
@@ -159,6 +169,11 @@ export interface MarketData {
    * double of snapshot() alone stays a MarketData.
    */
   bars?(ticker: string, options: BarsOptions): Promise<Bar[]>;
+  /**
+   * The close of one unit of `from` in `to` on `day` (or the last session before it),
+   * from the first source that quotes the pair; null when none does.
+   */
+  fxRate?(from: string, to: string, options: { day: string; signal?: AbortSignal }): Promise<FxClose | null>;
   /** One line per configured source, in the order they are asked ("Tiingo (failover for daily bars)"), for `doctor`. */
   describeSources?(): string[];
 }

@@ -24,7 +24,7 @@ const htmlPage: FixtureResponse = {
 
 /** A year of Tiingo rows ending on the as-of day: every weekday at 100 + its index. */
 function tiingoRows(): string {
-  const rows = [];
+  const rows: Array<Record<string, number | string>> = [];
   for (let day = new Date('2024-10-01T00:00:00Z'); day <= asOf; day = new Date(day.getTime() + 86_400_000)) {
     if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
     const close = 100 + rows.length / 10;

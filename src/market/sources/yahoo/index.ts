@@ -114,6 +114,8 @@ export function createYahooSource(options: YahooSourceOptions = {}): MarketSourc
       return fetchBars(yahooFinance, request);
     },
     symbolOfUrl: yahooChartSymbolOf,
+    // EURUSD=X: one euro in dollars.
+    fxSymbol: (from, to) => `${from}${to}=X`,
   };
 }
 
