@@ -156,7 +156,9 @@ export async function inBaseCurrency(
   options: { base: string; day: string; signal?: AbortSignal },
 ): Promise<MarketInput[]> {
   const { base, day, signal } = options;
-  const foreign = [...new Set(inputs.flatMap((input) => (input.currency && input.currency !== base ? [input.currency] : [])))];
+  const foreign = [
+    ...new Set(inputs.flatMap((input) => (input.currency && input.currency !== base ? [input.currency] : []))),
+  ];
   const rates = new Map<string, FxRate>();
   for (const currency of foreign.sort()) {
     const close = (await market.fxRate?.(currency, base, { day, ...(signal ? { signal } : {}) })) ?? null;

@@ -93,8 +93,11 @@ export function bookCurrency(plan: PortfolioPlan): string {
 
 /** "FX: EUR→USD 1.0823 (close of 2026-11-27)", one line per converted currency. */
 export function fxLines(plan: PortfolioPlan, arrow = '→'): string[] {
-  return (plan.fx ?? []).map(
-    (fx) => `FX: 1 ${fx.from} = ${fx.rate.toFixed(4)} ${fx.to} (close of ${fx.day}); ${fx.from} listings are valued and priced in ${fx.to}`.replace('→', arrow),
+  return (plan.fx ?? []).map((fx) =>
+    `FX: 1 ${fx.from} = ${fx.rate.toFixed(4)} ${fx.to} (close of ${fx.day}); ${fx.from} listings are valued and priced in ${fx.to}`.replace(
+      '→',
+      arrow,
+    ),
   );
 }
 
@@ -143,7 +146,9 @@ export function renderPortfolioMarkdown(report: PortfolioReport, chartFile: stri
     '',
     '## Proposed orders',
     '',
-    ...(plan.orders.length > 0 ? plan.orders.map((order) => `- ${cell(orderLine(order, bookCurrency(plan)))}`) : ['None.']),
+    ...(plan.orders.length > 0
+      ? plan.orders.map((order) => `- ${cell(orderLine(order, bookCurrency(plan)))}`)
+      : ['None.']),
     ...markdownList(
       'Clamps',
       plan.clamps.map(
