@@ -156,7 +156,7 @@ export interface FxClose {
   to: string;
   rate: number;
   day: string;
-  /** The vendor's name, e.g. "Yahoo Finance". */
+  /** The vendor's name, as its source labels itself. */
   vendor: string;
 }
 
