@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createOpenAIModel } from '../src/llm/openai-model.js';
 import type { PacerRegistry } from '../src/llm/pacer.js';
-import { createYahooMarketData } from '../src/market/yahoo.js';
+import { createYahooMarketData } from '../src/market/sources/yahoo/index.js';
 import type { MarketData } from '../src/market/types.js';
 import type { AnalyzeDeps } from '../src/pipeline/analyze.js';
 import { createExaProvider } from '../src/search/exa.js';

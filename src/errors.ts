@@ -40,7 +40,7 @@ export class ConfigError extends AutohedgeError {
   static override readonly exitCode: ExitCode = ExitCode.usage;
 }
 
-/** Market data could not be had: unknown ticker, Yahoo unreachable. */
+/** Market data could not be had: unknown ticker, a vendor unreachable or answering something that is not data. */
 export class DataError extends AutohedgeError {
   /** An unknown ticker is the user's input, so it exits like a usage error. */
   constructor(

@@ -4,7 +4,7 @@
  * catch no other path lets through. Pure functions, no I/O.
  *
  * Scrubbing must be deterministic: replay matches a live request against the
- * scrubbed recording by scrubbing the live request the same way (a Yahoo crumb
+ * scrubbed recording by scrubbing the live request the same way (a market vendor's session crumb
  * becomes `crumb=REDACTED` on both sides).
  */
 
@@ -30,7 +30,7 @@ const SECRET_HEADER_PATTERN = /(?:api[-_]?key|secret|(?:^|-)(?:access-|auth-)?to
 export const MINIMUM_SECRET_LENGTH = 8;
 
 /*
- * Yahoo's session crumb, the one rule for it everywhere: its getcrumb endpoint answers
+ * The market vendor's session crumb (src/market/sources/), the one rule for it everywhere: its getcrumb endpoint answers
  * the crumb as the whole body, every data URL carries it as `crumb=`, and yahoo-finance2's
  * debug lines name it ("New crumb: …"). Fresh RegExp objects: the patterns are global.
  */
@@ -38,7 +38,7 @@ const crumbPath = '/v1/test/getcrumb';
 const crumbInQuery = () => /([?&](?:crumb|gcrumb)=)[^&#\s"']*/g;
 const crumbInLogLine = () => /(crumb[^:=]{0,20}[:=]\s*)[^\s&]+/gi;
 
-/** Whether `url` is Yahoo's getcrumb request, whose response body is the crumb itself. */
+/** Whether `url` is the vendor's getcrumb request, whose response body is the crumb itself. */
 export function isCrumbUrl(url: string): boolean {
   return new URL(url).pathname.endsWith(crumbPath);
 }
@@ -70,7 +70,7 @@ const KEY_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
     /([?&;](?:[A-Za-z0-9-]*[_-])?(?:key|apikey|token|secret|password|passwd|signature|sig|auth)=)[^&#;\s"'\\]+/gi,
     `$1${REDACTED}`,
   ],
-  // Yahoo's crumb travels in the query string of every data URL.
+  // The vendor's crumb travels in the query string of every data URL.
   [crumbInQuery(), `$1${REDACTED}`],
 ];
 

@@ -60,7 +60,8 @@ async function runCliInProcess(args, env, cwd, clock) {
     stdoutIsTTY: false,
     columns: 0,
   };
-  const code = await runCli(args, io, { now: () => new Date(clock) });
+  // The recorded market data is made up: the agents read it labelled as synthetic demo data.
+  const code = await runCli(args, io, { now: () => new Date(clock), syntheticMarket: true });
   if (code !== 0) throw new Error(`autohedge ${args[0]} (recording) exited ${code}:\n${stderr}`);
   return stdout;
 }

@@ -10,7 +10,7 @@ const patterns = {
   marketCap: /^Market cap: (.+)$/m,
   pe: /^P\/E: trailing (\S+); forward (\S+)$/m,
   beta: /^Beta \(vs market\): (\S+)$/m,
-  yahooRange: /^52-week range \(Yahoo\): (\S+ USD) – (\S+ USD)$/m,
+  yahooRange: /^52-week range \([^)]+\): (\S+ USD) – (\S+ USD)$/m,
   averageVolume: /^Average daily volume \(3 months\): (.+)$/m,
   dividendYield: /^Dividend yield: (.+)$/m,
   target: /^Analyst mean target: (\S+ USD) \| Recommendation: (.+)$/m,

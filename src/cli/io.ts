@@ -56,7 +56,7 @@ export function reportOptions(io: CliIo): { color: boolean; unicode: boolean; wi
 
 /**
  * The one way a command reports a warning on stderr. Warnings quote what others sent (an MCP
- * server's stderr, Yahoo's notices, tool names), so they are sanitised here, once.
+ * server's stderr, a vendor's notices, tool names), so they are sanitised here, once.
  */
 export function warningWriter(io: Pick<CliIo, 'stderr'>): (message: string) => void {
   return (message) => io.stderr(`autohedge: warning: ${sanitizeText(message)}\n`);

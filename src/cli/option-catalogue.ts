@@ -387,6 +387,17 @@ export const optionCatalogue = {
     field: (f) => f.boundedNumber('--min-trade-usd', 0),
     default: String(book.minTradeUsd),
   },
+  baseCurrency: {
+    flags: '--base-currency <code>',
+    help: "the currency the book is valued in; other listings at the as-of day's FX close from the market data",
+    field: (f) =>
+      f.z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z]{3}$/, { error: '--base-currency must be a three-letter currency code such as USD' })
+        .transform((code) => code.toUpperCase()),
+    default: 'USD',
+  },
   fractional: { flags: '--fractional', help: 'fractional shares (default: whole shares)', field: (f) => f.flag },
   allowShort: {
     flags: '--allow-short',
@@ -498,7 +509,17 @@ export const optionGroups = {
   evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo', 'forwardOnly'] },
   book: {
     heading: 'The book',
-    options: ['holdings', 'cash', 'runs', 'latest', 'analyze', 'includeFlagged', 'allowShort', 'fractional'],
+    options: [
+      'holdings',
+      'cash',
+      'baseCurrency',
+      'runs',
+      'latest',
+      'analyze',
+      'includeFlagged',
+      'allowShort',
+      'fractional',
+    ],
   },
   bookOutput: { heading: 'Output', options: ['csv'] },
   limits: {

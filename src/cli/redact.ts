@@ -1,5 +1,6 @@
 import { scrubText } from '../scrub.js';
 import type { CliIo } from './io.js';
+import { sourceKeyVariables } from '../market/sources/index.js';
 
 /**
  * The keys a run was given never leave it, whatever carried them: a server can echo
@@ -19,7 +20,7 @@ export function redactingIo(io: CliIo, secrets: readonly string[]): CliIo {
 
 /** The key values to scrub from everything written. */
 export function secretsOf(env: NodeJS.ProcessEnv): string[] {
-  return [env.OPENAI_API_KEY, env.EXA_API_KEY]
+  return [env.OPENAI_API_KEY, env.EXA_API_KEY, ...sourceKeyVariables.map((name) => env[name])]
     .filter((value): value is string => typeof value === 'string' && value.trim().length >= 8)
     .map((value) => value.trim());
 }

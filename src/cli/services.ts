@@ -205,7 +205,7 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     );
   }
   const { createOpenAIModel } = await import('../llm/openai-model.js');
-  const { createYahooMarketData, yahooChartSymbolOf } = await import('../market/yahoo.js');
+  const marketModule = await import('../market/index.js');
   const intercepted = Boolean(replay || interception.recorder);
   // Retries stay on under replay: the cassette holds every exchange, a 429 or 5xx that was
   // retried included, so the replay has to retry the way the recording did.
@@ -217,22 +217,26 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   const model =
     deps.model ??
     createOpenAIModel({ apiKey, baseURL, structuredMode, pacers, warn: (message) => config.warn(message) });
+  // A vendor's warnings quote what the vendor sent.
+  const logger = { debug: () => {}, warn: (message: string) => config.warn(sanitizeText(message)) };
+  const synthetic = config.demo === true || replay?.meta.demo === true || deps.syntheticMarket === true;
+  // A replay retries what the recording retried, without waiting; a miss is final anyway.
+  const sourceOptions = { env, logger, retryDelayMs: replay ? 0 : undefined };
+  const sources = synthetic ? marketModule.demoSources(sourceOptions) : marketModule.configuredSources(sourceOptions);
   const market =
     deps.market ??
-    createYahooMarketData({
+    marketModule.createMarketData({
+      sources,
       // A cassette must hold every exchange, so recording and replay never use the cache.
-      cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache'),
-      // A replay retries what the recording retried, without waiting; a miss is final anyway.
-      retryDelayMs: replay ? 0 : undefined,
-      // yahoo-finance2's warnings quote what Yahoo sent.
-      logger: { debug: () => {}, warn: (message) => config.warn(sanitizeText(message)) },
+      cache: intercepted ? null : marketModule.createSnapshotCache({ dir: join(autohedgeHome(env), 'cache'), logger }),
+      logger,
     });
   const search =
     deps.search !== undefined
       ? deps.search
       : await buildSearch(config.search ?? 'exa', { env, replay: replay !== null, recordedUrls, apiKey, baseURL });
   const coveredSymbols = (urls: readonly string[]) => [
-    ...new Set(urls.flatMap((url) => yahooChartSymbolOf(url) ?? [])),
+    ...new Set(urls.flatMap((url) => sources.flatMap((source) => source.symbolOfUrl?.(url) ?? []).slice(0, 1))),
   ];
   return { baseURL, model, pacers, market, search, coveredSymbols };
 }

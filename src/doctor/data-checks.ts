@@ -1,4 +1,4 @@
-/** The data sources analyze needs besides the model: web search (optional) and Yahoo Finance. */
+/** The data sources analyze needs besides the model: web search (optional) and the market data sources. */
 import { daysBefore } from '../clock.js';
 import { errorMessage } from '../errors.js';
 import type { MarketData } from '../market/types.js';
@@ -59,7 +59,15 @@ export async function searchCheck(setup: SearchSetup, asOf: Date): Promise<Check
 export async function marketCheck(market: MarketData, asOf: Date): Promise<Check> {
   try {
     const snapshot = await market.snapshot('AAPL', { asOf, refresh: true, signal: AbortSignal.timeout(timeoutMs) });
-    return check('market', 'market data', 'ok', `Yahoo Finance reachable (AAPL: ${snapshot.bars.length} daily bars)`);
+    const vendor = snapshot.vendors?.bars.label ?? 'market data';
+    const sources = market.describeSources?.() ?? [];
+    const configured = sources.length > 0 ? `; sources: ${sources.join(', ')}` : '';
+    return check(
+      'market',
+      'market data',
+      'ok',
+      `${vendor} reachable (AAPL: ${snapshot.bars.length} daily bars)${configured}`,
+    );
   } catch (error) {
     return check('market', 'market data', 'fail', errorMessage(error));
   }

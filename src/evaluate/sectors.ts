@@ -2,7 +2,7 @@ import type { AnalysisResult } from '../result/types.js';
 
 /**
  * The Select Sector SPDR ETF for a run's sector (from its snapshot's identity), the
- * second regressor of `evaluate --sector-benchmarks`. Yahoo names sectors its own way
+ * second regressor of `evaluate --sector-benchmarks`. The market vendor names sectors its own way
  * ("Financial Services", "Consumer Cyclical"); the GICS names are accepted too.
  */
 export const sectorEtfs: Readonly<Record<string, string>> = {

@@ -77,6 +77,7 @@ export function blindSnapshot(snapshot: MarketSnapshot, options: BlindOptions = 
     indicators: blindIndicators(snapshot.indicators, offsets, price),
     warnings: blindNotes(snapshot.warnings, { identity: snapshot.identity, symbol: snapshot.symbol, alias, offsets }),
     source: snapshot.source,
+    ...(snapshot.vendors ? { vendors: snapshot.vendors } : {}),
     blind: true,
   };
   return { snapshot: { ...data, text: renderSnapshotText(data) }, unblind: unblindFor(alias, scale, offsets) };

@@ -8,7 +8,7 @@ import type { MarketSnapshot } from './types.js';
 
 /**
  * Snapshots on disk, one file per symbol and as-of day:
- * `<cacheDir>/market/<symbol>/<YYYY-MM-DD>.json`. Yahoo rate-limits heavy users, and
+ * `<cacheDir>/market/<symbol>/<YYYY-MM-DD>.json`. Vendors rate-limit heavy users, and
  * an analysis of yesterday does not need yesterday's numbers fetched again.
  *
  * Freshness: an entry written after its day ended is final and never expires (a past
@@ -20,7 +20,8 @@ import type { MarketSnapshot } from './types.js';
 
 export const defaultCacheTtlMs = 15 * 60_000;
 
-const cacheVersion = 1;
+/** 2: snapshots record the vendor of each part (`vendors`) and prices are in major units. */
+const cacheVersion = 2;
 
 const nullableNumber = z.number().nullable();
 const nullableText = z.string().nullable();
@@ -160,4 +161,11 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       }
     },
   };
+}
+
+/** A cache in `dir`, or none when there is no directory (recording, replay, the doctor). */
+export function optionalCache(
+  options: Omit<SnapshotCacheOptions, 'dir'> & { dir: string | null | undefined },
+): SnapshotCache | null {
+  return options.dir ? createSnapshotCache({ ...options, dir: options.dir }) : null;
 }

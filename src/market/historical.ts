@@ -1,20 +1,23 @@
 import { isoDay } from '../clock.js';
-import { sessionClose } from './sessions.js';
 import type { Bar, QuoteStats } from './types.js';
 
 /**
- * A historical snapshot sees nothing after its day. Yahoo's quote and key statistics
+ * A historical snapshot sees nothing after its day. A vendor's quote and key statistics
  * (market cap, P/E, beta, yield, analyst targets, margins, growth) exist only as of
  * today, so a run as of a past close drops them, and its price is that session's close
- * from the daily bars.
+ * from the daily bars. The same quote stands in when no source had a quote at all (a
+ * failover to daily bars).
  */
+
+/** The close of one session of the ticker's exchange, as an instant. */
+export type SessionCloseOf = (day: string) => Date;
 
 function lastTwoCloses(bars: readonly Bar[]): { last: Bar | null; previous: Bar | null } {
   const priced = bars.filter((bar) => typeof bar.close === 'number' && Number.isFinite(bar.close));
   return { last: priced[priced.length - 1] ?? null, previous: priced[priced.length - 2] ?? null };
 }
 
-export function pointInTimeQuote(bars: readonly Bar[], asOf: Date): QuoteStats {
+export function pointInTimeQuote(bars: readonly Bar[], asOf: Date, closeOf: SessionCloseOf): QuoteStats {
   const { last, previous } = lastTwoCloses(bars);
   const price = last?.close ?? null;
   const change = price !== null && previous?.close ? price - previous.close : null;
@@ -22,7 +25,7 @@ export function pointInTimeQuote(bars: readonly Bar[], asOf: Date): QuoteStats {
     price,
     // The session's close; a bar of an earlier day keeps its own date.
     priceTime:
-      last === null ? null : last.date === isoDay(asOf) ? asOf.toISOString() : sessionClose(last.date).toISOString(),
+      last === null ? null : last.date === isoDay(asOf) ? asOf.toISOString() : closeOf(last.date).toISOString(),
     change,
     changePercent: change !== null && previous?.close ? (change / previous.close) * 100 : null,
     marketCap: null,
@@ -41,11 +44,18 @@ export function pointInTimeQuote(bars: readonly Bar[], asOf: Date): QuoteStats {
   };
 }
 
-/** What the agents (and the reader) are told about a historical snapshot. */
-export function historicalNotes(bars: readonly Bar[], asOf: Date): string[] {
+/**
+ * What the agents (and the reader) are told about a historical snapshot. `quoteVendor`
+ * is the short name of the vendor whose today-only statistics were left out (none when
+ * no source had a quote).
+ */
+export function historicalNotes(bars: readonly Bar[], asOf: Date, quoteVendor: string | null): string[] {
   const day = isoDay(asOf);
+  const price = `historical run as of the ${day} close: the price is that session's close from the daily bars`;
   const notes = [
-    `historical run as of the ${day} close: the price is that session's close from the daily bars; Yahoo's market cap, P/E, beta, dividend yield, analyst target and recommendation, margins, growth and debt/equity are today's values, not as of ${day}, and are left out`,
+    quoteVendor === null
+      ? price
+      : `${price}; ${quoteVendor}'s market cap, P/E, beta, dividend yield, analyst target and recommendation, margins, growth and debt/equity are today's values, not as of ${day}, and are left out`,
   ];
   const { last } = lastTwoCloses(bars);
   if (last !== null && last.date !== day) notes.push(`no daily bar for ${day}; the last one is ${last.date}`);

@@ -3,24 +3,37 @@ import { formatSeconds } from '../clock.js';
 import { CassetteError, findCause } from '../errors.js';
 
 /**
- * The fetch yahoo-finance2 is given. It adds what the library lacks: a timeout per
- * attempt, retries with backoff for network failures, 5xx and 429, and one typed error
- * once Yahoo cannot be reached. It also keeps the library from printing: yahoo-finance2
- * writes the request URL to console.error for any error response that is not Yahoo's
- * JSON error envelope, so such responses become a thrown YahooUnreachableError here and
- * the library never sees them.
+ * The fetch every market source goes through (and the one a vendor's SDK is given): a
+ * timeout per attempt, retries with backoff for network failures, 5xx and 429, and one
+ * typed error once the vendor cannot be reached. An error response the vendor's own
+ * code should read (its JSON error envelope) is passed through when the source says so;
+ * any other becomes a thrown SourceUnreachableError, so an SDK never prints it. A data
+ * request answered 200 with an HTML page (a consent wall, a captcha, a maintenance page)
+ * is an UnexpectedResponseError: never parsed into a row of empty prices.
  */
 
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** Yahoo could not be reached or refused to serve us, after retries. `reason` is short and safe to show. */
-export class YahooUnreachableError extends Error {
+/** The vendor could not be reached or refused to serve us, after retries. `reason` is short and safe to show. */
+export class SourceUnreachableError extends Error {
   constructor(
+    readonly label: string,
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`could not reach Yahoo Finance (${reason})`, options);
-    this.name = 'YahooUnreachableError';
+    super(`could not reach ${label} (${reason})`, options);
+    this.name = 'SourceUnreachableError';
+  }
+}
+
+/** The vendor answered, but not with data (an HTML page with HTTP 200). */
+export class UnexpectedResponseError extends Error {
+  constructor(
+    readonly label: string,
+    readonly reason: string,
+  ) {
+    super(`unexpected response from ${label} (${reason})`);
+    this.name = 'UnexpectedResponseError';
   }
 }
 
@@ -33,6 +46,12 @@ export interface ResilientFetchOptions {
   /** Per attempt. */
   timeoutMs: number;
   debug: (message: string) => void;
+  /** The vendor's name in errors, e.g. "Tiingo". */
+  label: string;
+  /** An error body the vendor's own code reads (its JSON error envelope): passed through, not thrown. */
+  isErrorEnvelope?: (body: string) => boolean;
+  /** Data requests, whose 200 must not be an HTML page (a vendor's session pages are HTML). */
+  expectsData?: (url: string) => boolean;
 }
 
 export const defaultRetries = 2;
@@ -71,58 +90,53 @@ export function describeUrl(input: string | URL | Request): string {
   return href.split('?')[0]!;
 }
 
-function isYahooErrorEnvelope(body: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (typeof parsed !== 'object' || parsed === null) return false;
-    const keys = Object.keys(parsed);
-    if (keys.length !== 1) return false;
-    const error = (parsed as Record<string, { error?: { code?: unknown } } | null>)[keys[0]!]?.error;
-    return typeof error?.code === 'string';
-  } catch {
-    return false;
-  }
-}
-
 function statusReason(response: Response): string {
   const text = response.statusText ? ` ${response.statusText}` : '';
   return `HTTP ${response.status}${text}`;
 }
 
+function isHtml(response: Response): boolean {
+  return /text\/html/i.test(response.headers.get('content-type') ?? '');
+}
+
 export function createResilientFetch(options: ResilientFetchOptions): FetchFunction {
+  const { label } = options;
   return async (input, init) => {
     const callerSignal = init?.signal ?? undefined;
     for (let attempt = 0; ; attempt += 1) {
       callerSignal?.throwIfAborted();
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
-      let failure: YahooUnreachableError;
+      let failure: SourceUnreachableError;
       try {
         const response = await options.fetch(input, { ...init, signal });
         if (response.status >= 500 || response.status === 429) {
           await response.arrayBuffer().catch(() => undefined);
-          failure = new YahooUnreachableError(statusReason(response));
+          failure = new SourceUnreachableError(label, statusReason(response));
         } else if (response.status >= 400) {
-          // Yahoo's JSON error envelope ({"chart":{"error":{"code":"Not Found",…}}})
-          // carries the meaning (unknown symbol, no fundamentals): let the library read it.
+          // A vendor's JSON error envelope carries the meaning (unknown symbol, no
+          // fundamentals): let its own code read it.
           const body = await response.clone().text();
-          if (isYahooErrorEnvelope(body)) return response;
-          throw new YahooUnreachableError(statusReason(response));
+          if (options.isErrorEnvelope?.(body)) return response;
+          throw new SourceUnreachableError(label, statusReason(response));
+        } else if (isHtml(response) && options.expectsData?.(describeUrl(input))) {
+          await response.arrayBuffer().catch(() => undefined);
+          throw new UnexpectedResponseError(label, `an HTML page with ${statusReason(response)}`);
         } else {
           return response;
         }
       } catch (error) {
-        if (error instanceof YahooUnreachableError) throw error;
+        if (error instanceof SourceUnreachableError || error instanceof UnexpectedResponseError) throw error;
         // A replay with no recorded answer is final, and must keep its own message.
         if (error instanceof CassetteError) throw error;
         if (callerSignal?.aborted) throw error;
         failure = timeout.aborted
-          ? new YahooUnreachableError(`timed out after ${formatSeconds(options.timeoutMs)}`, { cause: error })
-          : new YahooUnreachableError(networkReason(error), { cause: error });
+          ? new SourceUnreachableError(label, `timed out after ${formatSeconds(options.timeoutMs)}`, { cause: error })
+          : new SourceUnreachableError(label, networkReason(error), { cause: error });
       }
       if (attempt >= options.retries) throw failure;
       const delay = options.retryDelayMs * 2 ** attempt;
-      options.debug(`yahoo: ${describeUrl(input)} failed (${failure.reason}); retrying in ${delay} ms`);
+      options.debug(`${label}: ${describeUrl(input)} failed (${failure.reason}); retrying in ${delay} ms`);
       await sleep(delay, undefined, callerSignal ? { signal: callerSignal } : undefined);
     }
   };

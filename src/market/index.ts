@@ -1,8 +1,10 @@
 /**
- * Market data: a grounded snapshot of one symbol. Nothing here imports yahoo-finance2
- * statically; yahoo.ts loads it on the first snapshot.
+ * Market data: a grounded snapshot of one symbol from the configured sources. Nothing
+ * here imports a vendor's SDK statically; each source loads its own on first use.
  */
-export { createYahooMarketData, type MarketLogger, type YahooMarketDataOptions } from './yahoo.js';
+export { createMarketData, type MarketDataOptions, type SnapshotCalendar } from './service.js';
+export { configuredSources, demoSources, type SourcesOptions } from './sources/index.js';
+export type { MarketLogger, MarketSource, SnapshotVendors } from './source.js';
 export { computeIndicators } from './indicators.js';
 export { renderSnapshotText } from './snapshot-text.js';
 export { validateTicker } from './ticker.js';

@@ -11,10 +11,10 @@ import type { Bar, Indicators } from './types.js';
  *   close (adjClose, falling back to close), so splits and dividends are not read as
  *   price moves. Adjusted closes are anchored to the latest session (scaled so its
  *   adjusted close equals its traded close), so the SMAs read in today's prices even
- *   when Yahoo adjusted them for dividends paid after the as-of date; a bar without an
+ *   when the vendor adjusted them for dividends paid after the as-of date; a bar without an
  *   adjusted close keeps its traded close, unscaled. Levels a trader
  *   acts on (last close, 52-week high/low, ATR, support and resistance) use the traded
- *   prices Yahoo reports.
+ *   prices the vendor reports.
  * - Year-window figures (1-year volatility, drawdown, 52-week high/low, 1-year average
  *   volume) use the last 252 sessions, or all sessions when the history is shorter (a
  *   recent listing); the text block names the window it covers. The 1-year return is

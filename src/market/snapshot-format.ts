@@ -6,10 +6,13 @@ export function isNumber(value: number | null | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
-/** Prices: 4 decimals below 2 (currencies, penny stocks), else 2. */
-export function formatPrice(value: number | null | undefined, unit: string): string {
+/**
+ * Prices: 4 decimals below 2 (currencies, penny stocks), else 2; `minimumDecimals` keeps
+ * a price converted from pence to the penny's precision (308.8 GBp is 3.0880 GBP).
+ */
+export function formatPrice(value: number | null | undefined, unit: string, minimumDecimals = 2): string {
   if (!isNumber(value)) return notAvailable;
-  const decimals = Math.abs(value) < 2 ? 4 : 2;
+  const decimals = Math.max(Math.abs(value) < 2 ? 4 : 2, minimumDecimals);
   return `${value.toFixed(decimals)} ${unit}`;
 }
 

@@ -9,6 +9,7 @@ import {
   isNumber,
   notAvailable,
 } from './snapshot-format.js';
+import { describeMinorUnit } from './currency.js';
 import type { Bar, MarketSnapshot } from './types.js';
 
 /**
@@ -40,9 +41,13 @@ export function historyWindow(bars: readonly Bar[]): {
   return { sessions: closes.length, first, last, coversYear: closes.length > 252 || spanDays >= 350 };
 }
 
-/** What every section writes with: the price unit, the day labels, the year window. */
+/** What every section writes with: the price unit, the day labels, the year window, the vendors' names. */
 interface Writer {
   data: SnapshotData;
+  /** "Source: …": every vendor that answered a part, from the snapshot's record. */
+  sourceLabel: string;
+  /** The quote's vendor after a figure ("52-week range (<vendor>)"); null when no source had a quote. */
+  quoteVendor: string | null;
   currency: string;
   money: (value: number | null) => string;
   /** The as-of day (`2026-11-27`, or `D-0` when blind). */
@@ -60,8 +65,10 @@ function writerFor(data: SnapshotData): Writer {
   const window = historyWindow(data.bars);
   return {
     data,
+    ...vendorNames(data),
     currency,
-    money: (value) => formatPrice(value, currency),
+    // A price converted from minor units keeps their precision: 308.8 pence is 3.0880 GBP, not 3.09.
+    money: (value) => formatPrice(value, currency, data.units ? 4 : 2),
     day: data.asOf.slice(0, 10),
     barDay: barDay ?? data.asOf.slice(0, 10),
     dated: (value) => (value === notAvailable || !barDay ? value : `${value} (${barDay})`),
@@ -69,6 +76,24 @@ function writerFor(data: SnapshotData): Writer {
     yearLabel:
       window.coversYear || window.first === null ? '1 year' : `${window.sessions} sessions since ${window.first}`,
   };
+}
+
+/** A snapshot saved before the vendor was recorded names none. */
+const unrecorded = 'not recorded';
+
+function vendorNames({ vendors }: SnapshotData): { sourceLabel: string; quoteVendor: string | null } {
+  if (!vendors) return { sourceLabel: unrecorded, quoteVendor: unrecorded };
+  const quoteVendor = vendors.quote?.shortLabel ?? null;
+  if (vendors.quote === null)
+    return { sourceLabel: `${vendors.bars.label} (daily bars only; no quote, key statistics or profile)`, quoteVendor };
+  const labels = [...new Set([vendors.bars.label, vendors.quote.label, vendors.profile?.label ?? vendors.bars.label])];
+  return { sourceLabel: labels.join(' and '), quoteVendor };
+}
+
+/** "GBP" or, for a quote converted from pence, "GBP (converted from GBp, pence)". */
+function currencyText(data: SnapshotData): string {
+  const currency = data.identity.currency ?? notAvailable;
+  return data.units ? `${currency} (converted from ${describeMinorUnit(data.units)})` : currency;
 }
 
 export function renderSnapshotText(snapshot: SnapshotData): string {
@@ -82,24 +107,24 @@ export function renderSnapshotText(snapshot: SnapshotData): string {
   ].join('\n');
 }
 
-function headerLines({ data, day }: Writer): string[] {
+function headerLines({ data, day, sourceLabel }: Writer): string[] {
   const { identity } = data;
   return [
     `MARKET DATA — ${data.symbol} (${identity.name ?? 'name not available'}), as of ${day}`,
-    `Source: Yahoo Finance. Use these numbers; where one is "${notAvailable}", say it is missing instead of supplying it.`,
+    `Source: ${sourceLabel}. Use these numbers; where one is "${notAvailable}", say it is missing instead of supplying it.`,
     '',
     'IDENTITY',
-    `Symbol: ${identity.symbol} | Type: ${identity.quoteType ?? notAvailable} | Exchange: ${identity.exchange ?? notAvailable} | Currency: ${identity.currency ?? notAvailable}`,
+    `Symbol: ${identity.symbol} | Type: ${identity.quoteType ?? notAvailable} | Exchange: ${identity.exchange ?? notAvailable} | Currency: ${currencyText(data)}`,
     `Sector: ${identity.sector ?? notAvailable} | Industry: ${identity.industry ?? notAvailable}`,
   ];
 }
 
 /** The blind run's header: the alias, what was changed, and nothing that names the company or the day. */
-function blindHeaderLines({ data }: Writer): string[] {
+function blindHeaderLines({ data, sourceLabel }: Writer): string[] {
   const { identity } = data;
   return [
     `MARKET DATA — ${data.symbol} (blind: the company and the calendar are hidden), as of session D-0`,
-    `Source: Yahoo Finance, blinded. Every price is in blind units, scaled so the last close is 100.00; ratios, percentages, RSI, volatility, returns and volumes are as reported. Days are session offsets: D-0 is the as-of session, D-21 is 21 sessions earlier. Use these numbers; where one is "${notAvailable}", say it is missing instead of supplying it.`,
+    `Source: ${sourceLabel}, blinded. Every price is in blind units, scaled so the last close is 100.00; ratios, percentages, RSI, volatility, returns and volumes are as reported. Days are session offsets: D-0 is the as-of session, D-21 is 21 sessions earlier. Use these numbers; where one is "${notAvailable}", say it is missing instead of supplying it.`,
     '',
     'IDENTITY',
     `Company: ${identity.name ?? data.symbol} | Type: ${identity.quoteType ?? notAvailable}`,
@@ -107,7 +132,7 @@ function blindHeaderLines({ data }: Writer): string[] {
   ];
 }
 
-function quoteLines({ data, money, currency }: Writer): string[] {
+function quoteLines({ data, money, currency, quoteVendor }: Writer): string[] {
   const { quote } = data;
   const priceTime = formatTime(quote.priceTime);
   const change = isNumber(quote.change)
@@ -119,17 +144,17 @@ function quoteLines({ data, money, currency }: Writer): string[] {
       : notAvailable;
   return [
     '',
-    `QUOTE & KEY STATISTICS (Yahoo${priceTime ? `, quote time ${priceTime}` : ''})`,
+    `QUOTE & KEY STATISTICS (${quoteVendor ?? 'from the last daily bar'}${priceTime ? `, quote time ${priceTime}` : ''})`,
     `Last price: ${money(quote.price)}${isNumber(quote.price) && priceTime ? ` (${quote.priceTime!.slice(0, 10)})` : ''}${change}`,
     `Market cap: ${formatQuantity(quote.marketCap, currency)}`,
     `P/E: trailing ${formatNumber(quote.trailingPE)}; forward ${formatNumber(quote.forwardPE)}`,
     `Beta (vs market): ${formatNumber(quote.beta)}`,
-    `52-week range (Yahoo): ${range}`,
+    `52-week range${quoteVendor ? ` (${quoteVendor})` : ''}: ${range}`,
     `Average daily volume (3 months): ${formatQuantity(quote.averageVolume, 'shares')}`,
     `Dividend yield: ${formatFraction(quote.dividendYield)}`,
     `Analyst mean target: ${money(quote.targetMeanPrice)} | Recommendation: ${quote.recommendation ?? notAvailable}`,
     `Profit margin: ${formatFraction(quote.profitMargin)} | Revenue growth (year over year): ${formatFraction(quote.revenueGrowth, true)}`,
-    `Debt/equity: ${isNumber(quote.debtToEquity) ? `${quote.debtToEquity.toFixed(2)} % (Yahoo's figure: 100 % = debt equals equity)` : notAvailable}`,
+    `Debt/equity: ${isNumber(quote.debtToEquity) ? `${quote.debtToEquity.toFixed(2)} % (${quoteVendor ?? 'the vendor'}'s figure: 100 % = debt equals equity)` : notAvailable}`,
   ];
 }
 

@@ -3,10 +3,10 @@ import { UsageError } from '../errors.js';
 import { quoteInput } from '../text.js';
 
 /**
- * Yahoo symbols: letters and digits with the separators Yahoo uses for share
+ * Market symbols: letters and digits with the separators the vendors use for share
  * classes (BRK-B, BRK.B), exchanges (SAP.DE), indices (^GSPC), currencies and
  * futures (EURUSD=X, ES=F). Anything else — a comma, a space, a slash — is a typo
- * that Yahoo would answer with a 404 after a wasted round trip.
+ * that a vendor would answer with a 404 after a wasted round trip.
  */
 const tickerPattern = /^[A-Za-z0-9^][A-Za-z0-9.\-=^]{0,14}$/;
 export const tickerMaxLength = 15;

@@ -1,8 +1,10 @@
 import type { Fundamentals } from './fundamentals-types.js';
+import type { SnapshotVendors, UnitConversion } from './source.js';
 
 /**
- * The grounded market data every analysis starts from. Numbers Yahoo does not have
- * are null, never zero; the text block says "not available — do not estimate".
+ * The grounded market data every analysis starts from, in autohedge's own types and in
+ * major currency units. Numbers the vendor does not have are null, never zero; the text
+ * block says "not available — do not estimate".
  */
 
 export interface Bar {
@@ -32,7 +34,7 @@ export interface QuoteStats {
   /** ISO timestamp of the quote. */
   priceTime: string | null;
   change: number | null;
-  /** Percent, as Yahoo's quote reports it (-3.45 means −3.45 %). */
+  /** Percent (-3.45 means −3.45 %). */
   changePercent: number | null;
   marketCap: number | null;
   trailingPE: number | null;
@@ -49,10 +51,10 @@ export interface QuoteStats {
   profitMargin: number | null;
   /** Fraction, year over year. */
   revenueGrowth: number | null;
-  /** Percent, as Yahoo reports it (145 means debt is 1.45 × equity). */
+  /** Percent, as the vendor reports it (145 means debt is 1.45 × equity). */
   debtToEquity: number | null;
   /**
-   * The day (YYYY-MM-DD) of the last or next earnings announcement Yahoo reports; absent
+   * The day (YYYY-MM-DD) of the last or next earnings announcement the vendor reports; absent
    * in snapshots saved before it was read. Not in the agents' block: `watch` reads it.
    */
   earningsDate?: string | null;
@@ -112,8 +114,15 @@ export interface MarketSnapshot {
   /** The labelled block the agents see (MARKET DATA …). */
   text: string;
   warnings: string[];
-  /** Where the data came from: "yahoo", "cache", or "demo". */
+  /** Where the data came from: the vendor of the bars ("yahoo", "tiingo"), "cache", or "demo". */
   source: string;
+  /**
+   * Which vendor answered each part, and whether it came from the cache; the text names
+   * the vendor from it. Absent in snapshots saved before it was recorded.
+   */
+  vendors?: SnapshotVendors;
+  /** Set when the vendor quoted prices in minor units (GBp) and they were converted to major ones. */
+  units?: UnitConversion;
   /**
    * Set on a blind snapshot (`blindSnapshot()`, `--blind`): the identity is an alias,
    * prices are scaled so the last close is 100, days are session offsets (`D-0`).
@@ -141,6 +150,16 @@ export interface BarsOptions {
   signal?: AbortSignal;
 }
 
+/** A currency pair's close: 1 `from` = `rate` `to` at the close of `day`. */
+export interface FxClose {
+  from: string;
+  to: string;
+  rate: number;
+  day: string;
+  /** The vendor's name, as its source labels itself. */
+  vendor: string;
+}
+
 /** The one interface the pipeline uses for market data. */
 export interface MarketData {
   snapshot(ticker: string, options: SnapshotOptions): Promise<MarketSnapshot>;
@@ -150,4 +169,11 @@ export interface MarketData {
    * double of snapshot() alone stays a MarketData.
    */
   bars?(ticker: string, options: BarsOptions): Promise<Bar[]>;
+  /**
+   * The close of one unit of `from` in `to` on `day` (or the last session before it),
+   * from the first source that quotes the pair; null when none does.
+   */
+  fxRate?(from: string, to: string, options: { day: string; signal?: AbortSignal }): Promise<FxClose | null>;
+  /** One line per configured source, in the order they are asked ("Tiingo (failover for daily bars)"), for `doctor`. */
+  describeSources?(): string[];
 }

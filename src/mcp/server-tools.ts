@@ -11,7 +11,7 @@ import type { AnalyzeEvent, ServeHandlers, ServeOptions } from './server.js';
  * the CLI's handlers (runAndSave, the run store, evaluate), its schema and text from here.
  */
 
-// The CLI's own ticker rule (src/market/ticker.ts): 1–15 characters of a Yahoo symbol.
+// The CLI's own ticker rule (src/market/ticker.ts): 1–15 characters of a market symbol.
 const ticker = tickerSchema.describe('Ticker symbol, e.g. NVDA');
 
 const snapshotOutput = z.looseObject({ symbol: z.string(), asOf: z.string(), text: z.string(), source: z.string() });

@@ -304,7 +304,7 @@ function announceHistorical(run: Run, agentTools: AnalyzeDeps['agentTools']): vo
 
 /**
  * 1. Market data. An unknown ticker is the user's error and ends here; an
- * unreachable Yahoo leaves the desks working without numbers, and says so.
+ * unreachable market vendor leaves the desks working without numbers, and says so.
  */
 async function snapshotPhase(
   run: Run,

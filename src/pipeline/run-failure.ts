@@ -32,7 +32,7 @@ export function runFailure(facts: FailureFacts): RunFailure | undefined {
   if (facts.director) return fromAgent(facts.director.stage, facts.director.failure, facts.error);
   const desk = worstDeskFailure(facts.desks);
   if (desk) return fromAgent('desks', desk, facts.status === 'failed' ? facts.error : null);
-  // Market data that could not be had (Yahoo unreachable) may be there on another try.
+  // Market data that could not be had (the vendor unreachable) may be there on another try.
   if (facts.market !== null) return { stage: 'market', kind: 'market', message: facts.market, retryable: true };
   if (facts.samplesCut) return fromAgent('decision', facts.samplesCut, null);
   if (facts.review) return fromAgent('decision', facts.review, null);

@@ -100,7 +100,7 @@ function bookModel(input: PortfolioInput, usable: Map<string, DecisionInput>): B
     if (!market || !Number.isFinite(market.price) || market.price <= 0) {
       throw new PortfolioInfeasibleError(`no usable price for ${ticker}: the book cannot be valued`, 'nav');
     }
-    checkCurrency(ticker, market.currency, held.get(ticker)?.currency ?? null);
+    checkCurrency(ticker, market, held.get(ticker)?.currency ?? null, baseCurrencyOf(input));
     return market;
   };
   const nav = tickers.reduce(
@@ -110,12 +110,15 @@ function bookModel(input: PortfolioInput, usable: Map<string, DecisionInput>): B
   // Below a dollar, the cents the output rounds to are most of the book.
   if (!(nav >= 1)) {
     throw new PortfolioInfeasibleError(
-      `the book's net asset value is ${nav.toFixed(2)} USD: nothing can be sized against it`,
+      `the book's net asset value is ${nav.toFixed(2)} ${baseCurrencyOf(input)}: nothing can be sized against it`,
       'nav',
     );
   }
   const names = tickers.map((ticker) => nameModel(ticker, marketOf(ticker), held.get(ticker)?.quantity ?? 0, nav));
-  for (const name of names) attachDecision(name, usable.get(name.ticker) ?? null, input.limits);
+  for (const name of names) {
+    const decision = usable.get(name.ticker);
+    attachDecision(name, decision ? inBookCurrency(decision, prices.get(name.ticker)?.fx) : null, input.limits);
+  }
   return { nav, names, limits: input.limits, covariance: covarianceFor(input, names) };
 }
 
@@ -143,16 +146,36 @@ function attachDecision(name: NameModel, decision: DecisionInput | null, limits:
   Object.assign(name, boundsOf(decision, name.currentWeight, name.stopFraction, limits));
 }
 
-/** The book is in USD; a listing or holding in another currency would need FX, which autohedge does not do. */
-function checkCurrency(ticker: string, listing: string | null, holding: string | null): void {
-  for (const currency of [listing, holding]) {
-    if (currency !== null && currency.toUpperCase() !== 'USD') {
-      throw new PortfolioInfeasibleError(
-        `${ticker} is in ${currency}: the book is valued in USD and autohedge does not convert currencies`,
-        'currency',
-      );
-    }
+export function baseCurrencyOf(input: PortfolioInput): string {
+  return input.baseCurrency ?? 'USD';
+}
+
+/**
+ * Every listing is valued in the book's currency: one already in it, or one converted at
+ * the as-of day's rate (`market.fx`). One with no rate is refused, never taken at 1.0.
+ * A holding's own currency must be the listing's.
+ */
+function checkCurrency(ticker: string, market: MarketInput, holding: string | null, base: string): void {
+  const listing = market.fx?.from ?? market.currency;
+  if (market.currency !== null && market.currency.toUpperCase() !== base) {
+    throw new PortfolioInfeasibleError(
+      `${ticker} is in ${market.currency} and no ${market.currency}→${base} rate for the as-of day was found: it cannot be valued in ${base} (never at 1.0)`,
+      'currency',
+    );
   }
+  if (holding !== null && holding.toUpperCase() !== base && holding.toUpperCase() !== listing?.toUpperCase()) {
+    throw new PortfolioInfeasibleError(
+      `${ticker} is held in ${holding} but listed in ${listing ?? 'an unknown currency'}: fix the holdings file`,
+      'currency',
+    );
+  }
+}
+
+/** A decision's levels (in the listing's currency) in the book's, as the converted price is. */
+function inBookCurrency(decision: DecisionInput, fx: MarketInput['fx']): DecisionInput {
+  if (!fx) return decision;
+  const convert = (value: number | null) => (value === null ? null : value * fx.rate);
+  return { ...decision, entry: convert(decision.entry), stopLoss: convert(decision.stopLoss) };
 }
 
 function covarianceFor(input: PortfolioInput, names: NameModel[]): number[][] | null {

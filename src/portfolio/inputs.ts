@@ -5,7 +5,7 @@ import type { MarketData, MarketSnapshot } from '../market/types.js';
 import { tradeFieldsOf } from '../result/trade-fields.js';
 import type { AnalysisResult } from '../result/types.js';
 import { listRuns, loadRun } from '../store/index.js';
-import type { DecisionInput, MarketInput } from './types.js';
+import type { DecisionInput, FxRate, MarketInput } from './types.js';
 
 /**
  * The constructor's inputs from the outside world: the newest finished decision per
@@ -143,4 +143,36 @@ export async function fetchMarketInputs(
   return mapBounded(sorted, 2, async (ticker) =>
     marketInputOf(ticker, known.get(ticker) ?? (await market.snapshot(ticker, options))),
   );
+}
+
+/**
+ * Each listing in another currency than the book's, valued at the pair's close of the
+ * book's day from the market data (one request per currency). A listing with no rate is
+ * left in its own currency, and the constructor refuses it: never converted at 1.0.
+ */
+export async function inBaseCurrency(
+  market: MarketData,
+  inputs: readonly MarketInput[],
+  options: { base: string; day: string; signal?: AbortSignal },
+): Promise<MarketInput[]> {
+  const { base, day, signal } = options;
+  const foreign = [
+    ...new Set(inputs.flatMap((input) => (input.currency && input.currency !== base ? [input.currency] : []))),
+  ];
+  const rates = new Map<string, FxRate>();
+  for (const currency of foreign.sort()) {
+    const close = (await market.fxRate?.(currency, base, { day, ...(signal ? { signal } : {}) })) ?? null;
+    if (close) rates.set(currency, { from: currency, to: base, rate: close.rate, day: close.day });
+  }
+  return inputs.map((input) => {
+    const fx = input.currency ? rates.get(input.currency) : undefined;
+    if (!fx) return input;
+    return {
+      ...input,
+      price: input.price * fx.rate,
+      currency: base,
+      closes: input.closes.map((point) => ({ date: point.date, close: point.close * fx.rate })),
+      fx,
+    };
+  });
 }

@@ -3,7 +3,7 @@ import { round4 } from './allocate.js';
 import { grossOf, netOf, turnoverOf, volatilityOf } from './constraints.js';
 import { type BookModel, pct } from './model.js';
 import { fractionalDigits, weightsOf } from './shares.js';
-import type { Clamp, ConstraintName, Order, PortfolioInput, PortfolioPlan, Target } from './types.js';
+import type { Clamp, ConstraintName, FxRate, Order, PortfolioInput, PortfolioPlan, Target } from './types.js';
 
 /**
  * The constructed book as output: fixed rounding (weights 4 decimals of a percent,
@@ -74,6 +74,8 @@ export function planOf(parts: PlanParts): PortfolioPlan {
     },
     warnings: [...staleWarnings(input, staleTickers), ...decisionAgeWarnings(book, input.lastSession)],
     limits: input.limits,
+    baseCurrency: input.baseCurrency ?? 'USD',
+    fx: ratesUsed(input),
   };
 }
 
@@ -140,4 +142,11 @@ function decisionAgeWarnings(book: BookModel, lastSession: string): string[] {
       `${name.ticker}: the decision (run ${decision.runId}) is as of ${day}, ${sessions} session${sessions === 1 ? '' : 's'} before the book's last session (${lastSession})`,
     ];
   });
+}
+
+/** One rate per currency the book converted, in currency order. */
+function ratesUsed(input: PortfolioInput): FxRate[] {
+  const byCurrency = new Map<string, FxRate>();
+  for (const entry of input.market) if (entry.fx) byCurrency.set(entry.fx.from, entry.fx);
+  return [...byCurrency.values()].sort((left, right) => (left.from < right.from ? -1 : 1));
 }

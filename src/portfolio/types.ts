@@ -12,7 +12,7 @@ export interface Position {
 }
 
 export interface Holdings {
-  /** Cash in the book's currency (USD); may be negative (a margin loan). */
+  /** Cash in the book's base currency (`--base-currency`, USD by default); may be negative (a margin loan). */
   cash: number;
   /** One entry per symbol, in file order. */
   positions: Position[];
@@ -43,12 +43,29 @@ export interface MarketInput {
   /** The last close (else the quote), in `currency`. */
   price: number;
   currency: string | null;
-  /** null: Yahoo names none; counted as the sector "Unknown". */
+  /** null: the vendor names none; counted as the sector "Unknown". */
   sector: string | null;
   /** The session the price is from, YYYY-MM-DD, when known. */
   priceDay: string | null;
   /** Daily closes (adjusted where available), oldest first. */
   closes: ReadonlyArray<{ date: string; close: number }>;
+  /**
+   * Set when the listing's currency is not the book's: price and closes above are
+   * already in the book's currency at this rate (listing → book, the as-of day's close).
+   */
+  fx?: FxRate;
+}
+
+/** One currency of the book's listings valued in its base currency. */
+export interface FxRate {
+  /** The listing's currency, e.g. EUR. */
+  from: string;
+  /** The book's, e.g. USD. */
+  to: string;
+  /** 1 `from` = `rate` `to`. */
+  rate: number;
+  /** The session whose close gave the rate, YYYY-MM-DD. */
+  day: string;
 }
 
 export interface PortfolioLimits {
@@ -85,6 +102,8 @@ export interface PortfolioInput {
   lastSession: string;
   /** Tickers asked for that have no usable decision, with why (no saved run, a failed run…). */
   missing?: ReadonlyArray<{ ticker: string; reason: string }>;
+  /** The currency the book is valued in (`--base-currency`); USD when absent. */
+  baseCurrency?: string;
 }
 
 export type ConstraintName =
@@ -153,4 +172,8 @@ export interface PortfolioPlan {
   risk: { grossPct: number; netPct: number; estVolPct: number | null; cashPct: number; turnoverPct: number };
   warnings: string[];
   limits: PortfolioLimits;
+  /** The currency of every amount above; absent in plans saved before it was (USD). */
+  baseCurrency?: string;
+  /** The rates other listings were valued at, one per currency. */
+  fx?: FxRate[];
 }

@@ -14,7 +14,7 @@ export type JobVerdict =
   | { kind: 'done'; result: AnalysisResult }
   /** A model call was refused with 429 after the pacer's retries: pause the queue (the server's retry-after when it sent one), and the attempt counts. */
   | { kind: 'rate-limited'; reason: string }
-  /** Worth another attempt after a back-off: a server error, a dropped connection, a timeout, Yahoo unreachable. */
+  /** Worth another attempt after a back-off: a server error, a dropped connection, a timeout, market data unreachable. */
   | { kind: 'transient'; reason: string }
   /** No attempt can succeed: a malformed or unknown ticker, a bad key, an unknown model, an unknown request version. */
   | { kind: 'unrecoverable'; reason: string };
@@ -51,7 +51,7 @@ export function verdictOnResult(result: AnalysisResult): JobVerdict {
   if (failure.model?.kind === 'authentication' || failure.model?.kind === 'model-not-found')
     return { kind: 'unrecoverable', reason: `ModelError: ${failure.message}` };
   if (result.status === 'failed' && failure.retryable) return { kind: 'transient', reason: failure.message };
-  // Yahoo unreachable: a run without market data is not the analysis the job asked for, so
+  // Market data unreachable: a run without market data is not the analysis the job asked for, so
   // the data fetch is retried with back-off rather than the degraded run kept as done.
   if (failure.kind === 'market') return { kind: 'transient', reason: `market data missing: ${failure.message}` };
   return { kind: 'done', result };

@@ -131,7 +131,7 @@ function jobValue(jobId: string, ticker: string, value: unknown): JobOutcome {
 
 /**
  * Whether a job already on the queue stands for this (ticker, day): one waiting, running or
- * completed does; one that failed (its attempts spent — Yahoo was down, the server refused)
+ * completed does; one that failed (its attempts spent — the market vendor was down, the server refused)
  * is removed, so enqueuing it again after the outage runs it again the same day.
  */
 async function keepExisting(

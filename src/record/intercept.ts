@@ -5,7 +5,7 @@
  * Why @mswjs/interceptors' FetchInterceptor and not nock 14 (which wraps the same
  * library): tried against a loopback server, nock's recorder
  * - keeps only the LAST `set-cookie` of a response (its rawHeaders become an
- *   object), which drops Yahoo's A3 cookie and breaks the crumb handshake on replay;
+ *   object), which drops the market vendor's A3 cookie and breaks the crumb handshake on replay;
  * - buffers a streamed (SSE) response completely before the caller sees its first
  *   byte, so progress stalls while recording;
  * - re-serialises JSON bodies (not byte-exact);

@@ -3,7 +3,7 @@ import { escapeHtml, pageHead } from './escape.js';
 import { formatNumber } from './format.js';
 import { reportStyle } from './html-style.js';
 import { tableHtml } from './html-blocks.js';
-import { proposedBanner, type PortfolioReport } from './portfolio.js';
+import { bookCurrency, fxLines, proposedBanner, type PortfolioReport } from './portfolio.js';
 
 /**
  * The proposed book as report.html (self-contained: inline CSS and SVG, no script, a
@@ -98,7 +98,15 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
     `<header><h1>${escapeHtml(`Proposed portfolio as of ${report.asOf}`)}</h1>`,
     report.demo ? `<p class="banner" data-demo="">${escapeHtml('DEMO — synthetic data; not advice')}</p>` : '',
     `<p class="banner" data-proposed="">${escapeHtml(proposedBanner)}</p>`,
-    `<p class="meta">${escapeHtml(`NAV ${formatNumber(plan.nav, 2)} USD · cash ${formatNumber(plan.cashBefore, 2)} → ${formatNumber(plan.cash, 2)} USD · gross ${weight(risk.grossPct)} · net ${weight(risk.netPct)} · est. vol ${risk.estVolPct === null ? 'n/a' : weight(risk.estVolPct)} · turnover ${weight(risk.turnoverPct)}`)}</p></header>`,
+    `<p class="meta">${escapeHtml(
+      `NAV ${formatNumber(plan.nav, 2)} ${bookCurrency(plan)} · cash ${formatNumber(plan.cashBefore, 2)} → ${formatNumber(plan.cash, 2)} ${bookCurrency(plan)}${fxLines(
+        plan,
+      )
+        .map((line) => ` · ${line}`)
+        .join(
+          '',
+        )} · gross ${weight(risk.grossPct)} · net ${weight(risk.netPct)} · est. vol ${risk.estVolPct === null ? 'n/a' : weight(risk.estVolPct)} · turnover ${weight(risk.turnoverPct)}`,
+    )}</p></header>`,
     chart ? `<figure class="chart">${chart}</figure>` : '',
     `<section><h2>Targets</h2>${targets}</section>`,
     `<section><h2>Proposed orders</h2>${plan.orders.length > 0 ? orders : '<p>None.</p>'}</section>`,

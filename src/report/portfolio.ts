@@ -82,9 +82,24 @@ function listLines(plan: PortfolioPlan): string[] {
   return lines;
 }
 
-function orderLine(order: PortfolioPlan['orders'][number]): string {
-  const price = order.limitPrice !== undefined ? `limit ${money(order.limitPrice)}` : 'market';
-  return `${order.side} ${order.quantity} ${safe(order.ticker)} ${price} ≈ ${money(order.notional)} USD — ${safe(order.reason)}`;
+function orderLine(order: PortfolioPlan['orders'][number], currency: string): string {
+  const price = order.limitPrice !== undefined ? `limit ${money(order.limitPrice)} ${currency}` : 'market';
+  return `${order.side} ${order.quantity} ${safe(order.ticker)} ${price} ≈ ${money(order.notional)} ${currency} — ${safe(order.reason)}`;
+}
+
+/** The book's currency: plans saved before it was recorded are in USD. */
+export function bookCurrency(plan: PortfolioPlan): string {
+  return plan.baseCurrency ?? 'USD';
+}
+
+/** "FX: EUR→USD 1.0823 (close of 2026-11-27)", one line per converted currency. */
+export function fxLines(plan: PortfolioPlan, arrow = '→'): string[] {
+  return (plan.fx ?? []).map((fx) =>
+    `FX: 1 ${fx.from} = ${fx.rate.toFixed(4)} ${fx.to} (close of ${fx.day}); ${fx.from} listings are valued and priced in ${fx.to}`.replace(
+      '→',
+      arrow,
+    ),
+  );
 }
 
 export function renderPortfolioTerminal(report: PortfolioReport, options: { unicode: boolean }): string {
@@ -93,12 +108,13 @@ export function renderPortfolioTerminal(report: PortfolioReport, options: { unic
   const lines = [
     report.demo ? 'DEMO — synthetic data; not advice' : '',
     proposedBanner,
-    `Book as of ${safe(report.asOf)}: NAV ${money(plan.nav)} USD, cash ${money(plan.cashBefore)} ${arrow} ${money(plan.cash)} USD`,
+    `Book as of ${safe(report.asOf)}: NAV ${money(plan.nav)} ${bookCurrency(plan)}, cash ${money(plan.cashBefore)} ${arrow} ${money(plan.cash)} ${bookCurrency(plan)}`,
+    ...fxLines(plan),
     '',
     ...table(targetRows(plan, arrow), new Set([3, 4])),
     '',
     plan.orders.length > 0 ? 'Proposed orders:' : 'No orders proposed.',
-    ...plan.orders.map((order) => `  ${orderLine(order)}`),
+    ...plan.orders.map((order) => `  ${orderLine(order, bookCurrency(plan))}`),
     '',
     riskLine(plan),
     ...listLines(plan),
@@ -117,8 +133,9 @@ export function renderPortfolioMarkdown(report: PortfolioReport, chartFile: stri
     ...(report.demo ? ['> DEMO — synthetic data; not advice', ''] : []),
     `> ${proposedBanner}`,
     '',
-    `NAV ${money(plan.nav)} USD; cash ${money(plan.cashBefore)} → ${money(plan.cash)} USD. ${riskLine(plan)}.`,
+    `NAV ${money(plan.nav)} ${bookCurrency(plan)}; cash ${money(plan.cashBefore)} → ${money(plan.cash)} ${bookCurrency(plan)}. ${riskLine(plan)}.`,
     '',
+    ...fxLines(plan).flatMap((line) => [line, '']),
     ...(chartFile ? [`![Current and target weights](${chartFile})`, ''] : []),
     '## Targets',
     '',
@@ -131,7 +148,9 @@ export function renderPortfolioMarkdown(report: PortfolioReport, chartFile: stri
     '',
     '## Proposed orders',
     '',
-    ...(plan.orders.length > 0 ? plan.orders.map((order) => `- ${cell(orderLine(order))}`) : ['None.']),
+    ...(plan.orders.length > 0
+      ? plan.orders.map((order) => `- ${cell(orderLine(order, bookCurrency(plan)))}`)
+      : ['None.']),
     ...markdownList(
       'Clamps',
       plan.clamps.map(

@@ -203,7 +203,7 @@ function quoteFacts(result: AnalysisResult, market: MarketSnapshot): Fact[] {
     {
       key: 'change',
       label: 'Change',
-      // Yahoo's changePercent is already in percent (1.28 means 1.28 %).
+      // The quote's changePercent is already in percent (1.28 means 1.28 %).
       value:
         change === null || change === undefined
           ? notAvailable

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import type { SearchProvider, SearchRequest } from '../../src/tools/exa-search.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { evaluateRuns } from '../../src/evaluate/evaluate.js';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { saveRun } from '../../src/store/index.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { saveRun } from '../../src/store/index.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';

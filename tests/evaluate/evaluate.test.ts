@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateRuns, type DecisionRow } from '../../src/evaluate/evaluate.js';
 import { seededRandom, shuffle } from '../../src/evaluate/statistics.js';
 import { summarize, type Strategy } from '../../src/evaluate/summary.js';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { ContaminationLabel } from '../../src/pipeline/contamination.js';
 import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';

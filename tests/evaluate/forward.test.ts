@@ -6,7 +6,7 @@ import { forwardLine, forwardVerdict, outcomeStart, type LedgerView } from '../.
 import { appendRunToLedger } from '../../src/ledger/entry.js';
 import { ledgerPaths } from '../../src/ledger/paths.js';
 import type { LedgerRecord } from '../../src/ledger/record.js';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { saveRun } from '../../src/store/index.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';

@@ -1,6 +1,6 @@
 import type { PricedSession } from '../../src/evaluate/outcome.js';
 import { seededRandom } from '../../src/evaluate/statistics.js';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import { adjacentSession, sessionClose } from '../../src/market/sessions.js';
 import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { saveRun } from '../../src/store/index.js';
 import { acmeRoutes, createYahooRouter, json, type RouterRoutes } from '../market/support/yahoo-router.js';

@@ -3,7 +3,7 @@
 // CLI with the real chat client. A symbol that is not one ends the run before any
 // model call; Yahoo out of reach leaves the desks working without numbers, and says so.
 import { expect } from 'vitest';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { FaultContext, FaultScenario } from '../support/faults.js';
 import { allOk, byAgent, faultMatrix, requestsOf } from '../support/faults.js';
 import { acmeRoutes, bodyOf, createYahooRouter, json, own, type RouterRoutes } from '../support/yahoo.js';

@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSnapshotCache, createYahooMarketData } from '../../src/market/index.js';
+import { createSnapshotCache } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import { acmeRoutes, createYahooRouter, own, quoteSummaryFrom } from '../support/yahoo.js';
 
 /**
@@ -48,9 +49,9 @@ describe('market-data cache', () => {
     const fetched = await market.snapshot('ACME', { asOf });
     expect(charts()).toBe(1);
     expect(JSON.parse(await readFile(entryPath(), 'utf8'))).toMatchObject({
-      version: 1,
+      version: 2,
       savedAt: '2025-10-10T21:00:00.000Z',
-      snapshot: { symbol: 'ACME' },
+      snapshot: { symbol: 'ACME', vendors: { bars: { vendor: 'yahoo', cached: false } } },
     });
 
     clock.now = new Date(clock.now.getTime() + minutes(14));
@@ -59,7 +60,13 @@ describe('market-data cache', () => {
     expect(charts()).toBe(1);
     expect(cached.source).toBe('cache');
     expect(cached.asOf).toBe(later.toISOString());
-    expect({ ...cached, source: 'yahoo', asOf: fetched.asOf }).toEqual(fetched);
+    // the record says every part came from the cache, and who first answered it
+    expect(cached.vendors).toMatchObject({
+      bars: { vendor: 'yahoo', cached: true },
+      quote: { vendor: 'yahoo', cached: true },
+    });
+    expect(fetched.vendors?.bars.cached).toBe(false);
+    expect({ ...cached, source: 'yahoo', asOf: fetched.asOf, vendors: fetched.vendors }).toEqual(fetched);
   });
 
   it('refetches the current day once the TTL has passed', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import { adjustedCloses, maxDrawdown, maxDrawdownWindow } from '../../src/market/indicators.js';
 import type { MarketSnapshot } from '../../src/market/types.js';
 import { captureIo } from '../support/cli.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataError, ExitCode, UsageError } from '../../src/errors.js';
-import { createYahooMarketData, validateTicker } from '../../src/market/index.js';
+import { validateTicker } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import {
   acmeRoutes,
   createYahooRouter,

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import { sessionClose } from '../../src/market/sessions.js';
 import { acmeRoutes, bodyOf, createYahooRouter, own } from './support/yahoo-router.js';
 

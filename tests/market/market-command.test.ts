@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { showSnapshot } from '../../src/cli/commands/market.js';
 import { UsageError } from '../../src/errors.js';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { MarketData, MarketSnapshot } from '../../src/market/types.js';
 import { renderPriceChart } from '../../src/report/chart.js';
 import { createYahooRouter, own, quoteSummaryFrom } from '../support/yahoo.js';
@@ -87,6 +87,7 @@ describe('showSnapshot', () => {
       'text',
       'warnings',
       'source',
+      'vendors',
     ]);
     expect(parsed.quote.price).toBe(106.25);
     expect(parsed.bars).toHaveLength(262);

@@ -7,7 +7,7 @@ import {
   quoteStatsFrom,
   toIsoTime,
   toNumber,
-} from '../../src/market/normalize.js';
+} from '../../src/market/sources/yahoo/normalize.js';
 
 /** Yahoo's raw shapes, validated or not, become our types without wrong numbers. */
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createYahooMarketData } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import { snapshotTextBudgetChars } from '../../src/market/snapshot-text.js';
 import type { MarketSnapshot } from '../../src/market/types.js';
 import {

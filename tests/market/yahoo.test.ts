@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataError, InterruptedError } from '../../src/errors.js';
-import { createYahooMarketData, type MarketLogger } from '../../src/market/index.js';
+import { type MarketLogger } from '../../src/market/index.js';
+import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { Bar } from '../../src/market/types.js';
 import {
   acmeRoutes,

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { chatBaseUrlOf } from '../../src/llm/endpoints.js';
-import { yahooChartSymbolOf } from '../../src/market/yahoo.js';
+import { yahooChartSymbolOf } from '../../src/market/sources/yahoo/index.js';
 import { isCrumbUrl } from '../../src/scrub.js';
 import { exaBaseUrlOf } from '../../src/search/exa.js';
 

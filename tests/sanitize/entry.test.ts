@@ -9,7 +9,7 @@ import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { ModelError } from '../../src/errors.js';
 import { createOpenAIModel } from '../../src/llm/openai-model.js';
-import { identityFrom } from '../../src/market/normalize.js';
+import { identityFrom } from '../../src/market/sources/yahoo/normalize.js';
 import { hasUnsafeCharacters } from '../../src/sanitize.js';
 import {
   errorReply,

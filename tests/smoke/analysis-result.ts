@@ -62,6 +62,14 @@ const bar = z.strictObject({
   volume: z.number().int().min(0).nullable(),
 });
 
+/** Who answered one part of the snapshot (src/market/source.ts). */
+const partVendor = z.strictObject({
+  vendor: z.string(),
+  label: z.string(),
+  shortLabel: z.string(),
+  cached: z.boolean(),
+});
+
 export const marketSnapshotSchema = z.strictObject({
   symbol: z.string(),
   asOf: z.iso.datetime(),
@@ -123,6 +131,10 @@ export const marketSnapshotSchema = z.strictObject({
   text: z.string().startsWith('MARKET DATA — '),
   warnings: z.array(z.string()),
   source: z.string(),
+  vendors: z
+    .strictObject({ bars: partVendor, quote: partVendor.nullable(), profile: partVendor.nullable() })
+    .optional(),
+  units: z.strictObject({ quoted: z.string(), currency: z.string(), factor: z.number() }).optional(),
 });
 
 const decisionSchema = z.strictObject({

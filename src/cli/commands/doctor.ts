@@ -22,7 +22,8 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
     import('../../llm/openai-model.js'),
     import('../../pipeline/models.js'),
   ]);
-  const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
+  const { createMarketData, configuredSources } = await import('../../market/index.js');
+  const market = deps.market ?? createMarketData({ sources: configuredSources({ env }) });
   const { resolveSearchChoice } = await import('../../search/choice.js');
   const searchChoice = resolveSearchChoice(options.search, env);
   const bounds = deps.doctorBounds ?? doctorBounds;

@@ -6,7 +6,13 @@ import { resolveSearchChoice } from '../../search/choice.js';
 import { commandTickers } from '../tickers.js';
 import { constructPortfolio } from '../../portfolio/construct.js';
 import { describeSkipped, readHoldingsFile, resolveCash } from '../../portfolio/holdings.js';
-import { decisionOf, fetchMarketInputs, newestDecisions, type SelectedDecisions } from '../../portfolio/inputs.js';
+import {
+  decisionOf,
+  fetchMarketInputs,
+  inBaseCurrency,
+  newestDecisions,
+  type SelectedDecisions,
+} from '../../portfolio/inputs.js';
 import type { MarketSnapshot } from '../../market/types.js';
 import type { PortfolioLimits, PortfolioPlan } from '../../portfolio/types.js';
 import type { PortfolioReport } from '../../report/portfolio.js';
@@ -56,21 +62,28 @@ export async function portfolioCommand(
     const names = [...new Set([...held, ...selected.decisions.map((decision) => decision.ticker)])];
     if (options.demo) session.checkDemoTickers(names);
     const asOf = session.asOf();
-    const market = await fetchWithReplayReport(
+    const lastSession = latestClosedSession(asOf);
+    const listed = await fetchWithReplayReport(
       session,
       names,
       { asOf, refresh: options.refresh, signal: io.signal },
       io,
       selected.snapshots,
     );
-    if (market === null) return ExitCode.usage;
+    if (listed === null) return ExitCode.usage;
+    const market = await inBaseCurrency(session.market, listed, {
+      base: options.baseCurrency,
+      day: lastSession,
+      signal: io.signal,
+    });
     const plan = constructPortfolio({
       holdings,
       decisions: selected.decisions,
       market,
       limits: limitsOf(options),
-      lastSession: latestClosedSession(asOf),
+      lastSession,
       missing: selected.missing,
+      baseCurrency: options.baseCurrency,
     });
     const report: PortfolioReport = { plan, asOf: asOf.toISOString(), demo: session.demo };
     await printPlan(report, options, out);

@@ -1,20 +1,18 @@
 import { inspect } from 'node:util';
-import { CassetteError, errorMessage, findCause } from '../errors.js';
-import { scrubCrumbs } from '../scrub.js';
-import { YahooUnreachableError, type FetchFunction } from './http.js';
+import { CassetteError, errorMessage, findCause } from '../../../errors.js';
+import { scrubCrumbs } from '../../../scrub.js';
+import { SourceUnreachableError, UnexpectedResponseError, type FetchFunction } from '../../http.js';
+import type { MarketLogger } from '../../source.js';
+
+/** The vendor's names: in the agents' block ("Source: Yahoo Finance") and after a figure ("(Yahoo)"). */
+export const yahooLabel = 'Yahoo Finance';
+export const yahooShortLabel = 'Yahoo';
 
 /**
  * yahoo-finance2 behind a small interface: loading the library (lazily, with our own
  * cookie jar), calling it (keeping the raw result of a failed validation), and
  * classifying its errors. The only importer of the library.
  */
-
-export interface MarketLogger {
-  /** Library chatter and retries: shown only when the user asks for verbose output. */
-  debug(message: string): void;
-  /** Something the user should know that is not part of the data (e.g. the cache is unwritable). */
-  warn(message: string): void;
-}
 
 export const quoteSummaryModules = [
   'price',
@@ -94,7 +92,12 @@ function firstLine(message: string): string {
 }
 
 export function classifyYahooError(error: unknown): Failure {
-  if (error instanceof YahooUnreachableError) return { kind: 'unreachable', reason: error.reason };
+  if (error instanceof SourceUnreachableError) return { kind: 'unreachable', reason: error.reason };
+  const unexpected = findCause(
+    error,
+    (cause): cause is UnexpectedResponseError => cause instanceof UnexpectedResponseError,
+  );
+  if (unexpected) return { kind: 'invalid', reason: unexpected.reason };
   const message = errorMessage(error);
   if (/Quote not found|No data found|symbol may be delisted/i.test(message))
     return { kind: 'unknown-ticker', reason: firstLine(message) };

@@ -1,20 +1,7 @@
-import { daysBefore, isoDay } from '../clock.js';
-import { DataError, InterruptedError } from '../errors.js';
-import { historicalNotes, pointInTimeQuote } from './historical.js';
-import { computeIndicators } from './indicators.js';
-import {
-  barsFromChart,
-  identityFrom,
-  parseChart,
-  parseQuote,
-  parseSummary,
-  quoteStatsFrom,
-  type RawChart,
-  type RawQuote,
-  type RawSummary,
-} from './normalize.js';
-import { historyWindow, renderSnapshotText } from './snapshot-text.js';
-import type { MarketSnapshot } from './types.js';
+import { daysBefore, isoDay } from '../../../clock.js';
+import { DataError, InterruptedError } from '../../../errors.js';
+import { toMajorUnits } from '../../currency.js';
+import type { QuoteRequest, SourceQuote } from '../../source.js';
 import {
   call,
   classifyYahooError,
@@ -26,14 +13,25 @@ import {
   type Outcome,
   type SummaryModule,
   type YahooClient,
-} from './yahoo-client.js';
+} from './client.js';
+import {
+  barsFromChart,
+  identityFrom,
+  parseChart,
+  parseQuote,
+  parseSummary,
+  quoteStatsFrom,
+  type RawChart,
+  type RawQuote,
+  type RawSummary,
+} from './normalize.js';
 
 /**
- * One live or point-in-time snapshot from Yahoo, in three phases: fetch (quote,
- * quoteSummary and a year of daily bars, in parallel), normalise (each answer parsed,
- * what failed classified and said in a data note), and notes (about the history and
- * the quote's timing). The chart is essential; the quote and the fundamentals degrade
- * to "not available" with a note.
+ * One symbol's quote, key statistics, profile and a year of daily bars from Yahoo, in
+ * two phases: fetch (quote, quoteSummary and the chart, in parallel) and normalise (each
+ * answer parsed, what failed classified and said in a note). The chart is essential; the
+ * quote and the fundamentals degrade to "not available" with a note. What a snapshot
+ * makes of it (indicators, the historical price, notes on timing) is the service's.
  */
 
 /** Days of bars requested beyond one year, so a bar 252 sessions back exists after holidays. */
@@ -46,14 +44,15 @@ export interface SnapshotRequest {
   historical: boolean;
 }
 
+export function snapshotRequestOf(request: QuoteRequest): SnapshotRequest {
+  return { symbol: request.ticker, asOf: request.asOf, signal: request.signal, historical: request.historical };
+}
+
 /**
  * `complete` is false when a part could not be had because Yahoo was out of reach: such
  * a snapshot is served once but never cached, so the next run asks again.
  */
-export async function fetchSnapshot(
-  client: YahooClient,
-  request: SnapshotRequest,
-): Promise<{ snapshot: MarketSnapshot; complete: boolean }> {
+export async function fetchSnapshot(client: YahooClient, request: SnapshotRequest): Promise<SourceQuote> {
   const { symbol } = request;
   const answers = await requestAnswers(client, request);
   const failures = await failuresOf(client, answers, symbol);
@@ -62,7 +61,8 @@ export async function fetchSnapshot(
   const quote = readQuote(answers.quote, failures.quote, symbol, warnings);
   const summary = await readSummary(answers, failures.summary, symbol, quote, warnings);
   return {
-    snapshot: assemble(request, { chart, quote, summary: summary.value }, warnings),
+    ...normalizeParts(request, { chart, quote, summary: summary.value }),
+    notes: warnings,
     complete: failures.quote?.kind !== 'unreachable' && !summary.unreachable,
   };
 }
@@ -183,34 +183,14 @@ async function readSummary(
   return { value: summary, unreachable };
 }
 
-/** Bars, indicators, identity and quote from the parsed answers, with the notes about history and timing. */
-function assemble(
-  { symbol, asOf, historical }: SnapshotRequest,
+/** Bars, identity and quote from the parsed answers, in major units. */
+function normalizeParts(
+  { symbol, asOf }: SnapshotRequest,
   parsed: { chart: RawChart; quote: RawQuote | null; summary: RawSummary | null },
-  warnings: string[],
-): MarketSnapshot {
+): Pick<SourceQuote, 'identity' | 'quote' | 'bars' | 'conversion'> {
   const bars = barsFromChart(parsed.chart, isoDay(asOf));
-  const indicators = computeIndicators(bars);
   const sources = { quote: parsed.quote, summary: parsed.summary, meta: parsed.chart.meta };
-  const identity = identityFrom(symbol, sources);
-  const quote = historical ? pointInTimeQuote(bars, asOf) : quoteStatsFrom(sources);
-  warnings.push(...historyNotes(bars, asOf));
-  warnings.push(
-    ...(historical ? historicalNotes(bars, asOf) : quoteTimingNotes(quote.priceTime, indicators.asOfBar, asOf)),
-  );
-  const data = { symbol, asOf: asOf.toISOString(), identity, quote, bars, indicators, warnings, source: 'yahoo' };
-  // The key order of a saved snapshot (result.json, the cache) stays as it always was.
-  return {
-    symbol,
-    asOf: data.asOf,
-    identity,
-    quote,
-    bars,
-    indicators,
-    text: renderSnapshotText(data),
-    warnings,
-    source: 'yahoo',
-  };
+  return toMajorUnits({ identity: identityFrom(symbol, sources), quote: quoteStatsFrom(sources), bars });
 }
 
 async function summaryModuleByModule(
@@ -238,28 +218,6 @@ async function summaryModuleByModule(
   return { summary: parseSummary(merged), unreachable };
 }
 
-/**
- * Yahoo's quote and key statistics are always today's: for a past as-of date they come
- * from after it, and a halted or stale symbol can carry a quote older than its bars.
- */
-function quoteTimingNotes(priceTime: string | null, lastBar: string | null, asOf: Date): string[] {
-  if (!priceTime) return [];
-  const quoteDay = priceTime.slice(0, 10);
-  if (quoteDay > isoDay(asOf)) {
-    return [
-      `the quote and key statistics are Yahoo's values of ${quoteDay}, after the as-of date ${isoDay(asOf)}; the daily bars and technicals stop at ${lastBar ?? isoDay(asOf)}`,
-    ];
-  }
-  if (lastBar && quoteDay < lastBar)
-    return [`the quote is from ${quoteDay}, older than the last daily bar (${lastBar})`];
-  if (lastBar && quoteDay > lastBar) {
-    return [
-      `the quote (${priceTime.slice(0, 16).replace('T', ' ')} UTC) is newer than the last daily bar (${lastBar}): last price and day change are the quote's; the technicals stop at ${lastBar}`,
-    ];
-  }
-  return [];
-}
-
 /** What each quoteSummary module supplies, so a note names what is missing rather than a module. */
 const moduleContents: Record<SummaryModule, string> = {
   price: 'price module (name, exchange, market cap)',
@@ -277,22 +235,4 @@ function missingModulesNote(absent: readonly SummaryModule[], symbol: string, qu
       ? '; the last price comes from the quote'
       : '';
   return `Yahoo's quoteSummary has no ${missing} for ${symbol}${price}`;
-}
-
-/** Data notes about the bars themselves: a short history, skipped sessions. */
-function historyNotes(bars: MarketSnapshot['bars'], asOf: Date): string[] {
-  const notes: string[] = [];
-  const window = historyWindow(bars);
-  if (window.sessions === 0) {
-    notes.push(`no daily bars up to ${isoDay(asOf)}; technicals are not available`);
-    return notes;
-  }
-  if (!window.coversYear) {
-    notes.push(
-      `only ${window.sessions} daily sessions (${window.first} → ${window.last}): 1-year figures cover this shorter window, the 1-year return is not available`,
-    );
-  }
-  const skipped = bars.length - window.sessions;
-  if (skipped > 0) notes.push(`${skipped} session(s) without a price were skipped`);
-  return notes;
 }

@@ -1,35 +1,37 @@
-import { isoDay } from '../clock.js';
-import { DataError, InterruptedError } from '../errors.js';
-import { createSnapshotCache, defaultCacheTtlMs, type SnapshotCache } from './cache.js';
+import { DataError, InterruptedError } from '../../../errors.js';
+import { optionalCache } from '../../cache.js';
 import {
   createResilientFetch,
   defaultRetries,
   defaultRetryDelayMs,
   defaultTimeoutMs,
   type FetchFunction,
-} from './http.js';
-import { barsFromChart, parseChart } from './normalize.js';
-import { renderSnapshotText } from './snapshot-text.js';
-import { validateTicker } from './ticker.js';
-import type { Bar, BarsOptions, MarketData, MarketSnapshot, SnapshotOptions } from './types.js';
+} from '../../http.js';
+import { createMarketData } from '../../service.js';
+import { barsInMajorUnits, minorUnitOf } from '../../currency.js';
+import type { BarsRequest, DailyBars, MarketLogger, MarketSource, QuoteRequest } from '../../source.js';
+import type { MarketData } from '../../types.js';
 import {
   call,
   classifyYahooError,
   findCassetteError,
   loadClient,
-  type MarketLogger,
+  yahooChartSymbolOf,
+  yahooLabel,
+  yahooShortLabel,
   type YahooClient,
   type YahooFinanceLike,
-} from './yahoo-client.js';
-import { fetchSnapshot } from './yahoo-snapshot.js';
+} from './client.js';
+import { fetchSnapshot, snapshotRequestOf, type SnapshotRequest } from './snapshot.js';
+import { barsFromChart, parseChart } from './normalize.js';
 
-export { yahooChartSymbolOf, type MarketLogger } from './yahoo-client.js';
+export { yahooChartSymbolOf } from './client.js';
 
 /**
- * The only module that touches yahoo-finance2, imported lazily so `autohedge --help`
- * never loads it.
+ * Yahoo Finance as a market source: fetch and parse only. yahoo-finance2 is loaded
+ * lazily (client.ts, its only importer) so `autohedge --help` never loads it.
  *
- * One snapshot = three requests in parallel (yahoo-snapshot.ts): quote (needs Yahoo's
+ * One snapshot = three requests in parallel (snapshot.ts): quote (needs Yahoo's
  * cookie + crumb session, which the library negotiates first), quoteSummary (same
  * session) and one year of daily bars from chart (no session). The library itself sits
  * behind yahoo-client.ts.
@@ -43,24 +45,44 @@ export { yahooChartSymbolOf, type MarketLogger } from './yahoo-client.js';
  * same instant could still cross sessions, so use one per process.
  */
 
-export interface YahooMarketDataOptions {
+export interface YahooSourceOptions {
   /** Defaults to a late-bound globalThis.fetch, so an interceptor installed later sees every call. */
   fetch?: FetchFunction;
-  /** `$AUTOHEDGE_HOME/cache`; null or absent disables the disk cache. */
-  cacheDir?: string | null;
-  /** How long an entry for the current day stays fresh. */
-  ttlMs?: number;
   logger?: MarketLogger;
-  /** Wall clock for cache freshness only; the data's time always comes from asOf. */
-  now?: () => Date;
   retries?: number;
   retryDelayMs?: number;
   timeoutMs?: number;
 }
 
+export interface YahooMarketDataOptions extends YahooSourceOptions {
+  /** `$AUTOHEDGE_HOME/cache`; null or absent disables the disk cache. */
+  cacheDir?: string | null;
+  /** How long an entry for the current day stays fresh. */
+  ttlMs?: number;
+  /** Wall clock for cache freshness only; the data's time always comes from asOf. */
+  now?: () => Date;
+}
+
 const silentLogger: MarketLogger = { debug: () => {}, warn: () => {} };
 
-export function createYahooMarketData(options: YahooMarketDataOptions = {}): MarketData {
+/** Yahoo's JSON error envelope ({"chart":{"error":{"code":"Not Found",…}}}): the library reads it. */
+function isYahooErrorEnvelope(body: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed !== 'object' || parsed === null) return false;
+    const keys = Object.keys(parsed);
+    if (keys.length !== 1) return false;
+    const error = (parsed as Record<string, { error?: { code?: unknown } } | null>)[keys[0]!]?.error;
+    return typeof error?.code === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** Data URLs (chart, quote, quoteSummary) answer JSON; the consent and quote pages of the handshake are HTML. */
+const dataPathPattern = /\/v\d+\/finance\//;
+
+export function createYahooSource(options: YahooSourceOptions = {}): MarketSource {
   const logger = options.logger ?? silentLogger;
   const baseFetch: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const fetch = createResilientFetch({
@@ -69,15 +91,10 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     retryDelayMs: options.retryDelayMs ?? defaultRetryDelayMs,
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     debug: (message) => logger.debug(message),
+    label: yahooLabel,
+    isErrorEnvelope: isYahooErrorEnvelope,
+    expectsData: (url) => dataPathPattern.test(new URL(url).pathname),
   });
-  const cache: SnapshotCache | null = options.cacheDir
-    ? createSnapshotCache({
-        dir: options.cacheDir,
-        ttlMs: options.ttlMs ?? defaultCacheTtlMs,
-        now: options.now,
-        logger,
-      })
-    : null;
   let client: Promise<YahooClient> | null = null;
   const getClient = () => {
     client ??= loadClient(fetch, logger).catch((error: unknown) => {
@@ -87,33 +104,29 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
     return client;
   };
   const fetchOnce = sharedSession(getClient);
-
   return {
-    async snapshot(ticker: string, snapshotOptions: SnapshotOptions): Promise<MarketSnapshot> {
-      const symbol = validateTicker(ticker);
-      const { asOf, signal, refresh } = snapshotOptions;
-      const historical = snapshotOptions.historical === true;
-      const kind = historical ? 'historical' : 'live';
-      if (signal?.aborted) throw new InterruptedError();
-      const cached = cache && !refresh ? await cache.read(symbol, asOf, kind) : null;
-      if (cache && cached) {
-        logger.debug(`market cache: ${symbol} ${isoDay(asOf)} served from ${cache.pathFor(symbol, asOf, kind)}`);
-        const data = { ...cached, asOf: asOf.toISOString(), source: 'cache' };
-        return { ...data, text: renderSnapshotText(data) };
-      }
-      const fetched = await fetchOnce({ symbol, asOf, signal, historical });
-      if (cache && fetched.complete) await cache.write(fetched.snapshot, asOf, kind);
-      else if (cache)
-        logger.debug(`market cache: ${symbol} ${isoDay(asOf)} not cached (part of Yahoo's answer was unreachable)`);
-      return fetched.snapshot;
-    },
-
-    async bars(ticker: string, barsOptions: BarsOptions): Promise<Bar[]> {
-      const symbol = validateTicker(ticker);
+    vendor: 'yahoo',
+    label: yahooLabel,
+    shortLabel: yahooShortLabel,
+    quote: (request: QuoteRequest) => fetchOnce(snapshotRequestOf(request)),
+    async bars(request: BarsRequest): Promise<DailyBars> {
       const { yahooFinance } = await getClient();
-      return fetchBars(yahooFinance, symbol, barsOptions);
+      return fetchBars(yahooFinance, request);
     },
+    symbolOfUrl: yahooChartSymbolOf,
+    // EURUSD=X: one euro in dollars.
+    fxSymbol: (from, to) => `${from}${to}=X`,
   };
+}
+
+/** The market data of Yahoo alone, with the disk cache: what tests and the doctor use. */
+export function createYahooMarketData(options: YahooMarketDataOptions = {}): MarketData {
+  const logger = options.logger ?? silentLogger;
+  return createMarketData({
+    sources: [createYahooSource(options)],
+    cache: optionalCache({ dir: options.cacheDir, ttlMs: options.ttlMs, now: options.now, logger }),
+    logger,
+  });
 }
 
 /**
@@ -124,7 +137,7 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
 function sharedSession(getClient: () => Promise<YahooClient>) {
   /** Snapshots of this instance currently fetching. */
   let inFlight = 0;
-  return async (request: Parameters<typeof fetchSnapshot>[1]) => {
+  return async (request: SnapshotRequest) => {
     const client = await getClient();
     if (inFlight === 0) await client.forgetSharedCrumb();
     inFlight += 1;
@@ -145,9 +158,8 @@ function sharedSession(getClient: () => Promise<YahooClient>) {
  */
 async function fetchBars(
   yahooFinance: YahooFinanceLike,
-  symbol: string,
-  { from, to, signal }: BarsOptions,
-): Promise<Bar[]> {
+  { ticker: symbol, from, to, signal }: BarsRequest,
+): Promise<DailyBars> {
   const moduleOptions = signal ? { fetchOptions: { signal } } : {};
   const query = {
     period1: new Date(`${from}T00:00:00Z`),
@@ -174,5 +186,11 @@ async function fetchBars(
   const chart = parseChart(value);
   if (chart === null)
     throw new DataError(`unexpected response from Yahoo Finance for '${symbol}' (chart is not an object)`, 'invalid');
-  return barsFromChart(chart, to).filter((bar) => bar.date >= from);
+  const bars = barsFromChart(chart, to).filter((bar) => bar.date >= from);
+  const conversion = minorUnitOf(chart.meta.currency);
+  if (!conversion) return { bars, currency: chart.meta.currency };
+  return { bars: barsInMajorUnits(bars, conversion.factor), currency: conversion.currency, conversion };
 }
+
+/** The registry's name for this vendor's factory (src/market/sources/index.ts). */
+export const createSource = createYahooSource;

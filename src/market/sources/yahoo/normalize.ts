@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { sanitizeDeep, sanitizeText } from '../sanitize.js';
-import type { Bar, Identity, QuoteStats } from './types.js';
+import { sanitizeDeep, sanitizeText } from '../../../sanitize.js';
+import type { Bar, Identity, QuoteStats } from '../../types.js';
 
 /** Yahoo's recommendation key is free text too. */
 function nullableSanitized(text: string | null): string | null {
