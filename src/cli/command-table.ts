@@ -12,6 +12,8 @@ import { defaultMcpCallCapUsd, defaultMcpConcurrency, defaultMcpServerCapUsd } f
 
 export interface CommandSpec {
   name: string;
+  /** Other spellings the command answers to (`analyse`, the help's own British spelling). */
+  aliases?: readonly string[];
   description: string;
   /** Commander's syntax (`<ticker>`, `[tickers...]`) and help, in order. */
   args?: ReadonlyArray<readonly [syntax: string, help: string]>;
@@ -92,6 +94,7 @@ function command<const Spec extends CommandSpec, Argument>(
 
 export const analyzeSpec = {
   name: 'analyze',
+  aliases: ['analyse'],
   description: 'analyse one or more tickers: Director plan, four desks, decision, guardrails',
   args: [['[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)']],
   groups: ['run', 'trust', 'model', 'tools', 'guardrails', 'rateLimits', 'replay', 'output', 'save', 'universe'],

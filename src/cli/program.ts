@@ -11,6 +11,7 @@ export type Dispatch = (command: Command, input: Pick<CommandInput<unknown>, 'ar
 /** Adds a table entry (and its subcommands) to a commander program, options from the catalogue. */
 export function register(commander: Commander, parent: CommanderCommand, spec: Command, dispatch: Dispatch): void {
   const command = parent.command(spec.name).description(spec.description);
+  for (const alias of spec.aliases ?? []) command.alias(alias);
   if (spec.subcommands) command.enablePositionalOptions();
   for (const [syntax, help] of spec.args ?? []) command.argument(syntax, help);
   const headings = groupHeadings(spec);

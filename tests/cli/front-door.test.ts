@@ -22,8 +22,14 @@ describe('one style for errors', () => {
     expect(await runCli(['analyze'], missing)).toBe(2);
     expect(missing.err()).toBe("autohedge: missing required argument 'tickers'\n");
     const unknown = captureIo();
-    expect(await runCli(['analyse', 'ACME'], unknown)).toBe(2);
-    expect(unknown.err()).toBe("autohedge: unknown command 'analyse' (did you mean analyze?)\n");
+    expect(await runCli(['analyz', 'ACME'], unknown)).toBe(2);
+    expect(unknown.err()).toBe("autohedge: unknown command 'analyz' (did you mean analyze?)\n");
+  });
+
+  it("'analyse', the help's own spelling, is analyze (issue 44 item 34)", async () => {
+    const io = captureIo();
+    expect(await runCli(['analyse', 'ACME', '--demo', '--no-save', '--quiet', '--json'], io)).toBe(0);
+    expect((JSON.parse(io.out()) as { ticker: string }).ticker).toBe('ACME');
   });
 
   it('replay misses are listed once each, with the prefix every cassette error has', async () => {
