@@ -96,7 +96,10 @@ function subjectOf(result: AnalysisResult): string {
 
 function titleOf(result: AnalysisResult, subject: string): string {
   const decision = result.decision;
-  if (decision) return `${subject}: ${decision.action}, conviction ${formatNumber(decision.conviction, 0)}/100`;
+  // A flagged or degraded call never reads like a clean one: its status is in the title and the H1.
+  const status = result.status === 'flagged' || result.status === 'degraded' ? ` (${result.status.toUpperCase()})` : '';
+  if (decision)
+    return `${subject}: ${decision.action}${status}, conviction ${formatNumber(decision.conviction, 0)}/100`;
   return `${subject}: ${result.mode === 'agents' ? 'desk reports' : 'no decision'}`;
 }
 
@@ -221,7 +224,7 @@ function quoteFacts(result: AnalysisResult, market: MarketSnapshot): Fact[] {
     {
       key: 'volatility',
       label: 'Volatility (20d, annualised)',
-      short: 'Volatility',
+      short: 'Vol 20d',
       value: formatFraction(indicators?.volatility20d),
     },
   ];

@@ -75,3 +75,14 @@ describe('guardrails without a decision (#33 item 15)', () => {
     expect(guardrails?.parts[0]).toMatchObject({ key: 'none', text: 'No findings.' });
   });
 });
+
+describe("a flagged run's title (issue 44 item 13)", () => {
+  test('the <title>, the H1 of report.md and the view title carry the status', () => {
+    const view = reportView(flagged);
+    expect(view.title).toMatch(/: (BUY|SELL|HOLD) \(FLAGGED\), conviction \d+\/100$/);
+    expect(renderMarkdown(flagged).split('\n')[0]).toContain('(FLAGGED)');
+    expect(renderHtml(flagged)).toMatch(/<title>[^<]*\(FLAGGED\)[^<]*<\/title>/);
+    // A clean run's title has no status.
+    expect(reportView(makeResult()).title).not.toMatch(/FLAGGED|DEGRADED/);
+  });
+});

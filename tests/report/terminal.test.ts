@@ -18,14 +18,14 @@ describe('renderTerminal, no colour', () => {
     expect(lines.slice(0, 3)).toEqual([
       'Acme Robotics Corp (ACME) · NasdaqGS · Technology · Robotics',
       '182.52 USD  +2.31 (+1.28%)  quote time 2026-11-27 21:00 UTC',
-      'Market cap 4.45T · P/E 58.9 · 52w 86.62–184.48 · RSI 61.2 · ATR 4.10 · Volatility 38.5%',
+      'Market cap 4.45T · P/E 58.9 · 52w 86.62–184.48 · RSI 61.2 · ATR 4.10 · Vol 20d 38.5%',
     ]);
   });
 
   test("the year's chart from renderPriceChart, right under the header", () => {
     const chart = renderPriceChart(makeResult().market!.bars, { width: 100, color: false, unicode: true }).trimEnd();
     expect(chart).not.toBe('');
-    expect(output).toContain(`Volatility 38.5%\n\n${chart}\n\n── Decision`);
+    expect(output).toContain(`Vol 20d 38.5%\n\n${chart}\n\n── Decision`);
   });
 
   test('decision and its levels, thesis and briefs, guardrails by severity', () => {
@@ -235,7 +235,7 @@ describe('renderTerminal variants', () => {
     market.indicators = { ...market.indicators, rsi14: null, atr14: null, volatility20d: null };
     const lines = linesOf(renderTerminal(result, plain));
     expect(lines[1]).toBe('182.52 USD  quote time 2026-11-27 21:00 UTC');
-    expect(lines[2]).toBe('Market cap n/a · P/E n/a · 52w 86.62–184.48 · RSI n/a · ATR n/a · Volatility n/a');
+    expect(lines[2]).toBe('Market cap n/a · P/E n/a · 52w 86.62–184.48 · RSI n/a · ATR n/a · Vol 20d n/a');
   });
 
   test('long text wraps to the width', () => {
