@@ -346,6 +346,16 @@ const ledgerSpec = {
   description: 'the sealed decision ledger: verify, list, head, export, keygen (docs/ledger.md)',
 } as const satisfies CommandSpec;
 
+// ---- view (#42): the local read-only site, docs/view.md
+export const viewSpec = {
+  name: 'view',
+  description:
+    'a local read-only site of the runs, the ledger, the track record and the book (or --bundle a static copy)',
+  groups: ['view'],
+  help: { demo: "the demo's runs and its offline evaluation, labelled DEMO" },
+} as const satisfies CommandSpec;
+export type ViewCliOptions = OptionsOf<typeof viewSpec>;
+
 const runsCommands = () => import('./commands/runs.js');
 const ledgerCommands = () => import('./commands/ledger.js');
 
@@ -366,6 +376,7 @@ export const commandTable: readonly Command[] = [
   command(runsSpec, noArgument, async () => (await runsCommands()).runsListCommand, [
     command(runsShowSpec, one, async () => (await runsCommands()).runsShowCommand),
   ]),
+  command(viewSpec, noArgument, async () => (await import('./commands/view.js')).viewCommand),
   command(ledgerSpec, noArgument, async () => (await ledgerCommands()).ledgerUsageCommand, [
     command(ledgerVerifySpec, noArgument, async () => (await ledgerCommands()).ledgerVerifyCommand),
     command(ledgerListSpec, noArgument, async () => (await ledgerCommands()).ledgerListCommand),
