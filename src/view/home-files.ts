@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { lstat, open, readdir } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { errorCode } from '../errors.js';
 import { isSafeSegment } from './links.js';
@@ -27,10 +27,25 @@ export class HomeFiles {
     return path.startsWith(this.home + sep) ? path : null;
   }
 
-  /** A file's bytes, or null when it is absent, not a regular file, a link, or unsafe to name. */
+  /**
+   * Whether every folder on the way to `segments` is a real folder of the home: a symbolic
+   * link among them (watch/x -> /etc) would lead out of the home, so it is not followed.
+   */
+  private async foldersInside(segments: readonly string[]): Promise<boolean> {
+    for (let depth = 1; depth < segments.length; depth += 1) {
+      try {
+        if (!(await lstat(join(this.home, ...segments.slice(0, depth)))).isDirectory()) return false;
+      } catch {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A file's bytes, or null when it is absent, not a regular file, behind a link, or unsafe to name. */
   async read(segments: readonly string[]): Promise<Buffer | null> {
     const path = this.pathOf(segments);
-    if (path === null) return null;
+    if (path === null || !(await this.foldersInside(segments))) return null;
     let handle;
     try {
       handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -53,7 +68,7 @@ export class HomeFiles {
   /** The safe names in a folder of the home (directories, or files when `files`), sorted; none when it is absent. */
   async list(segments: readonly string[], kind: 'directories' | 'files'): Promise<string[]> {
     const path = segments.length === 0 ? this.home : this.pathOf(segments);
-    if (path === null) return [];
+    if (path === null || !(await this.foldersInside([...segments, 'entry']))) return [];
     try {
       const entries = await readdir(path, { withFileTypes: true });
       return entries
@@ -67,9 +82,4 @@ export class HomeFiles {
       throw error;
     }
   }
-}
-
-/** `home/<segments>` for a caller that needs the path (the ledger's own readers). */
-export function homePath(home: string, ...segments: string[]): string {
-  return join(resolve(home), ...segments);
 }
