@@ -24,6 +24,7 @@ export const evaluationStyle = `
 .banner[data-demo] { background: #fef3c7; } .banner[data-contaminated], .banner[data-forward] { background: #fee2e2; border-color: var(--error); color: #7f1d1d; }
 .mark { display: inline-block; font-size: .75rem; font-weight: 700; padding: 0 .3rem; margin: 0 .2rem .1rem 0; border-radius: .25rem; border: 1px solid #f59e0b; background: #fef3c7; white-space: nowrap; }
 .mark-contaminated, .mark-flagged, .mark-failed { border-color: var(--error); background: #fee2e2; color: #7f1d1d; }
+.decisions a { overflow-wrap: normal; white-space: nowrap; }
 nav.site { display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: .4rem 0 .6rem; margin-bottom: .5rem; border-bottom: 1px solid var(--line); font-size: .95rem; }
 nav.site a[aria-current] { font-weight: 700; color: var(--ink); text-decoration: none; }
 `;

@@ -29,6 +29,7 @@ const navItems: Array<[label: string, path: string]> = [
 export const demoSiteBanner = 'DEMO — the demo’s runs and its offline evaluation: synthetic data, not real results';
 
 export const siteStyle = `${evaluationStyle}
+code.nowrap { white-space: nowrap; }
 .pager { display: flex; flex-wrap: wrap; gap: .5rem 1rem; margin: .75rem 0; }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: .75rem 0; }
 form.filters label { display: flex; flex-direction: column; font-size: .8rem; color: var(--muted); }

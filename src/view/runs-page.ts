@@ -56,19 +56,21 @@ function queryString(query: RunsQuery): string {
 function rowHtml(run: RunSummary, path: string): string {
   const status = statusOf(run);
   const id = escapeHtml(run.runId);
-  const link = run.state === 'ok' ? `<a href="${linkFrom(path, sitePaths.run(run.runId))}">${id}</a>` : id;
+  const when = escapeHtml(run.when.replace(/\.\d+Z$/, 'Z').replace('T', ' '));
+  // The time links to the report: a short first cell, so a phone reaches it without scrolling.
+  const link = run.state === 'ok' ? `<a href="${linkFrom(path, sitePaths.run(run.runId))}">${when}</a>` : when;
   const decision = run.action ? `${run.action} ${run.conviction ?? ''}` : '—';
   const mode = `${run.demo ? 'demo, ' : ''}${run.mode ?? 'n/a'}`;
   const cost = run.demo ? 'none (demo)' : formatCost(run.costUsd);
   const problem = run.problem ? `<br><span class="meta">${escapeHtml(run.problem)}</span>` : '';
   const cells = [
-    escapeHtml(run.when.replace(/\.\d+Z$/, 'Z')),
+    link,
     escapeHtml(run.ticker ?? '—'),
     escapeHtml(decision),
     `<span class="status status-${escapeHtml(status)}">${escapeHtml(status)}</span>${problem}`,
     escapeHtml(mode),
     escapeHtml(cost),
-    link,
+    `<code class="nowrap">${id}</code>`,
   ];
   return `<tr data-run="${id}">${cells.map((cell, index) => `<td${index === 5 ? ' class="number"' : ''}>${cell}</td>`).join('')}</tr>`;
 }
