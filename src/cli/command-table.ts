@@ -174,7 +174,7 @@ export const evaluateSpec = {
     demo: 'score the saved demo runs against the bundled synthetic prices after the demo day (offline)',
     record: helpWording.record(),
     save: helpWording.save('the evaluation', 'evaluations'),
-    out: 'also write evaluation.md and evaluation.json here',
+    out: 'also write evaluation.md, evaluation.html and evaluation.json here',
     quiet: 'no warnings on stderr',
   },
 } as const satisfies CommandSpec;
