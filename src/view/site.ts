@@ -74,18 +74,18 @@ export class Site {
     if (path === sitePaths.trackRecord) return this.trackRecordPage(query.get('compute') === '1');
     if (parts[0] === 'evaluations') return this.evaluationsRoute(parts);
     if (parts[0] === 'portfolios' || parts[0] === 'watch') return this.folderRoute(parts[0], parts);
-    return this.notFound(path);
+    return this.notFound();
   }
 
   private page(body: string | null, status = 200): SiteResponse {
-    return body === null ? this.notFound('') : { status, type: html, body };
+    return body === null ? this.notFound() : { status, type: html, body };
   }
 
-  notFound(path: string): SiteResponse {
+  notFound(): SiteResponse {
     const body = sitePage(
       sitePaths.home,
       'Not found',
-      `<h1>Not found</h1>\n<p class="meta">Nothing at this address${path ? '' : ''}.</p>`,
+      '<h1>Not found</h1>\n<p class="meta">Nothing at this address.</p>',
       this.context,
     );
     return { status: 404, type: html, body };
@@ -95,13 +95,13 @@ export class Site {
     const runs = await this.runs();
     if (parts.length === 2) {
       const match = /^(?:index|page-([1-9][0-9]{0,6}))\.html$/.exec(parts[1]!);
-      if (!match) return this.notFound('');
+      if (!match) return this.notFound();
       const filters = this.options.live ? runsQuerySchema.parse(Object.fromEntries(query)) : {};
       return this.page(runsPage(runs, match[1] ? Number(match[1]) : 1, filters, this.context));
     }
-    if (parts.length !== 3 || parts[2] !== 'report.html' || !isValidRunId(parts[1]!)) return this.notFound('');
+    if (parts.length !== 3 || parts[2] !== 'report.html' || !isValidRunId(parts[1]!)) return this.notFound();
     const runId = parts[1]!;
-    if (!runs.some((run) => run.runId === runId && run.state === 'ok')) return this.notFound('');
+    if (!runs.some((run) => run.runId === runId && run.state === 'ok')) return this.notFound();
     const result = await loadRun(this.files.home, runId);
     return this.page(withNavigation(renderHtml(result), sitePaths.run(runId), this.context));
   }
@@ -115,13 +115,13 @@ export class Site {
     }
     if (path === sitePaths.ledgerExport) {
       const text = await ledgerExport(this.files, this.options.demo, state, this.now());
-      return text === null ? this.notFound('') : { status: 200, type: 'text/plain; charset=utf-8', body: text };
+      return text === null ? this.notFound() : { status: 200, type: 'text/plain; charset=utf-8', body: text };
     }
     if (parts.length === 3 && parts[1] === 'anchors' && isSafeSegment(parts[2]!)) {
       const bytes = await this.files.read(['ledger', ...(this.options.demo ? ['demo'] : []), 'anchors', parts[2]!]);
       if (bytes !== null) return { status: 200, type: anchorType(parts[2]!), body: bytes };
     }
-    return this.notFound('');
+    return this.notFound();
   }
 
   /** The latest saved evaluation of this kind, else (or when asked) one computed now and kept in memory. */
@@ -171,9 +171,9 @@ export class Site {
   private async evaluationsRoute(parts: string[]): Promise<SiteResponse> {
     if (parts.join('/') === sitePaths.evaluations)
       return this.page(evaluationsPage(await this.evaluations(), this.context));
-    if (parts.length !== 3 || parts[2] !== 'evaluation.html' || !isSafeSegment(parts[1]!)) return this.notFound('');
+    if (parts.length !== 3 || parts[2] !== 'evaluation.html' || !isSafeSegment(parts[1]!)) return this.notFound();
     const saved = await readEvaluation(this.files, parts[1]!);
-    if (!saved || (this.options.demo && !saved.document.demo)) return this.notFound('');
+    if (!saved || (this.options.demo && !saved.document.demo)) return this.notFound();
     const runIds = new Set((await this.runs()).filter((run) => run.state === 'ok').map((run) => run.runId));
     const source = { document: saved.document, origin: `saved evaluation ${saved.id}` };
     return this.page(
@@ -194,9 +194,9 @@ export class Site {
     if (parts.length === 2 && parts[1] === 'index.html')
       return this.page(folderListPage(kind, await this.folders(kind), this.context));
     const file = kind === 'portfolios' ? 'report.html' : 'delta.html';
-    if (parts.length !== 3 || parts[2] !== file || !isSafeSegment(parts[1]!)) return this.notFound('');
+    if (parts.length !== 3 || parts[2] !== file || !isSafeSegment(parts[1]!)) return this.notFound();
     const text = await this.files.readText([kind, parts[1]!, file]);
-    if (text === null) return this.notFound('');
+    if (text === null) return this.notFound();
     return this.page(withNavigation(text, parts.join('/'), this.context));
   }
 

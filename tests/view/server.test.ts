@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { runCli } from '../../src/cli/run-cli.js';
 import { makeViewHome, treeDigest, type ViewHome } from './fixture.js';
 import { fetchRaw, serve, type Served } from './serve.js';
 import { contentSecurityPolicy } from '../../src/view/server.js';
@@ -121,6 +123,16 @@ describe('autohedge view', () => {
     } finally {
       expect(await open.stop()).toBe(0);
     }
+  });
+
+  test('--bundle refuses a folder inside the home, or one that is not empty', async () => {
+    const inside = fixture.io();
+    expect(await runCli(['view', '--bundle', join(fixture.home, 'site')], inside)).toBe(2);
+    expect(inside.err()).toContain('is inside $AUTOHEDGE_HOME');
+    const full = fixture.io();
+    expect(await runCli(['view', '--bundle', dirname(fixture.home)], full)).toBe(2);
+    expect(full.err()).toContain('is not empty');
+    expect(treeDigest(fixture.home)).toEqual(before);
   });
 
   test('stops cleanly when its signal fires (Ctrl-C)', async () => {
