@@ -293,6 +293,7 @@ function groupSection(group: GroupSummary, document: EvaluationDocument, rows: r
         items: [alphaLine(group, benchmark), costLine(group), sharpeLine(group), regimeLine(group, benchmark)],
       },
       { kind: 'table', table: regimeTable(group) },
+      { kind: 'text', text: 'Calibration: did more conviction mean more hits?' },
       { kind: 'chart', chart: calibrationChart(group, key) },
     ],
   };
