@@ -25,6 +25,7 @@ import {
 import type { DriverConfig, DriverOutput } from './driver.js';
 import { measureEvaluate } from './evaluate.js';
 import { measureRunsList } from './runs-list.js';
+import { measureView } from './view.js';
 import { median, run } from './measure.js';
 import {
   callsByTicker,
@@ -91,7 +92,7 @@ const usage = `npm run bench -- [options]
   --quota-requests <n>     P8: the quota's requests per window, per model (default 400)
   --quota-window-ms <ms>   P8: the quota's window, a bench "minute" (default 4000)
   --quota-worker-tickers <n>  P8: tickers for the two workers sharing one Redis (default 48)
-  --only <P1,P2,...>       measure only these figures (P9: evaluate over 2,000 saved runs; P10: MCP runs_list over 300)
+  --only <P1,P2,...>       measure only these figures (P9: evaluate over 2,000 saved runs; P10: MCP runs_list over 300; P11: view runs list over 2,000)
   --timeline               print when each call of a P1 analysis was made and answered, and P4's tickers
   --profile <dir>          write a CPU profile (.cpuprofile) of each analysis process to <dir>
 `;
@@ -118,7 +119,7 @@ function settingsFrom(argv: string[]): Settings | null {
       'quota-requests': { type: 'string', default: '400' },
       'quota-window-ms': { type: 'string', default: '4000' },
       'quota-worker-tickers': { type: 'string', default: '48' },
-      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8,P9,P10' },
+      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8,P9,P10,P11' },
       timeline: { type: 'boolean', default: false },
       profile: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -740,6 +741,29 @@ async function main(): Promise<void> {
     const home = mkdtempSync(path.join(tmpdir(), 'autohedge-bench-runs-list-'));
     try {
       await measureRunsListFigure(home, rows, notes);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  await attempt(['P11'], async () => {
+    if (!wants('P11')) return;
+    progress('P11: autohedge view, the runs list over 2,000 saved runs, against the built CLI…');
+    const home = mkdtempSync(path.join(tmpdir(), 'autohedge-bench-view-'));
+    try {
+      const figure = await measureView(cliBin, home);
+      // Against the cold read, as P10: on a shared machine an absolute figure measures everyone else too.
+      const slowest = Math.max(figure.warmMs, figure.filteredMs, figure.lastPageMs);
+      rows.push({
+        id: 'P11',
+        measure: `view: runs list page over ${figure.runs.toLocaleString('en-US')} runs, warm ÷ the cold first page`,
+        value: `${ratio(slowest / figure.coldMs)}  (warm ${figure.warmMs.toFixed(1)} ms, filtered ${figure.filteredMs.toFixed(1)} ms, last page ${figure.lastPageMs.toFixed(1)} ms / ${milliseconds(figure.coldMs)}), ${figure.rows} rows`,
+        target: '≤ 0.05, 50 rows',
+        pass: slowest / figure.coldMs <= 0.05 && figure.rows === 50,
+      });
+      notes.push(
+        `P11: the first runs page (the run index reads every result.json once) took ${milliseconds(figure.coldMs)}; later pages only stat each result.json`,
+      );
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

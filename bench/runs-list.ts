@@ -31,7 +31,7 @@ export interface RunsListFigures {
 }
 
 /** `count` saved runs in `home`: one demo analysis, copied under fresh run ids and times. */
-async function seedRuns(cli: string, home: string, count: number): Promise<void> {
+export async function seedRuns(cli: string, home: string, count: number): Promise<void> {
   const demo = await run(process.execPath, [cli, 'analyze', 'ACME', '--demo', '--quiet', '--json'], {
     env: { PATH: process.env['PATH'] ?? '', AUTOHEDGE_HOME: home, NO_COLOR: '1' },
   });

@@ -177,7 +177,7 @@ export const evaluateSpec = {
     demo: 'score the saved demo runs against the bundled synthetic prices after the demo day (offline)',
     record: helpWording.record(),
     save: helpWording.save('the evaluation', 'evaluations'),
-    out: 'also write evaluation.md and evaluation.json here',
+    out: 'also write evaluation.md, evaluation.html and evaluation.json here',
     quiet: 'no warnings on stderr',
   },
 } as const satisfies CommandSpec;
@@ -349,6 +349,16 @@ const ledgerSpec = {
   description: 'the sealed decision ledger: verify, list, head, export, keygen (docs/ledger.md)',
 } as const satisfies CommandSpec;
 
+// ---- view (#42): the local read-only site, docs/view.md
+export const viewSpec = {
+  name: 'view',
+  description:
+    'a local read-only site of the runs, the ledger, the track record and the book (or --bundle a static copy)',
+  groups: ['view'],
+  help: { demo: "the demo's runs and its offline evaluation, labelled DEMO" },
+} as const satisfies CommandSpec;
+export type ViewCliOptions = OptionsOf<typeof viewSpec>;
+
 const runsCommands = () => import('./commands/runs.js');
 const ledgerCommands = () => import('./commands/ledger.js');
 
@@ -369,6 +379,7 @@ export const commandTable: readonly Command[] = [
   command(runsSpec, noArgument, async () => (await runsCommands()).runsListCommand, [
     command(runsShowSpec, one, async () => (await runsCommands()).runsShowCommand),
   ]),
+  command(viewSpec, noArgument, async () => (await import('./commands/view.js')).viewCommand),
   command(ledgerSpec, noArgument, async () => (await ledgerCommands()).ledgerUsageCommand, [
     command(ledgerVerifySpec, noArgument, async () => (await ledgerCommands()).ledgerVerifyCommand),
     command(ledgerListSpec, noArgument, async () => (await ledgerCommands()).ledgerListCommand),

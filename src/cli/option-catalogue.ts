@@ -472,6 +472,25 @@ export const optionCatalogue = {
   },
   // ---- runs show
   html: { flags: '--html', help: 'print the self-contained HTML report (report.html)', field: (f) => f.flag },
+  // ---- view (the local read-only site)
+  port: {
+    flags: '--port <n>',
+    help: 'the port to listen on (0: any free one)',
+    field: (f) => f.port,
+    default: '8787',
+  },
+  host: {
+    flags: '--host <addr>',
+    help: 'the address to bind: loopback unless you name another (then anyone who can reach it reads your runs)',
+    field: (f) => f.text.min(1),
+    default: '127.0.0.1',
+  },
+  open: { flags: '--open', help: 'open the site in the default browser', field: (f) => f.flag },
+  bundle: {
+    flags: '--bundle <dir>',
+    help: 'write the pages as a static site into a new folder (relative links, the ledger export and its anchors) instead of serving',
+    field: (f) => f.path.optional(),
+  },
 } as const satisfies Record<string, OptionEntry>;
 
 export type OptionKey = keyof typeof optionCatalogue;
@@ -541,6 +560,7 @@ export const optionGroups = {
   },
   show: { heading: 'Format', options: ['html'] },
   ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head'] },
+  view: { heading: 'Site', options: ['port', 'host', 'open', 'bundle', 'demo'] },
   // Every command takes these.
   common: { heading: 'Options', options: ['verbose'] },
 } as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;

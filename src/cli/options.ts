@@ -67,6 +67,14 @@ export const desks = z
   .transform((ids) => [...new Set(ids)] as WorkerId[]);
 
 export const path = z.string().min(1);
+/** A TCP port, 0 for any free one. */
+export const port = z
+  .string()
+  .regex(/^\d{1,5}$/, { error: (issue) => `--port must be a whole number from 0 to 65535${got(issue)}` })
+  .transform(Number)
+  .refine((value) => value <= 65535, {
+    error: (issue) => `--port must be a whole number from 0 to 65535${got(issue)}`,
+  });
 export const flag = z.boolean().default(false);
 export const text = z.string();
 

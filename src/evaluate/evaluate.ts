@@ -79,6 +79,9 @@ export interface DecisionRow extends Partial<RowContext> {
   horizons: HorizonResult[];
   /** Why this decision could not be scored, when it could not. */
   problem: string | null;
+  /** The run's status (ok, degraded, flagged …) and whether it was a demo run; absent in older evaluations. */
+  status?: AnalysisResult['status'];
+  demo?: boolean;
   /** A --blind run; its --samples stability group (null when decided once). */
   blind?: RunKind['blind'];
   stability?: RunKind['stability'];
@@ -277,6 +280,8 @@ function baseRow(
     entrySession: item.entrySession,
     ...item.context,
     problem: null,
+    status: result.status,
+    demo: result.demo === true,
     ...runKindOf(result),
   };
 }

@@ -26,7 +26,8 @@ const layers: readonly (readonly string[])[] = [
   ['report'],
   ['run'],
   // probe runs a named and a blind analysis side by side (it will build RunRequests through run/).
-  ['watch', 'doctor', 'queue', 'mcp', 'probe'],
+  // view reads the store, the ledger and saved evaluations, and renders through report/ (#42).
+  ['watch', 'doctor', 'queue', 'mcp', 'probe', 'view'],
   ['cli', 'testing'],
   ['index'],
 ];

@@ -82,9 +82,19 @@ describe('autohedge evaluate', () => {
     const evaluations = readdirSync(join(home, 'evaluations'));
     expect(evaluations).toHaveLength(1);
     expect(readdirSync(join(home, 'evaluations', evaluations[0]!)).sort()).toEqual([
+      'evaluation.html',
       'evaluation.json',
       'evaluation.md',
     ]);
+    // evaluation.html: self-contained, its headline in words, each decision linked to its run's report in the home.
+    const html = readFileSync(join(home, 'evaluations', evaluations[0]!, 'evaluation.html'), 'utf8');
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
+    expect(html).toMatch(/hit rate 100% over 2 position\(s\) \(95 % Wilson interval \d+%–100%\)/);
+    for (const row of output.decisions)
+      expect(html).toContain(`<a href="../../runs/${row.runId}/report.html">${row.runId}</a>`);
+    expect(html).toMatch(/data-chart="cumulative"/);
+    expect(html).toMatch(/data-chart="rate"/);
     expect(readFileSync(join(home, 'evaluations', evaluations[0]!, 'evaluation.md'), 'utf8')).toContain(
       '## clean decisions, 5 sessions',
     );

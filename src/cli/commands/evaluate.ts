@@ -231,10 +231,18 @@ async function saveEvaluation(
   ];
   if (directories.length === 0) return;
   const { renderEvaluationMarkdown } = await import('../../report/evaluation.js');
+  const { evaluationHtmlFile } = await import('../../report/evaluation-html.js');
   const markdown = renderEvaluationMarkdown(view);
   for (const directory of directories) {
     try {
       await writeFileAtomic(join(directory, 'evaluation.md'), markdown, { createParents: true });
+      await writeFileAtomic(
+        join(directory, 'evaluation.html'),
+        evaluationHtmlFile(evaluationDocument(view), directory, home),
+        {
+          createParents: true,
+        },
+      );
       await writeFileAtomic(join(directory, 'evaluation.json'), jsonOf(view), { createParents: true });
       if (!options.quiet) io.stderr(`autohedge: evaluation written to ${directory}\n`);
     } catch (error) {
