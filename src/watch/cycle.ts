@@ -81,6 +81,8 @@ export async function runCycle(input: CycleInput, deps: CycleDeps): Promise<Watc
         ageSessions: sessionsSince(known.call, snapshot.bars),
         runId: known.call.runId,
         action: known.summary.action,
+        status: known.summary.status,
+        conviction: known.summary.conviction,
       });
     }
   }

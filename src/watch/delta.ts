@@ -22,6 +22,9 @@ export interface CarriedTicker {
   ageSessions: number;
   runId: string;
   action: CallSummary['action'];
+  /** The carried call's run status and conviction (absent in reports saved before they were shown). */
+  status?: CallSummary['status'];
+  conviction?: number;
 }
 
 export interface SkippedTicker {
@@ -41,6 +44,40 @@ export interface WatchReport {
   /** Tickers whose market data could not be had this cycle: nothing decided for them. */
   unavailable: Array<{ ticker: string; reason: string }>;
   spend: { monthUsd: number; budgetUsd: number | null; worstCasePerRunUsd: number };
+  /** Set when the cycle ran on the shipped demo data: every surface says DEMO. */
+  demo?: boolean;
+}
+
+/**
+ * How a cycle ended, for its exit code: `failed` when an analysis failed (no call), `degraded`
+ * when market data was missing or a new call is degraded, else `ok`.
+ */
+export function cycleOutcome(report: WatchReport): 'ok' | 'degraded' | 'failed' {
+  if (report.analysed.some((item) => item.problem !== undefined)) return 'failed';
+  if (report.unavailable.length > 0 || report.analysed.some((item) => item.current?.status === 'degraded'))
+    return 'degraded';
+  return 'ok';
+}
+
+/** A call as one phrase: "BUY (FLAGGED), conviction 64"; a clean run shows no status. */
+export function callPhrase(call: {
+  action: string;
+  status?: string | undefined;
+  conviction?: number | undefined;
+}): string {
+  const status = call.status === 'flagged' || call.status === 'degraded' ? ` (${call.status.toUpperCase()})` : '';
+  return `${call.action}${status}${call.conviction !== undefined ? `, conviction ${call.conviction}` : ''}`;
+}
+
+/**
+ * A failure as the report shows it: no error class names, and a URL only as its host (a
+ * vendor's full URL with its query is noise, and may carry a token).
+ */
+export function plainProblem(text: string): string {
+  return text
+    .replace(/^(?:[A-Z][A-Za-z]*Error):\s*/, '')
+    .replace(/\b[A-Z][A-Za-z]*Error:\s*/g, '')
+    .replace(/https?:\/\/([^/\s'"]+)[^\s'"]*/g, '$1');
 }
 
 /** What changed between two calls on one ticker, as short lines; none when nothing did. */

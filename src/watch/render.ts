@@ -1,6 +1,6 @@
 import { escapeHtml, pageHead } from '../report/escape.js';
 import { sanitizeText } from '../sanitize.js';
-import type { WatchReport } from './delta.js';
+import { callPhrase, plainProblem, type WatchReport } from './delta.js';
 
 /**
  * The delta report of one cycle, as lines (terminal and the webhook's `text`), markdown and
@@ -17,20 +17,28 @@ function sections(report: WatchReport): Section[] {
     report.spend.budgetUsd === null
       ? `spent this month: $${report.spend.monthUsd.toFixed(4)} (no budget set)`
       : `spent this month: $${report.spend.monthUsd.toFixed(4)} of $${report.spend.budgetUsd.toFixed(2)}`;
+  const analysed = report.analysed.filter((item) => item.problem === undefined);
+  const failed = report.analysed.filter((item) => item.problem !== undefined);
+  const why = (item: WatchReport['analysed'][number]) => item.triggers.map((trigger) => trigger.name).join(', ');
   return [
     {
-      title: `Analysed (${report.analysed.length})`,
-      lines: report.analysed.map((item) => {
-        const why = item.triggers.map((trigger) => trigger.name).join(', ');
+      title: `Analysed (${analysed.length})`,
+      lines: analysed.map((item) => {
+        const changes = item.changes.length > 0 ? item.changes.join('; ') : 'same call';
         const what = item.jobId
           ? `queued as job ${item.jobId}`
-          : item.problem
-            ? item.problem
-            : item.changes.length > 0
-              ? item.changes.join('; ')
-              : 'same call';
-        return `${item.ticker} [${why}]: ${what}${item.runId ? ` (run ${item.runId})` : ''}`;
+          : item.current
+            ? `${callPhrase(item.current)}: ${changes}`
+            : changes;
+        return `${item.ticker} [${why(item)}]: ${what}${item.runId ? ` (run ${item.runId})` : ''}`;
       }),
+    },
+    {
+      title: `Failed (${failed.length})`,
+      lines: failed.map(
+        (item) =>
+          `${item.ticker} [${why(item)}]: ${plainProblem(item.problem!)}${item.runId ? ` (run ${item.runId})` : ''}`,
+      ),
     },
     {
       title: `Skipped (${report.skipped.length}), most urgent first`,
@@ -41,19 +49,20 @@ function sections(report: WatchReport): Section[] {
     {
       title: `Carried (${report.carried.length})`,
       lines: report.carried.map(
-        (item) => `${item.ticker}: ${item.action}, ${item.ageSessions} session(s) old (run ${item.runId})`,
+        (item) =>
+          `${item.ticker}: ${callPhrase(item)}; ${item.ageSessions} ${item.ageSessions === 1 ? 'session' : 'sessions'} old (run ${item.runId})`,
       ),
     },
     {
       title: `No market data (${report.unavailable.length})`,
-      lines: report.unavailable.map((item) => `${item.ticker}: ${item.reason}`),
+      lines: report.unavailable.map((item) => `${item.ticker}: ${plainProblem(item.reason)}`),
     },
     { title: 'Spend', lines: [budget] },
   ].filter((section) => section.lines.length > 0);
 }
 
 function heading(report: WatchReport): string {
-  return `autohedge watch — as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC${report.historical ? ' (historical)' : ''}`;
+  return `${report.demo ? 'DEMO — synthetic data, not advice · ' : ''}autohedge watch — as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC${report.historical ? ' (historical)' : ''}`;
 }
 
 /** Why each trigger fired, for the terminal and the markdown. */

@@ -17,7 +17,7 @@ import { listRuns, type RunSummary } from '../../store/index.js';
 import { analyzeEach } from '../../universe/analyze-many.js';
 import { lastCalls } from '../../watch/calls.js';
 import { runCycle, type CycleDeps } from '../../watch/cycle.js';
-import { hasChanges, type WatchReport } from '../../watch/delta.js';
+import { cycleOutcome, hasChanges, type WatchReport } from '../../watch/delta.js';
 import { deliver } from '../../watch/notify.js';
 import { renderWatchHtml, renderWatchMarkdown, renderWatchText } from '../../watch/render.js';
 import type { WatchCliOptions } from '../command-table.js';
@@ -53,15 +53,20 @@ export async function watchCommand(
   try {
     // Deliveries run beside the next cycle (a slow webhook never delays it); all are awaited at the end.
     const deliveries: Array<Promise<boolean>> = [];
+    let outcome: ReturnType<typeof cycleOutcome> = 'ok';
     for (;;) {
       const report = await cycle(requests, options, session, safeIo);
+      if (session.demo) report.demo = true;
+      outcome = cycleOutcome(report);
       deliveries.push(publish(report, options, session, safeIo));
       if (options.once || io.signal?.aborted) break;
       if (!(await sleepUntilNext(options.every!, io.signal))) break;
     }
     const failed = (await Promise.all(deliveries)).some(Boolean);
     if (io.signal?.aborted) return ExitCode.interrupted;
-    return failed ? ExitCode.failed : ExitCode.ok;
+    // The documented codes, for a cron job: 1 for a failed analysis or delivery, 3 for missing data (the last cycle's).
+    if (failed || outcome === 'failed') return ExitCode.failed;
+    return outcome === 'degraded' ? ExitCode.degraded : ExitCode.ok;
   } finally {
     await session.close();
   }
