@@ -1,5 +1,5 @@
 import { isoDay } from '../clock.js';
-import { sessionClose } from './sessions.js';
+import { findCalendarOf } from './calendar/index.js';
 import type { Bar, QuoteStats } from './types.js';
 
 /**
@@ -14,15 +14,20 @@ function lastTwoCloses(bars: readonly Bar[]): { last: Bar | null; previous: Bar 
   return { last: priced[priced.length - 1] ?? null, previous: priced[priced.length - 2] ?? null };
 }
 
-export function pointInTimeQuote(bars: readonly Bar[], asOf: Date): QuoteStats {
+export function pointInTimeQuote(bars: readonly Bar[], asOf: Date, symbol: string): QuoteStats {
   const { last, previous } = lastTwoCloses(bars);
+  const calendar = findCalendarOf(symbol);
   const price = last?.close ?? null;
   const change = price !== null && previous?.close ? price - previous.close : null;
   return {
     price,
-    // The session's close; a bar of an earlier day keeps its own date.
+    // The session's close on the symbol's exchange; a bar of an earlier day keeps its own date.
     priceTime:
-      last === null ? null : last.date === isoDay(asOf) ? asOf.toISOString() : sessionClose(last.date).toISOString(),
+      last === null
+        ? null
+        : last.date === isoDay(asOf)
+          ? asOf.toISOString()
+          : (calendar?.closeAt(last.date).toISOString() ?? null),
     change,
     changePercent: change !== null && previous?.close ? (change / previous.close) * 100 : null,
     marketCap: null,

@@ -193,7 +193,7 @@ function assemble(
   const indicators = computeIndicators(bars);
   const sources = { quote: parsed.quote, summary: parsed.summary, meta: parsed.chart.meta };
   const identity = identityFrom(symbol, sources);
-  const quote = historical ? pointInTimeQuote(bars, asOf) : quoteStatsFrom(sources);
+  const quote = historical ? pointInTimeQuote(bars, asOf, symbol) : quoteStatsFrom(sources);
   warnings.push(...historyNotes(bars, asOf));
   warnings.push(
     ...(historical ? historicalNotes(bars, asOf) : quoteTimingNotes(quote.priceTime, indicators.asOfBar, asOf)),

@@ -170,11 +170,11 @@ describe('analyze --as-of', () => {
     for (const [day, message] of [
       [
         '2025-10-13',
-        'autohedge: --as-of 2025-10-13 is in the future or its session has not closed yet; the latest closed US session is 2025-10-10',
+        'autohedge: --as-of 2025-10-13 for ACME is in the future or its session has not closed yet; the latest closed session of the New York Stock Exchange (XNYS) is 2025-10-10',
       ],
       [
         '2025-07-04',
-        'autohedge: --as-of 2025-07-04: the US market was closed (a US market holiday (Independence Day)); the nearest sessions are 2025-07-03 and 2025-07-07',
+        'autohedge: --as-of 2025-07-04 for ACME: the New York Stock Exchange (XNYS) was closed (Independence Day); the nearest sessions are 2025-07-03 and 2025-07-07',
       ],
     ] as const) {
       const { market, search, io, router } = setup();
@@ -230,7 +230,7 @@ describe('market --as-of', () => {
     const { market, io } = setup();
     expect(await runCli(['market', 'ACME', '--as-of', '2025-06-01'], io, { market, now })).toBe(2);
     expect(io.err()).toContain(
-      'the US market was closed (a Sunday); the nearest sessions are 2025-05-30 and 2025-06-02',
+      'the New York Stock Exchange (XNYS) was closed (a Sunday); the nearest sessions are 2025-05-30 and 2025-06-02',
     );
   });
 });

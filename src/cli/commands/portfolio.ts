@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
 import { CassetteError, ExitCode, UsageError, errorMessage } from '../../errors.js';
-import { latestClosedSession } from '../../market/sessions.js';
 import { autohedgeHome } from '../../paths.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import { commandTickers } from '../tickers.js';
@@ -67,7 +66,7 @@ export async function portfolioCommand(
       decisions: selected.decisions,
       market,
       limits: limitsOf(options),
-      lastSession: latestClosedSession(asOf),
+      clock: asOf.toISOString(),
       missing: selected.missing,
     });
     const report: PortfolioReport = { plan, asOf: asOf.toISOString(), demo: session.demo };

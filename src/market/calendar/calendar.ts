@@ -17,7 +17,7 @@ export interface Session {
 export interface ExchangeCalendar {
   readonly exchange: Exchange;
   isSession(day: string): boolean;
-  /** Why the exchange was closed that day ("a Saturday", "a holiday (Marine Day)"), or null on a session. */
+  /** Why the exchange was closed that day ("a Saturday", "Marine Day"), or null on a session. */
   closureReason(day: string): string | null;
   /** The session of a day, or null when the exchange was closed. */
   session(day: string): Session | null;
@@ -78,7 +78,7 @@ export function createExchangeCalendar(exchange: Exchange): ExchangeCalendar {
   const closureReason = (day: string): string | null => {
     if (isWeekend(day)) return weekdayNames[weekday(day)] ?? 'a weekend';
     const holiday = holidayName(day);
-    return holiday === undefined ? null : `a holiday of the ${exchange.name} (${holiday})`;
+    return holiday ?? null;
   };
   const isSession = (day: string) => closureReason(day) === null;
   const openAt = (day: string) => zonedInstant(exchange.zone, day, hoursOn(exchange, day).open);

@@ -5,4 +5,12 @@
 export { createExchangeCalendar, type ExchangeCalendar, type Session } from './calendar.js';
 export type { Exchange, TradingHours } from './exchange.js';
 export { addDays, parseDay } from './days.js';
-export { calendarOf, defaultMic, exchangeCalendar, exchangeOf, exchanges, supportedSuffixes } from './registry.js';
+export {
+  calendarOf,
+  defaultMic,
+  findCalendarOf,
+  exchangeCalendar,
+  exchangeOf,
+  exchanges,
+  supportedSuffixes,
+} from './registry.js';

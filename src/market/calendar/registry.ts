@@ -73,6 +73,15 @@ function isExchangeSuffix(suffix: string): boolean {
   return exchanges.some((exchange) => exchange.suffixes.includes(suffix));
 }
 
+/** The calendar of a ticker's exchange, or null for an unknown suffix (for checks that must not throw). */
+export function findCalendarOf(ticker: string): ExchangeCalendar | null {
+  try {
+    return calendarOf(ticker);
+  } catch {
+    return null;
+  }
+}
+
 /** The calendar of a ticker's exchange. */
 export function calendarOf(ticker: string): ExchangeCalendar {
   return exchangeCalendar(exchangeOf(ticker).mic);
