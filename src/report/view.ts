@@ -137,7 +137,7 @@ function asOfValue(asOf: string, ticker: string): string {
   const instant = Date.parse(asOf);
   const calendar = findCalendarOf(ticker);
   if (!Number.isFinite(instant) || !calendar) return formatWhen(asOf);
-  // The ticker's own exchange's close of that day, early closes included (the demo day closes at 13:00 New York).
+  // The ticker's own exchange's close of that day, early closes included (the demo day closed early, at 18:00 UTC).
   const day = calendar.localDay(new Date(instant));
   const close = calendar.isSession(day) ? calendar.closeAt(day).getTime() : Number.NaN;
   return close === instant ? `${formatWhen(asOf)} (session close)` : formatWhen(asOf);
