@@ -10,9 +10,11 @@ import { evaluateRuns, type PriceSource } from '../src/evaluate/evaluate.js';
 import type { PricedSession } from '../src/evaluate/outcome.js';
 import { seededRandom } from '../src/evaluate/statistics.js';
 import { summarize } from '../src/evaluate/summary.js';
-import { adjacentSession, marketTimeZone, sessionClose } from '../src/market/sessions.js';
+import { exchangeCalendar } from '../src/market/calendar/index.js';
 import type { Bar } from '../src/market/types.js';
 import type { AnalysisResult } from '../src/result/types.js';
+
+const nyse = exchangeCalendar('XNYS');
 
 export interface EvaluateFigures {
   runs: number;
@@ -29,7 +31,7 @@ const tickers = ['AAA', 'BBB', 'CCC', 'DDD', 'EEE'];
 
 function sessionsFrom(first: string, count: number): string[] {
   const days = [first];
-  while (days.length < count) days.push(adjacentSession(days[days.length - 1]!, 1));
+  while (days.length < count) days.push(nyse.adjacentSession(days[days.length - 1]!, 1));
   return days;
 }
 
@@ -48,7 +50,7 @@ function savedRun(index: number, ticker: string, path: readonly PricedSession[],
   const bars: Bar[] = path
     .slice(asOfIndex - 259, asOfIndex + 1)
     .map((session) => ({ ...session, adjClose: session.close, volume: 1_000_000 }));
-  const asOf = sessionClose(path[asOfIndex]!.date).toISOString();
+  const asOf = nyse.closeAt(path[asOfIndex]!.date).toISOString();
   return {
     runId: `bench-${index}`,
     ticker,
@@ -74,7 +76,7 @@ function measureFormatter(): number {
   const count = 200;
   const started = performance.now();
   for (let index = 0; index < count; index += 1)
-    new Intl.DateTimeFormat('en-US', { timeZone: marketTimeZone, timeZoneName: 'longOffset' }).formatToParts(
+    new Intl.DateTimeFormat('en-US', { timeZone: nyse.exchange.zone, timeZoneName: 'longOffset' }).formatToParts(
       new Date(),
     );
   return (performance.now() - started) / count;
@@ -94,7 +96,7 @@ export async function measureEvaluate(runs = 2000): Promise<EvaluateFigures> {
         .filter((session) => session.date >= from && session.date <= to)
         .map((session) => ({ ...session, adjClose: session.close, volume: 1_000_000 })),
   };
-  const now = new Date(sessionClose(days[days.length - 1]!).getTime() + 86_400_000);
+  const now = new Date(nyse.closeAt(days[days.length - 1]!).getTime() + 86_400_000);
   const started = performance.now();
   const cpu = process.cpuUsage();
   const evaluation = await evaluateRuns(results, { horizons: [5, 21, 63], benchmark: 'SPY', now }, prices);

@@ -74,6 +74,15 @@ export type {
 } from './llm/types.js';
 export type { MarketData, MarketSnapshot, Bar, BarsOptions, Indicators } from './market/types.js';
 export { resolveAsOf, type HistoricalAsOf } from './market/as-of.js';
+// Exchange calendars: the exchange of a ticker (Yahoo suffix) and its sessions, holidays, early closes and breaks.
+export {
+  exchangeCalendar,
+  exchangeOf,
+  exchanges,
+  type Exchange,
+  type ExchangeCalendar,
+  type Session,
+} from './market/calendar/index.js';
 export {
   contaminationOf,
   cutoffFor,

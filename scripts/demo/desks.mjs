@@ -262,7 +262,7 @@ export function decision(market, company) {
 
 // ---- the wire -------------------------------------------------------------------------
 
-const created = Math.floor(Date.parse('2026-11-27T21:00:00Z') / 1000);
+const created = Math.floor(Date.parse('2026-11-27T18:00:00Z') / 1000);
 
 function pieces(text, size = 110) {
   const parts = [];

@@ -113,7 +113,7 @@ export const probeSpec = {
     maxCost: 'stop making model calls before the spend of both runs would pass this many USD',
     record: helpWording.record('of both runs'),
     save: helpWording.save('the two runs', 'runs'),
-    asOf: "as of a past US session's close (YYYY-MM-DD)",
+    asOf: "as of a past session's close on the ticker's exchange (YYYY-MM-DD)",
   },
 } as const satisfies CommandSpec;
 export type ProbeCliOptions = OptionsOf<typeof probeSpec>;
@@ -158,7 +158,7 @@ export const marketSpec = {
   options: ['json', 'refresh', 'asOf', 'blind'],
   help: {
     json: 'print the snapshot JSON only',
-    asOf: "the snapshot as of a past US session's close (YYYY-MM-DD)",
+    asOf: "the snapshot as of a past session's close on the ticker's exchange (YYYY-MM-DD)",
     blind: "the snapshot as a blind run's agents see it: an alias, prices scaled to 100, session offsets",
     record: helpWording.record(),
     demo: 'the bundled demo data (synthetic, no network)',
@@ -281,7 +281,7 @@ export const watchSpec = {
   ],
   help: {
     universe: 'the watchlist: one ticker a line (# comments), or CSV with a ticker/symbol column',
-    asOf: "with --once: the triggers as of a past US session's close (YYYY-MM-DD), with --as-of's historical rules",
+    asOf: "with --once: the triggers as of a past session's close on the ticker's exchange (YYYY-MM-DD), with --as-of's historical rules",
     json: 'print each cycle as { cycle, asOf, analysed, carried, skipped, spend } JSON',
     queue: 'the queue of --enqueue',
   },

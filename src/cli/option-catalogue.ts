@@ -134,8 +134,8 @@ export const optionCatalogue = {
   },
   asOf: {
     flags: '--as-of <date>',
-    help: "analyse as of a past US session's close (YYYY-MM-DD): nothing from after it",
-    // Checked against the NYSE calendar by resolveAsOf (src/run/as-of.ts).
+    help: "analyse as of a past session's close on the ticker's exchange (YYYY-MM-DD): nothing from after it",
+    // Checked against each ticker's exchange calendar by resolveRunClock (src/run/as-of.ts).
     field: (f) => f.path.optional(),
   },
   refresh: { flags: '--refresh', help: 'bypass the market-data cache', field: (f) => f.flag },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { parseDay } from '../market/sessions.js';
+import { parseDay } from '../market/calendar/index.js';
 import { workerIds, type WorkerId } from '../result/types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { parseRunRequest, runRequestVersion, type RunRequest, type RunRequestInput } from '../run/request.js';
-import { requestAsOfFromFlag, resolveRunClock } from '../run/as-of.js';
+import { requestAsOfFromFlag, resolveRunClocks } from '../run/as-of.js';
 import { checkSearchForHistoricalRun } from '../search/choice.js';
 import type { SearchChoice } from '../search/types.js';
 import type { OptionValues } from './option-catalogue.js';
@@ -68,7 +68,7 @@ export function requestFromFlags(flags: RequestFlags, search?: SearchChoice): Om
 /**
  * The requests of a command that runs its analyses in this process (analyze, watch): one per
  * ticker, naming the search only where --search chose it. Checked before any client exists:
- * a closed or future day, or a search that cannot look back to it, is the user's to fix
+ * a closed or future day on any ticker's exchange, or a search that cannot look back to it, is the user's to fix
  * with no request made.
  */
 export function plannedRequests(
@@ -79,7 +79,11 @@ export function plannedRequests(
 ): RunRequest[] {
   const base = requestFromFlags(flags, flags.search === undefined ? undefined : search);
   const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
-  const clock = resolveRunClock(requests[0]!.asOf, now, () => new Date());
-  checkSearchForHistoricalRun(search, clock.historical);
+  // Each ticker on its own exchange's clock: a day one of them did not trade is refused here.
+  const clocks = resolveRunClocks(requests, now, () => new Date());
+  checkSearchForHistoricalRun(
+    search,
+    clocks.some((clock) => clock.historical),
+  );
   return requests;
 }

@@ -1,3 +1,4 @@
+import type { ExchangeCalendar } from '../market/calendar/index.js';
 import type { AnalysisResult } from '../result/types.js';
 import { configurationKey } from './configurations.js';
 import type { PricedSession } from './outcome.js';
@@ -23,8 +24,9 @@ export function rowContext(
   result: AnalysisResult,
   benchmark: readonly PricedSession[] | null,
   sectorBenchmarks: boolean,
+  benchmarkCalendar?: ExchangeCalendar,
 ): RowContext {
-  const trend = benchmark ? benchmarkTrend(benchmark, new Date(result.asOf)) : null;
+  const trend = benchmark ? benchmarkTrend(benchmark, new Date(result.asOf), benchmarkCalendar) : null;
   const cost = result.usage?.costUsd;
   return {
     benchmarkTrend: trend,

@@ -1,7 +1,7 @@
 import { contaminationLabel } from '../result/run-facts.js';
 import { runKindOf, type RunKind } from './run-kind.js';
 import { DataError, errorMessage, InterruptedError } from '../errors.js';
-import { addDays, latestClosedSession, nextSessionAfter, sessionClose, sessionsAfter } from '../market/sessions.js';
+import { addDays, calendarOf, findCalendarOf, type ExchangeCalendar } from '../market/calendar/index.js';
 import type { Bar, BarsOptions } from '../market/types.js';
 import type { ContaminationLabel } from '../result/types.js';
 import type { AnalysisResult } from '../result/types.js';
@@ -122,13 +122,13 @@ function priced(bars: readonly Bar[]): PricedSession[] {
 }
 
 /** The run's last completed session in its own saved bars: the close its levels were set against. */
-function referenceBar(result: AnalysisResult): Bar | null {
+function referenceBar(result: AnalysisResult, calendar: ExchangeCalendar): Bar | null {
   const asOf = Date.parse(result.asOf);
   const bars = result.market?.bars ?? [];
   // From the end: the reference is nearly always the last bar, and a session close costs a time-zone lookup.
   for (let index = bars.length - 1; index >= 0; index -= 1) {
     const bar = bars[index]!;
-    if (typeof bar.close === 'number' && bar.close > 0 && sessionClose(bar.date).getTime() <= asOf) return bar;
+    if (typeof bar.close === 'number' && bar.close > 0 && calendar.closeAt(bar.date).getTime() <= asOf) return bar;
   }
   return null;
 }
@@ -155,18 +155,33 @@ interface Prepared {
 /** A run placed on the calendar, before its context (which needs the benchmark's bars). */
 type Placed = Omit<Prepared, 'context'>;
 
+/** Entry and reference on the ticker's own exchange: the next open after the decision, the last close it saw. */
 function prepare(result: AnalysisResult): Placed {
-  return { result, entrySession: nextSessionAfter(new Date(result.asOf)), reference: referenceBar(result) };
+  const calendar = calendarOf(result.ticker);
+  return {
+    result,
+    entrySession: calendar.nextSessionAfter(new Date(result.asOf)),
+    reference: referenceBar(result, calendar),
+  };
 }
 
-/** The span one request must cover for these runs: a few days before the first reference to the last horizon (never past today's last close). */
-function spanOf(prepared: readonly Placed[], horizons: readonly number[], now: Date, lead = leadDays): BarsOptions {
+/**
+ * The span one request must cover for these runs: a few days before the first reference to
+ * the last horizon (never past today's last close), in the sessions of the symbol fetched.
+ */
+function spanOf(
+  prepared: readonly Placed[],
+  calendar: ExchangeCalendar,
+  horizons: readonly number[],
+  now: Date,
+  lead = leadDays,
+): BarsOptions {
   const longest = Math.max(...horizons);
   const starts = prepared.map((item) => item.reference?.date ?? item.result.asOf.slice(0, 10));
   // sessionsAfter grows with its start: the latest entry session has the latest end (one walk, not one per run).
   const lastEntry = prepared.reduce((max, item) => (item.entrySession > max ? item.entrySession : max), '');
-  const latest = latestClosedSession(now);
-  const to = sessionsAfter(addDays(lastEntry, -1), longest);
+  const latest = calendar.latestClosedSession(now);
+  const to = calendar.sessionsAfter(addDays(lastEntry, -1), longest);
   return {
     from: addDays(
       starts.reduce((min, day) => (day < min ? day : min)),
@@ -329,14 +344,15 @@ async function fetchAll(
   warnings: string[],
 ): Promise<Fetched> {
   const all = byTicker.flatMap(([, items]) => items);
-  const span = (items: readonly Placed[], lead?: number) => spanOf(items, options.horizons, options.now, lead);
+  const span = (symbol: string, items: readonly Placed[], lead?: number) =>
+    spanOf(items, calendarOf(symbol), options.horizons, options.now, lead);
   const etfs = options.sectorBenchmarks
     ? [...new Set(all.flatMap((item) => sectorEtfOf(item.result) ?? []))].sort()
     : [];
   const [benchmark, tickers, sectorSessions] = await Promise.all([
-    fetchSessions(prices, options.benchmark, span(all, benchmarkLeadDays), options.signal),
-    Promise.all(byTicker.map(([ticker, items]) => fetchSessions(prices, ticker, span(items), options.signal))),
-    Promise.all(etfs.map((etf) => fetchSessions(prices, etf, span(all), options.signal))),
+    fetchSessions(prices, options.benchmark, span(options.benchmark, all, benchmarkLeadDays), options.signal),
+    Promise.all(byTicker.map(([ticker, items]) => fetchSessions(prices, ticker, span(ticker, items), options.signal))),
+    Promise.all(etfs.map((etf) => fetchSessions(prices, etf, span(etf, all), options.signal))),
   ]);
   let sectors: Map<string, Map<string, PricedSession>> | null = null;
   if (options.sectorBenchmarks) {
@@ -375,7 +391,9 @@ function rescaleWarning(row: DecisionRow): string | null {
 function scorable(results: readonly AnalysisResult[], warnings: string[]): AnalysisResult[] {
   return results.filter((result) => {
     if (result.decision === null) return false;
-    const reason = unscorableReason(result);
+    const reason =
+      unscorableReason(result) ??
+      (findCalendarOf(result.ticker) === null ? `no exchange calendar for the ticker ${result.ticker}` : null);
     if (reason !== null) warnings.push(`run ${result.runId}: cannot be scored: ${reason}`);
     return reason === null;
   });
@@ -408,12 +426,13 @@ export async function evaluateRuns(
   else benchmark = new Map(fetched.benchmark.map((session) => [session.date, session]));
   const benchmarkSessions = typeof fetched.benchmark === 'string' ? null : fetched.benchmark;
   const benchmarks: Benchmarks = { market: benchmark, sectors: fetched.sectors };
+  const benchmarkCalendar = calendarOf(options.benchmark);
 
   const rows = tickers.map(([ticker, bare], index) => {
     const sessions = fetched.tickers[index]!;
     const items = bare.map((item) => ({
       ...item,
-      context: rowContext(item.result, benchmarkSessions, options.sectorBenchmarks === true),
+      context: rowContext(item.result, benchmarkSessions, options.sectorBenchmarks === true, benchmarkCalendar),
     }));
     if (typeof sessions === 'string') {
       warnings.push(`${ticker}: ${sessions}; its ${items.length} decision(s) are not scored`);

@@ -1,5 +1,5 @@
 import type { LedgerRecord } from '../ledger/record.js';
-import { nextSessionAfter, sessionOpen } from '../market/sessions.js';
+import { calendarOf } from '../market/calendar/index.js';
 import type { AnalysisResult } from '../result/types.js';
 
 /**
@@ -33,9 +33,10 @@ export interface LedgerView {
   byRunId: ReadonlyMap<string, readonly LedgerRecord[]>;
 }
 
-/** The instant the outcome of a decision as of `asOf` starts: the open of the next session. */
-export function outcomeStart(asOf: string): Date {
-  return sessionOpen(nextSessionAfter(new Date(asOf)));
+/** The instant the outcome of a decision as of `asOf` starts: the open of the next session on the ticker's exchange. */
+export function outcomeStart(asOf: string, ticker: string): Date {
+  const calendar = calendarOf(ticker);
+  return calendar.openAt(calendar.nextSessionAfter(new Date(asOf)));
 }
 
 /** Why a decision is not forward, or null when it is. Pure; the first reason that applies, in `forwardReasons` order. */
@@ -51,7 +52,8 @@ export function forwardVerdict(
   const record = records.find((item) => item.resultDigest === resultDigest);
   if (!record) return 'result-edited';
   if (record.contamination !== 'clean') return 'contaminated';
-  if (Date.parse(record.recordedAt) >= outcomeStart(record.asOf).getTime()) return 'recorded-after-outcome';
+  if (Date.parse(record.recordedAt) >= outcomeStart(record.asOf, record.ticker).getTime())
+    return 'recorded-after-outcome';
   return null;
 }
 

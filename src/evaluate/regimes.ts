@@ -1,4 +1,4 @@
-import { newYorkDay, sessionClose } from '../market/sessions.js';
+import { exchangeCalendar, type ExchangeCalendar } from '../market/calendar/index.js';
 import type { PricedSession } from './outcome.js';
 import { mean, wilsonInterval, type Interval } from './statistics.js';
 
@@ -21,10 +21,14 @@ export function regimeOfTrend(trend: number): Regime {
 /**
  * The benchmark's trend into an as-of instant, from its sessions in date order: the last
  * session closed by `asOf` against the one 63 sessions before it. Null when the bars do
- * not reach that far back.
+ * not reach that far back. Days are the benchmark's own exchange's (by default the US one).
  */
-export function benchmarkTrend(sessions: readonly PricedSession[], asOf: Date): number | null {
-  const day = newYorkDay(asOf);
+export function benchmarkTrend(
+  sessions: readonly PricedSession[],
+  asOf: Date,
+  calendar: ExchangeCalendar = exchangeCalendar('XNYS'),
+): number | null {
+  const day = calendar.localDay(asOf);
   // Binary search for the last session on or before the as-of day (thousands of runs, one benchmark).
   let low = 0;
   let high = sessions.length;
@@ -35,7 +39,7 @@ export function benchmarkTrend(sessions: readonly PricedSession[], asOf: Date): 
   }
   let last = low - 1;
   // A run made during its day's session has not seen that day's close.
-  if (last >= 0 && sessions[last]!.date === day && sessionClose(day).getTime() > asOf.getTime()) last -= 1;
+  if (last >= 0 && sessions[last]!.date === day && calendar.closeAt(day).getTime() > asOf.getTime()) last -= 1;
   const first = last - regimeLookback;
   if (first < 0) return null;
   return sessions[last]!.close / sessions[first]!.close - 1;

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js';
-import { latestClosedSession, newYorkDay } from '../market/sessions.js';
+import { findCalendarOf } from '../market/calendar/index.js';
 import type { MarketSnapshot } from '../market/types.js';
 import { horizonSessions } from './horizon.js';
 import { decisionSchema } from '../result/schemas.js';
@@ -224,12 +224,14 @@ function fillFor(decision: Decision, last: number): Pick<Reference, 'fill' | 'fi
  */
 function checkPriceAge(market: MarketSnapshot | null, add: Add): void {
   const asOf = market ? new Date(market.asOf) : null;
-  if (!market || !asOf || Number.isNaN(asOf.getTime())) return;
-  const lastSession = latestClosedSession(asOf);
+  // Sessions on the ticker's own exchange; a symbol of no known exchange has no calendar to judge by.
+  const calendar = market ? findCalendarOf(market.symbol) : null;
+  if (!market || !asOf || Number.isNaN(asOf.getTime()) || !calendar) return;
+  const lastSession = calendar.latestClosedSession(asOf);
   const before = `older than the last session (${lastSession}) before the run's clock ${asOf.toISOString()}`;
   const quoteTime = market.quote.priceTime ? new Date(market.quote.priceTime) : null;
-  if (quoteTime && !Number.isNaN(quoteTime.getTime()) && newYorkDay(quoteTime) < lastSession) {
-    add('stale-quote', 'warning', `the quote is from ${newYorkDay(quoteTime)}, ${before}`);
+  if (quoteTime && !Number.isNaN(quoteTime.getTime()) && calendar.localDay(quoteTime) < lastSession) {
+    add('stale-quote', 'warning', `the quote is from ${calendar.localDay(quoteTime)}, ${before}`);
   }
   const { asOfBar, lastClose } = market.indicators;
   if (usablePrice(lastClose) !== null && asOfBar && /^\d{4}-\d{2}-\d{2}$/.test(asOfBar) && asOfBar < lastSession) {

@@ -23,7 +23,7 @@ export function pointInTimeQuote(bars: readonly Bar[], asOf: Date, closeOf: Sess
   const change = price !== null && previous?.close ? price - previous.close : null;
   return {
     price,
-    // The session's close; a bar of an earlier day keeps its own date.
+    // The session's close on the symbol's exchange; a bar of an earlier day keeps its own date.
     priceTime:
       last === null ? null : last.date === isoDay(asOf) ? asOf.toISOString() : closeOf(last.date).toISOString(),
     change,

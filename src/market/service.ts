@@ -2,7 +2,7 @@ import { daysBefore, isoDay } from '../clock.js';
 import { CassetteError, DataError, InterruptedError, errorMessage } from '../errors.js';
 import { assembleSnapshot, type Gathered } from './assemble.js';
 import type { SnapshotCache } from './cache.js';
-import { sessionClose } from './sessions.js';
+import { calendarOf } from './calendar/index.js';
 import { renderSnapshotText } from './snapshot-text.js';
 import { partVendor, type DailyBars, type MarketLogger, type MarketSource, type PartVendor } from './source.js';
 import { validateTicker } from './ticker.js';
@@ -28,7 +28,10 @@ export interface SnapshotCalendar {
 }
 
 /** Today's calendar (the US one), until the exchange calendars take its place. */
-export const usSnapshotCalendar: SnapshotCalendar = { sessionClose: (_ticker, day) => sessionClose(day) };
+/** Each ticker's own exchange (src/market/calendar): a bar's day closes at that exchange's close. */
+export const exchangeSnapshotCalendar: SnapshotCalendar = {
+  sessionClose: (ticker, day) => calendarOf(ticker).closeAt(day),
+};
 
 export interface MarketDataOptions {
   /** In order of preference: the first that answers serves the part. */
@@ -45,7 +48,7 @@ const silentLogger: MarketLogger = { debug: () => {}, warn: () => {} };
 
 export function createMarketData(options: MarketDataOptions): MarketData {
   const { sources, cache = null } = options;
-  const calendar = options.calendar ?? usSnapshotCalendar;
+  const calendar = options.calendar ?? exchangeSnapshotCalendar;
   const logger = options.logger ?? silentLogger;
   return {
     async snapshot(ticker: string, snapshotOptions: SnapshotOptions): Promise<MarketSnapshot> {

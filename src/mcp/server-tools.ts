@@ -97,7 +97,9 @@ export function registerAnalyze(
           .string()
           .regex(/^\d{4}-\d{2}-\d{2}$/)
           .optional()
-          .describe("Analyse as of this past US session's close (YYYY-MM-DD), seeing nothing after it"),
+          .describe(
+            "Analyse as of this past session's close on the ticker's exchange (YYYY-MM-DD), seeing nothing after it",
+          ),
       }),
       outputSchema: resultOutput,
       annotations: { ...readOnly, idempotentHint: false },

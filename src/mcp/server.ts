@@ -37,7 +37,7 @@ export interface AnalyzeInput {
   ticker: string;
   agents?: WorkerId[];
   maxCostUsd?: number;
-  /** A past NYSE session (YYYY-MM-DD): the run as of its close, as `analyze --as-of`. */
+  /** A past session of the ticker's exchange (YYYY-MM-DD): the run as of its close, as `analyze --as-of`. */
   asOf?: string;
   /** The identity and calendar hidden from every model (docs/blind.md). */
   blind?: boolean;

@@ -1,6 +1,6 @@
 import { mapBounded } from '../store/bounded.js';
 import { UsageError } from '../errors.js';
-import { newYorkDay } from '../market/sessions.js';
+import { calendarOf } from '../market/calendar/index.js';
 import type { MarketData, MarketSnapshot } from '../market/types.js';
 import { tradeFieldsOf } from '../result/trade-fields.js';
 import type { AnalysisResult } from '../result/types.js';
@@ -112,7 +112,7 @@ export function marketInputOf(ticker: string, snapshot: MarketSnapshot): MarketI
   const priceDay = usableClose
     ? snapshot.indicators.asOfBar
     : quoteTime && !Number.isNaN(quoteTime.getTime())
-      ? newYorkDay(quoteTime)
+      ? calendarOf(ticker).localDay(quoteTime)
       : null;
   const closes = snapshot.bars.flatMap((bar) => {
     const value = bar.adjClose ?? bar.close;

@@ -1,4 +1,4 @@
-import { adjacentSession, newYorkDay } from '../market/sessions.js';
+import { calendarOf } from '../market/calendar/index.js';
 import { round4 } from './allocate.js';
 import { grossOf, netOf, turnoverOf, volatilityOf } from './constraints.js';
 import { type BookModel, pct } from './model.js';
@@ -34,7 +34,9 @@ export function planOf(parts: PlanParts): PortfolioPlan {
   const { input, book, shares, binding } = parts;
   const weights = weightsOf(book, shares);
   const staleTickers = new Set(
-    input.market.filter((entry) => entry.priceDay !== null && entry.priceDay < input.lastSession).map((e) => e.ticker),
+    input.market
+      .filter((entry) => entry.priceDay !== null && entry.priceDay < lastSessionOf(entry.ticker, input.clock))
+      .map((entry) => entry.ticker),
   );
   const targets: Target[] = book.names.map((name, index) => ({
     ticker: name.ticker,
@@ -72,7 +74,7 @@ export function planOf(parts: PlanParts): PortfolioPlan {
       cashPct: round4(pct(1 - net)),
       turnoverPct: round4(pct(turnoverOf(book, weights))),
     },
-    warnings: [...staleWarnings(input, staleTickers), ...decisionAgeWarnings(book, input.lastSession)],
+    warnings: [...staleWarnings(input, staleTickers), ...decisionAgeWarnings(book, input.clock)],
     limits: input.limits,
     baseCurrency: input.baseCurrency ?? 'USD',
     fx: ratesUsed(input),
@@ -121,20 +123,27 @@ function staleWarnings(input: PortfolioInput, stale: ReadonlySet<string>): strin
     .filter((entry) => stale.has(entry.ticker))
     .map(
       (entry) =>
-        `${entry.ticker}: the price ${entry.price} is from ${entry.priceDay}, older than the last session (${input.lastSession})`,
+        `${entry.ticker}: the price ${entry.price} is from ${entry.priceDay}, older than the last session (${lastSessionOf(entry.ticker, input.clock)})`,
     )
     .sort();
 }
 
-/** Sessions a decision did not see: it was made before the book's last session closed. */
-function decisionAgeWarnings(book: BookModel, lastSession: string): string[] {
+/** A ticker's last session closed by the book's clock, on its own exchange. */
+function lastSessionOf(ticker: string, clock: string): string {
+  return calendarOf(ticker).latestClosedSession(new Date(clock));
+}
+
+/** Sessions a decision did not see: it was made before its ticker's last session closed (counted on its exchange). */
+function decisionAgeWarnings(book: BookModel, clock: string): string[] {
   return book.names.flatMap((name) => {
     const decision = name.decision;
     const at = decision ? new Date(decision.asOf) : null;
     if (!decision || !at || Number.isNaN(at.getTime())) return [];
-    const day = newYorkDay(at);
+    const calendar = calendarOf(name.ticker);
+    const lastSession = calendar.latestClosedSession(new Date(clock));
+    const day = calendar.localDay(at);
     let sessions = 0;
-    for (let session = lastSession; session > day && sessions < 1000; session = adjacentSession(session, -1)) {
+    for (let session = lastSession; session > day && sessions < 1000; session = calendar.adjacentSession(session, -1)) {
       sessions += 1;
     }
     if (sessions === 0) return [];

@@ -98,8 +98,11 @@ export interface PortfolioInput {
   /** One per ticker held or decided. */
   market: readonly MarketInput[];
   limits: PortfolioLimits;
-  /** The last session that closed before the book's clock, YYYY-MM-DD: older prices are flagged. */
-  lastSession: string;
+  /**
+   * The book's clock (ISO instant). Each ticker's last session closed by then, on its own
+   * exchange's calendar, is the one its price should be from: older prices are flagged.
+   */
+  clock: string;
   /** Tickers asked for that have no usable decision, with why (no saved run, a failed run…). */
   missing?: ReadonlyArray<{ ticker: string; reason: string }>;
   /** The currency the book is valued in (`--base-currency`); USD when absent. */

@@ -1,3 +1,4 @@
+import { findCalendarOf } from '../market/calendar/index.js';
 import type { AnalysisResult } from '../result/types.js';
 
 /**
@@ -5,7 +6,9 @@ import type { AnalysisResult } from '../result/types.js';
  * models may remember what came next. Null for a live run (and runs saved before
  * --as-of existed, which were live).
  */
-export function historicalBanner(result: Pick<AnalysisResult, 'asOf' | 'asOfMode' | 'contamination'>): string | null {
+export function historicalBanner(
+  result: Pick<AnalysisResult, 'asOf' | 'asOfMode' | 'contamination'> & { ticker?: string },
+): string | null {
   if (result.asOfMode !== 'historical') return null;
   const day = result.asOf.slice(0, 10);
   const label = result.contamination?.label ?? 'unknown';
@@ -15,5 +18,8 @@ export function historicalBanner(result: Pick<AnalysisResult, 'asOf' | 'asOfMode
       : label === 'clean'
         ? 'clean: after the training cutoff of every model used'
         : 'contamination unknown: a model with no known training cutoff was used';
-  return `HISTORICAL — as of the ${day} US market close; no market data from after it · ${contamination}`;
+  // The ticker's own exchange's close ("the 2024-03-01 Tokyo Stock Exchange close").
+  const exchange = findCalendarOf(result.ticker ?? '')?.exchange;
+  const market = exchange === undefined || exchange.mic === 'XNYS' ? 'US market' : exchange.name;
+  return `HISTORICAL — as of the ${day} ${market} close; no market data from after it · ${contamination}`;
 }

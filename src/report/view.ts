@@ -1,5 +1,5 @@
 import type { AgentReport, ToolCallRecord } from '../agent/types.js';
-import { sessionClose } from '../market/sessions.js';
+import { findCalendarOf } from '../market/calendar/index.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
 import { sanitizeDeep } from '../sanitize.js';
@@ -125,7 +125,7 @@ function metaOf(result: AnalysisResult): Fact[] {
   const mode = result.mode === 'agents' ? 'selected desks only (no Director)' : 'full (Director and four desks)';
   return [
     { key: 'run', label: 'Run', value: result.runId, code: true },
-    { key: 'asOf', label: 'as of', value: asOfValue(result.asOf) },
+    { key: 'asOf', label: 'as of', value: asOfValue(result.asOf, result.ticker) },
     { key: 'status', label: 'status', value: result.status, tone: statusTone(result.status) },
     { key: 'mode', label: 'mode', value: mode },
     { key: 'wallTime', label: 'wall time', value: formatDuration(result.durationMs) },
@@ -136,11 +136,14 @@ function metaOf(result: AnalysisResult): Fact[] {
  * The run's as-of, named for what it is: a session's close (a demo, a historical run)
  * says so, so it is not read as the quote's time, which the market facts label apart.
  */
-function asOfValue(asOf: string): string {
+function asOfValue(asOf: string, ticker: string): string {
   const instant = Date.parse(asOf);
-  if (!Number.isFinite(instant)) return formatWhen(asOf);
-  const close = sessionClose(new Date(instant).toISOString().slice(0, 10));
-  return close.getTime() === instant ? `${formatWhen(asOf)} (session close)` : formatWhen(asOf);
+  const calendar = findCalendarOf(ticker);
+  if (!Number.isFinite(instant) || !calendar) return formatWhen(asOf);
+  // The ticker's own exchange's close of that day, early closes included (the demo day closed early, at 18:00 UTC).
+  const day = calendar.localDay(new Date(instant));
+  const close = calendar.isSession(day) ? calendar.closeAt(day).getTime() : Number.NaN;
+  return close === instant ? `${formatWhen(asOf)} (session close)` : formatWhen(asOf);
 }
 
 const noMarket =

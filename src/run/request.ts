@@ -26,7 +26,7 @@ export const modelName = z
   .min(1, '--model must not be empty')
   .refine((value) => !unsafeInName.test(value), '--model must not contain control characters or line breaks');
 
-/** `live`: as of the moment it runs; `historical`: as of that NYSE session's close (src/run/as-of.ts). */
+/** `live`: as of the moment it runs; `historical`: as of that session's close on the ticker's exchange (src/run/as-of.ts). */
 export const requestAsOfSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('live') }),
   z.object({

@@ -95,7 +95,7 @@ export async function runAndSave(
   sinks: RunSinks = {},
   scope: RunScope = {},
 ): Promise<SavedRun> {
-  const clock = resolveRunClock(request.asOf, session.now?.() ?? new Date(), () => session.asOf());
+  const clock = resolveRunClock(request, session.now?.() ?? new Date(), () => session.asOf());
   const transcript = createTranscript({ secrets: session.secrets });
   const raw = await analyze(request.ticker, analyzeOptionsOf(request, session, clock, scope.signal), {
     model: session.model,

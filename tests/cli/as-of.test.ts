@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
+import { DataError } from '../../src/errors.js';
 import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
@@ -170,11 +171,11 @@ describe('analyze --as-of', () => {
     for (const [day, message] of [
       [
         '2025-10-13',
-        'autohedge: --as-of 2025-10-13 is in the future or its session has not closed yet; the latest closed US session is 2025-10-10',
+        'autohedge: --as-of 2025-10-13 for ACME is in the future or its session has not closed yet; the latest closed session of the New York Stock Exchange (XNYS) is 2025-10-10',
       ],
       [
         '2025-07-04',
-        'autohedge: --as-of 2025-07-04: the US market was closed (a US market holiday (Independence Day)); the nearest sessions are 2025-07-03 and 2025-07-07',
+        'autohedge: --as-of 2025-07-04 for ACME: the New York Stock Exchange (XNYS) was closed (Independence Day); the nearest sessions are 2025-07-03 and 2025-07-07',
       ],
     ] as const) {
       const { market, search, io, router } = setup();
@@ -230,7 +231,87 @@ describe('market --as-of', () => {
     const { market, io } = setup();
     expect(await runCli(['market', 'ACME', '--as-of', '2025-06-01'], io, { market, now })).toBe(2);
     expect(io.err()).toContain(
-      'the US market was closed (a Sunday); the nearest sessions are 2025-05-30 and 2025-06-02',
+      'the New York Stock Exchange (XNYS) was closed (a Sunday); the nearest sessions are 2025-05-30 and 2025-06-02',
     );
+  });
+});
+
+describe('one clock per ticker: a universe that mixes exchanges', () => {
+  /** A market that records the clock each ticker was asked at, and has no data (the runs stop there). */
+  function recordingMarket() {
+    const asked: Array<{ ticker: string; asOf: string; historical: boolean }> = [];
+    const market = {
+      snapshot: async (ticker: string, options: { asOf: Date; historical?: boolean }) => {
+        asked.push({ ticker, asOf: options.asOf.toISOString(), historical: options.historical === true });
+        throw new DataError(`no data for ${ticker} in this test`);
+      },
+    };
+    return { asked, market };
+  }
+
+  it('London, Tokyo and US tickers each run at their own close of the day: three requests, three instants', async () => {
+    const { asked, market } = recordingMarket();
+    const io = captureIo();
+    await runCli(
+      ['analyze', 'OCDO.L', '7203.T', 'ACME', '--as-of', '2025-06-02', '--search', 'none', '--no-save'],
+      io,
+      {
+        model: new ScriptedModel([]),
+        market,
+        now,
+      },
+    );
+    const byTicker = Object.fromEntries(asked.map((call) => [call.ticker, call]));
+    expect(byTicker).toEqual({
+      'OCDO.L': { ticker: 'OCDO.L', asOf: '2025-06-02T15:30:00.000Z', historical: true }, // 16:30 London (BST)
+      '7203.T': { ticker: '7203.T', asOf: '2025-06-02T06:30:00.000Z', historical: true }, // 15:30 Tokyo
+      ACME: { ticker: 'ACME', asOf: '2025-06-02T20:00:00.000Z', historical: true }, // 16:00 New York (EDT)
+    });
+  });
+
+  it('a day one exchange did not trade is refused up front, naming that ticker, with no request made', async () => {
+    const { asked, market } = recordingMarket();
+    const io = captureIo();
+    // 2025-07-21 is Marine Day in Tokyo; London and New York traded.
+    const code = await runCli(
+      ['analyze', 'OCDO.L', '7203.T', 'ACME', '--as-of', '2025-07-21', '--search', 'none'],
+      io,
+      {
+        model: new ScriptedModel([]),
+        market,
+        now,
+      },
+    );
+    expect(code).toBe(2);
+    expect(io.err().trim()).toBe(
+      'autohedge: --as-of 2025-07-21 for 7203.T: the Tokyo Stock Exchange (XTKS) was closed (Marine Day); the nearest sessions are 2025-07-18 and 2025-07-22',
+    );
+    expect(asked).toEqual([]);
+  });
+
+  it('analyze 7203.T --as-of 2025-07-04 is accepted (the NYSE was closed, Tokyo traded)', async () => {
+    const { asked, market } = recordingMarket();
+    const io = captureIo();
+    await runCli(['analyze', '7203.T', '--as-of', '2025-07-04', '--search', 'none', '--no-save'], io, {
+      model: new ScriptedModel([]),
+      market,
+      now,
+    });
+    expect(asked).toEqual([{ ticker: '7203.T', asOf: '2025-07-04T06:30:00.000Z', historical: true }]);
+  });
+
+  it('an unknown suffix: exit 2 listing the supported ones', async () => {
+    const { asked, market } = recordingMarket();
+    const io = captureIo();
+    const code = await runCli(['analyze', 'AZT.OL', '--search', 'none'], io, {
+      model: new ScriptedModel([]),
+      market,
+      now,
+    });
+    expect(code).toBe(2);
+    expect(io.err()).toContain(
+      "ticker AZT.OL: unknown exchange suffix '.OL'; supported: none (XNYS), .L (XLON), .DE (XETR)",
+    );
+    expect(asked).toEqual([]);
   });
 });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { sessionClose } from '../../src/market/sessions.js';
+import { exchangeCalendar } from '../../src/market/calendar/index.js';
 import { saveRun } from '../../src/store/index.js';
 import { captureIo } from '../support/cli.js';
 import { marketOf, normals, pathOf, runAt, sessionDays } from '../evaluate/synthetic.js';
+
+const nyse = exchangeCalendar('XNYS');
 
 /** `autohedge evaluate`'s attribution through the CLI: the JSON field names, the options, the plain-word lines first. */
 
@@ -15,7 +17,7 @@ const stock = pathOf(
   days,
   benchmarkDaily.map((r, index) => 1.3 * r + 0.003 * noise[index]!),
 );
-const now = () => new Date(sessionClose(days[days.length - 1]!).getTime() + 86_400_000);
+const now = () => new Date(nyse.closeAt(days[days.length - 1]!).getTime() + 86_400_000);
 
 const xlk = pathOf(
   days,

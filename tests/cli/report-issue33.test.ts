@@ -81,10 +81,11 @@ describe('analyze ACME --demo: the report, per #33', () => {
 
   test('the quote time and the session close are named apart, the same in all three formats', () => {
     const quote = '2026-11-27 18:00 UTC';
-    const close = '2026-11-27 21:00 UTC (session close)';
+    // The demo day closed early (13:00 New York): the as-of is that real close, not 21:00 UTC (issue 44 item 30).
+    const close = '2026-11-27 18:00 UTC (session close)';
     expect(full.stdout).toContain(`quote time ${quote}`);
     expect(full.stdout).toContain(`as of ${close}`);
-    expect(full.stdout).not.toContain(`as of ${quote}`);
+    expect(full.stdout).not.toContain('21:00 UTC');
     expect(file('report.md')).toContain(`| Quote time | ${quote} |`);
     expect(file('report.md')).toContain(`as of ${close}`);
     expect(file('report.html')).toContain(`<dt>Quote time</dt><dd>${quote}</dd>`);

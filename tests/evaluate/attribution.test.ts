@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { evaluateRuns } from '../../src/evaluate/evaluate.js';
 import type { PricedSession } from '../../src/evaluate/outcome.js';
 import { summarize, type GroupSummary } from '../../src/evaluate/summary.js';
-import { sessionClose } from '../../src/market/sessions.js';
+import { exchangeCalendar } from '../../src/market/calendar/index.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { marketOf, normals, pathOf, runAt, sessionDays } from './synthetic.js';
+
+const nyse = exchangeCalendar('XNYS');
 
 /**
  * Attribution on synthetic books, through evaluateRuns and the real Yahoo client on the
@@ -16,7 +18,7 @@ import { marketOf, normals, pathOf, runAt, sessionDays } from './synthetic.js';
 const days = sessionDays('2024-01-02', 300);
 const benchmarkDaily = normals(11, days.length).map((z) => 0.002 + 0.01 * z);
 const spy = pathOf(days, benchmarkDaily, 400);
-const now = new Date(sessionClose(days[days.length - 1]!).getTime() + 86_400_000);
+const now = new Date(nyse.closeAt(days[days.length - 1]!).getTime() + 86_400_000);
 const asOfIndexes = (count: number) => Array.from({ length: count }, (_, index) => 70 + 5 * index);
 
 function book(ticker: string, path: readonly PricedSession[], count: number, overrides: Partial<AnalysisResult> = {}) {

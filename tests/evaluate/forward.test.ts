@@ -35,11 +35,11 @@ describe('forwardVerdict (pure)', () => {
   const digest = 'd'.repeat(64);
 
   it('the outcome window opens at the next session’s open (09:30 New York)', () => {
-    expect(outcomeStart(asOf).toISOString()).toBe('2025-06-03T13:30:00.000Z');
+    expect(outcomeStart(asOf, 'ACME').toISOString()).toBe('2025-06-03T13:30:00.000Z');
     // Before the bell, that same day's session is the first of the outcome.
-    expect(outcomeStart('2025-06-03T12:00:00.000Z').toISOString()).toBe('2025-06-03T13:30:00.000Z');
+    expect(outcomeStart('2025-06-03T12:00:00.000Z', 'ACME').toISOString()).toBe('2025-06-03T13:30:00.000Z');
     // After a Friday close: Monday.
-    expect(outcomeStart('2025-06-06T20:30:00.000Z').toISOString()).toBe('2025-06-09T13:30:00.000Z');
+    expect(outcomeStart('2025-06-06T20:30:00.000Z', 'ACME').toISOString()).toBe('2025-06-09T13:30:00.000Z');
   });
 
   it.each([

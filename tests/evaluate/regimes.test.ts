@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { evaluateRuns } from '../../src/evaluate/evaluate.js';
 import { benchmarkTrend, regimeBreakdown, regimeOfTrend } from '../../src/evaluate/regimes.js';
 import { summarize } from '../../src/evaluate/summary.js';
-import { sessionClose } from '../../src/market/sessions.js';
+import { exchangeCalendar } from '../../src/market/calendar/index.js';
 import { marketOf, pathOf, runAt, sessionDays } from './synthetic.js';
+
+const nyse = exchangeCalendar('XNYS');
 
 /**
  * A hand-made benchmark: 63 sessions up from 100 to 110 (+10 %), 63 down to 99 (−10 %),
@@ -25,12 +27,12 @@ describe('regimes', () => {
     expect(regimeOfTrend(0.05)).toBe('flat');
     expect(regimeOfTrend(-0.05)).toBe('flat');
     expect(regimeOfTrend(-0.0501)).toBe('down');
-    expect(benchmarkTrend(benchmark, sessionClose(days[63]!))).toBeCloseTo(0.1, 12);
-    expect(benchmarkTrend(benchmark, sessionClose(days[126]!))).toBeCloseTo(99 / 110 - 1, 12);
-    expect(benchmarkTrend(benchmark, sessionClose(days[189]!))).toBeCloseTo(100 / 99 - 1, 12);
+    expect(benchmarkTrend(benchmark, nyse.closeAt(days[63]!))).toBeCloseTo(0.1, 12);
+    expect(benchmarkTrend(benchmark, nyse.closeAt(days[126]!))).toBeCloseTo(99 / 110 - 1, 12);
+    expect(benchmarkTrend(benchmark, nyse.closeAt(days[189]!))).toBeCloseTo(100 / 99 - 1, 12);
     // An hour before the 63rd session's close, that close is not known: the trend ends a session earlier.
-    expect(benchmarkTrend(benchmark, new Date(sessionClose(days[63]!).getTime() - 3_600_000))).toBeNull();
-    expect(benchmarkTrend(benchmark, sessionClose(days[62]!))).toBeNull();
+    expect(benchmarkTrend(benchmark, new Date(nyse.closeAt(days[63]!).getTime() - 3_600_000))).toBeNull();
+    expect(benchmarkTrend(benchmark, nyse.closeAt(days[62]!))).toBeNull();
   });
 
   it('each decision carries its regime; the summary counts hit rate (Wilson) and mean excess per regime', async () => {
@@ -41,7 +43,7 @@ describe('regimes', () => {
     );
     const runs = [30, 63, 126, 189, 70].map((index) => runAt(`run-${index}`, 'FLOW', stock[index]!));
     const { prices } = marketOf({ SPY: benchmark, FLOW: stock });
-    const now = new Date(sessionClose(days[199]!).getTime() + 86_400_000);
+    const now = new Date(nyse.closeAt(days[199]!).getTime() + 86_400_000);
     const evaluation = await evaluateRuns(runs, { horizons: [5], benchmark: 'SPY', now }, prices);
     const regime = (runId: string) => evaluation.decisions.find((row) => row.runId === runId)!.regime;
     expect(regime('run-30')).toBeNull();

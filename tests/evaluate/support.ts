@@ -1,6 +1,8 @@
 import type { PricedSession } from '../../src/evaluate/outcome.js';
-import { adjacentSession } from '../../src/market/sessions.js';
+import { exchangeCalendar } from '../../src/market/calendar/index.js';
 import { json, type FixtureResponse } from '../market/support/yahoo-router.js';
+
+const nyse = exchangeCalendar('XNYS');
 
 /**
  * A synthetic price path, hand-made so every outcome below can be worked out on paper.
@@ -40,7 +42,7 @@ export function yearBefore(firstDay: string, closes: (index: number) => number, 
   const days: string[] = [];
   let day = firstDay;
   for (let step = 0; step < count; step += 1) {
-    day = adjacentSession(day, -1);
+    day = nyse.adjacentSession(day, -1);
     days.unshift(day);
   }
   return days.map((date, index) => {

@@ -1,11 +1,13 @@
 import type { PricedSession } from '../../src/evaluate/outcome.js';
 import { seededRandom } from '../../src/evaluate/statistics.js';
 import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
-import { adjacentSession, sessionClose } from '../../src/market/sessions.js';
+import { exchangeCalendar } from '../../src/market/calendar/index.js';
 import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';
 import { makeDecision, makeMarket, makeResult } from '../support/results.js';
 import { chartOf } from './support.js';
+
+const nyse = exchangeCalendar('XNYS');
 
 /**
  * Synthetic price paths for the attribution tests, served by the loopback Yahoo stand-in.
@@ -17,7 +19,7 @@ import { chartOf } from './support.js';
 /** The US sessions from `first` on. */
 export function sessionDays(first: string, count: number): string[] {
   const days = [first];
-  while (days.length < count) days.push(adjacentSession(days[days.length - 1]!, 1));
+  while (days.length < count) days.push(nyse.adjacentSession(days[days.length - 1]!, 1));
   return days;
 }
 
@@ -58,7 +60,7 @@ export function runAt(
   return makeResult({
     runId,
     ticker,
-    asOf: sessionClose(session.date).toISOString(),
+    asOf: nyse.closeAt(session.date).toISOString(),
     asOfMode: 'historical',
     contamination: { label: 'clean', models: [], reason: '' },
     market: makeMarket({ symbol: ticker, bars: [bar] }),

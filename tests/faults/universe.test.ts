@@ -95,7 +95,7 @@ const scenarios: FaultScenario[] = [
       exitCode: 2,
       result: null,
       stderr:
-        'autohedge: --as-of 2026-11-29 is in the future or its session has not closed yet; the latest closed US session is 2026-11-27',
+        'autohedge: --as-of 2026-11-29 for ACME is in the future or its session has not closed yet; the latest closed session of the New York Stock Exchange (XNYS) is 2026-11-27',
     },
   },
 ];

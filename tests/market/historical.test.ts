@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
-import { sessionClose } from '../../src/market/sessions.js';
+import { exchangeCalendar } from '../../src/market/calendar/index.js';
 import { acmeRoutes, bodyOf, createYahooRouter, own } from './support/yahoo-router.js';
+
+const nyse = exchangeCalendar('XNYS');
 
 /** A snapshot as of a past close, through the real client against the loopback Yahoo stand-in. */
 
 const asOfDay = '2025-06-02';
-const asOf = sessionClose(asOfDay);
+const asOf = nyse.closeAt(asOfDay);
 
 interface ChartBody {
   chart: {

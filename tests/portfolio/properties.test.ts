@@ -95,7 +95,7 @@ const bookArbitrary = fc
         closes,
       };
     });
-    return { holdings: { cash, positions }, decisions, market, limits, lastSession: '2026-11-27' };
+    return { holdings: { cash, positions }, decisions, market, limits, clock: '2026-11-27T21:00:00.000Z' };
   })
   .filter((book) => book.market.length > 0);
 

@@ -31,7 +31,7 @@ export function input(overrides: Partial<PortfolioInput> = {}): PortfolioInput {
     decisions: [],
     market: [],
     limits: limits(),
-    lastSession: '2026-11-27',
+    clock: '2026-11-27T21:00:00.000Z',
     ...overrides,
   };
 }

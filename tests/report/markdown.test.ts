@@ -9,7 +9,7 @@ describe('renderMarkdown', () => {
 
     expect(lines[0]).toBe('# Acme Robotics Corp (ACME): BUY, conviction 72/100');
     expect(markdown).toContain(
-      `Run \`${sampleRunId}\` · as of 2026-11-27 21:00 UTC (session close) · status **ok** · mode full (Director and four desks) · wall time 42.1 s`,
+      `Run \`${sampleRunId}\` · as of 2026-11-27 21:00 UTC · status **ok** · mode full (Director and four desks) · wall time 42.1 s`,
     );
     expect(markdown).toContain(
       [

@@ -89,7 +89,7 @@ describe('renderTerminal, no colour', () => {
       '  risk       gpt-4.1      1,200 in · 300 out · $0.0048',
       '  execution  gpt-4.1      1,200 in · 300 out · $0.0048',
       '  sentiment  gpt-4o-mini  2,400 in · 350 out · $0.0005 (1,024 cached)',
-      `Run ${sampleRunId} · status ok · as of 2026-11-27 21:00 UTC (session close)`,
+      `Run ${sampleRunId} · status ok · as of 2026-11-27 21:00 UTC`,
       '',
     ]);
   });
@@ -161,7 +161,7 @@ describe('renderTerminal variants', () => {
     expect(lines[risk + 1]).toBe('Error: model call timed out after 60 s');
     const warnings = lines.findIndex((line) => line.startsWith('── Warnings '));
     expect(lines[warnings + 1]).toBe('⚠ risk failed: model call timed out after 60 s');
-    expect(lines).toContain(`Run ${sampleRunId} · status degraded · as of 2026-11-27 21:00 UTC (session close)`);
+    expect(lines).toContain(`Run ${sampleRunId} · status degraded · as of 2026-11-27 21:00 UTC`);
   });
 
   test('a failed run: no decision and why, the error in the footer', () => {
@@ -183,7 +183,7 @@ describe('renderTerminal variants', () => {
     expect(lines).not.toContain('No findings.');
     expect(lines.filter((line) => line === 'Error: connection refused')).toHaveLength(4);
     expect(lines.slice(-4)).toEqual([
-      `Run ${sampleRunId} · status failed · as of 2026-11-27 21:00 UTC (session close)`,
+      `Run ${sampleRunId} · status failed · as of 2026-11-27 21:00 UTC`,
       'Error: every worker failed',
       'Failed desks: Quant, Risk, Execution, Sentiment.',
       '',

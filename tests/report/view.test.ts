@@ -158,6 +158,17 @@ describe('reportView puts every fact in its section', () => {
     expect(reportView(full).notices).toEqual([]);
   });
 
+  it("the as-of names the session close of the ticker's own exchange, early closes included", () => {
+    const asOf = (result: Partial<AnalysisResult>) =>
+      reportView(makeResult(result)).meta.find((fact) => fact.key === 'asOf')?.value;
+    // 2026-11-27 closed early in New York (13:00, 18:00 UTC): 21:00 UTC is after the close, not the close.
+    expect(asOf({ asOf: '2026-11-27T18:00:00.000Z' })).toBe('2026-11-27 18:00 UTC (session close)');
+    expect(asOf({ asOf: '2026-11-27T21:00:00.000Z' })).toBe('2026-11-27 21:00 UTC');
+    expect(asOf({ asOf: '2026-11-30T21:00:00.000Z' })).toBe('2026-11-30 21:00 UTC (session close)');
+    // Tokyo closes at 15:30 JST (06:30 UTC).
+    expect(asOf({ ticker: '7203.T', asOf: '2025-07-04T06:30:00.000Z' })).toBe('2025-07-04 06:30 UTC (session close)');
+  });
+
   it('without market data, the market section says so in one sentence and has no facts', () => {
     const where = placements(reportView(makeResult({ market: null })));
     expect(where.get('text:unavailable')).toEqual(['market']);

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { requestOnHost } from '../../src/queue/job-request.js';
-import { sessionClose } from '../../src/market/sessions.js';
+import { exchangeCalendar } from '../../src/market/calendar/index.js';
 import { requestAsOfFromFlag, resolveRunClock } from '../../src/run/as-of.js';
 import { parseRunRequest, RunRequestError, runRequestVersion } from '../../src/run/request.js';
+
+const nyse = exchangeCalendar('XNYS');
 
 describe('RunRequest: one schema wherever it comes from', () => {
   it('fills the defaults from the domain constants and survives JSON', () => {
@@ -42,20 +44,26 @@ describe('RunRequest: one schema wherever it comes from', () => {
   });
 });
 
-describe('--as-of D means one thing: the close of NYSE session D', () => {
+describe("--as-of D means one thing: the close of session D on the ticker's exchange", () => {
   const now = new Date('2026-03-20T12:00:00Z');
   it('a historical request runs at that close; a live one at the live clock', () => {
     const live = new Date('2026-03-20T15:00:00Z');
-    expect(resolveRunClock(requestAsOfFromFlag('2026-03-10'), now, () => live)).toEqual({
-      at: sessionClose('2026-03-10'),
+    expect(resolveRunClock({ ticker: 'NVDA', asOf: requestAsOfFromFlag('2026-03-10') }, now, () => live)).toEqual({
+      at: nyse.closeAt('2026-03-10'),
       historical: true,
+      mic: 'XNYS',
     });
-    expect(resolveRunClock(requestAsOfFromFlag(undefined), now, () => live)).toEqual({ at: live, historical: false });
-    expect(sessionClose('2026-03-10').toISOString()).toBe('2026-03-10T20:00:00.000Z');
+    expect(resolveRunClock({ ticker: 'NVDA', asOf: requestAsOfFromFlag(undefined) }, now, () => live)).toEqual({
+      at: live,
+      historical: false,
+      mic: 'XNYS',
+    });
+    expect(nyse.closeAt('2026-03-10').toISOString()).toBe('2026-03-10T20:00:00.000Z');
   });
   it('a closed or future day is a usage error naming the nearest session', () => {
-    expect(() => resolveRunClock(requestAsOfFromFlag('2026-03-14'), now, () => now)).toThrow(/market was closed/);
-    expect(() => resolveRunClock(requestAsOfFromFlag('2026-03-21'), now, () => now)).toThrow(/future/);
+    const at = (day: string) => ({ ticker: 'NVDA', asOf: requestAsOfFromFlag(day) });
+    expect(() => resolveRunClock(at('2026-03-14'), now, () => now)).toThrow(/\(XNYS\) was closed \(a Saturday\)/);
+    expect(() => resolveRunClock(at('2026-03-21'), now, () => now)).toThrow(/future/);
   });
 });
 

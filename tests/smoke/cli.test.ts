@@ -76,7 +76,7 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(run.stdout).toContain('https://news.example.com/2026/11/05/acme-robotics-q3-results');
     expect(run.stdout).toMatch(/\nTokens 8,975 in \| 1,667 out \| cost \$0\.\d{4} \| wall time .+\n/);
     expect(run.stdout).toMatch(
-      /\nRun \d{8}T\d{6}Z-ACME-[0-9a-f]{6} \| status ok \| as of 2026-11-27 21:00 UTC \(session close\)\n$/,
+      /\nRun \d{8}T\d{6}Z-ACME-[0-9a-f]{6} \| status ok \| as of 2026-11-27 18:00 UTC \(session close\)\n$/,
     );
     // Plain text on a pipe: no colour codes, no box drawing.
     expect(run.stdout).not.toMatch(/\u001b\[|[─•·]/);
@@ -113,7 +113,7 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(result.claims.length).toBe(result.claimsSummary.total);
     expect(result).toMatchObject({
       ticker: 'ACME',
-      asOf: '2026-11-27T21:00:00.000Z',
+      asOf: '2026-11-27T18:00:00.000Z',
       status: 'ok',
       mode: 'full',
       demo: true,
@@ -267,7 +267,7 @@ describe('autohedge market ACME --replay (built CLI)', () => {
 
     const snapshot = marketSnapshotSchema.parse(JSON.parse(json.stdout));
     // The demo cassette is synthetic data however it is replayed: labelled DEMO, source "demo".
-    expect(snapshot).toMatchObject({ symbol: 'ACME', asOf: '2026-11-27T21:00:00.000Z', source: 'demo', warnings: [] });
+    expect(snapshot).toMatchObject({ symbol: 'ACME', asOf: '2026-11-27T18:00:00.000Z', source: 'demo', warnings: [] });
     expect(text.stdout.startsWith(`${demoBanner}\n\n${snapshot.text}\n\nDaily closes (USD):\n`)).toBe(true);
     expect(snapshot.text.split('\n').slice(0, 1)).toEqual([
       'MARKET DATA — ACME (Acme Robotics Corp), as of 2026-11-27',

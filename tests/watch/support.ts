@@ -1,11 +1,13 @@
-import { adjacentSession } from '../../src/market/sessions.js';
+import { exchangeCalendar } from '../../src/market/calendar/index.js';
 import type { Bar, MarketData } from '../../src/market/types.js';
 import { snapshotFromBars } from '../support/market.js';
+
+const nyse = exchangeCalendar('XNYS');
 
 /** `count` NYSE sessions ending on `last`, oldest first. */
 export function sessionsEndingOn(last: string, count: number): string[] {
   const days = [last];
-  while (days.length < count) days.unshift(adjacentSession(days[0]!, -1));
+  while (days.length < count) days.unshift(nyse.adjacentSession(days[0]!, -1));
   return days;
 }
 

@@ -9,7 +9,7 @@ import { capReached } from '../../pipeline/run-failure.js';
 import { agentIds, type WorkerId } from '../../result/types.js';
 import { tickersUntil } from '../../universe/universe.js';
 import { autohedgeHome, demoCassettePath } from '../../paths.js';
-import { resolveRunClock } from '../../run/as-of.js';
+import { resolveRunClocks } from '../../run/as-of.js';
 import { scopeCap } from '../../run/cap.js';
 import { type RunRequest } from '../../run/request.js';
 import { outFor, runAndSave } from '../../run/run-and-save.js';
@@ -94,12 +94,15 @@ async function runAnalyses(
   io: CliIo,
   several: boolean,
 ): Promise<number> {
-  const asOfDay = isoDay(resolveRunClock(requests[0]!.asOf, session.now(), () => session.asOf()).at);
-  const finished = options.resume ? await finishedTickers(autohedgeHome(session.env), asOfDay) : new Set<string>();
+  // Each ticker's as-of day on its own exchange's clock (a universe may mix exchanges).
+  const clocks = resolveRunClocks(requests, session.now(), () => session.asOf());
+  const asOfDays = new Map(requests.map((request, index) => [request.ticker, isoDay(clocks[index]!.at)]));
+  const finished = options.resume ? await finishedOnTheirDay(autohedgeHome(session.env), asOfDays) : new Set<string>();
   const pending = requests.filter((request) => !finished.has(request.ticker));
   if (options.resume && !options.quiet) {
+    const days = [...new Set(asOfDays.values())];
     io.stderr(
-      `autohedge: --resume: ${requests.length - pending.length} of ${requests.length} tickers already have a finished run for ${asOfDay}; analysing ${pending.length}\n`,
+      `autohedge: --resume: ${requests.length - pending.length} of ${requests.length} tickers already have a finished run for ${days.length === 1 ? days[0] : 'their as-of day'}; analysing ${pending.length}\n`,
     );
   }
   const tickers = requests.map((request) => request.ticker);
@@ -183,4 +186,14 @@ export function checkPricesKnown(
       `${cap} needs a price for every model, and none is known for ${unpriced.map((model) => `'${model}'`).join(', ')}: add it to AUTOHEDGE_PRICES (inline JSON or a JSON file's path)`,
     );
   }
+}
+
+/** The tickers with a finished run on their own as-of day (one store read per distinct day). */
+async function finishedOnTheirDay(home: string, asOfDays: ReadonlyMap<string, string>): Promise<Set<string>> {
+  const finished = new Set<string>();
+  for (const day of new Set(asOfDays.values())) {
+    const done = await finishedTickers(home, day);
+    for (const [ticker, own] of asOfDays) if (own === day && done.has(ticker)) finished.add(ticker);
+  }
+  return finished;
 }

@@ -1,5 +1,5 @@
 import { isoDay } from '../../clock.js';
-import { resolveRunClock } from '../../run/as-of.js';
+import { resolveRunClocks } from '../../run/as-of.js';
 import { parseRunRequest } from '../../run/request.js';
 import { requestFromFlags } from '../run-request-flags.js';
 import { commandTickers, requiredTickers } from '../tickers.js';
@@ -32,8 +32,8 @@ export async function enqueueCommand(
   // One request per ticker, exactly as analyze builds it: a job's data is the request.
   const base = requestFromFlags(options);
   const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
-  // The same meaning as analyze --as-of, refused here as there: a closed or future day.
-  resolveRunClock(requests[0]!.asOf, now, () => now);
+  // The same meaning as analyze --as-of, refused here as there: a closed or future day of any ticker's exchange.
+  resolveRunClocks(requests, now, () => now);
   const url = redisUrlFrom(options.redis, io.env);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const { enqueueAnalyses } = await import('../../queue/enqueue.js');

@@ -1,6 +1,7 @@
 import { blindSnapshot } from '../../market/blind.js';
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { resolveAsOf } from '../../market/as-of.js';
+import { calendarOf } from '../../market/calendar/index.js';
 import { validateTicker } from '../../market/ticker.js';
 import { demoCassettePath } from '../../paths.js';
 import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
@@ -62,8 +63,9 @@ export async function marketCommand(
     throw new UsageError('--as-of needs a date as YYYY-MM-DD');
   if (demo && asOfOption !== undefined)
     throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
-  // Before any client exists: a closed or future day is the user's to fix, with no request made.
-  const historical = asOfOption !== undefined ? resolveAsOf(asOfOption, deps.now?.() ?? new Date()) : null;
+  // Before any client exists: a day the ticker's exchange did not trade, or a future one, is the user's to fix.
+  const historical =
+    asOfOption !== undefined ? resolveAsOf(asOfOption, deps.now?.() ?? new Date(), calendarOf(ticker)) : null;
   const session = await buildServices(
     {
       env: io.env,

@@ -221,7 +221,7 @@ function requestOf(input: AnalyzeInput, flags: McpOptions, search: SearchChoice,
     ...(input.blind ? { blind: true, search: 'none', mcpConfig: undefined } : {}),
     ...(input.samples !== undefined ? { samples: input.samples } : {}),
   });
-  const clock = resolveRunClock(request.asOf, deps.now?.() ?? new Date(), () => new Date());
+  const clock = resolveRunClock(request, deps.now?.() ?? new Date(), () => new Date());
   checkSearchForHistoricalRun(search, clock.historical);
   if (flags.demo && clock.historical)
     throw new UsageError('--demo replays a live run of its own day; it cannot be combined with asOf');

@@ -1,10 +1,10 @@
 import { join, resolve } from 'node:path';
 import { CassetteError, ExitCode, UsageError, errorMessage } from '../../errors.js';
-import { latestClosedSession } from '../../market/sessions.js';
 import { autohedgeHome } from '../../paths.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import { commandTickers } from '../tickers.js';
 import { constructPortfolio } from '../../portfolio/construct.js';
+import { defaultMic, exchangeCalendar } from '../../market/calendar/index.js';
 import { describeSkipped, readHoldingsFile, resolveCash } from '../../portfolio/holdings.js';
 import {
   decisionOf,
@@ -62,7 +62,8 @@ export async function portfolioCommand(
     const names = [...new Set([...held, ...selected.decisions.map((decision) => decision.ticker)])];
     if (options.demo) session.checkDemoTickers(names);
     const asOf = session.asOf();
-    const lastSession = latestClosedSession(asOf);
+    // The FX rates are of the book's day: the last session closed on the base market's calendar.
+    const lastSession = exchangeCalendar(defaultMic).latestClosedSession(asOf);
     const listed = await fetchWithReplayReport(
       session,
       names,
@@ -81,7 +82,7 @@ export async function portfolioCommand(
       decisions: selected.decisions,
       market,
       limits: limitsOf(options),
-      lastSession,
+      clock: asOf.toISOString(),
       missing: selected.missing,
       baseCurrency: options.baseCurrency,
     });

@@ -32,7 +32,7 @@ export async function probeCommand(
   const ticker = validateTicker(rawTicker);
   const request = parseRunRequest({ ...requestFromFlags(options, 'none'), ticker });
   // Before any client exists: a closed or future day is the user's to fix, with no request made.
-  resolveRunClock(request.asOf, deps.now?.() ?? new Date(), () => new Date());
+  resolveRunClock(request, deps.now?.() ?? new Date(), () => new Date());
   const session = await openSession(request, io, { ...deps, search: null }, argv);
   try {
     if (options.maxCost !== undefined) checkPricesKnown(options.model, undefined, session, 'none');

@@ -6,7 +6,7 @@ import { ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { autohedgeHome } from '../../paths.js';
 import { defaultAttempts, defaultBackoffMs } from '../../queue/defaults.js';
 import type { AnalysisResult } from '../../result/types.js';
-import { resolveRunClock } from '../../run/as-of.js';
+import { resolveRunClocks, type RunClock } from '../../run/as-of.js';
 import { scopeCap } from '../../run/cap.js';
 import { type RunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
@@ -86,6 +86,11 @@ function checkCombinations(options: WatchCliOptions): void {
     );
 }
 
+/** The latest of the tickers' clocks: the instant by which every one of their sessions had closed. */
+function latestClock(clocks: readonly RunClock[]): RunClock {
+  return clocks.reduce((latest, clock) => (clock.at > latest.at ? clock : latest));
+}
+
 const watchNeedsTickers = 'watch needs tickers: --universe <file> and/or ticker symbols';
 
 /** One cycle: its own clock (now, or the --as-of session's close), the triggers, the runs. */
@@ -96,15 +101,20 @@ async function cycle(
   io: CliIo,
 ): Promise<WatchReport> {
   const home = autohedgeHome(session.env);
-  const clock = resolveRunClock(requests[0]!.asOf, session.now(), () => session.asOf());
+  // One clock per ticker, on its own exchange; the cycle's own instant is the latest of them.
+  const clocks = resolveRunClocks(requests, session.now(), () => session.asOf());
+  const clockOf = new Map(requests.map((request, index) => [request.ticker, clocks[index]!]));
+  const clock = latestClock(clocks);
   const byTicker = new Map(requests.map((request) => [request.ticker, request]));
   // The store is listed once a cycle: the last calls and the month's spend read the same list
   // (the cycle saves no run between the two).
   let listing: Promise<RunSummary[]> | null = null;
   const savedRuns = () => (listing ??= listRuns(home));
   const deps: CycleDeps = {
-    snapshot: (ticker) =>
-      session.market.snapshot(ticker, { asOf: clock.at, historical: clock.historical, signal: io.signal }),
+    snapshot: (ticker) => {
+      const own = clockOf.get(ticker) ?? clock;
+      return session.market.snapshot(ticker, { asOf: own.at, historical: own.historical, signal: io.signal });
+    },
     lastCalls: async (tickers) =>
       lastCalls(home, tickers, {
         asOfDay: clock.historical ? isoDay(clock.at) : null,
