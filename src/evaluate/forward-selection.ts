@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode } from '../errors.js';
-import { verifyLedgerFile } from '../ledger/check.js';
+import { verifyHomeLedger } from '../ledger/check.js';
 import { LedgerError } from '../ledger/errors.js';
-import { loadPublicKey } from '../ledger/key-files.js';
 import { ledgerPaths } from '../ledger/paths.js';
 import { sha256Hex, type LedgerRecord } from '../ledger/record.js';
 import type { AnalysisResult } from '../result/types.js';
@@ -13,10 +12,9 @@ import type { Selection } from './select.js';
 /** The ledger and the saved bytes behind `evaluate --forward-only` (the rules are in forward.ts, pure). */
 
 async function ledgerView(home: string, demo: boolean): Promise<LedgerView> {
-  const paths = ledgerPaths(home, { demo });
   let report;
   try {
-    report = await verifyLedgerFile({ file: paths.file, homeKey: await loadPublicKey(paths.publicKey, false) });
+    report = await verifyHomeLedger(ledgerPaths(home, { demo }));
   } catch (error) {
     // No ledger yet: every decision is simply without a record.
     if (error instanceof LedgerError && error.kind === 'missing') return { intact: true, byRunId: new Map() };

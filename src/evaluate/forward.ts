@@ -15,6 +15,7 @@ export const forwardReasons = [
   'no-record',
   'result-edited',
   'contaminated',
+  'historical',
   'recorded-after-outcome',
 ] as const;
 
@@ -51,6 +52,8 @@ export function forwardVerdict(
   const record = records.find((item) => item.resultDigest === resultDigest);
   if (!record) return 'result-edited';
   if (record.contamination !== 'clean') return 'contaminated';
+  // An --as-of run of a past day is never forward, whatever the clock of its writer said.
+  if (record.asOfMode === 'historical') return 'historical';
   if (Date.parse(record.recordedAt) >= outcomeStart(record.asOf).getTime()) return 'recorded-after-outcome';
   return null;
 }
@@ -65,6 +68,8 @@ export function describeReason(reason: ForwardReason): string {
       return 'result.json was changed after it was recorded';
     case 'contaminated':
       return 'not clean: the models may know what came after it';
+    case 'historical':
+      return 'an --as-of run of a past day: decided after the fact';
     case 'recorded-after-outcome':
       return 'recorded after its outcome window opened';
   }

@@ -1,12 +1,13 @@
 import { errorMessage } from '../errors.js';
 import type { AnalysisResult } from '../result/types.js';
 import { scrubDeep } from '../scrub.js';
-import { appendToLedger, type AppendOutcome } from './append.js';
+import { appendToLedger, type AppendOptions, type AppendOutcome } from './append.js';
 import { LedgerError } from './errors.js';
 import { recordContentOf } from './from-result.js';
 import { loadSigningKey } from './key-files.js';
+import { rememberKey } from './key-state.js';
 import { ledgerPaths } from './paths.js';
-import { sealRecord } from './seal.js';
+import { sealRecord, type ChainTip } from './seal.js';
 
 export interface LedgerAppendInput {
   /** $AUTOHEDGE_HOME of the run store the run was saved in. */
@@ -19,6 +20,14 @@ export interface LedgerAppendInput {
   secrets?: readonly string[];
   /** Wall clock of the append (tests); never the run's own as-of clock. */
   now?: () => Date;
+  /** Test hooks of the append (a stall, a short write). */
+  append?: Omit<AppendOptions, 'now'>;
+}
+
+/** The time a record is given: now, never before the record it follows (a clock stepped back). */
+function recordedAt(now: Date, tip: ChainTip | null): string {
+  const at = now.toISOString();
+  return tip && Date.parse(tip.recordedAt) > now.getTime() ? tip.recordedAt : at;
 }
 
 /**
@@ -35,11 +44,15 @@ export async function appendRunToLedger(input: LedgerAppendInput): Promise<Appen
   const clean = scrubDeep(content, input.secrets ?? []);
   try {
     // recordedAt is taken again under the lock: the time the record actually joined the chain.
-    return await appendToLedger(
+    const outcome = await appendToLedger(
       paths,
-      (tip) => sealRecord({ ...clean, recordedAt: now().toISOString() }, tip, key),
-      now,
+      (tip) => sealRecord({ ...clean, recordedAt: recordedAt(now(), tip) }, tip, key),
+      { ...input.append, now },
     );
+    // From its first signature on, the home remembers its key: an all-unsigned rewrite then fails.
+    if (key && outcome.record.sig !== undefined)
+      await rememberKey(paths, { keyId: key.keyId, signedFrom: outcome.record.seq });
+    return outcome;
   } catch (error) {
     if (error instanceof LedgerError) throw error;
     throw new LedgerError(`cannot append to ${paths.file}: ${errorMessage(error)}`, 'io', { cause: error });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { splitLedger, type LedgerLines } from './lines.js';
+import type { LedgerLines } from './lines.js';
 import { canonicalJson } from './record.js';
 
 /**
@@ -27,8 +27,7 @@ export interface ParsedLedgerFile {
 }
 
 /** A ledger file or an export; a first line that claims to be a header but is not one is an error. */
-export function parseLedgerText(text: string): ParsedLedgerFile | { problem: string } {
-  const ledger = splitLedger(text);
+export function parseLedgerLines(ledger: LedgerLines): ParsedLedgerFile | { problem: string } {
   const first = ledger.lines[0];
   if (first === undefined || !first.includes('"autohedgeLedgerExport"')) return { header: null, ledger };
   let raw: unknown;
@@ -40,7 +39,11 @@ export function parseLedgerText(text: string): ParsedLedgerFile | { problem: str
   if (typeof raw !== 'object' || raw === null || !('autohedgeLedgerExport' in raw)) return { header: null, ledger };
   const parsed = exportHeaderSchema.safeParse(raw);
   if (!parsed.success) return { problem: 'its first line is not an export header this version reads' };
-  return { header: parsed.data, ledger: { lines: ledger.lines.slice(1), torn: ledger.torn } };
+  const tooLong = ledger.tooLong?.map((index) => index - 1);
+  return {
+    header: parsed.data,
+    ledger: { lines: ledger.lines.slice(1), torn: ledger.torn, ...(tooLong ? { tooLong } : {}) },
+  };
 }
 
 export function exportText(

@@ -61,7 +61,13 @@ describe('forwardVerdict (pure)', () => {
     {
       name: 'an as-of run of a past day',
       records: [record({ asOfMode: 'historical', recordedAt: '2025-06-10T12:00:00.000Z' })],
-      expected: 'recorded-after-outcome',
+      expected: 'historical',
+    },
+    {
+      // Issue 47 item 5: `--as-of 2025-06-02` on a clock set to that evening is still not forward.
+      name: 'an as-of run recorded by a clock set back before the open',
+      records: [record({ asOfMode: 'historical', recordedAt: '2025-06-02T20:05:00.000Z' })],
+      expected: 'historical',
     },
     {
       name: 'contaminated',

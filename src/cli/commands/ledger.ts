@@ -3,11 +3,12 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { readLedgerText, verifyLedgerFile, type VerifyReport } from '../../ledger/check.js';
+import { readLedgerFile, verifyHomeLedger, verifyLedgerFile, type VerifyReport } from '../../ledger/check.js';
 import { LedgerError } from '../../ledger/errors.js';
 import { exportText } from '../../ledger/export-file.js';
 import { loadPublicKey, writeKeyPair } from '../../ledger/key-files.js';
-import { splitLedger } from '../../ledger/lines.js';
+import { readKeyState, rememberKey } from '../../ledger/key-state.js';
+import { completeTail } from '../../ledger/verify.js';
 import { ledgerPaths, type LedgerPaths } from '../../ledger/paths.js';
 import type { LedgerRecord } from '../../ledger/record.js';
 import { autohedgeHome } from '../../paths.js';
@@ -55,6 +56,7 @@ export async function ledgerVerifyCommand(rawOptions: object, io: CliIo): Promis
     file,
     key,
     homeKey,
+    keyState: options.ledger ? null : await readKeyState(paths),
     head: options.head ?? null,
     runsHome: verifyRuns(options.runs) ? home : null,
   });
@@ -80,6 +82,10 @@ function verifyText(report: VerifyReport, file: string): string {
       );
     else lines.push('  signatures not checked (no public key)');
   }
+  if (report.unterminated)
+    lines.push(
+      '  the last record had lost its newline (an editor?): it is complete and counts; the next append adds the newline',
+    );
   if (report.torn)
     lines.push(
       `  torn last line at seq ${report.torn.seq} (${report.torn.bytes} bytes): a crash mid-append, not tampering; the next append moves it to ledger.torn-<time>`,
@@ -89,8 +95,7 @@ function verifyText(report: VerifyReport, file: string): string {
 
 /** The records that verify; a broken chain is said on stderr and exits 1 after listing what holds. */
 async function readVerified(io: CliIo, demo: boolean): Promise<VerifyReport> {
-  const paths = pathsOf(io, demo);
-  const report = await verifyLedgerFile({ file: paths.file, homeKey: await loadPublicKey(paths.publicKey, false) });
+  const report = await verifyHomeLedger(pathsOf(io, demo));
   if (report.firstBad)
     io.stderr(
       `autohedge: warning: ledger broken at seq ${report.firstBad.seq} (${report.firstBad.reason}); run \`autohedge ledger verify\`\n`,
@@ -141,7 +146,7 @@ export async function ledgerExportCommand(target: string, rawOptions: object, io
   const options = parseOptions(listOptionsSchema.omit({ json: true }), rawOptions);
   const paths = pathsOf(io, options.demo);
   const key = await loadPublicKey(paths.publicKey, false);
-  const report = await verifyLedgerFile({ file: paths.file, homeKey: key });
+  const report = await verifyHomeLedger(paths);
   if (report.firstBad) {
     io.stderr(
       `autohedge: the ledger is broken at seq ${report.firstBad.seq} (${report.firstBad.reason}); nothing exported (see \`autohedge ledger verify\`)\n`,
@@ -170,14 +175,20 @@ export async function ledgerExportCommand(target: string, rawOptions: object, io
   return ExitCode.ok;
 }
 
-/** The first `count` lines of the ledger, byte for byte: an export copies records, it does not re-serialise them. */
+/** The first `count` records of the ledger, byte for byte: an export copies records, it does not re-serialise them. */
 async function recordLines(file: string, count: number): Promise<string[]> {
-  return splitLedger(await readLedgerText(file)).lines.slice(0, count);
+  return completeTail(await readLedgerFile(file)).ledger.lines.slice(0, count);
 }
 
 export async function ledgerKeygenCommand(options: object, io: CliIo): Promise<number> {
   const paths = pathsOf(io, false);
   const { keyId } = await writeKeyPair(paths);
+  // Remembered at once: from the next record on, every record must carry this key's signature.
+  const records = await readLedgerFile(paths.file).then(
+    (ledger) => completeTail(ledger).ledger.lines.length,
+    () => 0,
+  );
+  await rememberKey(paths, { keyId, signedFrom: records });
   io.stdout(`${keyId}\n`);
   io.stderr(
     `autohedge: Ed25519 key ${keyId}: private ${paths.privateKey} (mode 0600, keep it secret), public ${paths.publicKey}; records appended from now on are signed\n`,
