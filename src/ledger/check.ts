@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, errorMessage } from '../errors.js';
 import { LedgerError } from './errors.js';
-import { parseLedgerLines, type ExportHeader } from './export-file.js';
+import { checkAnchors, type AnchorsCheck, type AnchorVerdict } from './anchor/verify-anchors.js';
+import { readAnchorItems, type AnchorItem } from './anchor/store.js';
+import { trustedRoots, type TrustedRoot } from './anchor/roots.js';
+import { exportedAnchors, parseLedgerLines, type ExportHeader } from './export-file.js';
 import { readLedgerLines, type LedgerLines } from './lines.js';
 import { loadPublicKey, verifyKeyFromPem } from './key-files.js';
 import { readKeyState, type KeyState } from './key-state.js';
@@ -26,6 +29,10 @@ export interface VerifyRequest {
   head?: string | null;
   /** Check each record's result.json under <runsHome>/runs/. */
   runsHome?: string | null;
+  /** The home's anchors directory (an export carries its own anchors). */
+  anchorsDirectory?: string | null;
+  /** The roots a TSA's chain must reach (none: every token is untrusted). */
+  roots?: readonly TrustedRoot[];
 }
 
 export interface VerifyReport {
@@ -41,6 +48,12 @@ export interface VerifyReport {
   exported: { at: string } | null;
   /** The records that verified (not printed by --json). */
   verified: LedgerRecord[];
+  /** Each RFC 3161 token, checked. */
+  anchors: AnchorVerdict[];
+  /** By seq, the earliest valid anchor covering each verified record (not printed as a map). */
+  anchoredBy: AnchorsCheck['anchoredBy'];
+  /** Records whose recordedAt is later than an anchor covering them: their writer's clock lied. */
+  clockLied: AnchorsCheck['clockLied'];
 }
 
 /** The ledger's lines, streamed (a line longer than any record is never held whole). */
@@ -93,8 +106,18 @@ export async function verifyLedgerFile(request: VerifyRequest): Promise<VerifyRe
   const chainBad = check.firstBad ?? headerProblem(parsed.header, check);
   const runsBad = !chainBad && request.runsHome ? await checkRuns(check.records, request.runsHome) : null;
   const firstBad = chainBad ?? runsBad;
+  const items: AnchorItem[] = parsed.header
+    ? exportedAnchors(parsed.header)
+    : request.anchorsDirectory
+      ? await readAnchorItems(request.anchorsDirectory)
+      : [];
+  const anchors = await checkAnchors(items, check.records, request.roots ?? []);
+  const anchorsOk = anchors.anchors.every((anchor) => anchor.ok) && anchors.clockLied.length === 0;
   return {
-    ok: firstBad === null,
+    ok: firstBad === null && anchorsOk,
+    anchors: anchors.anchors,
+    anchoredBy: anchors.anchoredBy,
+    clockLied: anchors.clockLied,
     records: check.lines,
     head: check.records[check.records.length - 1]?.hash ?? null,
     ...(firstBad ? { firstBad } : {}),
@@ -133,12 +156,14 @@ export async function checkRuns(records: readonly LedgerRecord[], home: string):
 /** A home's own ledger, with the home's key and its memory of that key. */
 export async function verifyHomeLedger(
   paths: LedgerPaths,
-  options: Pick<VerifyRequest, 'head' | 'runsHome'> = {},
+  options: Pick<VerifyRequest, 'head' | 'runsHome' | 'roots'> = {},
 ): Promise<VerifyReport> {
   return verifyLedgerFile({
     file: paths.file,
     homeKey: await loadPublicKey(paths.publicKey, false),
     keyState: await readKeyState(paths),
+    anchorsDirectory: paths.anchors,
     ...options,
+    roots: options.roots ?? (await trustedRoots(paths.anchors)),
   });
 }

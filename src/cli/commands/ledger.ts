@@ -8,6 +8,9 @@ import { LedgerError } from '../../ledger/errors.js';
 import { exportText } from '../../ledger/export-file.js';
 import { loadPublicKey, writeKeyPair } from '../../ledger/key-files.js';
 import { readKeyState, rememberKey } from '../../ledger/key-state.js';
+import { pinnedTrustedRoots, rootsFromPemFile, trustedRoots, uniqueRoots } from '../../ledger/anchor/roots.js';
+import { readAnchorItems } from '../../ledger/anchor/store.js';
+import { writeAnchorFiles } from '../../ledger/anchor/export-files.js';
 import { completeTail } from '../../ledger/verify.js';
 import { ledgerPaths, type LedgerPaths } from '../../ledger/paths.js';
 import type { LedgerRecord } from '../../ledger/record.js';
@@ -36,6 +39,7 @@ const verifyOptionsSchema = z.object({
   runs: z.boolean().default(false),
   json: z.boolean().default(false),
   demo: z.boolean().default(false),
+  tsaCert: z.array(z.string().min(1)).default([]),
 });
 
 const listOptionsSchema = z.object({ json: z.boolean().default(false), demo: z.boolean().default(false) });
@@ -52,6 +56,7 @@ export async function ledgerVerifyCommand(rawOptions: object, io: CliIo): Promis
   const key = options.publicKey ? await loadPublicKey(resolve(io.cwd, options.publicKey), true) : null;
   // The home's own key is used for the home's own ledger; a file from elsewhere carries its key.
   const homeKey = !options.ledger && !key ? await loadPublicKey(paths.publicKey, false) : null;
+  const given = (await Promise.all(options.tsaCert.map((pem) => rootsFromPemFile(resolve(io.cwd, pem))))).flat();
   const report = await verifyLedgerFile({
     file,
     key,
@@ -59,12 +64,45 @@ export async function ledgerVerifyCommand(rawOptions: object, io: CliIo): Promis
     keyState: options.ledger ? null : await readKeyState(paths),
     head: options.head ?? null,
     runsHome: verifyRuns(options.runs) ? home : null,
+    // A file from elsewhere is checked against the pinned roots and those given, never the home's own.
+    anchorsDirectory: options.ledger ? null : paths.anchors,
+    roots: options.ledger ? uniqueRoots([...pinnedTrustedRoots(), ...given]) : await trustedRoots(paths.anchors, given),
   });
-  if (options.json) {
-    const { verified: _verified, ...shown } = report;
-    io.stdout(`${stringifyJsonSafely(shown, 2)}\n`);
-  } else io.stdout(verifyText(report, file));
+  if (options.json) io.stdout(`${stringifyJsonSafely(verifyJson(report), 2)}\n`);
+  else io.stdout(verifyText(report, file) + anchorsText(report));
   return report.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+function verifyJson(report: VerifyReport): object {
+  const { verified, anchoredBy, ...shown } = report;
+  const recordAnchors = verified.map((record) => {
+    const anchor = anchoredBy.get(record.seq);
+    return {
+      seq: record.seq,
+      recordedAt: record.recordedAt,
+      anchoredBy: anchor ? { seq: anchor.seq, genTime: anchor.genTime } : null,
+    };
+  });
+  return { ...shown, recordAnchors };
+}
+
+/** The anchors' lines: each token's verdict, a clock that lied, the records not yet anchored. */
+function anchorsText(report: VerifyReport): string {
+  const lines = report.anchors.map((anchor) =>
+    anchor.ok
+      ? `  anchor seq ${anchor.seq} by ${anchor.tsa}: genTime ${anchor.genTime}`
+      : `  anchor seq ${anchor.seq} by ${anchor.tsa}: BAD — ${sanitizeText(anchor.reason ?? 'invalid')}`,
+  );
+  for (const lie of report.clockLied)
+    lines.push(
+      `  seq ${lie.seq}: recordedAt ${lie.recordedAt} is later than the anchor covering it (${lie.genTime}): the writer's clock lied`,
+    );
+  const unanchored = report.verified.filter((record) => !report.anchoredBy.has(record.seq)).map((record) => record.seq);
+  if (unanchored.length > 0) {
+    const range = unanchored.length > 1 ? `${unanchored[0]}–${unanchored[unanchored.length - 1]}` : `${unanchored[0]}`;
+    lines.push(`  ${unanchored.length} record(s) not yet anchored (seq ${range}; \`autohedge ledger anchor\`)`);
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
 function verifyText(report: VerifyReport, file: string): string {
@@ -156,14 +194,25 @@ export async function ledgerExportCommand(target: string, rawOptions: object, io
   // A key that has signed nothing yet (made after every record so far) would fail every check of the export.
   const signing = key && report.verified.some((record) => record.sig !== undefined) ? key : null;
   const publicPem = signing ? await readFile(paths.publicKey, 'utf8') : null;
+  // Only the anchors that verify over this chain travel: a stranger gets nothing we could not check.
+  const good = new Set(report.anchors.filter((anchor) => anchor.ok).map((anchor) => `${anchor.seq}.${anchor.tsa}`));
+  const items = (await readAnchorItems(paths.anchors)).filter((item) => good.has(`${item.seq}.${item.tsa}`));
+  const roots = await trustedRoots(paths.anchors);
   const text = exportText(
     await recordLines(paths.file, report.verified.length),
     publicPem && signing ? { publicPem, keyId: signing.keyId } : null,
     report.head,
     new Date(),
+    { items, roots: roots.map((root) => root.pem) },
   );
   const file = resolve(io.cwd, target);
   await writeFileAtomic(file, text);
+  if (items.length > 0) {
+    const directory = await writeAnchorFiles(`${file}.anchors`, items, roots);
+    io.stderr(
+      `autohedge: ${items.length} anchor token(s) and the TSA roots in ${directory} (for \`openssl ts -verify\`)\n`,
+    );
+  }
   const keyNote = signing
     ? ` and public key ${signing.keyId}`
     : key
