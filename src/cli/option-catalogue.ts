@@ -548,6 +548,7 @@ export const optionGroups = {
   },
   show: { heading: 'Format', options: ['html'] },
   ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head'] },
+  anchors: { heading: 'Anchors', options: ['tsa', 'tsaCert', 'git'] },
   // Every command takes these.
   common: { heading: 'Options', options: ['verbose'] },
 } as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;
