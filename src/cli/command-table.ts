@@ -309,10 +309,10 @@ const ledgerVerifySpec = {
   name: 'verify',
   description: 'check the chain: exit 0 intact, 1 broken (naming the first bad seq and why), 2 usage',
   groups: ['ledger'],
-  options: ['runs', 'demo', 'json'],
+  options: ['runs', 'demo', 'json', 'tsaCert'],
   help: {
     ...ledgerDemo,
-    json: 'print { ok, records, firstBad?, torn? } as JSON',
+    json: 'print { ok, records, firstBad?, torn?, anchors, recordAnchors } as JSON',
     runs: "also check each saved run's result.json against its recorded digest",
   },
 } as const satisfies CommandSpec;
@@ -339,6 +339,21 @@ const ledgerExportSpec = {
   help: ledgerDemo,
 } as const satisfies CommandSpec;
 
+const ledgerAnchorSpec = {
+  name: 'anchor',
+  description:
+    'time-stamp the head with RFC 3161 TSAs (default two free ones; AUTOHEDGE_TSA_URLS or --tsa replace them): exit 1 when none answered',
+  options: ['tsa', 'tsaCert', 'demo', 'json'],
+  help: { ...ledgerDemo, json: 'print { seq, hash, stamped, failed } as JSON' },
+} as const satisfies CommandSpec;
+
+const ledgerPublishSpec = {
+  name: 'publish',
+  description: 'append each anchored head to a file in a git repository and commit (then push it yourself)',
+  options: ['git', 'demo'],
+  help: ledgerDemo,
+} as const satisfies CommandSpec;
+
 const ledgerKeygenSpec = {
   name: 'keygen',
   description: 'make an Ed25519 signing key under $AUTOHEDGE_HOME/ledger/ (never overwrites one)',
@@ -346,7 +361,7 @@ const ledgerKeygenSpec = {
 
 const ledgerSpec = {
   name: 'ledger',
-  description: 'the sealed decision ledger: verify, list, head, export, keygen (docs/ledger.md)',
+  description: 'the sealed decision ledger: verify, list, head, export, keygen, anchor, publish (docs/ledger.md)',
 } as const satisfies CommandSpec;
 
 // ---- view (#42): the local read-only site, docs/view.md
@@ -386,6 +401,16 @@ export const commandTable: readonly Command[] = [
     command(ledgerHeadSpec, noArgument, async () => (await ledgerCommands()).ledgerHeadCommand),
     command(ledgerExportSpec, one, async () => (await ledgerCommands()).ledgerExportCommand),
     command(ledgerKeygenSpec, noArgument, async () => (await ledgerCommands()).ledgerKeygenCommand),
+    command(
+      ledgerAnchorSpec,
+      noArgument,
+      async () => (await import('./commands/ledger-anchor.js')).ledgerAnchorCommand,
+    ),
+    command(
+      ledgerPublishSpec,
+      noArgument,
+      async () => (await import('./commands/ledger-anchor.js')).ledgerPublishCommand,
+    ),
   ]),
 ];
 

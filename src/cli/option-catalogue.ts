@@ -420,6 +420,31 @@ export const optionCatalogue = {
     help: 'score only decisions sealed in the ledger before their outcome (docs/ledger.md)',
     field: (f) => f.flag,
   },
+  // ---- ledger anchors (docs/ledger.md): RFC 3161 time-stamps
+  tsa: {
+    flags: '--tsa <url>',
+    help: 'a time-stamp authority to anchor with (repeatable; replaces the defaults and AUTOHEDGE_TSA_URLS)',
+    field: (f) => f.text.array(),
+    default: [],
+    repeatable: true,
+  },
+  tsaCert: {
+    flags: '--tsa-cert <pem>',
+    help: "also trust this TSA root certificate (repeatable; kept in the home's anchors/roots/ when anchoring)",
+    field: (f) => f.path.array(),
+    default: [],
+    repeatable: true,
+  },
+  git: {
+    flags: '--git <dir>',
+    help: 'a git repository to append the anchored heads to, and commit',
+    field: (f) => f.path,
+  },
+  trustLocalClock: {
+    flags: '--trust-local-clock',
+    help: "with --forward-only: count a decision by its record's recordedAt (the writer's own clock) instead of an RFC 3161 anchor",
+    field: (f) => f.flag,
+  },
   // ---- ledger (docs/ledger.md); --head is checked as a hash by the command
   ledger: {
     flags: '--ledger <file>',
@@ -525,7 +550,10 @@ export const optionGroups = {
   },
   worker: { heading: 'Worker', options: ['stallInterval', 'rateLimitPause'] },
   enqueue: { heading: 'Jobs', options: ['wait', 'attempts', 'backoff'] },
-  evaluate: { heading: 'Scoring', options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo', 'forwardOnly'] },
+  evaluate: {
+    heading: 'Scoring',
+    options: ['since', 'horizon', 'benchmark', 'seed', 'includeDemo', 'forwardOnly', 'trustLocalClock'],
+  },
   book: {
     heading: 'The book',
     options: [
@@ -561,6 +589,7 @@ export const optionGroups = {
   show: { heading: 'Format', options: ['html'] },
   ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head'] },
   view: { heading: 'Site', options: ['port', 'host', 'open', 'bundle', 'demo'] },
+  anchors: { heading: 'Anchors', options: ['tsa', 'tsaCert', 'git'] },
   // Every command takes these.
   common: { heading: 'Options', options: ['verbose'] },
 } as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;

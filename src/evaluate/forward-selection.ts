@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode } from '../errors.js';
-import { verifyLedgerFile } from '../ledger/check.js';
+import { verifyHomeLedger } from '../ledger/check.js';
 import { LedgerError } from '../ledger/errors.js';
-import { loadPublicKey } from '../ledger/key-files.js';
 import { ledgerPaths } from '../ledger/paths.js';
 import { sha256Hex, type LedgerRecord } from '../ledger/record.js';
 import type { AnalysisResult } from '../result/types.js';
@@ -13,10 +12,9 @@ import type { Selection } from './select.js';
 /** The ledger and the saved bytes behind `evaluate --forward-only` (the rules are in forward.ts, pure). */
 
 async function ledgerView(home: string, demo: boolean): Promise<LedgerView> {
-  const paths = ledgerPaths(home, { demo });
   let report;
   try {
-    report = await verifyLedgerFile({ file: paths.file, homeKey: await loadPublicKey(paths.publicKey, false) });
+    report = await verifyHomeLedger(ledgerPaths(home, { demo }));
   } catch (error) {
     // No ledger yet: every decision is simply without a record.
     if (error instanceof LedgerError && error.kind === 'missing') return { intact: true, byRunId: new Map() };
@@ -24,7 +22,27 @@ async function ledgerView(home: string, demo: boolean): Promise<LedgerView> {
   }
   const byRunId = new Map<string, LedgerRecord[]>();
   for (const record of report.verified) byRunId.set(record.runId, [...(byRunId.get(record.runId) ?? []), record]);
-  return { intact: report.ok, byRunId };
+  // The chain decides intactness; a bad token only fails to cover (verify names it).
+  return { intact: report.firstBad === undefined, byRunId, anchoredBy: report.anchoredBy };
+}
+
+/** How many selected decisions have a record covered by a valid anchor, by the TSA of that anchor. */
+function anchoredCount(
+  results: readonly AnalysisResult[],
+  views: ReadonlyMap<boolean, LedgerView>,
+): ForwardSummary['anchored'] {
+  const byTsa: Record<string, number> = {};
+  let decisions = 0;
+  for (const result of results) {
+    const view = views.get(result.demo);
+    const covered = (view?.byRunId.get(result.runId) ?? [])
+      .map((record) => view?.anchoredBy?.get(record.seq))
+      .find(Boolean);
+    if (!covered) continue;
+    decisions += 1;
+    byTsa[covered.tsa] = (byTsa[covered.tsa] ?? 0) + 1;
+  }
+  return { decisions, byTsa };
 }
 
 async function savedDigest(home: string, runId: string): Promise<string | null> {
@@ -41,6 +59,7 @@ export async function forwardSelection(
   home: string,
   results: readonly AnalysisResult[],
   applied: boolean,
+  trustLocalClock = false,
 ): Promise<{
   included: AnalysisResult[];
   excluded: Array<{ result: AnalysisResult; reason: ForwardReason }>;
@@ -51,13 +70,22 @@ export async function forwardSelection(
   const excluded: Array<{ result: AnalysisResult; reason: ForwardReason }> = [];
   for (const result of results) {
     if (!views.has(result.demo)) views.set(result.demo, await ledgerView(home, result.demo));
-    const reason = forwardVerdict(result, views.get(result.demo)!, await savedDigest(home, result.runId));
+    const reason = forwardVerdict(result, views.get(result.demo)!, await savedDigest(home, result.runId), {
+      trustLocalClock,
+    });
     if (reason === null) included.push(result);
     else excluded.push({ result, reason });
   }
   const counts: Partial<Record<ForwardReason, number>> = {};
   for (const { reason } of excluded) counts[reason] = (counts[reason] ?? 0) + 1;
-  return { included, excluded, summary: { applied, included: included.length, excluded: counts } };
+  const summary: ForwardSummary = {
+    applied,
+    included: included.length,
+    excluded: counts,
+    clock: trustLocalClock ? 'local' : 'anchors',
+    anchored: anchoredCount(results, views),
+  };
+  return { included, excluded, summary };
 }
 
 /**
@@ -68,8 +96,9 @@ export async function applyForward(
   home: string,
   selection: Selection,
   applied: boolean,
+  trustLocalClock = false,
 ): Promise<{ selection: Selection; summary: ForwardSummary }> {
-  const { included, excluded, summary } = await forwardSelection(home, selection.results, applied);
+  const { included, excluded, summary } = await forwardSelection(home, selection.results, applied, trustLocalClock);
   if (!applied) return { selection, summary };
   const skipped = excluded.map(({ result, reason }) => ({
     runId: result.runId,

@@ -15,6 +15,8 @@ export const forwardReasons = [
   'no-record',
   'result-edited',
   'contaminated',
+  'historical',
+  'not-anchored-before-outcome',
   'recorded-after-outcome',
 ] as const;
 
@@ -25,12 +27,23 @@ export interface ForwardSummary {
   applied: boolean;
   included: number;
   excluded: Partial<Record<ForwardReason, number>>;
+  /** Whose clock said "before the outcome": an RFC 3161 anchor's, or the writer's own (--trust-local-clock). */
+  clock?: 'anchors' | 'local';
+  /** How many of the decisions have a record covered by a valid anchor, and by which TSAs. */
+  anchored?: { decisions: number; byTsa: Record<string, number> };
+}
+
+export interface AnchorCover {
+  genTime: string;
+  tsa: string;
 }
 
 export interface LedgerView {
   /** False when the chain does not verify: then no decision of it counts. */
   intact: boolean;
   byRunId: ReadonlyMap<string, readonly LedgerRecord[]>;
+  /** By record seq: the earliest valid RFC 3161 anchor covering it. */
+  anchoredBy?: ReadonlyMap<number, AnchorCover>;
 }
 
 /** The instant the outcome of a decision as of `asOf` starts: the open of the next session on the ticker's exchange. */
@@ -44,6 +57,7 @@ export function forwardVerdict(
   result: Pick<AnalysisResult, 'runId'>,
   ledger: LedgerView,
   resultDigest: string | null,
+  options: { trustLocalClock?: boolean } = {},
 ): ForwardReason | null {
   if (!ledger.intact) return 'chain-broken';
   const records = ledger.byRunId.get(result.runId) ?? [];
@@ -52,8 +66,13 @@ export function forwardVerdict(
   const record = records.find((item) => item.resultDigest === resultDigest);
   if (!record) return 'result-edited';
   if (record.contamination !== 'clean') return 'contaminated';
-  if (Date.parse(record.recordedAt) >= outcomeStart(record.asOf, record.ticker).getTime())
-    return 'recorded-after-outcome';
+  // An --as-of run of a past day is never forward, whatever the clock of its writer said.
+  if (record.asOfMode === 'historical') return 'historical';
+  const outcome = outcomeStart(record.asOf, record.ticker).getTime();
+  if (options.trustLocalClock) return Date.parse(record.recordedAt) >= outcome ? 'recorded-after-outcome' : null;
+  // A third party's clock: a TSA's genTime over a head at or after this record, before the outcome.
+  const anchor = ledger.anchoredBy?.get(record.seq);
+  if (!anchor || Date.parse(anchor.genTime) >= outcome) return 'not-anchored-before-outcome';
   return null;
 }
 
@@ -67,6 +86,10 @@ export function describeReason(reason: ForwardReason): string {
       return 'result.json was changed after it was recorded';
     case 'contaminated':
       return 'not clean: the models may know what came after it';
+    case 'historical':
+      return 'an --as-of run of a past day: decided after the fact';
+    case 'not-anchored-before-outcome':
+      return 'no RFC 3161 anchor covering its record is dated before its outcome window opened (`autohedge ledger anchor`)';
     case 'recorded-after-outcome':
       return 'recorded after its outcome window opened';
   }
@@ -78,7 +101,17 @@ export function forwardLine(summary: ForwardSummary, total: number): string {
     .filter((reason) => (summary.excluded[reason] ?? 0) > 0)
     .map((reason) => `${summary.excluded[reason]} ${reason}`);
   const why = excluded.length > 0 ? `; excluded: ${excluded.join(', ')}` : '';
-  return summary.applied
-    ? `Forward-only: ${summary.included} of ${total} decision(s) were on record before their outcome${why}.`
-    : `Ledger: ${summary.included} of ${total} decision(s) were on record before their outcome${why} (score only those with --forward-only).`;
+  const clock = summary.clock === 'local' ? ", forward by the writer's own clock" : '';
+  const line = summary.applied
+    ? `Forward-only: ${summary.included} of ${total} decision(s) were on record before their outcome${clock}${why}.`
+    : `Ledger: ${summary.included} of ${total} decision(s) were on record before their outcome${clock}${why} (score only those with --forward-only).`;
+  return `${line}${anchoredLine(summary)}`;
+}
+
+function anchoredLine(summary: ForwardSummary): string {
+  if (!summary.anchored) return '';
+  const tsas = Object.entries(summary.anchored.byTsa)
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([tsa, count]) => `${tsa} ${count}`);
+  return ` ${summary.anchored.decisions} decision(s) anchored by RFC 3161 time-stamps${tsas.length > 0 ? ` (${tsas.join(', ')})` : ''}.`;
 }

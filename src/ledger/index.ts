@@ -1,6 +1,13 @@
 export { appendRunToLedger, type LedgerAppendInput } from './entry.js';
 export { appendToLedger, type AppendOutcome } from './append.js';
-export { verifyLedgerFile, checkRuns, readLedgerText, type VerifyReport, type VerifyRequest } from './check.js';
+export {
+  verifyLedgerFile,
+  verifyHomeLedger,
+  checkRuns,
+  readLedgerFile,
+  type VerifyReport,
+  type VerifyRequest,
+} from './check.js';
 export { verifyChain, type BadReason, type BadRecord, type VerifyKey } from './verify.js';
 export { ledgerPaths, type LedgerPaths } from './paths.js';
 export { LedgerError } from './errors.js';

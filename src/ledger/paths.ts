@@ -12,6 +12,10 @@ export interface LedgerPaths {
   lock: string;
   privateKey: string;
   publicKey: string;
+  /** Which key has signed this ledger, from which seq (key-state.ts). */
+  keyState: string;
+  /** RFC 3161 anchors of this ledger's heads (anchor/). */
+  anchors: string;
 }
 
 export const ledgerFileName = 'ledger.jsonl';
@@ -25,6 +29,8 @@ export function ledgerPaths(home: string, options: { demo?: boolean } = {}): Led
     lock: join(directory, `${ledgerFileName}.lock`),
     privateKey: join(keys, 'signing-key.pem'),
     publicKey: join(keys, 'signing-key.pub.pem'),
+    keyState: join(directory, 'signing-key.state.json'),
+    anchors: join(directory, 'anchors'),
   };
 }
 

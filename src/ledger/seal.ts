@@ -6,6 +6,8 @@ import { genesisPrev, ledgerFormatVersion, recordHash, type LedgerBody, type Led
 export interface ChainTip {
   seq: number;
   hash: string;
+  /** Its time: a record after it is never earlier (verify fails a time-regression). */
+  recordedAt: string;
 }
 
 /** The next record after `tip` (null: the first), hashed, and signed when a key is given. Pure. */

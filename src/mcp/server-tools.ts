@@ -178,6 +178,12 @@ export const evaluateInput = z.object({
     .boolean()
     .optional()
     .describe('Score only decisions sealed in the ledger before their outcome, as `evaluate --forward-only`'),
+  trustLocalClock: z
+    .boolean()
+    .optional()
+    .describe(
+      "With forwardOnly: judge 'before the outcome' by the record's own recordedAt instead of an RFC 3161 anchor, as `evaluate --trust-local-clock`",
+    ),
 });
 export type EvaluateInput = z.infer<typeof evaluateInput>;
 

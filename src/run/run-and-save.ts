@@ -198,12 +198,15 @@ async function afterSave(
   // The decision ledger (#26): a run with a decision gets its sealed record (a demo run, in the
   // demo's own ledger). A ledger that cannot be written does not unsave the run: it is said.
   try {
-    await appendRunToLedger({
+    const appended = await appendRunToLedger({
       home: autohedgeHome(session.env),
       result: saved.result,
       resultJson,
       secrets: session.secrets,
+      env: session.env,
     });
+    // A completed or torn tail, an anchor (AUTOHEDGE_ANCHOR=1) that failed: said, never fatal.
+    for (const notice of appended?.notices ?? []) sinks.warn?.(notice);
   } catch (error) {
     sinks.warn?.(`run ${saved.result.runId} was saved but not recorded in the ledger: ${errorMessage(error)}`);
   }

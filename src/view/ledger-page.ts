@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { readLedgerText, verifyLedgerFile, type VerifyReport } from '../ledger/check.js';
+import { readLedgerFile, verifyLedgerFile, type VerifyReport } from '../ledger/check.js';
 import { LedgerError } from '../ledger/errors.js';
 import { exportText } from '../ledger/export-file.js';
 import { loadPublicKey } from '../ledger/key-files.js';
-import { splitLedger } from '../ledger/lines.js';
 import { ledgerPaths } from '../ledger/paths.js';
 import type { LedgerRecord } from '../ledger/record.js';
 import { escapeHtml } from '../report/escape.js';
@@ -120,7 +119,7 @@ export async function ledgerExport(
   const key = await loadPublicKey(paths.publicKey, false);
   const signing = key && report.verified.some((record) => record.sig !== undefined) ? key : null;
   const publicPem = signing ? await files.readText(['ledger', 'signing-key.pub.pem']) : null;
-  const lines = splitLedger(await readLedgerText(paths.file)).lines.slice(0, report.verified.length);
+  const lines = (await readLedgerFile(paths.file)).lines.slice(0, report.verified.length);
   return exportText(lines, publicPem && signing ? { publicPem, keyId: signing.keyId } : null, report.head, at);
 }
 

@@ -13,6 +13,7 @@ import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js
 import { captureIo } from '../support/cli.js';
 import { makeDecision, makeMarket, makeResult } from '../support/results.js';
 import { content } from '../ledger/support.js';
+import { faketime, makeTestCa, opensslTs, startLocalTsa } from '../ledger/support/local-tsa.js';
 import { acmePath, benchmarkPath, chartOf, yearBefore } from './support.js';
 
 /** `evaluate --forward-only`: only decisions sealed in the ledger before the prices that score them. */
@@ -61,7 +62,13 @@ describe('forwardVerdict (pure)', () => {
     {
       name: 'an as-of run of a past day',
       records: [record({ asOfMode: 'historical', recordedAt: '2025-06-10T12:00:00.000Z' })],
-      expected: 'recorded-after-outcome',
+      expected: 'historical',
+    },
+    {
+      // Issue 47 item 5: `--as-of 2025-06-02` on a clock set to that evening is still not forward.
+      name: 'an as-of run recorded by a clock set back before the open',
+      records: [record({ asOfMode: 'historical', recordedAt: '2025-06-02T20:05:00.000Z' })],
+      expected: 'historical',
     },
     {
       name: 'contaminated',
@@ -79,8 +86,21 @@ describe('forwardVerdict (pure)', () => {
       records: [record({ resultDigest: 'e'.repeat(64) })],
       expected: 'result-edited',
     },
-  ])('$name → $expected', ({ records, expected }) => {
-    expect(forwardVerdict({ runId: 'run' }, view(records), digest)).toBe(expected);
+  ])("by the writer's own clock: $name → $expected", ({ records, expected }) => {
+    expect(forwardVerdict({ runId: 'run' }, view(records), digest, { trustLocalClock: true })).toBe(expected);
+  });
+
+  it.each([
+    { name: 'anchored before the open', genTime: '2025-06-03T13:29:59.000Z', expected: null },
+    { name: 'anchored at the open', genTime: '2025-06-03T13:30:00.000Z', expected: 'not-anchored-before-outcome' },
+    { name: 'not anchored', genTime: null, expected: 'not-anchored-before-outcome' },
+  ])('by an RFC 3161 anchor: $name → $expected', ({ genTime, expected }) => {
+    // The record says it was made well before the open: only the anchor's time counts.
+    const ledger = {
+      ...view([record({ recordedAt: '2025-06-02T20:05:00.000Z' })]),
+      anchoredBy: new Map(genTime ? [[0, { genTime, tsa: 'tsa.example' }]] : []),
+    };
+    expect(forwardVerdict({ runId: 'run' }, ledger, digest)).toBe(expected);
   });
 
   it('a chain that does not verify: nothing in it counts', () => {
@@ -152,9 +172,10 @@ type Output = {
   forward: { applied: boolean; included: number; excluded: Record<string, number> };
 };
 
-async function evaluate(setup: Awaited<ReturnType<typeof home>>, args: string[], now: string) {
+async function evaluate(setup: Awaited<ReturnType<typeof home>>, args: string[], now: string, localClock = true) {
   const io = captureIo({ env: setup.io.env });
-  const code = await runCli(['evaluate', '--horizon', '5', '--no-save', ...args], io, {
+  const clock = localClock ? ['--trust-local-clock'] : [];
+  const code = await runCli(['evaluate', '--horizon', '5', '--no-save', ...clock, ...args], io, {
     market: setup.market,
     now: () => new Date(now),
   });
@@ -180,10 +201,12 @@ describe('autohedge evaluate --forward-only', () => {
       applied: true,
       included: 1,
       total: 4,
-      excluded: { 'recorded-after-outcome': 1, contaminated: 1, 'no-record': 1 },
+      excluded: { historical: 1, contaminated: 1, 'no-record': 1 },
+      clock: 'local',
+      anchored: { decisions: 0, byTsa: {} },
     });
     expect(Object.fromEntries(output.skipped.map((item) => [item.runId, item.reason.split(' ')[1]]))).toEqual({
-      [pastDay.runId]: 'recorded-after-outcome',
+      [pastDay.runId]: 'historical',
       [contaminated.runId]: 'contaminated',
       [unrecorded.runId]: 'no-record',
     });
@@ -212,7 +235,7 @@ describe('autohedge evaluate --forward-only', () => {
     expect(output.forward).toMatchObject({ applied: false, included: 1 });
     const text = await evaluate(setup, ['--forward-only'], '2025-06-10T21:00:00Z');
     expect(text.io.out()).toContain(
-      'Forward-only: 1 of 4 decision(s) were on record before their outcome; excluded: 1 no-record, 1 contaminated, 1 recorded-after-outcome.',
+      "Forward-only: 1 of 4 decision(s) were on record before their outcome, forward by the writer's own clock; excluded: 1 no-record, 1 contaminated, 1 historical.",
     );
   });
 
@@ -234,4 +257,47 @@ describe('autohedge evaluate --forward-only', () => {
     expect(broken.forward.excluded).toEqual({ 'chain-broken': 1 });
     expect(broken.decisions).toEqual([]);
   });
+});
+
+describe.skipIf(!opensslTs.ok || !faketime.ok)('autohedge evaluate --forward-only rests on RFC 3161 anchors', () => {
+  if (!opensslTs.ok || !faketime.ok)
+    console.warn(`skipping the anchored forward-only test: ${opensslTs.why || faketime.why}`);
+
+  /** A home with one decision, recorded at `recordedAt` and anchored by a TSA whose clock reads `anchoredAt`. */
+  async function anchoredHome(recordedAt: string, anchoredAt: string | undefined) {
+    const setup = await home([{ result: live, recordedAt }]);
+    const ca = await makeTestCa('Forward', anchoredAt === undefined ? undefined : '2025-01-01 00:00:00');
+    const tsa = await startLocalTsa({ ...ca, at: anchoredAt });
+    try {
+      const io = captureIo({ env: setup.io.env });
+      expect(await runCli(['ledger', 'anchor', '--tsa', tsa.url, '--tsa-cert', ca.root], io), io.err()).toBe(0);
+    } finally {
+      await tsa.close();
+    }
+    return setup;
+  }
+
+  it('a back-dated chain (recordedAt before the outcome, anchored after it) is excluded; an honestly anchored one is included', async () => {
+    // Back-dated: the writer's clock says 2 June; the TSA saw the head only now, after the outcome.
+    const backDated = await anchoredHome('2025-06-02T20:00:05.000Z', undefined);
+    const excluded = await evaluate(backDated, ['--forward-only', '--json'], '2025-06-10T21:00:00Z', false);
+    const output = JSON.parse(excluded.io.out()) as Output & { forward: { anchored: unknown } };
+    expect(output.decisions).toEqual([]);
+    expect(output.forward).toMatchObject({
+      included: 0,
+      excluded: { 'not-anchored-before-outcome': 1 },
+      clock: 'anchors',
+    });
+    // By the writer's own clock it would have counted: that is what the anchor rules out.
+    const trusting = await evaluate(backDated, ['--forward-only', '--json'], '2025-06-10T21:00:00Z', true);
+    expect((JSON.parse(trusting.io.out()) as Output).forward.included).toBe(1);
+
+    // Honest: a TSA stamped the head on the evening of 2 June, before the 3 June open.
+    const honest = await anchoredHome('2025-06-02T20:00:05.000Z', '2025-06-02 20:10:00');
+    const included = await evaluate(honest, ['--forward-only'], '2025-06-10T21:00:00Z', false);
+    expect(included.code, included.io.err()).toBe(0);
+    expect(included.io.out()).toMatch(
+      /Forward-only: 1 of 1 decision\(s\) were on record before their outcome\. 1 decision\(s\) anchored by RFC 3161 time-stamps \(127\.0\.0\.1-\d+ 1\)\./,
+    );
+  }, 60_000);
 });

@@ -10,11 +10,14 @@ import { chain, content, keyPair, linesOf, textOf } from './support.js';
 /** An insert by someone without the key: a new record at `at`, every later one renumbered and re-hashed. */
 function insertRecomputed(records: readonly LedgerRecord[], at: number): LedgerRecord[] {
   const rebuilt: LedgerRecord[] = records.slice(0, at);
-  const later = [content(99, { runId: 'forged-after-the-fact' }), ...records.slice(at).map(bodyOf)];
+  const later = [
+    content(99, { runId: 'forged-after-the-fact', recordedAt: records[at - 1]!.recordedAt }),
+    ...records.slice(at).map(bodyOf),
+  ];
   for (const item of later) {
     const last = rebuilt[rebuilt.length - 1];
     // Signatures cannot be forged: the forger re-hashes and drops them (or keeps stale ones).
-    rebuilt.push(sealRecord(item, last ? { seq: last.seq, hash: last.hash } : null, null));
+    rebuilt.push(sealRecord(item, last ? { seq: last.seq, hash: last.hash, recordedAt: last.recordedAt } : null, null));
   }
   return rebuilt;
 }

@@ -39,7 +39,9 @@ export function chain(count: number, key: SigningKey | null = null): LedgerRecor
   const records: LedgerRecord[] = [];
   for (let index = 0; index < count; index += 1) {
     const last = records[records.length - 1];
-    records.push(sealRecord(content(index), last ? { seq: last.seq, hash: last.hash } : null, key));
+    records.push(
+      sealRecord(content(index), last ? { seq: last.seq, hash: last.hash, recordedAt: last.recordedAt } : null, key),
+    );
   }
   return records;
 }

@@ -48,7 +48,14 @@ export async function evaluateCommand(
 }
 
 type AttributionKeys =
-  'sectorBenchmarks' | 'spreadBps' | 'slippageBps' | 'notional' | 'trials' | 'resamples' | 'forwardOnly';
+  | 'sectorBenchmarks'
+  | 'spreadBps'
+  | 'slippageBps'
+  | 'notional'
+  | 'trials'
+  | 'resamples'
+  | 'forwardOnly'
+  | 'trustLocalClock';
 
 /**
  * What scores saved runs: the selection and scoring options of `evaluate`; the MCP
@@ -155,7 +162,12 @@ async function runsToEvaluate(home: string, runIds: string[], options: Evaluatio
     );
   }
   // The ledger's verdict on each decision (#26); with --forward-only only the forward ones are scored.
-  const { selection, summary: forward } = await applyForward(home, selected, options.forwardOnly ?? false);
+  const { selection, summary: forward } = await applyForward(
+    home,
+    selected,
+    options.forwardOnly ?? false,
+    options.trustLocalClock ?? false,
+  );
   return { selected, selection, forward };
 }
 

@@ -3,11 +3,15 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { readLedgerText, verifyLedgerFile, type VerifyReport } from '../../ledger/check.js';
+import { readLedgerFile, verifyHomeLedger, verifyLedgerFile, type VerifyReport } from '../../ledger/check.js';
 import { LedgerError } from '../../ledger/errors.js';
 import { exportText } from '../../ledger/export-file.js';
 import { loadPublicKey, writeKeyPair } from '../../ledger/key-files.js';
-import { splitLedger } from '../../ledger/lines.js';
+import { readKeyState, rememberKey } from '../../ledger/key-state.js';
+import { pinnedTrustedRoots, rootsFromPemFile, trustedRoots, uniqueRoots } from '../../ledger/anchor/roots.js';
+import { readAnchorItems } from '../../ledger/anchor/store.js';
+import { writeAnchorFiles } from '../../ledger/anchor/export-files.js';
+import { completeTail } from '../../ledger/verify.js';
 import { ledgerPaths, type LedgerPaths } from '../../ledger/paths.js';
 import type { LedgerRecord } from '../../ledger/record.js';
 import { autohedgeHome } from '../../paths.js';
@@ -35,6 +39,7 @@ const verifyOptionsSchema = z.object({
   runs: z.boolean().default(false),
   json: z.boolean().default(false),
   demo: z.boolean().default(false),
+  tsaCert: z.array(z.string().min(1)).default([]),
 });
 
 const listOptionsSchema = z.object({ json: z.boolean().default(false), demo: z.boolean().default(false) });
@@ -51,18 +56,53 @@ export async function ledgerVerifyCommand(rawOptions: object, io: CliIo): Promis
   const key = options.publicKey ? await loadPublicKey(resolve(io.cwd, options.publicKey), true) : null;
   // The home's own key is used for the home's own ledger; a file from elsewhere carries its key.
   const homeKey = !options.ledger && !key ? await loadPublicKey(paths.publicKey, false) : null;
+  const given = (await Promise.all(options.tsaCert.map((pem) => rootsFromPemFile(resolve(io.cwd, pem))))).flat();
   const report = await verifyLedgerFile({
     file,
     key,
     homeKey,
+    keyState: options.ledger ? null : await readKeyState(paths),
     head: options.head ?? null,
     runsHome: verifyRuns(options.runs) ? home : null,
+    // A file from elsewhere is checked against the pinned roots and those given, never the home's own.
+    anchorsDirectory: options.ledger ? null : paths.anchors,
+    roots: options.ledger ? uniqueRoots([...pinnedTrustedRoots(), ...given]) : await trustedRoots(paths.anchors, given),
   });
-  if (options.json) {
-    const { verified: _verified, ...shown } = report;
-    io.stdout(`${stringifyJsonSafely(shown, 2)}\n`);
-  } else io.stdout(verifyText(report, file));
+  if (options.json) io.stdout(`${stringifyJsonSafely(verifyJson(report), 2)}\n`);
+  else io.stdout(verifyText(report, file) + anchorsText(report));
   return report.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+function verifyJson(report: VerifyReport): object {
+  const { verified, anchoredBy, ...shown } = report;
+  const recordAnchors = verified.map((record) => {
+    const anchor = anchoredBy.get(record.seq);
+    return {
+      seq: record.seq,
+      recordedAt: record.recordedAt,
+      anchoredBy: anchor ? { seq: anchor.seq, genTime: anchor.genTime } : null,
+    };
+  });
+  return { ...shown, recordAnchors };
+}
+
+/** The anchors' lines: each token's verdict, a clock that lied, the records not yet anchored. */
+function anchorsText(report: VerifyReport): string {
+  const lines = report.anchors.map((anchor) =>
+    anchor.ok
+      ? `  anchor seq ${anchor.seq} by ${anchor.tsa}: genTime ${anchor.genTime}`
+      : `  anchor seq ${anchor.seq} by ${anchor.tsa}: BAD — ${sanitizeText(anchor.reason ?? 'invalid')}`,
+  );
+  for (const lie of report.clockLied)
+    lines.push(
+      `  seq ${lie.seq}: recordedAt ${lie.recordedAt} is later than the anchor covering it (${lie.genTime}): the writer's clock lied`,
+    );
+  const unanchored = report.verified.filter((record) => !report.anchoredBy.has(record.seq)).map((record) => record.seq);
+  if (unanchored.length > 0) {
+    const range = unanchored.length > 1 ? `${unanchored[0]}–${unanchored[unanchored.length - 1]}` : `${unanchored[0]}`;
+    lines.push(`  ${unanchored.length} record(s) not yet anchored (seq ${range}; \`autohedge ledger anchor\`)`);
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
 function verifyText(report: VerifyReport, file: string): string {
@@ -80,6 +120,10 @@ function verifyText(report: VerifyReport, file: string): string {
       );
     else lines.push('  signatures not checked (no public key)');
   }
+  if (report.unterminated)
+    lines.push(
+      '  the last record had lost its newline (an editor?): it is complete and counts; the next append adds the newline',
+    );
   if (report.torn)
     lines.push(
       `  torn last line at seq ${report.torn.seq} (${report.torn.bytes} bytes): a crash mid-append, not tampering; the next append moves it to ledger.torn-<time>`,
@@ -89,8 +133,7 @@ function verifyText(report: VerifyReport, file: string): string {
 
 /** The records that verify; a broken chain is said on stderr and exits 1 after listing what holds. */
 async function readVerified(io: CliIo, demo: boolean): Promise<VerifyReport> {
-  const paths = pathsOf(io, demo);
-  const report = await verifyLedgerFile({ file: paths.file, homeKey: await loadPublicKey(paths.publicKey, false) });
+  const report = await verifyHomeLedger(pathsOf(io, demo));
   if (report.firstBad)
     io.stderr(
       `autohedge: warning: ledger broken at seq ${report.firstBad.seq} (${report.firstBad.reason}); run \`autohedge ledger verify\`\n`,
@@ -141,7 +184,7 @@ export async function ledgerExportCommand(target: string, rawOptions: object, io
   const options = parseOptions(listOptionsSchema.omit({ json: true }), rawOptions);
   const paths = pathsOf(io, options.demo);
   const key = await loadPublicKey(paths.publicKey, false);
-  const report = await verifyLedgerFile({ file: paths.file, homeKey: key });
+  const report = await verifyHomeLedger(paths);
   if (report.firstBad) {
     io.stderr(
       `autohedge: the ledger is broken at seq ${report.firstBad.seq} (${report.firstBad.reason}); nothing exported (see \`autohedge ledger verify\`)\n`,
@@ -151,14 +194,25 @@ export async function ledgerExportCommand(target: string, rawOptions: object, io
   // A key that has signed nothing yet (made after every record so far) would fail every check of the export.
   const signing = key && report.verified.some((record) => record.sig !== undefined) ? key : null;
   const publicPem = signing ? await readFile(paths.publicKey, 'utf8') : null;
+  // Only the anchors that verify over this chain travel: a stranger gets nothing we could not check.
+  const good = new Set(report.anchors.filter((anchor) => anchor.ok).map((anchor) => `${anchor.seq}.${anchor.tsa}`));
+  const items = (await readAnchorItems(paths.anchors)).filter((item) => good.has(`${item.seq}.${item.tsa}`));
+  const roots = await trustedRoots(paths.anchors);
   const text = exportText(
     await recordLines(paths.file, report.verified.length),
     publicPem && signing ? { publicPem, keyId: signing.keyId } : null,
     report.head,
     new Date(),
+    { items, roots: roots.map((root) => root.pem) },
   );
   const file = resolve(io.cwd, target);
   await writeFileAtomic(file, text);
+  if (items.length > 0) {
+    const directory = await writeAnchorFiles(`${file}.anchors`, items, roots);
+    io.stderr(
+      `autohedge: ${items.length} anchor token(s) and the TSA roots in ${directory} (for \`openssl ts -verify\`)\n`,
+    );
+  }
   const keyNote = signing
     ? ` and public key ${signing.keyId}`
     : key
@@ -170,14 +224,20 @@ export async function ledgerExportCommand(target: string, rawOptions: object, io
   return ExitCode.ok;
 }
 
-/** The first `count` lines of the ledger, byte for byte: an export copies records, it does not re-serialise them. */
+/** The first `count` records of the ledger, byte for byte: an export copies records, it does not re-serialise them. */
 async function recordLines(file: string, count: number): Promise<string[]> {
-  return splitLedger(await readLedgerText(file)).lines.slice(0, count);
+  return completeTail(await readLedgerFile(file)).ledger.lines.slice(0, count);
 }
 
 export async function ledgerKeygenCommand(options: object, io: CliIo): Promise<number> {
   const paths = pathsOf(io, false);
   const { keyId } = await writeKeyPair(paths);
+  // Remembered at once: from the next record on, every record must carry this key's signature.
+  const records = await readLedgerFile(paths.file).then(
+    (ledger) => completeTail(ledger).ledger.lines.length,
+    () => 0,
+  );
+  await rememberKey(paths, { keyId, signedFrom: records });
   io.stdout(`${keyId}\n`);
   io.stderr(
     `autohedge: Ed25519 key ${keyId}: private ${paths.privateKey} (mode 0600, keep it secret), public ${paths.publicKey}; records appended from now on are signed\n`,

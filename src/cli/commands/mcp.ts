@@ -260,6 +260,7 @@ async function evaluateOnce(
       seed: input.seed ?? defaultSeed,
       includeDemo: input.includeDemo ?? false,
       forwardOnly: input.forwardOnly ?? false,
+      trustLocalClock: input.trustLocalClock ?? false,
       // A demo server scores its demo runs against the bundled synthetic prices.
       demo: options.demo,
       record: undefined,
