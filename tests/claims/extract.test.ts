@@ -25,14 +25,15 @@ const table: Array<[string, Array<[string, number | string, string, string?]>]> 
     'SMA50 138.95 USD (close +2.09 % vs it), drawdown -27.11%.',
     [
       ['138.95 USD', 138.95, 'currency', 'SMA50'],
-      ['+2.09 %', 2.09, 'percent', 'close'],
+      // "vs it" points back to the SMA50 by a pronoun: no name binds it.
+      ['+2.09 %', 2.09, 'percent'],
       ['-27.11%', -27.11, 'percent', 'drawdown'],
     ],
   ],
   [
     'Revenue rose 19 percent and margins 14.2 pct.',
     [
-      ['19 percent', 19, 'percent'],
+      ['19 percent', 19, 'percent', 'Revenue rose'],
       ['14.2 pct', 14.2, 'percent'],
     ],
   ],
