@@ -65,7 +65,7 @@ export function fits(figure: Pick<Bindable, 'unit' | 'scale' | 'value'>, quantit
  * mean the figure is something else.
  */
 const connector =
-  /^(?:[\s:=~≈(),—–]|['’]s\b|\b(?:is|was|are|were|of|at|near|around|about|approximately|roughly|some|stands|stood|standing|sits|sat|sitting|reads|read|reading|readings?|currently|presently|now|today|the|its|their|a|an|level|value|figure|has|have|had|been|came|comes|coming|in|set|placed|put|on|to|just|only|still|remains|remained|holds|held|printed|prints|printing|which|that|registers|registered|measures|measured|shows|showed|hovers|hovering|lands|landed|rose|risen|fell|fallen|climbed|dropped|slipped|eased|ticked|moved|runs|running|trades|trading|comes|with|as|by|per|for|print|prints|sees|see|sees|we|our|calculated|computed|implies|implied|gives|giving)\b)*$/i;
+  /^(?:[\s:=~≈(),—–]|['’]s\b|\b(?:is|was|are|were|of|at|near|around|about|approximately|roughly|some|stands|stood|standing|sits|sat|sitting|reads|read|reading|readings?|currently|presently|now|today|the|its|their|a|an|level|value|figure|has|have|had|been|came|comes|coming|in|set|placed|put|on|to|just|only|still|remains|remained|holds|held|printed|prints|printing|which|that|registers|registered|measures|measured|shows|showed|hovers|hovering|lands|landed|rose|risen|fell|fallen|climbed|dropped|slipped|eased|ticked|moved|runs|running|trades|trading|comes|with|as|by|per|for|print|prints|sees|see|sees|we|our|calculated|computed|implies|implied|gives|giving|expanded|contracted|improved|widened|narrowed|reached|hit|touched|increased|decreased|declined|grew|lies|lay|this|last|latest|quarter|year|stays|stayed|ended|ending|closed|finished)\b)*$/i;
 
 /** Words before a name that make it a reference point, not the figure's quantity ("below entry ($132.71)"). */
 const reference = /\b(?:below|above|under|over|from|than|beyond|through|past|to)\s+(?:the\s+|its\s+|a\s+|an\s+)?$/i;
@@ -78,7 +78,7 @@ const bare = /^\s*,?\s*(?<dir>away|off|(?:of\s+)?(?:potential\s+)?(?:upside|down
 
 const directions: ReadonlyArray<[RegExp, -1 | 1]> = [
   [
-    /^(?:below|under|underneath|beneath|short|shy|south|lower|behind|off|discount|a discount|upside|of upside|potential upside|of potential upside)\b/i,
+    /^(?:below|under|underneath|beneath|short|shy|south|lower|behind|discount|a discount|upside|of upside|potential upside|of potential upside)\b/i,
     -1,
   ],
   [
@@ -130,8 +130,10 @@ export function quantityBefore(
   if (!mention || mention.end > start) return null;
   const gap = text.slice(mention.end, start);
   if (gap.length > 48 || !connector.test(gap)) return null;
-  const parenthetical = gap.includes('(');
-  return parenthetical && reference.test(text.slice(Math.max(0, mention.start - 16), mention.start)) ? null : mention;
+  // "One ATR above the entry is 144.14", "below entry ($132.71)": the name after a comparison is a reference
+  // point, not what the figure is ("below support 132.02" still names support's value).
+  const tight = /^[\s:=]*$/.test(gap);
+  return !tight && reference.test(text.slice(Math.max(0, mention.start - 16), mention.start)) ? null : mention;
 }
 
 /** The quantity named right after a figure: "18 % revenue growth", "$94.9 B in revenue", "138.95 (SMA50)". */
@@ -192,10 +194,7 @@ function distanceBinding(
   previous: readonly Bindable[],
 ): Binding | null {
   const currency = figure.unit === 'currency' || figure.unit === 'number';
-  if (
-    currency &&
-    /\b(?:at|to|of|near|around|is|was)\s*\$?$/i.test(text.slice(Math.max(0, figure.start - 8), figure.start))
-  )
+  if (currency && /\b(?:at|to|of|near|around)\s*\$?$/i.test(text.slice(Math.max(0, figure.start - 8), figure.start)))
     return null;
   const found = distanceAfter(text, figure, mentions, currency);
   if (!found) return null;
@@ -299,8 +298,9 @@ export function bindFigure(
   const before = () => named(fitting(quantityBefore(text, figure.start, mentions)));
   const after = () => named(fitting(quantityAfter(text, figure.end, mentions)));
   const distance = () => distanceBinding(text, figure, mentions, previous);
-  const order =
-    figure.unit === 'currency' || figure.unit === 'number' ? [before, distance, after] : [distance, after, before];
+  // A distance reads first ("the close sits 4.91 USD below resistance"); a price after "at", "of" or
+  // before "is" is no distance (distanceBinding declines it), so "the close of 141.85 is above" stays the close.
+  const order = [distance, after, before];
   for (const read of order) {
     const found = read();
     if (found) return found;

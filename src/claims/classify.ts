@@ -103,7 +103,7 @@ function closestIn<T extends SourceValue>(
 }
 
 /** A value of a tool's output, not of the snapshot, its fundamentals or the decision. */
-const fromTool = (source: SourceValue) => !/^(?:snapshot|decision|fundamentals)[.[]/.test(source.path);
+const fromTool = (source: SourceValue) => !('tier' in source) && /^[^\s(.[]+#\d+/.test(source.path);
 
 const isDerived = (source: SourceValue): source is DerivedValue => 'tier' in source;
 
@@ -317,6 +317,11 @@ function classifyDistance(figure: Figure, binding: Binding, context: MatchContex
   if (hit) return derivedOutcome(figure, hit);
   const sides = [words.reference, ...(words.subject ? [words.subject] : [])];
   const decisionSide = sides.some((side) => side.decisionOnly);
+  // A price the data has as it is ("SMA50 138.95 above the SMA200") is a level the words compare, not a distance.
+  if (figure.unit !== 'percent' && figure.unit !== 'atr') {
+    const level = classifyUnnamed(figure, context);
+    if (level.status === 'verified') return level;
+  }
   const stated = subjects.some((subject) => subject.path === 'text') && !words.subject;
   if ((decisionSide && !context.decisionText) || stated || figure.unit === 'ratio') return null;
   if (figure.unit === 'number' && figure.decimals === 0) return null;

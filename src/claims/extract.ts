@@ -147,9 +147,28 @@ function bindAll(text: string, figures: Figure[], mentions: readonly QuantityMen
     const plainWhole =
       figure.unit === 'number' && figure.decimals === 0 && !figure.text.includes(',') && figure.scale === 1;
     if (plainWhole && (!quantity || quantity.distance || isYear(figure.value as number))) continue;
+    if (!quantity && noClaim(text, figure)) continue;
     bound.push(withImpliedSign(text, { ...figure, quantity }));
   }
   return bound;
+}
+
+/**
+ * Numbers that name no quantity and claim nothing of the data: a self-assessed score ("trend
+ * score 0.80", "0.68 (0 very negative, 1 very positive)") and a round hypothetical ("a 10 %
+ * move would be unusual").
+ */
+function noClaim(text: string, figure: Figure): boolean {
+  const before = text.slice(Math.max(0, figure.start - 24), figure.start);
+  const after = text.slice(figure.end, figure.end + 24);
+  if (/\b(?:scores?|scored|scoring|rating|rated|grade)\s*(?:of|at|is|was|:|=)?\s*$/i.test(before)) return true;
+  if (/^\s*(?:\(\s*0\b|on\s+a\s+0\b|\/\s*(?:1|10)\b|out\s+of\s+(?:1|10)\b)/i.test(after)) return true;
+  return (
+    figure.unit === 'percent' &&
+    figure.decimals === 0 &&
+    !figure.signed &&
+    /\b(?:a|an|another|any|every|each)\s+$/i.test(before)
+  );
 }
 
 /** "fell 3.2 %", "down 6.18 %": a direction word right before an unsigned percentage gives it a sign. */

@@ -12,6 +12,8 @@ export interface NamedPeriod {
   year?: number;
   /** 0 for the latest ("the latest quarter"), 1 for the one before ("the prior year"). */
   offset?: number;
+  /** The words say "fiscal" ("third fiscal quarter", "Q3 FY26"): the company's own quarters only. */
+  fiscal?: boolean;
 }
 
 /** A filed period as the sources carry it. */
@@ -47,7 +49,7 @@ const fullYear = (written: string | undefined): number | undefined => {
 const periodPatterns: ReadonlyArray<[RegExp, (match: RegExpExecArray) => NamedPeriod]> = [
   [
     /\bQ([1-4])\s*(?:FY\s*)?['’]?(\d{4}|\d{2})?\b/gi,
-    (match) => ({ kind: 'quarter', quarter: Number(match[1]), year: fullYear(match[2]) }),
+    (match) => ({ kind: 'quarter', quarter: Number(match[1]), year: fullYear(match[2]), fiscal: /FY/i.test(match[0]) }),
   ],
   [
     /\b([1-4])Q\s*['’]?(\d{4}|\d{2})?\b/g,
@@ -55,7 +57,12 @@ const periodPatterns: ReadonlyArray<[RegExp, (match: RegExpExecArray) => NamedPe
   ],
   [
     /\b(first|second|third|fourth|1st|2nd|3rd|4th)[- ](?:fiscal[- ])?quarter(?:\s+of)?(?:\s+(?:fiscal|FY)\s*)?(?:\s*(\d{4}))?/gi,
-    (match) => ({ kind: 'quarter', quarter: ordinals[match[1]!.toLowerCase()], year: fullYear(match[2]) }),
+    (match) => ({
+      kind: 'quarter',
+      quarter: ordinals[match[1]!.toLowerCase()],
+      year: fullYear(match[2]),
+      fiscal: /fiscal|FY/i.test(match[0]),
+    }),
   ],
   [/\b(?:fiscal(?:\s+year)?|FY)\s*['’]?(\d{4}|\d{2})\b/gi, (match) => ({ kind: 'year', year: fullYear(match[1]) })],
   [/\b(?:full[- ]year|calendar[- ]year|year)\s+(\d{4})\b/gi, (match) => ({ kind: 'year', year: fullYear(match[1]) })],
@@ -103,7 +110,7 @@ function quarterMatches(named: NamedPeriod, period: PeriodRef): boolean {
   const fiscalYear = period.fiscalYearEnd !== undefined && month > period.fiscalYearEnd ? year + 1 : year;
   const calendar = named.quarter === calendarQuarter && (named.year === undefined || named.year === year);
   const fiscal = named.quarter === fiscalQuarter && (named.year === undefined || named.year === fiscalYear);
-  return calendar || fiscal;
+  return named.fiscal && fiscalQuarter !== null ? fiscal : calendar || fiscal;
 }
 
 /** Whether a filed period is the one the words name; with no name, the latest of either kind. */

@@ -487,7 +487,7 @@ export const quantities: readonly QuantityDefinition[] = [
     id: 'positionSize',
     label: 'position size',
     kind: 'percent',
-    synonyms: [String.raw`position\s+size|size|sized\s+at|allocation|weight(?:ing)?`],
+    synonyms: [String.raw`position(?:\s+size)?|size|sized\s+at|allocation|weight(?:ing)?`],
     sources: ['decision.positionSizePct'],
     strength: 'strong',
     decisionOnly: true,

@@ -39,7 +39,7 @@ describe('claim statuses against a fixture snapshot', () => {
     ['The close sits 5.26 % above support.', ['5.26 %', 'derived', expect.any(String)]],
     ['RSI(14) at 48.2.', ['48.2', 'contradicted', 'snapshot.indicators.rsi14']],
     ['Beta 2.10 amplifies the market.', ['2.10', 'contradicted', 'snapshot.quote.beta']],
-    ['Momentum scores 0.72.', ['0.72', 'unsourced', null]],
+    ['Momentum reads 0.72 on our model.', ['0.72', 'unsourced', null]],
     ['A 7.31 % move is possible.', ['7.31 %', 'unsourced', null]],
   ])('%s', (text, expected) => {
     expect(deskClaims(text)).toContainEqual(expected);

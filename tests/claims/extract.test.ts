@@ -96,13 +96,9 @@ const table: Array<[string, Array<[string, number | string, string, string?]>]> 
       ['29.99 %', 29.99, 'percent', '1-year volatility'],
     ],
   ],
-  [
-    'Risk score 0.65 (0 low, 1 high); momentum 0.50: 1 = calm.',
-    [
-      ['0.65', 0.65, 'number'],
-      ['0.50', 0.5, 'number'],
-    ],
-  ],
+  // A self-assessed score claims nothing of the data; a bare 0.50 is still read.
+  ['Risk score 0.65 (0 low, 1 high); momentum 0.50: 1 = calm.', [['0.50', 0.5, 'number']]],
+  ['Sentiment 0.68 (0 very negative, 1 very positive), and a 10 % move would be unusual.', []],
   // a comparison word breaks the naming: this close is no price claim
   ['A daily close below 130.43 USD ends it.', [['130.43 USD', 130.43, 'currency']]],
   [
