@@ -398,6 +398,176 @@ const fundamentals: ClaimCase[] = [
   { text: 'Results were released on Oct 29.', figures: [['Oct 29', 'ok']] },
 ];
 
+/** A second batch, phrased the way desk notes and decision memos run on: longer sentences, several figures. */
+const prose: ClaimCase[] = [
+  {
+    text: 'ACME closed the session at 141.85, holding above its 50-day (138.95) and 200-day (128.04) averages.',
+    figures: [
+      ['141.85', 'ok'],
+      ['138.95', 'ok'],
+      ['128.04', 'ok'],
+    ],
+  },
+  {
+    text: 'With the 50-day at 128.04 and the 200-day at 138.95, the averages have crossed bearishly.',
+    figures: [
+      ['128.04', 'crossed'],
+      ['138.95', 'crossed'],
+    ],
+  },
+  { text: 'Momentum is neutral: RSI 53.6, well off overbought.', figures: [['53.6', 'ok']] },
+  { text: 'RSI(14) = 61.2 after the rally.', figures: [['61.2', 'wrong']] },
+  { text: 'The ATR has expanded to $6.05 a day.', figures: [['$6.05', 'wrong']] },
+  {
+    text: 'ATR is running at 4.57, so a 2 ATR stop means about $9.14 of risk per share.',
+    figures: [
+      ['4.57', 'ok'],
+      ['$9.14', 'derived'],
+    ],
+  },
+  {
+    text: 'Vol is contained: 20-day realized vol of 29.4 % versus 30 % on a one-year view.',
+    figures: [
+      ['29.4 %', 'ok'],
+      ['30 %', 'ok'],
+    ],
+  },
+  {
+    text: 'Shares remain 12.5 % off the 52-week high of $162.15.',
+    figures: [
+      ['12.5 %', 'ok'],
+      ['$162.15', 'ok'],
+    ],
+  },
+  { text: 'The stock is 15 % below its 52-week high.', figures: [['15 %', 'wrong']] },
+  {
+    text: 'It has rallied 63 % from the 52-week low of $86.92.',
+    figures: [
+      ['63 %', 'ok'],
+      ['$86.92', 'ok'],
+    ],
+  },
+  {
+    text: 'The close is about 2 % above the 50-day and nearly 11 % above the 200-day.',
+    figures: [
+      ['2 %', 'ok'],
+      ['11 %', 'ok'],
+    ],
+  },
+  { text: 'The close is about 11 % above the 50-day.', figures: [['11 %', 'crossed']] },
+  {
+    text: 'Over the past month the shares are up 6.3 %, but the three-month return is still -6.2 %.',
+    figures: [
+      ['6.3 %', 'ok'],
+      ['-6.2 %', 'ok'],
+    ],
+  },
+  { text: 'The 12-month return stands at +47.4 %.', figures: [['+47.4 %', 'ok']] },
+  { text: 'The 12-month return stands at +37.4 %.', figures: [['+37.4 %', 'wrong']] },
+  { text: 'Beta is 1.34 against the S&P 500.', figures: [['1.34', 'ok']] },
+  { text: 'Average volume of roughly 3.1 M shares gives ample liquidity.', figures: [['3.1 M', 'ok']] },
+  { text: 'Market value is about $38.4 B.', figures: [['$38.4 B', 'ok']] },
+  { text: 'At 26.7 times forward earnings the shares are not cheap.', figures: [['26.7', 'ok']] },
+  { text: 'Trailing P/E: 35.2.', figures: [['35.2', 'wrong']] },
+  {
+    text: 'Revenue for the September quarter was $12.4 B, up 18.6 % year on year.',
+    figures: [
+      ['$12.4 B', 'ok'],
+      ['18.6 %', 'ok'],
+    ],
+  },
+  {
+    text: 'Q3 revenue of $12.4 billion grew 15.2 %.',
+    figures: [
+      ['$12.4 billion', 'ok'],
+      ['15.2 %', 'none'],
+    ],
+  },
+  {
+    text: 'Fiscal 2026 net income was $6.12 B, or $8.00 per diluted share.',
+    figures: [
+      ['$6.12 B', 'ok'],
+      ['$8.00', 'ok'],
+    ],
+  },
+  { text: 'Fiscal 2026 EPS of $6.28 was a record.', figures: [['$6.28', 'crossed']] },
+  { text: 'Gross margin for the year was 43.8 %.', figures: [['43.8 %', 'ok']] },
+  {
+    text: 'Operating margin improved to 17 % in the latest quarter from 15.8 % the quarter before.',
+    figures: [
+      ['17 %', 'ok'],
+      ['15.8 %', 'ok'],
+    ],
+  },
+  { text: 'Free cash flow yield of 8.5 % is compelling.', figures: [['8.5 %', 'wrong']] },
+  {
+    text: 'We buy with a limit at $139.57, half an ATR under the close, stop at $130.43 and target $155.57.',
+    where: 'decision',
+    figures: [
+      ['$139.57', 'ok'],
+      ['$130.43', 'ok'],
+      ['$155.57', 'ok'],
+    ],
+  },
+  {
+    text: 'The stop at $130.43 is 2 ATR below the entry and the target 3.5 ATR above it, for a reward/risk of 1.75.',
+    where: 'decision',
+    figures: [
+      ['$130.43', 'ok'],
+      ['2 ATR', 'derived'],
+      ['3.5 ATR', 'derived'],
+      ['1.75', 'derived'],
+    ],
+  },
+  { text: 'The stop at $132.50 sits just under support.', where: 'decision', figures: [['$132.50', 'wrong']] },
+  {
+    text: 'Target $158.00 sits below the analyst mean of $162.',
+    where: 'decision',
+    figures: [
+      ['$158.00', 'wrong'],
+      ['$162', 'ok'],
+    ],
+  },
+  {
+    text: 'The plan risks 6.55 % on the position, 0.26 % of the portfolio.',
+    where: 'decision',
+    figures: [
+      ['6.55 %', 'derived'],
+      ['0.26 %', 'derived'],
+    ],
+  },
+  {
+    text: 'The entry at $139.57 is 1.6 % below the last price.',
+    where: 'decision',
+    figures: [
+      ['$139.57', 'ok'],
+      ['1.6 %', 'derived'],
+    ],
+  },
+  { text: 'The target is $13.72 above the close.', where: 'decision', figures: [['$13.72', 'derived']] },
+  { text: 'The target is $16.50 above the entry.', where: 'decision', figures: [['$16.50', 'wrong']] },
+  {
+    text: 'Upside to the $155.57 target is 11.5 % from the limit.',
+    where: 'decision',
+    figures: [
+      ['$155.57', 'ok'],
+      ['11.5 %', 'derived'],
+    ],
+  },
+  { text: 'The stop is 2.5 ATR below the current price.', where: 'decision', figures: [['2.5 ATR', 'derived']] },
+  { text: 'Reward-to-risk of 1.2 from the close.', where: 'decision', figures: [['1.2', 'derived']] },
+  {
+    text: 'A position of 4 % with conviction at 64 / 100.',
+    where: 'decision',
+    figures: [
+      ['4 %', 'ok'],
+      ['64', 'ok'],
+    ],
+  },
+  { text: 'Two of the three averages slope up; we review after 10 sessions.', figures: [] },
+  { text: 'The company employs 12,000 people across 9 plants.', figures: [['12,000', 'none']] },
+];
+
 /** Numbers that are no claims: counts, names, scores, horizons. */
 const noise: ClaimCase[] = [
   { text: 'Trend score 0.80 on a 0-to-1 scale; 3 of 3 averages are below the close.', figures: [['0.80', 'none']] },
@@ -420,5 +590,6 @@ export const claimCases: readonly ClaimCase[] = [
   ...decision,
   ...valuation,
   ...fundamentals,
+  ...prose,
   ...noise,
 ];

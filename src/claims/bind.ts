@@ -136,13 +136,22 @@ export function quantityBefore(
   return !tight && reference.test(text.slice(Math.max(0, mention.start - 16), mention.start)) ? null : mention;
 }
 
-/** The quantity named right after a figure: "18 % revenue growth", "$94.9 B in revenue", "138.95 (SMA50)". */
-function quantityAfter(text: string, end: number, mentions: readonly QuantityMention[]): QuantityMention | null {
+/**
+ * The quantity named right after a figure: tight ("18 % revenue growth", "138.95 (SMA50)") or
+ * loose, after "in", "of", "on" or "for" ("$94.9 B in revenue"), which yields to a name before it.
+ */
+function quantityAfter(
+  text: string,
+  end: number,
+  mentions: readonly QuantityMention[],
+  loose: boolean,
+): QuantityMention | null {
   const next = mentions[firstFrom(mentions, end)];
   if (!next) return null;
   const gap = text.slice(end, next.start);
   if (/^\s*\(\s*(?:the\s+)?$/i.test(gap)) return /^\s*\)/.test(text.slice(next.end, next.end + 3)) ? next : null;
-  if (/^\s*(?:-\s*)?(?:(?:in|of|on|for)\s+)?(?:the\s+|its\s+)?$/i.test(gap) && gap.length <= 14) return next;
+  if (/^\s*(?:-\s*)?$/.test(gap)) return next;
+  if (loose && /^\s*(?:in|of|on|for)\s+(?:the\s+|its\s+)?$/i.test(gap) && gap.length <= 14) return next;
   return null;
 }
 
@@ -178,7 +187,9 @@ function subjectBefore(
   for (let index = firstFrom(mentions, figure.start) - 1; index >= 0; index -= 1) {
     const mention = mentions[index]!;
     if (mention.start < from) return null;
-    if (mention !== exclude && mention.quantity.level) return mention;
+    // A level named after a comparison ("2 % above the 50-day and 11 % above…") is an earlier reference, not the subject.
+    const compared = reference.test(text.slice(Math.max(0, mention.start - 16), mention.start));
+    if (mention !== exclude && mention.quantity.level && !compared) return mention;
   }
   return null;
 }
@@ -296,11 +307,12 @@ export function bindFigure(
   const named = (mention: QuantityMention | null): Binding | null =>
     mention ? withPeriod(text, figure, specificFor(text, figure, mention)) : null;
   const before = () => named(fitting(quantityBefore(text, figure.start, mentions)));
-  const after = () => named(fitting(quantityAfter(text, figure.end, mentions)));
+  const after = () => named(fitting(quantityAfter(text, figure.end, mentions, false)));
+  const afterLoose = () => named(fitting(quantityAfter(text, figure.end, mentions, true)));
   const distance = () => distanceBinding(text, figure, mentions, previous);
   // A distance reads first ("the close sits 4.91 USD below resistance"); a price after "at", "of" or
   // before "is" is no distance (distanceBinding declines it), so "the close of 141.85 is above" stays the close.
-  const order = [distance, after, before];
+  const order = [distance, after, before, afterLoose];
   for (const read of order) {
     const found = read();
     if (found) return found;

@@ -93,7 +93,7 @@ function contextFor(
  * The prose checked of one text: agents write a few thousand characters; a server that ignores
  * `max_tokens` can return megabytes, whose figures past this point are not checked (issue 47).
  */
-export const maxCheckedChars = 40_000;
+export const maxCheckedChars = 60_000;
 
 /**
  * The claims of one text. A price the text establishes (verified or derived) is an anchor for

@@ -105,6 +105,14 @@ function closestIn<T extends SourceValue>(
 /** A value of a tool's output, not of the snapshot, its fundamentals or the decision. */
 const fromTool = (source: SourceValue) => !('tier' in source) && /^[^\s(.[]+#\d+/.test(source.path);
 
+function toolValues(context: MatchContext): SourceValue[] {
+  const cached = context.named.get('tools');
+  if (cached) return cached;
+  const found = context.sources.filter(fromTool);
+  context.named.set('tools', found);
+  return found;
+}
+
 const isDerived = (source: SourceValue): source is DerivedValue => 'tier' in source;
 
 function outcomeOf(figure: Figure, source: SourceValue): Outcome {
@@ -145,7 +153,10 @@ function valuesOf(quantity: QuantityDefinition, context: MatchContext): SourceVa
     all.filter(
       (source) =>
         typeof source.value === 'number' &&
-        (source.path === path || source.key === path || (path.endsWith(' ') && source.path.startsWith(path))),
+        (source.path === path ||
+          source.key === path ||
+          source.key === `${path}.qoq` ||
+          (path.endsWith(' ') && source.path.startsWith(path))),
     ),
   );
   context.named.set(quantity.id, found);
@@ -157,8 +168,9 @@ function candidatesFor(binding: Binding, quantity: QuantityDefinition, context: 
   const values = valuesOf(quantity, context);
   if (!quantity.periodic) return values;
   const sequential = binding.sequential === true;
+  const growth = quantity.id.endsWith('Growth');
   return values.filter((value) => {
-    if (value.key?.endsWith('.qoq') !== sequential && value.key?.includes('.growth')) return false;
+    if (growth && (value.key?.endsWith('.qoq') ?? false) !== sequential) return false;
     return value.period ? periodMatches(binding.period ?? null, value.period) : binding.period == null;
   });
 }
@@ -214,7 +226,7 @@ function classifyNamed(figure: Figure, binding: Binding, context: MatchContext):
   const general = quantity.strength === 'soft' ? classifyUnnamed(figure, context) : null;
   if (general && general.status !== 'unsourced') return general;
   // What the desk's own tools returned is unlabelled text ("revenue up 19 %" in a search result): it may state the figure.
-  const told = closest(figure, context.sources.filter(fromTool), factorsFor(figure, quantity));
+  const told = closest(figure, toolValues(context), factorsFor(figure, quantity));
   if (told) return outcomeOf(figure, told);
   return contradiction(figure, candidates[0]!, crossedWith(figure, binding, quantity, context));
 }
@@ -373,20 +385,28 @@ function crossedDistance(
   return null;
 }
 
+/** The sources a unit can equal, named ones and the market block's text apart; found once per context and unit. */
+function usableFor(unit: ClaimUnit, context: MatchContext): [SourceValue[], SourceValue[]] {
+  const key = `unit:${unit}`;
+  const cached = context.named.get(key);
+  const block = context.named.get(`${key}:block`);
+  if (cached && block) return [cached, block];
+  const usable = context.sources.filter((source) => comparable[unit].includes(source.kind));
+  const found: [SourceValue[], SourceValue[]] = [
+    usable.filter((source) => !source.path.startsWith('snapshot.text')),
+    usable.filter((source) => source.path.startsWith('snapshot.text')),
+  ];
+  context.named.set(key, found[0]);
+  context.named.set(`${key}:block`, found[1]);
+  return found;
+}
+
 /** A figure with no quantity named (or none it fits): any source, then derived values, then upstream texts. */
 function classifyUnnamed(figure: Figure, context: MatchContext): Outcome {
   const kinds = comparable[figure.unit];
   // A named value first; the market block's own text (ATR as a share of the close, 3.09 M) only where none matches.
-  const usable = context.sources.filter((source) => kinds.includes(source.kind));
-  const direct =
-    closest(
-      figure,
-      usable.filter((source) => !source.path.startsWith('snapshot.text')),
-    ) ??
-    closest(
-      figure,
-      usable.filter((source) => source.path.startsWith('snapshot.text')),
-    );
+  const [named, block] = usableFor(figure.unit, context);
+  const direct = closest(figure, named) ?? closest(figure, block);
   if (direct) return outcomeOf(figure, direct);
   if (figure.unit === 'date') return relayed(figure, context);
   const specific = closestIn(figure, context.specific, kinds);

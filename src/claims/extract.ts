@@ -163,6 +163,8 @@ function noClaim(text: string, figure: Figure): boolean {
   const after = text.slice(figure.end, figure.end + 24);
   if (/\b(?:scores?|scored|scoring|rating|rated|grade)\s*(?:of|at|is|was|:|=)?\s*$/i.test(before)) return true;
   if (/^\s*(?:\(\s*0\b|on\s+a\s+0\b|\/\s*(?:1|10)\b|out\s+of\s+(?:1|10)\b)/i.test(after)) return true;
+  // A count: "12,000 people", "40 distribution centres".
+  if (figure.unit === 'number' && figure.decimals === 0 && figure.scale === 1 && /^\s+[a-z]/.test(after)) return true;
   return (
     figure.unit === 'percent' &&
     figure.decimals === 0 &&

@@ -519,7 +519,8 @@ export function findQuantities(text: string): QuantityMention[] {
   const found: QuantityMention[] = [];
   for (const quantity of quantities) {
     for (const match of text.matchAll(patternOf(quantity))) {
-      if (match[0].length > 0)
+      // Not inside a word or a ratio's name ("EV/EBITDA", "P/E" of "EV/P/E"): checked here, cheaper than a lookbehind.
+      if (match[0].length > 0 && !/[\w/]/.test(text[match.index - 1] ?? ''))
         found.push({ quantity, text: match[0], start: match.index, end: match.index + match[0].length });
     }
   }
@@ -542,7 +543,7 @@ const patterns = new Map<string, RegExp>();
 export function patternOf(quantity: QuantityDefinition): RegExp {
   let pattern = patterns.get(quantity.id);
   if (!pattern) {
-    pattern = new RegExp(String.raw`(?<![\w/])(?:${quantity.synonyms.join('|')})(?![\w])`, 'gi');
+    pattern = new RegExp(String.raw`\b(?:${quantity.synonyms.join('|')})(?![\w])`, 'gi');
     patterns.set(quantity.id, pattern);
   }
   return pattern;

@@ -34,9 +34,19 @@ export class ValueIndex<T extends SourceValue> {
     if (this.tail.length > 256) this.merge();
   }
 
+  /** Sorts the tail and merges it into the sorted run in one linear pass. */
   private merge(): void {
     if (this.tail.length === 0) return;
-    this.sorted = [...this.sorted, ...this.tail].sort((a, b) => a.magnitude - b.magnitude);
+    const tail = this.tail.sort((a, b) => a.magnitude - b.magnitude);
+    const merged: Array<Entry<T>> = new Array<Entry<T>>(this.sorted.length + tail.length);
+    let left = 0;
+    let right = 0;
+    for (let at = 0; at < merged.length; at += 1) {
+      const takeLeft =
+        right >= tail.length || (left < this.sorted.length && this.sorted[left]!.magnitude <= tail[right]!.magnitude);
+      merged[at] = takeLeft ? this.sorted[left++]! : tail[right++]!;
+    }
+    this.sorted = merged;
     this.tail = [];
   }
 
