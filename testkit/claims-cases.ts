@@ -564,6 +564,146 @@ const prose: ClaimCase[] = [
       ['64', 'ok'],
     ],
   },
+  {
+    text: 'Last price $141.85; RSI(14)=53.6; ATR(14)=$4.57.',
+    figures: [
+      ['$141.85', 'ok'],
+      ['53.6', 'ok'],
+      ['$4.57', 'ok'],
+    ],
+  },
+  {
+    text: 'The 52-week range is $86.92 to $162.15.',
+    figures: [
+      ['$86.92', 'ok'],
+      ['$162.15', 'ok'],
+    ],
+  },
+  {
+    text: '20d vol 29.4%, 1y vol 30.0%.',
+    figures: [
+      ['29.4%', 'ok'],
+      ['30.0%', 'ok'],
+    ],
+  },
+  {
+    text: 'The stock is trading 10.8% above its 200-day moving average and 2.1% above the 50-day.',
+    figures: [
+      ['10.8%', 'ok'],
+      ['2.1%', 'ok'],
+    ],
+  },
+  { text: 'It trades 2.1% above its 200-day moving average.', figures: [['2.1%', 'crossed']] },
+  { text: 'RSI of 53.63 sits in neutral territory.', figures: [['53.63', 'ok']] },
+  { text: 'RSI of 63.5 sits near overbought.', figures: [['63.5', 'wrong']] },
+  {
+    text: 'The stop is placed 2×ATR(14) below the entry at $130.43.',
+    where: 'decision',
+    figures: [
+      ['2×ATR(14)', 'derived'],
+      ['$130.43', 'ok'],
+    ],
+  },
+  {
+    text: 'Our take-profit of $155.57 lies 3.5 ATR above the limit price.',
+    where: 'decision',
+    figures: [
+      ['$155.57', 'ok'],
+      ['3.5 ATR', 'derived'],
+    ],
+  },
+  { text: 'Reward:risk of 1.75 clears our 1.5 hurdle.', where: 'decision', figures: [['1.75', 'derived']] },
+  {
+    text: 'The stop at $130.43 is 8.1% below the current price.',
+    where: 'decision',
+    figures: [
+      ['$130.43', 'ok'],
+      ['8.1%', 'derived'],
+    ],
+  },
+  {
+    text: 'The stop at $130.43 is 12.1% below the current price.',
+    where: 'decision',
+    figures: [
+      ['$130.43', 'ok'],
+      ['12.1%', 'wrong'],
+    ],
+  },
+  {
+    text: 'A limit of $139.57 gives a 1.6% discount to the close.',
+    where: 'decision',
+    figures: [
+      ['$139.57', 'ok'],
+      ['1.6%', 'derived'],
+    ],
+  },
+  {
+    text: 'The analyst mean target of $162 sits 14.2% above the last close.',
+    figures: [
+      ['$162', 'ok'],
+      ['14.2%', 'derived'],
+    ],
+  },
+  {
+    text: 'Consensus sees $162, or 20% upside.',
+    figures: [
+      ['$162', 'ok'],
+      ['20%', 'wrong'],
+    ],
+  },
+  {
+    text: 'Latest-quarter revenue of $12.4B was up 18.6% y/y, and gross margin reached 45%.',
+    figures: [
+      ['$12.4B', 'ok'],
+      ['18.6%', 'ok'],
+      ['45%', 'ok'],
+    ],
+  },
+  { text: 'In the June quarter revenue was $11.6 B.', figures: [['$11.6 B', 'ok']] },
+  {
+    text: 'FY26 revenue was $45.9B, up 17% on FY25.',
+    figures: [
+      ['$45.9B', 'ok'],
+      ['17%', 'ok'],
+    ],
+  },
+  { text: 'FY26 revenue was $49.2B.', figures: [['$49.2B', 'wrong']] },
+  {
+    text: 'EPS for fiscal 2026 came to $8.00, up 27.4 %.',
+    figures: [
+      ['$8.00', 'ok'],
+      ['27.4 %', 'derived'],
+    ],
+  },
+  { text: 'Trailing twelve-month P/E of 17.7 on filed EPS.', figures: [['17.7', 'ok']] },
+  { text: 'Maximum drawdown in the last year: 27.1%.', figures: [['27.1%', 'ok']] },
+  { text: 'A drawdown of 35% last spring tested holders.', figures: [['35%', 'wrong']] },
+  {
+    text: 'The one-week return is +0.2%, the one-day +0.8%.',
+    figures: [
+      ['+0.2%', 'ok'],
+      ['+0.8%', 'ok'],
+    ],
+  },
+  { text: 'Over six months the stock is up 28.7%.', figures: [['28.7%', 'ok']] },
+  { text: 'ATR as a share of price: 3.2%.', figures: [['3.2%', 'ok']] },
+  { text: 'Beta stands at 1.6 versus the market.', figures: [['1.6', 'wrong']] },
+  { text: 'We risk 0.26% of equity on the trade.', where: 'decision', figures: [['0.26%', 'derived']] },
+  {
+    text: 'Position: 4% of NAV; conviction: 64/100.',
+    where: 'decision',
+    figures: [
+      ['4%', 'ok'],
+      ['64', 'ok'],
+    ],
+  },
+  {
+    text: 'Support at $132.02 is 7.4% below the close.',
+    figures: [
+      ['$132.02', 'ok'],
+      ['7.4%', 'derived'],
+    ],
+  },
   { text: 'Two of the three averages slope up; we review after 10 sessions.', figures: [] },
   { text: 'The company employs 12,000 people across 9 plants.', figures: [['12,000', 'none']] },
 ];

@@ -130,6 +130,12 @@ export function quantityBefore(
   if (!mention || mention.end > start) return null;
   const gap = text.slice(mention.end, start);
   if (gap.length > 48 || !connector.test(gap)) return null;
+  // A comma links a name to its figure only with words after it: "the SMA200, which sits at 138.95", not "on the position, 0.26 %".
+  if (
+    gap.includes(',') &&
+    !/,\s*(?:which|that|currently|now|at|of|is|was|sits|stands|standing|sitting|reading|came|comes)\b/i.test(gap)
+  )
+    return null;
   // "One ATR above the entry is 144.14", "below entry ($132.71)": the name after a comparison is a reference
   // point, not what the figure is ("below support 132.02" still names support's value).
   const tight = /^[\s:=]*$/.test(gap);
@@ -151,7 +157,7 @@ function quantityAfter(
   const gap = text.slice(end, next.start);
   if (/^\s*\(\s*(?:the\s+)?$/i.test(gap)) return /^\s*\)/.test(text.slice(next.end, next.end + 3)) ? next : null;
   if (/^\s*(?:-\s*)?$/.test(gap)) return next;
-  if (loose && /^\s*(?:in|of|on|for)\s+(?:the\s+|its\s+)?$/i.test(gap) && gap.length <= 14) return next;
+  if (loose && /^\s*(?:in|of|for)\s+(?:the\s+|its\s+)?$/i.test(gap) && gap.length <= 14) return next;
   return null;
 }
 
@@ -166,9 +172,11 @@ function distanceAfter(
   if (currency && copula.test(after)) return null;
   const named = relation.exec(after);
   if (named) {
+    // The level's name may take in the adjective the words consumed ("the last close", "the current price").
     const at = figure.end + named[0].length;
-    const next = mentions[firstFrom(mentions, at)];
-    if (next && next.start === at && next.quantity.level)
+    const wordsEnd = figure.end + named[0].indexOf(named.groups!.dir!) + named.groups!.dir!.length;
+    const next = mentions[firstFrom(mentions, wordsEnd)];
+    if (next && next.start <= at && next.end > at && next.quantity.level)
       return { mention: next, direction: directionOf(named.groups!.dir!), end: next.end };
   }
   const alone = bare.exec(after);

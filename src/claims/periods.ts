@@ -12,6 +12,8 @@ export interface NamedPeriod {
   year?: number;
   /** 0 for the latest ("the latest quarter"), 1 for the one before ("the prior year"). */
   offset?: number;
+  /** The month a quarter ends in ("the June quarter", "the quarter ended September 27"). */
+  month?: number;
   /** The words say "fiscal" ("third fiscal quarter", "Q3 FY26"): the company's own quarters only. */
   fiscal?: boolean;
 }
@@ -27,6 +29,10 @@ export interface PeriodRef {
   /** The month (1 … 12) the company's fiscal year ends in, when known. */
   fiscalYearEnd?: number;
 }
+
+const monthNames = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const monthWord = String.raw`(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`;
+const monthOfName = (name: string) => monthNames.indexOf(name.slice(0, 3).toLowerCase()) + 1;
 
 const ordinals: Record<string, number> = {
   first: 1,
@@ -63,6 +69,13 @@ const periodPatterns: ReadonlyArray<[RegExp, (match: RegExpExecArray) => NamedPe
       year: fullYear(match[2]),
       fiscal: /fiscal|FY/i.test(match[0]),
     }),
+  ],
+  [
+    new RegExp(
+      String.raw`\b${monthWord}(?:\s+\d{4})?\s+quarter\b|\bquarter\s+(?:ended|ending|to)\s+(?:on\s+)?${monthWord}`,
+      'gi',
+    ),
+    (match) => ({ kind: 'quarter', month: monthOfName(match[1] ?? match[2]!) }),
   ],
   [/\b(?:fiscal(?:\s+year)?|FY)\s*['’]?(\d{4}|\d{2})\b/gi, (match) => ({ kind: 'year', year: fullYear(match[1]) })],
   [/\b(?:full[- ]year|calendar[- ]year|year)\s+(\d{4})\b/gi, (match) => ({ kind: 'year', year: fullYear(match[1]) })],
@@ -118,6 +131,7 @@ export function periodMatches(named: NamedPeriod | null, period: PeriodRef): boo
   if (named === null) return period.index === 0;
   if (named.kind !== null && named.kind !== period.kind) return false;
   if (named.offset !== undefined) return period.index === named.offset;
+  if (named.month !== undefined) return period.kind === 'quarter' && monthOf(period.periodEnd).month === named.month;
   if (named.quarter !== undefined) return period.kind === 'quarter' && quarterMatches(named, period);
   if (named.year !== undefined) return monthOf(period.periodEnd).year === named.year;
   return period.index === 0;
