@@ -357,7 +357,7 @@ function derivedOutcome(figure: Figure, hit: Expected): Outcome {
     status: 'derived',
     source: hit.formula,
     sourceValue: hit.value,
-    sourceText: writtenLike(figure, hit.value, 2),
+    sourceText: writtenLike(figure, figure.signed ? hit.value : Math.abs(hit.value), 2),
   };
 }
 
