@@ -708,6 +708,88 @@ const prose: ClaimCase[] = [
   { text: 'The company employs 12,000 people across 9 plants.', figures: [['12,000', 'none']] },
 ];
 
+/** Terse notations: hyphenated multiples, abbreviations, levels with their distance in parentheses. */
+const terse: ClaimCase[] = [
+  {
+    text: 'A 2-ATR stop at $130.43 keeps risk contained.',
+    where: 'decision',
+    figures: [
+      ['2-ATR', 'derived'],
+      ['$130.43', 'ok'],
+    ],
+  },
+  { text: 'The 52-wk high of $162.15 is the next hurdle.', figures: [['$162.15', 'ok']] },
+  { text: 'The 52-wk high of $152.15 is the next hurdle.', figures: [['$152.15', 'wrong']] },
+  {
+    text: 'MA(50) at 138.95 and SMA-200 at 128.04.',
+    figures: [
+      ['138.95', 'ok'],
+      ['128.04', 'ok'],
+    ],
+  },
+  { text: 'The 200-day SMA stands at $138.95.', figures: [['$138.95', 'crossed']] },
+  {
+    text: 'RSI(14) came in at 53.6 while the 14-day ATR was $4.57.',
+    figures: [
+      ['53.6', 'ok'],
+      ['$4.57', 'ok'],
+    ],
+  },
+  { text: 'The shares are down 12.5% from the 52-week high.', figures: [['12.5%', 'ok']] },
+  { text: 'The shares are up 12.5% from the 52-week high.', figures: [['12.5%', 'wrong']] },
+  {
+    text: 'Stop: $130.43 (-6.5% from entry).',
+    where: 'decision',
+    figures: [
+      ['$130.43', 'ok'],
+      ['-6.5%', 'derived'],
+    ],
+  },
+  {
+    text: 'Target: $155.57 (+11.5% from entry).',
+    where: 'decision',
+    figures: [
+      ['$155.57', 'ok'],
+      ['+11.5%', 'derived'],
+    ],
+  },
+  {
+    text: 'Target: $155.57 (+9.5% from entry).',
+    where: 'decision',
+    figures: [
+      ['$155.57', 'ok'],
+      ['+9.5%', 'wrong'],
+    ],
+  },
+  {
+    text: 'Entry $139.57 / stop $130.43 / target $155.57, R:R 1.75.',
+    where: 'decision',
+    figures: [
+      ['$139.57', 'ok'],
+      ['$130.43', 'ok'],
+      ['$155.57', 'ok'],
+      ['1.75', 'derived'],
+    ],
+  },
+  { text: 'Revenue in Q4 FY26 reached $12.4 billion.', figures: [['$12.4 billion', 'ok']] },
+  { text: 'Revenue in Q1 FY26 reached $12.4 billion.', figures: [['$12.4 billion', 'crossed']] },
+  {
+    text: 'Operating income of $2.1 B in the latest quarter, a 17 % margin.',
+    figures: [
+      ['$2.1 B', 'ok'],
+      ['17 %', 'ok'],
+    ],
+  },
+  {
+    text: 'One-month realised volatility of 29.4 % is below the annual 30 %.',
+    figures: [
+      ['29.4 %', 'ok'],
+      ['30 %', 'ok'],
+    ],
+  },
+  { text: 'The 3-month decline of 6.2 % has reset positioning.', figures: [['6.2 %', 'ok']] },
+];
+
 /** Numbers that are no claims: counts, names, scores, horizons. */
 const noise: ClaimCase[] = [
   { text: 'Trend score 0.80 on a 0-to-1 scale; 3 of 3 averages are below the close.', figures: [['0.80', 'none']] },
@@ -731,5 +813,6 @@ export const claimCases: readonly ClaimCase[] = [
   ...valuation,
   ...fundamentals,
   ...prose,
+  ...terse,
   ...noise,
 ];

@@ -67,6 +67,9 @@ export function fits(figure: Pick<Bindable, 'unit' | 'scale' | 'value'>, quantit
 const connector =
   /^(?:[\s:=~≈(),—–]|['’]s\b|\b(?:is|was|are|were|of|at|near|around|about|approximately|roughly|some|stands|stood|standing|sits|sat|sitting|reads|read|reading|readings?|currently|presently|now|today|the|its|their|a|an|level|value|figure|has|have|had|been|came|comes|coming|in|set|placed|put|on|to|just|only|still|remains|remained|holds|held|printed|prints|printing|which|that|registers|registered|measures|measured|shows|showed|hovers|hovering|lands|landed|rose|risen|fell|fallen|climbed|dropped|slipped|eased|ticked|moved|runs|running|trades|trading|comes|with|as|by|per|for|print|prints|sees|see|sees|we|our|calculated|computed|implies|implied|gives|giving|expanded|contracted|improved|widened|narrowed|reached|hit|touched|increased|decreased|declined|grew|lies|lay|this|last|latest|quarter|year|stays|stayed|ended|ending|closed|finished)\b)*$/i;
 
+const periodInGap =
+  /\b(?:Q[1-4]|[1-4]Q)(?:\s*FY)?\s*['’]?(?:\d{4}|\d{2})?\b|\b(?:FY|fiscal(?:\s+year)?)\s*['’]?(?:\d{4}|\d{2})\b|\b(?:19|20)\d{2}\b/gi;
+
 /** Words before a name that make it a reference point, not the figure's quantity ("below entry ($132.71)"). */
 const reference = /\b(?:below|above|under|over|from|than|beyond|through|past|to)\s+(?:the\s+|its\s+|a\s+|an\s+)?$/i;
 
@@ -128,7 +131,8 @@ export function quantityBefore(
   const index = firstFrom(mentions, start) - 1;
   const mention = mentions[index];
   if (!mention || mention.end > start) return null;
-  const gap = text.slice(mention.end, start);
+  // A period between a name and its figure is no other figure: "Revenue in Q1 FY26 reached $12.4 billion".
+  const gap = text.slice(mention.end, start).replace(periodInGap, ' ');
   if (gap.length > 48 || !connector.test(gap)) return null;
   // A comma links a name to its figure only with words after it: "the SMA200, which sits at 138.95", not "on the position, 0.26 %".
   if (

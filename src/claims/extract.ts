@@ -72,7 +72,7 @@ function readSuffix(after: string): Suffix | null {
   if (percent) return { unit: 'percent', scale: 1, length: percent[0].length };
   // "2 × ATR", "2.0 ATRs", "1.5x ATR(14)" — but not "53.6 ATR 4.57", where ATR names the next figure.
   const atr =
-    /^\s?(?:(?:×|x|times)\s?(?:the\s+)?)?(?:ATRs?|average\s+true\s+ranges?)(?:\s?\(14\))?(?![\w(])(?!\s*(?:\(14\)\s*)?(?:of|at|is|was|:|=)?\s*\$?\d)/i.exec(
+    /^[\s-]?(?:(?:×|x|times)\s?(?:the\s+)?)?(?:ATRs?|average\s+true\s+ranges?)(?:\s?\(14\))?(?![\w(])(?!\s*(?:\(14\)\s*)?(?:of|at|is|was|:|=)?\s*\$?\d)/i.exec(
       after,
     );
   if (atr) return { unit: 'atr', scale: 1, length: atr[0].length };
