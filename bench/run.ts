@@ -23,6 +23,7 @@ import {
   type CriticalPath,
 } from './critical-path.js';
 import type { DriverConfig, DriverOutput } from './driver.js';
+import { measureClaims } from './claims.js';
 import { measureEvaluate } from './evaluate.js';
 import { measureRunsList } from './runs-list.js';
 import { measureView } from './view.js';
@@ -92,7 +93,7 @@ const usage = `npm run bench -- [options]
   --quota-requests <n>     P8: the quota's requests per window, per model (default 400)
   --quota-window-ms <ms>   P8: the quota's window, a bench "minute" (default 4000)
   --quota-worker-tickers <n>  P8: tickers for the two workers sharing one Redis (default 48)
-  --only <P1,P2,...>       measure only these figures (P9: evaluate over 2,000 saved runs; P10: MCP runs_list over 300; P11: view runs list over 2,000)
+  --only <P1,P2,...>       measure only these figures (P9: evaluate over 2,000 saved runs; P10: MCP runs_list over 300; P11: view runs list over 2,000; P12/P13: claims)
   --timeline               print when each call of a P1 analysis was made and answered, and P4's tickers
   --profile <dir>          write a CPU profile (.cpuprofile) of each analysis process to <dir>
 `;
@@ -119,7 +120,7 @@ function settingsFrom(argv: string[]): Settings | null {
       'quota-requests': { type: 'string', default: '400' },
       'quota-window-ms': { type: 'string', default: '4000' },
       'quota-worker-tickers': { type: 'string', default: '48' },
-      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8,P9,P10,P11' },
+      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8,P9,P10,P11,P12,P13' },
       timeline: { type: 'boolean', default: false },
       profile: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -769,6 +770,12 @@ async function main(): Promise<void> {
     }
   });
 
+  await attempt(['P12', 'P13'], async () => {
+    if (!wants('P12') && !wants('P13')) return;
+    progress('P12/P13: the claims checker on its case set, and on a text of 3,000 figures…');
+    claimsRows(measureClaims(), rows, notes);
+  });
+
   printTable(rows.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1))));
   console.log('');
   for (const note of notes) console.log(note);
@@ -778,6 +785,53 @@ async function main(): Promise<void> {
     missed.length === 0
       ? 'All measured targets met.'
       : `MISSED ${missed.length} target(s): ${missed.map((row) => `${row.id} ${row.measure}`).join('; ')}`,
+  );
+}
+
+// ---- P12, P13: the claims checker ------------------------------------------------------------
+
+function claimsRows(figure: ReturnType<typeof measureClaims>, rows: Row[], notes: string[]): void {
+  const { score } = figure;
+  const share = (count: number, of: number) => (of === 0 ? 0 : count / of);
+  const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
+  const recall = share(score.recall.caught, score.recall.of);
+  const falseFlags = share(score.falseFlags.count, score.falseFlags.of);
+  const derived = share(score.derived.count, score.derived.of);
+  rows.push(
+    {
+      id: 'P12',
+      measure: `claims: wrong figures caught (${score.figures} labelled figures)`,
+      value: `${percent(recall)} (${score.recall.caught}/${score.recall.of})`,
+      target: '≥ 95 %',
+      pass: recall >= 0.95,
+    },
+    {
+      id: 'P12',
+      measure: 'claims: correct figures flagged',
+      value: `${percent(falseFlags)} (${score.falseFlags.count}/${score.falseFlags.of})`,
+      target: '≤ 2 %',
+      pass: falseFlags <= 0.02,
+    },
+    {
+      id: 'P12',
+      measure: 'claims: derived figures marked derived',
+      value: `${percent(derived)} (${score.derived.count}/${score.derived.of})`,
+      target: '≥ 75 %',
+      pass: derived >= 0.75,
+    },
+    {
+      id: 'P13',
+      measure: `claims: one text of ${figure.longFigures.toLocaleString('en-US')} figures`,
+      value: `${milliseconds(figure.longMs)} CPU, ${milliseconds(figure.longWallMs)} wall`,
+      target: '< 1 s',
+      pass: figure.longMs < 1_000 && figure.longFigures >= 3_000,
+    },
+  );
+  notes.push(
+    `P12: ${score.contradicted.count}/${score.contradicted.of} wrong figures contradicted (the rest unsourced); ${score.crossedNamed.count}/${score.crossedNamed.of} crossed figures name both quantities`,
+    ...score.misses
+      .slice(0, 10)
+      .map((miss) => `P12 miss: ${miss.label} "${miss.figure}" → ${miss.got} in "${miss.text}"`),
   );
 }
 

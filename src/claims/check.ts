@@ -1,6 +1,7 @@
 import type { MarketSnapshot } from '../market/types.js';
 import { classify, quantityOf, type MatchContext } from './classify.js';
 import { derivedValues, type DerivedValue } from './derived.js';
+import { ValueIndex } from './value-index.js';
 import { extractFigures } from './extract.js';
 import {
   decisionSources,
@@ -75,26 +76,45 @@ function contextFor(
   decisionText: boolean,
   upstream: readonly Claim[],
 ): MatchContext {
-  return { sources, derived: derivedValues(sources, decision), decisionText, upstream };
+  const derived = derivedValues(sources, decision);
+  const specific = derived.filter((value) => value.tier === 'specific');
+  return {
+    sources,
+    derived: specific,
+    specific: new ValueIndex(specific),
+    combinatorial: new ValueIndex(derived.filter((value) => value.tier === 'combinatorial')),
+    decisionText,
+    upstream,
+    named: new Map(),
+  };
 }
 
 /**
- * The claims of one text. A price the text establishes (verified or derived) is an anchor for
- * the figures after it: a stop "2 × ATR below" an entry the same text stated.
+ * The prose checked of one text: agents write a few thousand characters; a server that ignores
+ * `max_tokens` can return megabytes, whose figures past this point are not checked (issue 47).
  */
-function claimsOf(agent: string, field: string, text: string, context: MatchContext): Claim[] {
+export const maxCheckedChars = 60_000;
+
+/**
+ * The claims of one text. A price the text establishes (verified or derived) is an anchor for
+ * the figures after it: a stop "2 × ATR below" an entry the same text stated. Anchors are kept
+ * once per value, in the context's magnitude index, so a long text stays linear.
+ */
+function claimsOf(agent: string, field: string, text: string, shared: MatchContext): Claim[] {
   const claims: Claim[] = [];
-  const anchors: DerivedValue[] = [];
+  const context: MatchContext = {
+    ...shared,
+    combinatorial: shared.combinatorial.copy(),
+  };
   const atrSource = context.sources.find((source) => source.path === 'snapshot.indicators.atr14');
   const atr =
     atrSource && typeof atrSource.value === 'number'
       ? [atrSource.value, ...(atrSource.shown !== undefined ? [atrSource.shown] : [])]
       : [];
-  for (const figure of extractFigures(text)) {
-    const outcome = classify(
-      figure,
-      anchors.length > 0 ? { ...context, derived: [...context.derived, ...anchors] } : context,
-    );
+  const anchored = new Set<number>();
+  for (const figure of extractFigures(text.slice(0, maxCheckedChars))) {
+    const outcome = classify(figure, context);
+    const quantity = quantityOf(figure);
     const claim: Claim = {
       agent,
       field,
@@ -103,13 +123,15 @@ function claimsOf(agent: string, field: string, text: string, context: MatchCont
       end: figure.end,
       value: figure.value,
       unit: figure.unit,
-      ...(figure.quantity && quantityOf(figure) ? { quantity: figure.quantity.text } : {}),
+      ...(quantity && figure.quantity ? { quantity: figure.quantity.text } : {}),
       ...outcome,
     };
     claims.push(claim);
     const established = claim.status === 'verified' || claim.status === 'derived';
-    if (established && atr.length > 0 && figure.unit === 'currency' && typeof figure.value === 'number') {
-      anchors.push(...stepsFrom(`${field} "${figure.text}"`, figure.value, atr));
+    const price = figure.unit === 'currency' && typeof figure.value === 'number' ? figure.value : null;
+    if (established && atr.length > 0 && price !== null && !anchored.has(price)) {
+      anchored.add(price);
+      context.combinatorial.add(stepsFrom(`${field} "${figure.text}"`, price, atr));
     }
   }
   return claims;
@@ -117,7 +139,7 @@ function claimsOf(agent: string, field: string, text: string, context: MatchCont
 
 /** A level ± k ATR, with ATR exact and as shown. */
 function stepsFrom(path: string, level: number, atr: readonly number[]): DerivedValue[] {
-  return [0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4].flatMap((k) =>
+  return [0.25, 0.5, 0.75, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5].flatMap((k) =>
     atr.flatMap((range): DerivedValue[] => [
       { path: `${path} + ${k} × ATR`, kind: 'price', value: level + k * range, tier: 'combinatorial' },
       { path: `${path} − ${k} × ATR`, kind: 'price', value: level - k * range, tier: 'combinatorial' },

@@ -1,20 +1,33 @@
+import type { Binding, Distance } from './bind.js';
+import { fits } from './bind.js';
 import type { DerivedValue } from './derived.js';
 import type { Figure } from './extract.js';
-import type { QuantityDefinition } from './quantities.js';
+import { periodMatches } from './periods.js';
+import { quantities, quantityById, type QuantityDefinition } from './quantities.js';
 import type { SourceKind, SourceValue } from './sources.js';
 import type { Claim, ClaimUnit } from './types.js';
+import type { ValueIndex } from './value-index.js';
 
 /** What one text's figures are matched against. */
 export interface MatchContext {
   sources: readonly SourceValue[];
+  /** The few meaningful derived values (reward/risk, risk per trade, margins…), as a list and indexed by magnitude. */
   derived: readonly DerivedValue[];
+  specific: ValueIndex<DerivedValue>;
+  /** The many combinatorial ones (every anchor ± k ATR, every distance between two prices). */
+  combinatorial: ValueIndex<DerivedValue>;
   /** The decision's own text: its levels, size and reward/risk can be contradicted there. */
   decisionText: boolean;
   /** Claims of the texts this one was written from (the brief, the desks' reports). */
   upstream: readonly Claim[];
+  /** Each quantity's values, found once per context. */
+  named: Map<string, SourceValue[]>;
 }
 
-type Outcome = Pick<Claim, 'status' | 'source' | 'sourceValue' | 'sourceText' | 'via'>;
+export type Outcome = Pick<
+  Claim,
+  'status' | 'source' | 'sourceValue' | 'sourceText' | 'via' | 'crossed' | 'crossedSource'
+>;
 
 /** Which source kinds a figure written in a unit may equal. */
 const comparable: Record<ClaimUnit, readonly SourceKind[]> = {
@@ -76,6 +89,30 @@ function closest<T extends SourceValue>(
   return best?.source ?? null;
 }
 
+/** The closest value of an index a figure rounds to, looked up by magnitude. */
+function closestIn<T extends SourceValue>(
+  figure: Figure,
+  index: ValueIndex<T>,
+  kinds: readonly SourceKind[],
+): T | null {
+  if (typeof figure.value !== 'number') return null;
+  const magnitude = Math.abs(figure.value);
+  const reach = figure.tolerance + slack(magnitude) * 2;
+  const nearby = index.within(magnitude - reach, magnitude + reach).filter((value) => kinds.includes(value.kind));
+  return closest(figure, nearby);
+}
+
+/** A value of a tool's output, not of the snapshot, its fundamentals or the decision. */
+const fromTool = (source: SourceValue) => !('tier' in source) && /^[^\s(.[]+#\d+/.test(source.path);
+
+function toolValues(context: MatchContext): SourceValue[] {
+  const cached = context.named.get('tools');
+  if (cached) return cached;
+  const found = context.sources.filter(fromTool);
+  context.named.set('tools', found);
+  return found;
+}
+
 const isDerived = (source: SourceValue): source is DerivedValue => 'tier' in source;
 
 function outcomeOf(figure: Figure, source: SourceValue): Outcome {
@@ -83,32 +120,22 @@ function outcomeOf(figure: Figure, source: SourceValue): Outcome {
     status: isDerived(source) ? 'derived' : 'verified',
     source: source.path,
     sourceValue: source.value,
-    sourceText: writtenLike(figure, source.value),
+    sourceText: writtenLike(figure, source.value, source.decimals),
   };
 }
 
-/** The value written the way the figure was: its decimals, scale, sign and unit ("61.0", "2.50 USD"). */
-export function writtenLike(figure: Figure, value: number | string): string {
+/**
+ * A value written the way the figure was — its scale, sign and unit — at the data's own
+ * precision when known ("53.6" for an RSI written "54"), else at the figure's, at least 2
+ * decimals for a derived number ("2.50 USD").
+ */
+export function writtenLike(figure: Figure, value: number | string, decimals?: number): string {
   if (typeof value === 'string') return value;
-  const number = Math.abs(value / figure.scale).toFixed(figure.decimals);
-  const sign = value < 0 && (figure.signed || figure.unit !== 'currency') ? '-' : figure.signed && value > 0 ? '+' : '';
+  const places = decimals ?? (figure.scale > 1 ? Math.max(figure.decimals, 2) : Math.max(figure.decimals, 2));
+  const number = Math.abs(value / figure.scale).toFixed(Math.min(places, 6));
+  const written = /^[+\-−]/.test(figure.text);
+  const sign = value < 0 && (written || figure.unit !== 'currency') ? '-' : written && value > 0 ? '+' : '';
   return figure.text.replace(/[+\-−]?\d[\d,]*(?:\.\d+)?/, `${sign}${number}`);
-}
-
-/** Whether a figure in this unit can be the quantity at all. */
-function fits(figure: Figure, quantity: QuantityDefinition): boolean {
-  switch (quantity.kind) {
-    case 'price':
-      return figure.unit === 'currency' || figure.unit === 'number';
-    case 'percent':
-      return figure.unit === 'percent' || figure.unit === 'number';
-    case 'amount':
-      return (figure.unit === 'currency' || figure.unit === 'number') && figure.scale > 1;
-    case 'ratio':
-      return figure.unit === 'number' || figure.unit === 'ratio';
-    case 'number':
-      return figure.unit === 'number';
-  }
 }
 
 /** Whether a different number is a contradiction: a percentage quantity needs a %, "Volatility 0.50" may be a score. */
@@ -117,75 +144,287 @@ function contradictable(figure: Figure, quantity: QuantityDefinition, context: M
   return quantity.kind !== 'percent' || figure.unit === 'percent';
 }
 
-function candidatesFor(quantity: QuantityDefinition, context: MatchContext): SourceValue[] {
-  const named = (source: SourceValue) =>
-    quantity.sources.some((path) => source.path === path || (path.endsWith(' ') && source.path.startsWith(path)));
-  return [...context.sources.filter(named), ...context.derived.filter(named)].filter(
-    (source) => typeof source.value === 'number',
+/** The values a quantity is, from the sources and the specific derived values; periodic ones filtered later. */
+function valuesOf(quantity: QuantityDefinition, context: MatchContext): SourceValue[] {
+  const cached = context.named.get(quantity.id);
+  if (cached) return cached;
+  const all = [...context.sources, ...context.derived];
+  const found = quantity.sources.flatMap((path) =>
+    all.filter(
+      (source) =>
+        typeof source.value === 'number' &&
+        (source.path === path ||
+          source.key === path ||
+          source.key === `${path}.qoq` ||
+          (path.endsWith(' ') && source.path.startsWith(path))),
+    ),
   );
+  context.named.set(quantity.id, found);
+  return found;
 }
 
-/** The value a contradiction quotes: the one whose period the name states ("20-day volatility"), else the first. */
-function truthFor(figure: Figure, candidates: readonly SourceValue[]): SourceValue {
-  const name = figure.quantity?.text.toLowerCase() ?? '';
-  const period = /\b20[- ](?:day|session)/.test(name) ? '20d' : /\b(?:1|one)[- ]year/.test(name) ? '1y' : null;
-  return (period && candidates.find((candidate) => candidate.path.endsWith(period))) || candidates[0]!;
+/** The values of the bound quantity: for a fundamentals figure, those of the period the words name. */
+function candidatesFor(binding: Binding, quantity: QuantityDefinition, context: MatchContext): SourceValue[] {
+  const values = valuesOf(quantity, context);
+  if (!quantity.periodic) return values;
+  const sequential = binding.sequential === true;
+  const growth = quantity.id.endsWith('Growth');
+  return values.filter((value) => {
+    if (growth && (value.key?.endsWith('.qoq') ?? false) !== sequential) return false;
+    return value.period ? periodMatches(binding.period ?? null, value.period) : binding.period == null;
+  });
 }
 
-/** A figure the text names a quantity for: that quantity's value, or a contradiction. */
-function classifyNamed(figure: Figure, quantity: QuantityDefinition, context: MatchContext): Outcome | null {
-  if (!fits(figure, quantity)) return null;
-  if (quantity.id === 'rsi' && figure.decimals === 0 && rsiThresholds.has(Math.abs(figure.value as number)))
-    return null;
-  const candidates = candidatesFor(quantity, context);
-  if (candidates.length === 0) return null;
-  const factors = quantity.kind === 'percent' && figure.unit === 'number' ? [1, 100] : [1];
-  const hit = closest(figure, candidates, factors);
-  if (hit) return outcomeOf(figure, hit);
-  if (!contradictable(figure, quantity, context)) return null;
-  const general = quantity.strength === 'soft' ? classifyUnnamed(figure, context) : null;
-  if (general && general.status !== 'unsourced') return general;
-  const truth = truthFor(figure, candidates);
+/** Another quantity of the same kind that the figure equals: a crossed value ("SMA200 138.95" is the SMA50). */
+function crossedWith(
+  figure: Figure,
+  binding: Binding,
+  quantity: QuantityDefinition,
+  context: MatchContext,
+): { label: string; source: SourceValue } | null {
+  if (quantity.periodic) {
+    const others = valuesOf(quantity, context).filter(
+      (value) => value.period && !candidatesFor(binding, quantity, context).includes(value),
+    );
+    const hit = closest(figure, others, factorsFor(figure, quantity));
+    if (hit) return { label: `${quantity.label} (${hit.period!.label})`, source: hit };
+  }
+  for (const other of quantities) {
+    if (other.id === quantity.id || other.kind !== quantity.kind || other.id === 'return' || other.periods) continue;
+    if (!fits(figure, other) || (other.periodic && !quantity.periodic)) continue;
+    const hit = closest(figure, valuesOf(other, context), factorsFor(figure, other));
+    if (hit) return { label: other.label, source: hit };
+  }
+  return null;
+}
+
+const factorsFor = (figure: Figure, quantity: QuantityDefinition) =>
+  quantity.kind === 'percent' && figure.unit === 'number' ? [1, 100] : [1];
+
+/** A contradiction quoting the true value, and the quantity the figure equals instead when there is one. */
+function contradiction(figure: Figure, truth: SourceValue, crossed: ReturnType<typeof crossedWith>): Outcome {
   return {
     status: 'contradicted',
     source: truth.path,
     sourceValue: truth.value,
-    sourceText: writtenLike(figure, truth.value as number),
+    sourceText: writtenLike(figure, truth.value as number, truth.decimals),
+    ...(crossed ? { crossed: crossed.label, crossedSource: crossed.source.path } : {}),
   };
+}
+
+/** A figure the text names a quantity for: that quantity's value, or a contradiction. */
+function classifyNamed(figure: Figure, binding: Binding, context: MatchContext): Outcome | null {
+  const quantity = binding.quantity;
+  if (!fits(figure, quantity)) return null;
+  if (quantity.id === 'rsi' && figure.decimals === 0 && rsiThresholds.has(Math.abs(figure.value as number)))
+    return null;
+  const candidates = candidatesFor(binding, quantity, context);
+  if (candidates.length === 0) return null;
+  const hit = closest(figure, candidates, factorsFor(figure, quantity));
+  if (hit) return outcomeOf(figure, hit);
+  if (!contradictable(figure, quantity, context)) return null;
+  const general = quantity.strength === 'soft' ? classifyUnnamed(figure, context) : null;
+  if (general && general.status !== 'unsourced') return general;
+  // What the desk's own tools returned is unlabelled text ("revenue up 19 %" in a search result): it may state the figure.
+  const told = closest(figure, toolValues(context), factorsFor(figure, quantity));
+  if (told) return outcomeOf(figure, told);
+  return contradiction(figure, candidates[0]!, crossedWith(figure, binding, quantity, context));
+}
+
+/** The readings of a level quantity: each value it has, exact and as shown. */
+function levelReadings(quantity: QuantityDefinition, context: MatchContext): Array<{ path: string; value: number }> {
+  const values = valuesOf(quantity, context).filter((value) => value.kind === 'price');
+  const first = values[0];
+  return first ? readingsOf(first).map((value) => ({ path: first.path, value })) : [];
+}
+
+interface Expected {
+  value: number;
+  formula: string;
+  /** Measured from a level the decision states (entry, stop, target) or the data. */
+  exact: boolean;
+}
+
+/** The distances a figure in its unit can be, from each subject reading to each reference reading. */
+function expectedDistances(
+  figure: Figure,
+  subjects: ReadonlyArray<{ path: string; value: number }>,
+  references: ReadonlyArray<{ path: string; value: number }>,
+  context: MatchContext,
+): Expected[] {
+  const atr = levelReadings(quantityById.get('atr')!, context);
+  const found: Expected[] = [];
+  for (const subject of subjects) {
+    for (const reference of references) {
+      const difference = subject.value - reference.value;
+      const exact = subject.path !== 'text';
+      const pair = `${subject.path} − ${reference.path}`;
+      if (figure.unit === 'percent') {
+        if (reference.value > 0)
+          found.push({ value: (difference / reference.value) * 100, formula: `(${pair}) ÷ ${reference.path}`, exact });
+        if (subject.value > 0)
+          found.push({ value: (difference / subject.value) * 100, formula: `(${pair}) ÷ ${subject.path}`, exact });
+      } else if (figure.unit === 'atr') {
+        for (const range of atr)
+          if (range.value > 0) found.push({ value: difference / range.value, formula: `(${pair}) ÷ ATR`, exact });
+      } else {
+        found.push({ value: difference, formula: pair, exact });
+      }
+    }
+  }
+  return found;
+}
+
+/** Whether a figure is a distance, in the direction the words state (a written sign must match too). */
+function distanceMatches(figure: Figure, expected: number, direction: -1 | 0 | 1): boolean {
+  if (direction !== 0 && Math.sign(expected) !== direction && Math.abs(expected) > figure.tolerance) return false;
+  const written = figure.value as number;
+  const gap =
+    figure.signed && direction === 0 ? Math.abs(written - expected) : Math.abs(Math.abs(written) - Math.abs(expected));
+  return gap <= figure.tolerance + slack(expected);
+}
+
+/** The subjects of a distance: the level named (else the close, or the close and the entry for the decision's levels). */
+function subjectsOf(distanceWords: Distance, context: MatchContext): Array<{ path: string; value: number }> {
+  const named = distanceWords.subject
+    ? levelReadings(distanceWords.subject, context)
+    : ['stop', 'target'].includes(distanceWords.reference.id)
+      ? [...levelReadings(quantityById.get('price')!, context), ...levelReadings(quantityById.get('entry')!, context)]
+      : levelReadings(quantityById.get('price')!, context);
+  const stated = distanceWords.subjectValue !== undefined ? [{ path: 'text', value: distanceWords.subjectValue }] : [];
+  return [...named, ...stated];
+}
+
+/** The snapshot's own distance field for the close against an average or the year's extremes, when it has one. */
+const snapshotDistance: Record<string, string> = {
+  sma20: 'snapshot.indicators.distanceFromSma20',
+  sma50: 'snapshot.indicators.distanceFromSma50',
+  sma200: 'snapshot.indicators.distanceFromSma200',
+  high52w: 'snapshot.indicators.distanceFromHigh52w',
+  low52w: 'snapshot.indicators.distanceFromLow52w',
+};
+
+/** A distance between two levels: derived when the levels give it, contradicted (or crossed) when they give another. */
+function classifyDistance(figure: Figure, binding: Binding, context: MatchContext): Outcome | null {
+  const words = binding.distance!;
+  if (typeof figure.value !== 'number') return null;
+  const subjects = subjectsOf(words, context);
+  const references = levelReadings(words.reference, context);
+  if (subjects.length === 0 || references.length === 0) return null;
+  const own = snapshotDistance[words.reference.id];
+  if (own && figure.unit === 'percent' && (words.subject === null || words.subject.id === 'price')) {
+    const field = context.sources.find((source) => source.path === own);
+    if (field && typeof field.value === 'number' && distanceMatches(figure, field.value, words.direction))
+      return outcomeOf(figure, field);
+    if (
+      field &&
+      typeof field.value === 'number' &&
+      field.shown !== undefined &&
+      distanceMatches(figure, field.shown, words.direction)
+    )
+      return outcomeOf(figure, field);
+  }
+  const expected = expectedDistances(figure, subjects, references, context);
+  const hit = expected.find((candidate) => distanceMatches(figure, candidate.value, words.direction));
+  if (hit) return derivedOutcome(figure, hit);
+  const sides = [words.reference, ...(words.subject ? [words.subject] : [])];
+  const decisionSide = sides.some((side) => side.decisionOnly);
+  // A price the data has as it is ("SMA50 138.95 above the SMA200") is a level the words compare, not a distance.
+  if (figure.unit !== 'percent' && figure.unit !== 'atr') {
+    const level = classifyUnnamed(figure, context);
+    if (level.status === 'verified') return level;
+  }
+  const stated = subjects.some((subject) => subject.path === 'text') && !words.subject;
+  if ((decisionSide && !context.decisionText) || stated || figure.unit === 'ratio') return null;
+  if (figure.unit === 'number' && figure.decimals === 0) return null;
+  if (sides.some((side) => side.strength === 'soft')) {
+    const general = classifyUnnamed(figure, context);
+    if (general.status !== 'unsourced') return general;
+  }
+  const truth = expected.find((candidate) => candidate.exact) ?? expected[0]!;
+  const crossed = crossedDistance(figure, words, subjects, context);
+  return {
+    status: 'contradicted',
+    source: truth.formula,
+    sourceValue: truth.value,
+    sourceText: writtenLike(figure, words.direction === 0 ? truth.value : Math.abs(truth.value), 2),
+    ...(crossed ? { crossed: crossed.label, crossedSource: crossed.formula } : {}),
+  };
+}
+
+function derivedOutcome(figure: Figure, hit: Expected): Outcome {
+  return {
+    status: 'derived',
+    source: hit.formula,
+    sourceValue: hit.value,
+    sourceText: writtenLike(figure, figure.signed ? hit.value : Math.abs(hit.value), 2),
+  };
+}
+
+/** The other level the distance is to (the SMA50's gap quoted as the SMA200's), or the other side of it. */
+function crossedDistance(
+  figure: Figure,
+  words: Distance,
+  subjects: ReadonlyArray<{ path: string; value: number }>,
+  context: MatchContext,
+): { label: string; formula: string } | null {
+  const references = levelReadings(words.reference, context);
+  const flipped = expectedDistances(figure, subjects, references, context).find((candidate) =>
+    distanceMatches(figure, candidate.value, 0),
+  );
+  if (flipped && words.direction !== 0)
+    return { label: `${words.reference.label}, on the other side`, formula: flipped.formula };
+  for (const other of quantities) {
+    if (!other.level || other.id === words.reference.id || other.id === words.subject?.id) continue;
+    if (other.decisionOnly && !context.decisionText) continue;
+    const hit = expectedDistances(figure, subjects, levelReadings(other, context), context).find((candidate) =>
+      distanceMatches(figure, candidate.value, 0),
+    );
+    if (hit) return { label: `the distance from the ${other.label}`, formula: hit.formula };
+  }
+  return null;
+}
+
+/** The sources a unit can equal, named ones and the market block's text apart; found once per context and unit. */
+function usableFor(unit: ClaimUnit, context: MatchContext): [SourceValue[], SourceValue[]] {
+  const key = `unit:${unit}`;
+  const cached = context.named.get(key);
+  const block = context.named.get(`${key}:block`);
+  if (cached && block) return [cached, block];
+  const usable = context.sources.filter((source) => comparable[unit].includes(source.kind));
+  const found: [SourceValue[], SourceValue[]] = [
+    usable.filter((source) => !source.path.startsWith('snapshot.text')),
+    usable.filter((source) => source.path.startsWith('snapshot.text')),
+  ];
+  context.named.set(key, found[0]);
+  context.named.set(`${key}:block`, found[1]);
+  return found;
 }
 
 /** A figure with no quantity named (or none it fits): any source, then derived values, then upstream texts. */
 function classifyUnnamed(figure: Figure, context: MatchContext): Outcome {
   const kinds = comparable[figure.unit];
   // A named value first; the market block's own text (ATR as a share of the close, 3.09 M) only where none matches.
-  const usable = context.sources.filter((source) => kinds.includes(source.kind));
-  const direct =
-    closest(
-      figure,
-      usable.filter((source) => !source.path.startsWith('snapshot.text')),
-    ) ??
-    closest(
-      figure,
-      usable.filter((source) => source.path.startsWith('snapshot.text')),
-    );
+  const [named, block] = usableFor(figure.unit, context);
+  const direct = closest(figure, named) ?? closest(figure, block);
   if (direct) return outcomeOf(figure, direct);
-  const specific = closest(
-    figure,
-    context.derived.filter((value) => value.tier === 'specific' && kinds.includes(value.kind)),
-  );
+  if (figure.unit === 'date') return relayed(figure, context);
+  const specific = closestIn(figure, context.specific, kinds);
   if (specific) return outcomeOf(figure, specific);
   const precise =
     typeof figure.value === 'number' && figure.tolerance <= combinatorialPrecision * Math.abs(figure.value);
   if (precise) {
-    const combined = closest(
-      figure,
-      context.derived.filter((value) => value.tier === 'combinatorial' && kinds.includes(value.kind)),
-    );
+    const combined = closestIn(figure, context.combinatorial, kinds);
     if (combined) return outcomeOf(figure, combined);
   }
-  const relayed = context.upstream.find((claim) => claim.unit === figure.unit && sameFigure(figure, claim));
-  return relayed
-    ? { status: 'unsourced', via: relayed.agent === 'director' ? relayed.field : `report.${relayed.agent}` }
+  return relayed(figure, context);
+}
+
+/** Unsourced, naming an earlier text of the run that states the figure too. */
+function relayed(figure: Figure, context: MatchContext): Outcome {
+  const earlier = context.upstream.find((claim) => claim.unit === figure.unit && sameFigure(figure, claim));
+  return earlier
+    ? { status: 'unsourced', via: earlier.agent === 'director' ? earlier.field : `report.${earlier.agent}` }
     : { status: 'unsourced' };
 }
 
@@ -194,14 +433,20 @@ function sameFigure(figure: Figure, claim: Claim): boolean {
   return Math.abs(figure.value - claim.value) <= figure.tolerance + slack(claim.value);
 }
 
-/** The quantity a figure is read as: the one named before it, when the figure's unit fits it. */
+/** The quantity a figure is read as: the one its words name, when the figure's unit fits it. */
 export function quantityOf(figure: Figure): QuantityDefinition | null {
-  const quantity = figure.quantity?.quantity ?? null;
-  return quantity && fits(figure, quantity) ? quantity : null;
+  const binding = figure.quantity;
+  if (!binding) return null;
+  return binding.distance || fits(figure, binding.quantity) ? binding.quantity : null;
 }
 
 /** One figure's status against the run's sources. */
 export function classify(figure: Figure, context: MatchContext): Outcome {
-  const named = figure.quantity ? classifyNamed(figure, figure.quantity.quantity, context) : null;
+  const binding = figure.quantity;
+  const named = binding
+    ? binding.distance
+      ? classifyDistance(figure, binding, context)
+      : classifyNamed(figure, binding, context)
+    : null;
   return named ?? classifyUnnamed(figure, context);
 }

@@ -81,8 +81,8 @@ function specific(
   close: Level | null,
 ): DerivedValue[] {
   const values: DerivedValue[] = [];
-  const add = (path: string, kind: DerivedValue['kind'], value: number) => {
-    if (Number.isFinite(value)) values.push({ path, kind, value, tier: 'specific' });
+  const add = (path: string, kind: DerivedValue['kind'], value: number, key?: string) => {
+    if (Number.isFinite(value)) values.push({ path, kind, value, tier: 'specific', ...(key ? { key } : {}) });
   };
   if (atr && close) {
     for (const k of atrMultiples) {
@@ -101,10 +101,17 @@ function specific(
       const risk = Math.abs(at - stop);
       if (risk > 0 && target !== null)
         add(`(takeProfit − ${name}) ÷ (${name} − stopLoss)`, 'ratio', Math.abs(target - at) / risk);
-      if (basis === fill && decision.positionSizePct > 0)
-        add(`positionSizePct × |${name} − stopLoss| ÷ ${name}`, 'percent', (decision.positionSizePct * risk) / at);
+      if (decision.positionSizePct > 0 && (basis === fill || name === 'lastClose'))
+        add(
+          `positionSizePct × |${name} − stopLoss| ÷ ${name}`,
+          'percent',
+          (decision.positionSizePct * risk) / at,
+          'riskPerTrade',
+        );
+      if (risk > 0) add(`|${name} − stopLoss|`, 'price', risk, 'riskPerShare');
     }
   }
+  values.push(...levelDistances(sources));
   if (atr) {
     const levels = [
       'decision.entry',
@@ -118,6 +125,44 @@ function specific(
         for (const [x, y] of zip(a, b)) add(`|${a.path} − ${b.path}| ÷ ATR`, 'atr', Math.abs(x - y) / atr.readings[0]!);
         const shownAtr = atr.readings[1] ?? atr.readings[0]!;
         for (const [x, y] of zip(a, b)) add(`|${a.path} − ${b.path}| ÷ ATR`, 'atr', Math.abs(x - y) / shownAtr);
+      }
+    }
+  }
+  return values;
+}
+
+/**
+ * The decision's levels against the close and each other, in price and percent (of either
+ * level): few and meaningful, so they match like any source ("a limit 1.6 % under the close").
+ */
+function levelDistances(sources: readonly SourceValue[]): DerivedValue[] {
+  const levels = [
+    'decision.entry',
+    'decision.stopLoss',
+    'decision.takeProfit',
+    'snapshot.indicators.lastClose',
+  ].flatMap((path) => levelOf(sources, path) ?? []);
+  const values: DerivedValue[] = [];
+  for (const a of levels) {
+    for (const b of levels) {
+      if (a.path >= b.path) continue;
+      for (const [x, y] of zip(a, b)) {
+        if (x <= 0 || y <= 0) continue;
+        values.push(
+          { path: `|${a.path} − ${b.path}|`, kind: 'price', value: Math.abs(x - y), tier: 'specific' },
+          {
+            path: `|${a.path} − ${b.path}| ÷ ${b.path}`,
+            kind: 'percent',
+            value: (Math.abs(x - y) / y) * 100,
+            tier: 'specific',
+          },
+          {
+            path: `|${a.path} − ${b.path}| ÷ ${a.path}`,
+            kind: 'percent',
+            value: (Math.abs(x - y) / x) * 100,
+            tier: 'specific',
+          },
+        );
       }
     }
   }

@@ -1,5 +1,6 @@
+import { bindFigure, type Binding } from './bind.js';
+import { findQuantities, type QuantityMention } from './quantities.js';
 import type { ClaimUnit } from './types.js';
-import { findQuantities, quantityBefore, type QuantityMention } from './quantities.js';
 
 /** A figure found in a text, before it is matched to a source. */
 export interface Figure {
@@ -13,9 +14,10 @@ export interface Figure {
   /** Digits after the decimal point, and the scale a magnitude multiplies by (1e9 for "38.44 B"). */
   decimals: number;
   scale: number;
-  /** True when the text wrote a sign (+2.09 %, -27.11 %): then the sign must match too. */
+  /** True when the text gave a sign (+2.09 %, -27.11 %, "fell 3 %"): then the sign must match too. */
   signed: boolean;
-  quantity: QuantityMention | null;
+  /** The quantity its words name (bind.ts), if any. */
+  quantity: Binding | null;
 }
 
 const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -68,9 +70,13 @@ interface Suffix {
 function readSuffix(after: string): Suffix | null {
   const percent = /^\s?(?:%|percent\b|per cent\b|pct\b|percentage points?\b|pp\b)/i.exec(after);
   if (percent) return { unit: 'percent', scale: 1, length: percent[0].length };
-  const atr = /^\s?(?:×|x|times)\s?(?:the\s+)?ATRs?(?:\s?\(14\))?(?![\w(])/i.exec(after);
+  // "2 × ATR", "2.0 ATRs", "1.5x ATR(14)" — but not "53.6 ATR 4.57", where ATR names the next figure.
+  const atr =
+    /^[\s-]?(?:(?:×|x|times)\s?(?:the\s+)?)?(?:ATRs?|average\s+true\s+ranges?)(?:\s?\(14\))?(?![\w(])(?!\s*(?:\(14\)\s*)?(?:of|at|is|was|:|=)?\s*\$?\d)/i.exec(
+      after,
+    );
   if (atr) return { unit: 'atr', scale: 1, length: atr[0].length };
-  const multiple = /^\s?(?:×|x)(?![\w])|^ ?: ?1(?![\d.]|\s*=)/.exec(after);
+  const multiple = /^\s?(?:×|x)(?![\w])|^ ?: ?1(?![\d.]|\s*=)|^\s?R(?![\w:/])/.exec(after);
   if (multiple) return { unit: 'ratio', scale: 1, length: multiple[0].length };
   const scaled =
     /^\s?(trillion|billion|million|thousand|tn|bn|mn|mm|[TBMK]|k)(?![A-Za-z])(\s?(?:USD|EUR|GBP|dollars?)\b)?/.exec(
@@ -85,16 +91,24 @@ function readSuffix(after: string): Suffix | null {
   return null;
 }
 
-function spansOf(text: string, patterns: readonly RegExp[]): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
-  for (const pattern of patterns) {
-    for (const match of text.matchAll(pattern)) spans.push([match.index, match.index + match[0].length]);
+/** Positions covered by spans, one flag a character: membership in constant time, however many spans. */
+class Covered {
+  private readonly flags: Uint8Array;
+  constructor(length: number) {
+    this.flags = new Uint8Array(length + 1);
   }
-  return spans;
+  add(from: number, to: number): void {
+    this.flags.fill(1, from, to);
+  }
+  addAll(text: string, patterns: readonly RegExp[]): void {
+    for (const pattern of patterns) {
+      for (const match of text.matchAll(pattern)) this.add(match.index, match.index + match[0].length);
+    }
+  }
+  has(at: number): boolean {
+    return this.flags[at] === 1;
+  }
 }
-
-const inside = (spans: ReadonlyArray<[number, number]>, at: number) =>
-  spans.some(([from, to]) => at >= from && at < to);
 
 /**
  * Every figure in a text, in order: prices, percentages, magnitudes, multiples, ratios, dates,
@@ -103,28 +117,76 @@ const inside = (spans: ReadonlyArray<[number, number]>, at: number) =>
  * years in prose, clock times, web addresses, and bare whole numbers with no quantity ("3 of 3").
  */
 export function extractFigures(text: string): Figure[] {
+  // Most strings of a tool's JSON carry no digit, and so no figure: skip the name search.
+  if (!/\d/.test(text)) return [];
   const mentions = findQuantities(text);
   // Digits inside a quantity's own name (the 14 of RSI(14), the 52 of 52-week high) are part of the name.
-  const excluded = [
-    ...spansOf(text, notFigures),
-    ...mentions.map((mention): [number, number] => [mention.start, mention.end]),
-  ];
+  const excluded = new Covered(text.length);
+  excluded.addAll(text, notFigures);
+  for (const mention of mentions) excluded.add(mention.start, mention.end);
   const dates = extractDates(text, excluded);
-  const dateSpans = dates.map((date): [number, number] => [date.start, date.end]);
   const figures: Figure[] = [...dates];
+  for (const date of dates) excluded.add(date.start, date.end);
   for (const match of text.matchAll(numberPattern)) {
-    const figure = readNumber(text, match, mentions);
-    if (figure && !inside(excluded, figure.numberStart) && !inside(dateSpans, figure.numberStart))
-      figures.push(figure.figure);
+    const figure = readNumber(text, match);
+    if (figure && !excluded.has(figure.numberStart)) figures.push(figure.figure);
   }
-  return figures.sort((a, b) => a.start - b.start);
+  figures.sort((a, b) => a.start - b.start);
+  return bindAll(text, figures, mentions);
 }
 
-function readNumber(
-  text: string,
-  match: RegExpMatchArray,
-  mentions: readonly QuantityMention[],
-): { figure: Figure; numberStart: number } | null {
+/** Each figure's quantity; a bare whole number stays a figure only where its words name a quantity ("RSI 54"). */
+function bindAll(text: string, figures: Figure[], mentions: readonly QuantityMention[]): Figure[] {
+  const bound: Figure[] = [];
+  for (const figure of figures) {
+    if (figure.unit === 'date') {
+      bound.push(figure);
+      continue;
+    }
+    const quantity = bindFigure(text, figure, mentions, bound);
+    const plainWhole =
+      figure.unit === 'number' && figure.decimals === 0 && !figure.text.includes(',') && figure.scale === 1;
+    if (plainWhole && (!quantity || quantity.distance || isYear(figure.value as number))) continue;
+    if (!quantity && noClaim(text, figure)) continue;
+    bound.push(withImpliedSign(text, { ...figure, quantity }));
+  }
+  return bound;
+}
+
+/**
+ * Numbers that name no quantity and claim nothing of the data: a self-assessed score ("trend
+ * score 0.80", "0.68 (0 very negative, 1 very positive)") and a round hypothetical ("a 10 %
+ * move would be unusual").
+ */
+function noClaim(text: string, figure: Figure): boolean {
+  const before = text.slice(Math.max(0, figure.start - 24), figure.start);
+  const after = text.slice(figure.end, figure.end + 24);
+  if (/\b(?:scores?|scored|scoring|rating|rated|grade)\s*(?:of|at|is|was|:|=)?\s*$/i.test(before)) return true;
+  if (/^\s*(?:\(\s*0\b|on\s+a\s+0\b|\/\s*(?:1|10)\b|out\s+of\s+(?:1|10)\b)/i.test(after)) return true;
+  // A count: "12,000 people", "40 distribution centres".
+  if (figure.unit === 'number' && figure.decimals === 0 && figure.scale === 1 && /^\s+[a-z]/.test(after)) return true;
+  return (
+    figure.unit === 'percent' &&
+    figure.decimals === 0 &&
+    !figure.signed &&
+    /\b(?:a|an|another|any|every|each)\s+$/i.test(before)
+  );
+}
+
+/** "fell 3.2 %", "down 6.18 %": a direction word right before an unsigned percentage gives it a sign. */
+function withImpliedSign(text: string, figure: Figure): Figure {
+  if (figure.signed || figure.unit !== 'percent' || typeof figure.value !== 'number') return figure;
+  const before = text.slice(Math.max(0, figure.start - 40), figure.start);
+  const verb =
+    /\b(?:(?<down>down|fell|fallen|lost|declined|dropped|slid|slipped|shed|sank|decreased|shrank|contracted|lower\s+by|falling|dropping|declining)|(?<up>up|rose|risen|gained|added|climbed|rallied|advanced|increased|grew|grown|jumped|expanded|higher\s+by|rising|gaining|climbing))\b(?:\s+(?:by|some|about|roughly|nearly|almost|around|another|a\s+further|an?\s+))*\s*[+]?$/i.exec(
+      before,
+    );
+  if (!verb || /\b(?:up|down)\s+to\s*$/i.test(before)) return figure;
+  const sign = verb.groups?.down ? -1 : 1;
+  return { ...figure, value: sign * Math.abs(figure.value), signed: true };
+}
+
+function readNumber(text: string, match: RegExpMatchArray): { figure: Figure; numberStart: number } | null {
   const [whole, sign = '', symbol, digits = '', fraction] = match;
   const start = match.index!;
   const numberStart = start + sign.length + (symbol?.length ?? 0);
@@ -143,9 +205,6 @@ function readNumber(
   const negative = sign === '-' || sign === '−';
   // A sign only counts where it starts the figure: "2–6" and "130-135" are ranges.
   const signed = sign !== '' && (start === 0 || /[\s([:=]$/.test(before));
-  const quantity = quantityBefore(text, start, mentions);
-  const plainWhole = unit === 'number' && decimals === 0 && !digits.includes(',') && scale === 1;
-  if (plainWhole && (!quantity || isYear(magnitude))) return null;
   const end = start + whole.length + (suffix?.length ?? 0);
   return {
     numberStart,
@@ -159,17 +218,19 @@ function readNumber(
       decimals,
       scale,
       signed,
-      quantity,
+      quantity: null,
     },
   };
 }
 
 const isYear = (value: number) => Number.isInteger(value) && value >= 1900 && value <= 2100;
 
-function extractDates(text: string, excluded: ReadonlyArray<[number, number]>): Figure[] {
+function extractDates(text: string, excluded: Covered): Figure[] {
   const found: Figure[] = [];
+  const taken = new Covered(text.length);
   const add = (start: number, written: string, value: string) => {
-    if (inside(excluded, start) || found.some((other) => start >= other.start && start < other.end)) return;
+    if (excluded.has(start) || taken.has(start)) return;
+    if (!value.includes('NaN')) taken.add(start, start + written.length);
     found.push({
       text: written,
       start,

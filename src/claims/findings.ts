@@ -28,10 +28,16 @@ export function whereWritten(claim: Pick<Claim, 'agent' | 'field'>): string {
   return `${names[claim.agent] ?? claim.agent}'s report`;
 }
 
-/** "RSI(14) 48.2 where the data has 53.6 (snapshot.indicators.rsi14)". */
+/**
+ * "RSI(14) 48.2 where the data has 53.6 (snapshot.indicators.rsi14)"; a crossed figure names
+ * both quantities: "SMA200 138.95 where the data has 128.04 (…sma200); 138.95 is the SMA50 (…sma50)".
+ */
 export function contradictionText(claim: Claim): string {
   const named = claim.quantity ? `${claim.quantity} ${claim.text}` : claim.text;
-  return `${named} where the data has ${claim.sourceText ?? String(claim.sourceValue)} (${claim.source ?? 'unknown source'})`;
+  const truth = `${named} where the data has ${claim.sourceText ?? String(claim.sourceValue)} (${claim.source ?? 'unknown source'})`;
+  return claim.crossed
+    ? `${truth}; ${claim.text} is the ${claim.crossed} (${claim.crossedSource ?? 'unknown source'})`
+    : truth;
 }
 
 const isDecisionText = (claim: Claim) => claim.field.startsWith('decision.');

@@ -1,4 +1,4 @@
-export { checkClaims, decisionTexts, type ClaimsCheck, type ClaimsInput } from './check.js';
+export { checkClaims, decisionTexts, maxCheckedChars, type ClaimsCheck, type ClaimsInput } from './check.js';
 export { extractFigures, type Figure } from './extract.js';
 export { claimFindings, claimLimits, contradictionText, whereWritten } from './findings.js';
 export { countClaims, summarizeClaims } from './summary.js';

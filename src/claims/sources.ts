@@ -1,6 +1,8 @@
 import { maxDrawdownWindow, yearOfCloses } from '../market/indicators.js';
 import type { Indicators, MarketSnapshot, QuoteStats } from '../market/types.js';
 import { extractFigures, type Figure } from './extract.js';
+import { fundamentalsSources } from './fundamentals.js';
+import type { PeriodRef } from './periods.js';
 
 /** The unit a source value is in. Fractions of the snapshot (returns, volatility) are held in percent. */
 export type SourceKind = 'price' | 'percent' | 'number' | 'amount' | 'ratio' | 'atr' | 'date';
@@ -12,6 +14,12 @@ export interface SourceValue {
   value: number | string;
   /** The value as the agents were shown it (the market block rounds: 53.6, 4.57), when that differs. */
   shown?: number;
+  /** Decimals the data has it to (RSI 1, prices 2): how a contradiction quotes the truth (53.6, not 54). */
+  decimals?: number;
+  /** The quantity it answers to besides its path (`fundamentals.revenue`, `riskPerTrade`): see quantities.ts. */
+  key?: string;
+  /** The filed period of a fundamentals value. */
+  period?: PeriodRef;
 }
 
 /** The decision's fields the claims read; a plain shape so old saved decisions and test doubles fit. */
@@ -33,7 +41,8 @@ export interface ToolCallLike {
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const round = (value: number, decimals: number) => Number(value.toFixed(decimals));
 /** How the market block prints a price: 4 decimals below 2, else 2 (snapshot-text.ts formatPrice). */
-export const shownPrice = (value: number) => round(value, Math.abs(value) < 2 ? 4 : 2);
+export const shownPrice = (value: number) => round(value, priceDecimals(value));
+const priceDecimals = (value: number) => (Math.abs(value) < 2 ? 4 : 2);
 
 type Field = [path: string, kind: SourceKind, value: number | null | undefined, shownDecimals?: number];
 
@@ -87,9 +96,23 @@ export function snapshotSources(snapshot: MarketSnapshot | null): SourceValue[] 
   const values = fields.flatMap(([path, kind, value, decimals]): SourceValue[] => {
     if (!finite(value)) return [];
     const shown = kind === 'price' ? shownPrice(value) : decimals !== undefined ? round(value, decimals) : undefined;
-    return [{ path, kind, value, ...(shown !== undefined && shown !== value ? { shown } : {}) }];
+    const precision = kind === 'price' ? priceDecimals(value) : decimals;
+    return [
+      {
+        path,
+        kind,
+        value,
+        ...(shown !== undefined && shown !== value ? { shown } : {}),
+        ...(precision !== undefined ? { decimals: precision } : {}),
+      },
+    ];
   });
-  return [...values, ...snapshotDates(snapshot), ...textSources('snapshot.text', snapshot.text ?? '')];
+  return [
+    ...values,
+    ...snapshotDates(snapshot),
+    ...fundamentalsSources(snapshot.fundamentals),
+    ...textSources('snapshot.text', snapshot.text ?? ''),
+  ];
 }
 
 function snapshotDates(snapshot: MarketSnapshot): SourceValue[] {
@@ -110,14 +133,22 @@ function snapshotDates(snapshot: MarketSnapshot): SourceValue[] {
 export function decisionSources(decision: DecisionLevels | null): SourceValue[] {
   if (!decision) return [];
   const fields: Field[] = [
-    ['decision.entry', 'price', decision.entry],
-    ['decision.stopLoss', 'price', decision.stopLoss],
-    ['decision.takeProfit', 'price', decision.takeProfit],
-    ['decision.positionSizePct', 'percent', decision.positionSizePct],
-    ['decision.conviction', 'number', decision.conviction],
+    ['decision.entry', 'price', decision.entry, 2],
+    ['decision.stopLoss', 'price', decision.stopLoss, 2],
+    ['decision.takeProfit', 'price', decision.takeProfit, 2],
+    ['decision.positionSizePct', 'percent', decision.positionSizePct, 2],
+    ['decision.conviction', 'number', decision.conviction, 0],
   ];
-  return fields.flatMap(([path, kind, value]): SourceValue[] => (finite(value) ? [{ path, kind, value }] : []));
+  return fields.flatMap(([path, kind, value, decimals]): SourceValue[] =>
+    finite(value) ? [{ path, kind, value, decimals: Math.min(decimals ?? 2, decimalsOf(value)) }] : [],
+  );
 }
+
+/** The decimals a number is written with, at most 4 (4 → 0, 2.5 → 1). */
+export const decimalsOf = (value: number) => {
+  for (let decimals = 0; decimals < 4; decimals += 1) if (Number(value.toFixed(decimals)) === value) return decimals;
+  return 4;
+};
 
 /** A figure of a source text (the market block, a tool result) as a source value. */
 function figureSource(path: string, figure: Figure): SourceValue {
@@ -129,7 +160,12 @@ function figureSource(path: string, figure: Figure): SourceValue {
     ratio: 'ratio',
     date: 'date',
   };
-  return { path, kind: kinds[figure.unit], value: figure.value };
+  return {
+    path,
+    kind: kinds[figure.unit],
+    value: figure.value,
+    ...(figure.scale === 1 ? { decimals: figure.decimals } : {}),
+  };
 }
 
 /** The figures of a text the agent read, all labelled with one path. */
@@ -171,7 +207,7 @@ function keyPath(key: string): string {
 
 function walk(path: string, node: unknown, depth = 0): SourceValue[] {
   if (depth > 20) return [];
-  if (finite(node)) return [{ path, kind: 'number', value: node }];
+  if (finite(node)) return [{ path, kind: 'number', value: node, decimals: decimalsOf(node) }];
   if (typeof node === 'string') {
     const iso = /^(\d{4}-\d{2}-\d{2})(?:T[\d:.]+Z?)?$/.exec(node);
     return iso ? [{ path, kind: 'date', value: iso[1]! }] : textSources(path, node);

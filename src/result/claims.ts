@@ -36,6 +36,12 @@ export interface Claim {
   sourceValue?: number | string;
   /** The source value written like the figure ("53.6", "4.57 USD"): the true value of a contradicted figure. */
   sourceText?: string;
+  /**
+   * A contradicted figure that equals another quantity of the run: that quantity ("SMA50",
+   * "revenue (Q ending 2026-06-28)") and its source. The text crossed two quantities.
+   */
+  crossed?: string;
+  crossedSource?: string;
   /** An unsourced figure that an earlier text of the run states too (`report.risk`, `plan.briefs.quant`). */
   via?: string;
 }

@@ -68,6 +68,8 @@ const claim = z.looseObject({
   source: z.string().optional(),
   sourceValue: z.union([z.number(), z.string()]).optional(),
   sourceText: z.string().optional(),
+  crossed: z.string().optional(),
+  crossedSource: z.string().optional(),
   via: z.string().optional(),
 });
 

@@ -39,7 +39,7 @@ describe('claim statuses against a fixture snapshot', () => {
     ['The close sits 5.26 % above support.', ['5.26 %', 'derived', expect.any(String)]],
     ['RSI(14) at 48.2.', ['48.2', 'contradicted', 'snapshot.indicators.rsi14']],
     ['Beta 2.10 amplifies the market.', ['2.10', 'contradicted', 'snapshot.quote.beta']],
-    ['Momentum scores 0.72.', ['0.72', 'unsourced', null]],
+    ['Momentum reads 0.72 on our model.', ['0.72', 'unsourced', null]],
     ['A 7.31 % move is possible.', ['7.31 %', 'unsourced', null]],
   ])('%s', (text, expected) => {
     expect(deskClaims(text)).toContainEqual(expected);
@@ -141,7 +141,8 @@ describe('claim statuses against a fixture snapshot', () => {
       ['sentiment', 'Nov 5', 'verified', 'exa_search#1[0].publishedDate'],
       ['sentiment', '19 %', 'verified', 'exa_search#1[0].snippet'],
       ['quant', 'Nov 5', 'unsourced', null],
-      ['quant', '19 %', 'unsourced', null],
+      // The quant's words name revenue growth, which the snapshot has at 15 %.
+      ['quant', '19 %', 'contradicted', 'snapshot.quote.revenueGrowth'],
     ]);
   });
 
@@ -197,7 +198,7 @@ describe('prose as models write it', () => {
     [
       'A stop 1.5 × ATR below entry ($95.25).',
       [
-        ['1.5 × ATR', 'derived', '|decision.entry − decision.stopLoss| ÷ ATR'],
+        ['1.5 × ATR', 'derived', '(decision.stopLoss − decision.entry) ÷ ATR'],
         ['$95.25', 'verified', 'decision.stopLoss'],
       ],
     ],
@@ -266,7 +267,7 @@ it('a contradiction quotes the value of the period the text names', () => {
     reports: [{ agent: 'risk', text: '20-day volatility 45.0 % and 1-year volatility 12.0 %.' }],
   });
   expect(claims.map((claim) => [claim.status, claim.source, claim.sourceText])).toEqual([
-    ['contradicted', 'snapshot.indicators.volatility20d', '30.0 %'],
-    ['contradicted', 'snapshot.indicators.volatility1y', '35.0 %'],
+    ['contradicted', 'snapshot.indicators.volatility20d', '30.00 %'],
+    ['contradicted', 'snapshot.indicators.volatility1y', '35.00 %'],
   ]);
 });

@@ -25,14 +25,15 @@ const table: Array<[string, Array<[string, number | string, string, string?]>]> 
     'SMA50 138.95 USD (close +2.09 % vs it), drawdown -27.11%.',
     [
       ['138.95 USD', 138.95, 'currency', 'SMA50'],
-      ['+2.09 %', 2.09, 'percent', 'close'],
+      // "vs it" points back to the SMA50 by a pronoun: no name binds it.
+      ['+2.09 %', 2.09, 'percent'],
       ['-27.11%', -27.11, 'percent', 'drawdown'],
     ],
   ],
   [
     'Revenue rose 19 percent and margins 14.2 pct.',
     [
-      ['19 percent', 19, 'percent'],
+      ['19 percent', 19, 'percent', 'Revenue rose'],
       ['14.2 pct', 14.2, 'percent'],
     ],
   ],
@@ -95,13 +96,9 @@ const table: Array<[string, Array<[string, number | string, string, string?]>]> 
       ['29.99 %', 29.99, 'percent', '1-year volatility'],
     ],
   ],
-  [
-    'Risk score 0.65 (0 low, 1 high); momentum 0.50: 1 = calm.',
-    [
-      ['0.65', 0.65, 'number'],
-      ['0.50', 0.5, 'number'],
-    ],
-  ],
+  // A self-assessed score claims nothing of the data; a bare 0.50 is still read.
+  ['Risk score 0.65 (0 low, 1 high); momentum 0.50: 1 = calm.', [['0.50', 0.5, 'number']]],
+  ['Sentiment 0.68 (0 very negative, 1 very positive), and a 10 % move would be unusual.', []],
   // a comparison word breaks the naming: this close is no price claim
   ['A daily close below 130.43 USD ends it.', [['130.43 USD', 130.43, 'currency']]],
   [

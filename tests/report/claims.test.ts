@@ -17,7 +17,7 @@ function claimedResult(): AnalysisResult {
   const base = makeResult({
     decision: makeDecision({ rationale: 'RSI(14) at 48.2 and a limit at 180.00 with a stop at 168.00.' }),
     reports: [
-      makeReport('quant', { text: 'TREND\nRSI(14) 61.2 with ATR(14) 4.10 USD.\nMomentum score 0.70.' }),
+      makeReport('quant', { text: 'TREND\nRSI(14) 61.2 with ATR(14) 4.10 USD.\nMomentum reading 0.70.' }),
       makeReport('risk'),
     ],
   });
@@ -81,7 +81,7 @@ describe('claims in the reports', () => {
     expect(markdown).toContain('[^c1]: contradicted: the data has 61.2 (snapshot.indicators.rsi14 = 61.24)');
     expect(markdown).toMatch(/\[\^c\d+\]: verified: decision\.entry = 180\n/);
     expect(markdown).toContain('RSI(14) 61.2[^c');
-    expect(markdown).toMatch(/score 0\.70\[\^c(\d+)\][\s\S]*\[\^c\1\]: unsourced: no value of the run matches/);
+    expect(markdown).toMatch(/reading 0\.70\[\^c(\d+)\][\s\S]*\[\^c\1\]: unsourced: no value of the run matches/);
     // Each footnote used is defined once.
     const used = new Set([...markdown.matchAll(/\[\^(c\d+)\](?!:)/g)].map((match) => match[1]));
     const defined = [...markdown.matchAll(/^\[\^(c\d+)\]:/gm)].map((match) => match[1]);
