@@ -205,7 +205,7 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     );
   }
   const { createOpenAIModel } = await import('../llm/openai-model.js');
-  const { createYahooMarketData, yahooChartSymbolOf } = await import('../market/yahoo.js');
+  const { yahooChartSymbolOf } = await import('../market/yahoo.js');
   const intercepted = Boolean(replay || interception.recorder);
   // Retries stay on under replay: the cassette holds every exchange, a 429 or 5xx that was
   // retried included, so the replay has to retry the way the recording did.
@@ -217,16 +217,7 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   const model =
     deps.model ??
     createOpenAIModel({ apiKey, baseURL, structuredMode, pacers, warn: (message) => config.warn(message) });
-  const market =
-    deps.market ??
-    createYahooMarketData({
-      // A cassette must hold every exchange, so recording and replay never use the cache.
-      cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache'),
-      // A replay retries what the recording retried, without waiting; a miss is final anyway.
-      retryDelayMs: replay ? 0 : undefined,
-      // yahoo-finance2's warnings quote what Yahoo sent.
-      logger: { debug: () => {}, warn: (message) => config.warn(sanitizeText(message)) },
-    });
+  const market = deps.market ?? (await marketClient(config, inputs, env, intercepted));
   const search =
     deps.search !== undefined
       ? deps.search
@@ -235,6 +226,37 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     ...new Set(urls.flatMap((url) => yahooChartSymbolOf(url) ?? [])),
   ];
   return { baseURL, model, pacers, market, search, coveredSymbols };
+}
+
+/** Yahoo, with SEC EDGAR fundamentals joined when configured (or recorded, under replay). */
+async function marketClient(
+  config: ServiceConfig,
+  inputs: SessionInputs,
+  env: NodeJS.ProcessEnv,
+  intercepted: boolean,
+): Promise<MarketData> {
+  const { createYahooMarketData } = await import('../market/yahoo.js');
+  const { replay, recordedUrls, asOf } = inputs.interception;
+  const yahoo = createYahooMarketData({
+    // A cassette must hold every exchange, so recording and replay never use the cache.
+    cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache'),
+    // A replay retries what the recording retried, without waiting; a miss is final anyway.
+    retryDelayMs: replay ? 0 : undefined,
+    // yahoo-finance2's warnings quote what Yahoo sent.
+    logger: { debug: () => {}, warn: (message) => config.warn(sanitizeText(message)) },
+  });
+  const { edgarJoin } = await import('../market/sources/edgar/setup.js');
+  const edgar = edgarJoin({
+    env,
+    replay: replay !== null,
+    recordedUrls,
+    cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache', 'edgar'),
+    today: asOf,
+    warn: (message) => config.warn(message),
+  });
+  if (!edgar) return yahoo;
+  const { withFundamentals } = await import('../market/fundamentals-attach.js');
+  return withFundamentals(yahoo, edgar);
 }
 
 /** The demo cassette holds these symbols only: another is a usage error saying what to run instead. */

@@ -7,7 +7,7 @@
  * Draft of this round: the market-sources work owns its final shape; the fundamentals
  * source implements `fundamentals`.
  */
-import type { Fundamentals } from './fundamentals-types.js';
+import type { Fundamentals, SplitEvent } from './fundamentals-types.js';
 import type { Bar } from './types.js';
 
 export interface SourceRequest {
@@ -29,6 +29,8 @@ export interface FundamentalsRequest extends SourceRequest {
   historical: boolean;
   /** The close as traded on the as-of day, for the valuation (major units). */
   asTradedClose: number | null;
+  /** Splits through today, so filed per-share figures and share counts are put on D's basis (edgar). */
+  splits?: readonly SplitEvent[];
 }
 
 export interface DailyBars {

@@ -1,4 +1,4 @@
-import type { Fundamentals } from './fundamentals-types.js';
+import type { Fundamentals, SplitEvent } from './fundamentals-types.js';
 
 /**
  * The grounded market data every analysis starts from. Numbers Yahoo does not have
@@ -150,4 +150,9 @@ export interface MarketData {
    * double of snapshot() alone stays a MarketData.
    */
   bars?(ticker: string, options: BarsOptions): Promise<Bar[]>;
+  /**
+   * Split events between two days (the share basis of the fundamentals: the close as traded
+   * on a past day). Optional: without it, figures stay as filed and the close as adjusted.
+   */
+  splits?(ticker: string, options: BarsOptions): Promise<SplitEvent[]>;
 }

@@ -11,6 +11,7 @@ import {
 import { barsFromChart, parseChart } from './normalize.js';
 import { renderSnapshotText } from './snapshot-text.js';
 import { validateTicker } from './ticker.js';
+import type { SplitEvent } from './fundamentals-types.js';
 import type { Bar, BarsOptions, MarketData, MarketSnapshot, SnapshotOptions } from './types.js';
 import {
   call,
@@ -113,7 +114,48 @@ export function createYahooMarketData(options: YahooMarketDataOptions = {}): Mar
       const { yahooFinance } = await getClient();
       return fetchBars(yahooFinance, symbol, barsOptions);
     },
+
+    // The share-basis seam of the fundamentals (fundamentals-attach.ts): split events through today.
+    async splits(ticker: string, range: BarsOptions): Promise<SplitEvent[]> {
+      const symbol = validateTicker(ticker);
+      const { yahooFinance } = await getClient();
+      return fetchSplits(yahooFinance, symbol, range);
+    },
   };
+}
+
+/** One daily chart over the range, for its split events (the library asks for them by default). */
+async function fetchSplits(
+  yahooFinance: YahooFinanceLike,
+  symbol: string,
+  { from, to, signal }: BarsOptions,
+): Promise<SplitEvent[]> {
+  const moduleOptions = signal ? { fetchOptions: { signal } } : {};
+  const query = {
+    period1: new Date(`${from}T00:00:00Z`),
+    period2: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000),
+    interval: '1d' as const,
+    return: 'object' as const,
+  };
+  const { value } = await call('chart', () => yahooFinance.chart(symbol, query, moduleOptions));
+  return splitEventsOf(value);
+}
+
+/**
+ * `events.splits` of a chart (the library's object, or the raw body's result): the session
+ * day and numerator ÷ denominator. Its `date` is the session's opening instant, a Date from
+ * the library or epoch seconds in a raw body.
+ */
+export function splitEventsOf(chart: unknown): SplitEvent[] {
+  const splits = (chart as { events?: { splits?: Record<string, unknown> } } | null)?.events?.splits;
+  if (!splits || typeof splits !== 'object') return [];
+  return Object.values(splits).flatMap((entry) => {
+    const { date, numerator, denominator } = entry as { date?: unknown; numerator?: unknown; denominator?: unknown };
+    const instant = date instanceof Date ? date.getTime() : typeof date === 'number' ? date * 1000 : Number.NaN;
+    if (!Number.isFinite(instant) || typeof numerator !== 'number' || typeof denominator !== 'number') return [];
+    if (!(numerator > 0 && denominator > 0)) return [];
+    return [{ date: isoDay(new Date(instant)), ratio: numerator / denominator }];
+  });
 }
 
 /**

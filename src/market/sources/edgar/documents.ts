@@ -45,7 +45,9 @@ export const submissionsSchema = z.object({
   name: z.string().optional(),
   filings: z.object({
     recent: filingColumnsSchema,
-    files: z.array(z.object({ name: z.string(), filingFrom: z.string().optional() })).default([]),
+    files: z
+      .array(z.object({ name: z.string(), filingFrom: z.string().optional(), filingTo: z.string().optional() }))
+      .default([]),
   }),
 });
 
