@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { baseUrlProblem, chatBaseUrlOf } from '../llm/endpoints.js';
 import { loadPriceTable, type PriceTable } from '../llm/prices.js';
@@ -6,7 +6,7 @@ import type { Ceilings } from '../llm/pacer-buckets.js';
 import type { PacerRegistry } from '../llm/pacer.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
-import { autohedgeHome, packageVersion } from '../paths.js';
+import { autohedgeHome, demoCassettePath, packageVersion } from '../paths.js';
 import type { SearchChoice, SearchProvider } from '../search/types.js';
 import type { Recorder, Replay } from '../record/index.js';
 import type { McpToolSources } from '../mcp/index.js';
@@ -245,6 +245,15 @@ async function marketClient(
     // yahoo-finance2's warnings quote what Yahoo sent.
     logger: { debug: () => {}, warn: (message) => config.warn(sanitizeText(message)) },
   });
+  if (showsDemoFundamentals(config, env)) {
+    const { demoFundamentalsSource } = await import('../market/fundamentals-demo.js');
+    const { withFundamentals } = await import('../market/fundamentals-attach.js');
+    // No split events: the demo's cassette holds no such request, and ACME never split.
+    return withFundamentals(
+      { snapshot: yahoo.snapshot, bars: yahoo.bars },
+      { source: demoFundamentalsSource, today: asOf },
+    );
+  }
   const { edgarJoin } = await import('../market/sources/edgar/setup.js');
   const edgar = edgarJoin({
     env,
@@ -257,6 +266,16 @@ async function marketClient(
   if (!edgar) return yahoo;
   const { withFundamentals } = await import('../market/fundamentals-attach.js');
   return withFundamentals(yahoo, edgar);
+}
+
+/**
+ * The demo's synthetic fundamentals: `--demo`, a replay of the shipped demo cassette, or the
+ * demo generator recording it (scripts/demo/generate.mjs sets AUTOHEDGE_DEMO_RECORDING=1),
+ * so the recorded prompts and the replayed ones are the same.
+ */
+function showsDemoFundamentals(config: ServiceConfig, env: NodeJS.ProcessEnv): boolean {
+  if (config.demo === true || env.AUTOHEDGE_DEMO_RECORDING === '1') return true;
+  return config.replay !== undefined && resolve(config.cwd, config.replay) === demoCassettePath();
 }
 
 /** The demo cassette holds these symbols only: another is a usage error saying what to run instead. */
