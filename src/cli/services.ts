@@ -262,6 +262,7 @@ async function marketClient(
     cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache', 'edgar'),
     today: asOf,
     warn: (message) => config.warn(message),
+    interactive: process.stderr.isTTY === true,
   });
   if (!edgar) return yahoo;
   const { withFundamentals } = await import('../market/fundamentals-attach.js');

@@ -17,6 +17,8 @@ export interface EdgarSetup {
   cacheDir: string | null;
   today: () => Date;
   warn: (message: string) => void;
+  /** Say "not configured" only where a person reads stderr (a terminal), not in scripts and pipelines. */
+  interactive: boolean;
 }
 
 /** The User-Agent a replay sends: never compared, never leaves the machine. */
@@ -32,7 +34,7 @@ export function edgarJoin(setup: EdgarSetup): FundamentalsJoin | null {
   } else {
     userAgent = secUserAgentFromEnv(setup.env);
     if (userAgent === undefined) {
-      setup.warn(notConfiguredLine);
+      if (setup.interactive) setup.warn(notConfiguredLine);
       return null;
     }
   }
