@@ -85,7 +85,9 @@ async function recordOne(name, runIndex, recorded) {
   let stdout;
   try {
     const args = ['analyze', ...spec.tickers, ...options, '--record', recorded, '--json', '--no-save', '--quiet'];
-    stdout = await runCliInProcess(args, { AUTOHEDGE_HOME: path.join(scratch, 'home'), ...generatorKeys }, scratch, demoAsOf);
+    // The shipped demo shows synthetic fundamentals (src/market/fundamentals-demo.ts); the smoke cassette does not.
+    const demoFundamentals = name === 'demo' ? { AUTOHEDGE_DEMO_RECORDING: '1' } : {};
+    stdout = await runCliInProcess(args, { AUTOHEDGE_HOME: path.join(scratch, 'home'), ...generatorKeys, ...demoFundamentals }, scratch, demoAsOf);
   } finally {
     network.restore();
   }

@@ -425,7 +425,8 @@ Examples:
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, EXA_BASE_URL, TIINGO_API_KEY, AUTOHEDGE_SEARCH[_MODEL],
 AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME, AUTOHEDGE_STRUCTURED (json_schema|json_object|prompt),
-AUTOHEDGE_PRICES, AUTOHEDGE_MCP_CONFIG, AUTOHEDGE_REDIS_URL; a .env file in the working directory is read.
+AUTOHEDGE_PRICES, AUTOHEDGE_MCP_CONFIG, AUTOHEDGE_REDIS_URL, AUTOHEDGE_SEC_USER_AGENT ("Name email": SEC
+fundamentals); a .env file in the working directory is read.
 Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 4 flagged (the decision breaks a
 guardrail rule), 130 interrupted (129 SIGHUP, 143 SIGTERM).
 Not investment advice: autohedge never places an order.`;

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { baseUrlProblem, chatBaseUrlOf } from '../llm/endpoints.js';
 import { loadPriceTable, type PriceTable } from '../llm/prices.js';
@@ -6,7 +6,7 @@ import type { Ceilings } from '../llm/pacer-buckets.js';
 import type { PacerRegistry } from '../llm/pacer.js';
 import type { ChatModel } from '../llm/types.js';
 import type { MarketData } from '../market/types.js';
-import { autohedgeHome, packageVersion } from '../paths.js';
+import { autohedgeHome, demoCassettePath, packageVersion } from '../paths.js';
 import type { SearchChoice, SearchProvider } from '../search/types.js';
 import type { Recorder, Replay } from '../record/index.js';
 import type { McpToolSources } from '../mcp/index.js';
@@ -223,7 +223,7 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   // A replay retries what the recording retried, without waiting; a miss is final anyway.
   const sourceOptions = { env, logger, retryDelayMs: replay ? 0 : undefined };
   const sources = synthetic ? marketModule.demoSources(sourceOptions) : marketModule.configuredSources(sourceOptions);
-  const market =
+  const base =
     deps.market ??
     marketModule.createMarketData({
       sources,
@@ -231,6 +231,7 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
       cache: intercepted ? null : marketModule.createSnapshotCache({ dir: join(autohedgeHome(env), 'cache'), logger }),
       logger,
     });
+  const market = deps.market ?? (await withFundamentalsOf(base, config, inputs, env, intercepted));
   const search =
     deps.search !== undefined
       ? deps.search
@@ -239,6 +240,46 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     ...new Set(urls.flatMap((url) => sources.flatMap((source) => source.symbolOfUrl?.(url) ?? []).slice(0, 1))),
   ];
   return { baseURL, model, pacers, market, search, coveredSymbols };
+}
+
+/** Yahoo, with SEC EDGAR fundamentals joined when configured (or recorded, under replay). */
+/** The snapshot service with fundamentals as filed (SEC EDGAR, or the demo's synthetic ones) attached, where they apply. */
+async function withFundamentalsOf(
+  market: MarketData,
+  config: ServiceConfig,
+  inputs: SessionInputs,
+  env: NodeJS.ProcessEnv,
+  intercepted: boolean,
+): Promise<MarketData> {
+  const { replay, recordedUrls, asOf } = inputs.interception;
+  const { withFundamentals } = await import('../market/fundamentals-attach.js');
+  if (showsDemoFundamentals(config, env)) {
+    const { demoFundamentalsSource } = await import('../market/fundamentals-demo.js');
+    // No split events: the demo's cassette holds no such request, and ACME never split.
+    const { splits: _splits, ...withoutSplits } = market;
+    return withFundamentals(withoutSplits, { source: demoFundamentalsSource, today: asOf });
+  }
+  const { edgarJoin } = await import('../market/sources/edgar/setup.js');
+  const edgar = edgarJoin({
+    env,
+    replay: replay !== null,
+    recordedUrls,
+    cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache', 'edgar'),
+    today: asOf,
+    warn: (message) => config.warn(message),
+    interactive: process.stderr.isTTY === true,
+  });
+  return edgar ? withFundamentals(market, edgar) : market;
+}
+
+/**
+ * The demo's synthetic fundamentals: `--demo`, a replay of the shipped demo cassette, or the
+ * demo generator recording it (scripts/demo/generate.mjs sets AUTOHEDGE_DEMO_RECORDING=1),
+ * so the recorded prompts and the replayed ones are the same.
+ */
+function showsDemoFundamentals(config: ServiceConfig, env: NodeJS.ProcessEnv): boolean {
+  if (config.demo === true || env.AUTOHEDGE_DEMO_RECORDING === '1') return true;
+  return config.replay !== undefined && resolve(config.cwd, config.replay) === demoCassettePath();
 }
 
 /** The demo cassette holds these symbols only: another is a usage error saying what to run instead. */

@@ -1,4 +1,5 @@
 import { blindNotes } from './blind-text.js';
+import { blindFundamentals } from './fundamentals-blind.js';
 import { renderSnapshotText } from './snapshot-text.js';
 import type { Bar, Identity, Indicators, MarketSnapshot, QuoteStats } from './types.js';
 
@@ -76,11 +77,20 @@ export function blindSnapshot(snapshot: MarketSnapshot, options: BlindOptions = 
     bars: snapshot.bars.map((bar) => blindBar(bar, offsets, price)),
     indicators: blindIndicators(snapshot.indicators, offsets, price),
     warnings: blindNotes(snapshot.warnings, { identity: snapshot.identity, symbol: snapshot.symbol, alias, offsets }),
+    ...(snapshot.fundamentals ? { fundamentals: blindFundamentalsOf(snapshot, scale, alias) } : {}),
     source: snapshot.source,
     ...(snapshot.vendors ? { vendors: snapshot.vendors } : {}),
     blind: true,
   };
   return { snapshot: { ...data, text: renderSnapshotText(data) }, unblind: unblindFor(alias, scale, offsets) };
+}
+
+function blindFundamentalsOf(snapshot: MarketSnapshot, scale: number, alias: string) {
+  const fundamentals = snapshot.fundamentals!;
+  const hidden = [snapshot.symbol, snapshot.identity.name ?? ''];
+  // Filed figures are on the basis of the close as traded: scale them by it, so P/E is unchanged.
+  const tradedScale = scale * (fundamentals.shareBasis?.splitFactor ?? 1);
+  return blindFundamentals(fundamentals, { scale: tradedScale, bars: snapshot.bars, hidden, alias });
 }
 
 /** real ÷ blind: the last close (or the last price there is) ÷ 100. */

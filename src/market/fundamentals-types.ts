@@ -97,3 +97,13 @@ export interface Fundamentals {
   /** Notes the block shows (not available, restated …). */
   notes: string[];
 }
+
+/**
+ * A stock split (or consolidation) as the price source reports it: from the session of
+ * `date` on, one share became `ratio` shares (4 for a 4:1 split, 0.5 for a 1:2 consolidation).
+ */
+export interface SplitEvent {
+  /** YYYY-MM-DD, the first session on the new basis. */
+  date: string;
+  ratio: number;
+}

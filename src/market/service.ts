@@ -82,6 +82,12 @@ export function createMarketData(options: MarketDataOptions): MarketData {
       return answer.value.bars;
     },
 
+    async splits(ticker: string, range: BarsOptions) {
+      const symbol = validateTicker(ticker);
+      const source = sources.find((candidate) => candidate.splits !== undefined);
+      return source ? source.splits!({ ticker: symbol, ...range }) : [];
+    },
+
     fxRate: (from, to, { day, signal }) => fxClose(sources, { from, to, day, signal }),
 
     describeSources: () =>

@@ -1,3 +1,4 @@
+import { fundamentalsLines } from './fundamentals-text.js';
 import { adjustedCloses, maxDrawdownWindow, yearOfCloses } from './indicators.js';
 import {
   formatFraction,
@@ -103,6 +104,7 @@ export function renderSnapshotText(snapshot: SnapshotData): string {
     ...quoteLines(writer),
     ...technicalLines(writer),
     ...levelLines(writer),
+    ...fundamentalsLines({ fundamentals: snapshot.fundamentals, blind: snapshot.blind, day: writer.day }),
     ...noteLines(snapshot.warnings),
   ].join('\n');
 }

@@ -7,7 +7,7 @@
  * tested the same way: every source against its recorded answers
  * (tests/market/sources-conformance.test.ts).
  */
-import type { Fundamentals } from './fundamentals-types.js';
+import type { Fundamentals, SplitEvent } from './fundamentals-types.js';
 import type { Bar, Identity, QuoteStats } from './types.js';
 
 export interface MarketLogger {
@@ -43,6 +43,8 @@ export interface FundamentalsRequest extends SourceRequest {
   historical: boolean;
   /** The close as traded on the as-of day, for the valuation (major units). */
   asTradedClose: number | null;
+  /** Splits through today, so filed per-share figures and share counts are put on D's basis (edgar). */
+  splits?: readonly SplitEvent[];
 }
 
 /** A quote in minor units (pence) converted to major ones (pounds): said in the data notes and the block. */
@@ -93,6 +95,8 @@ export interface MarketSource {
   /** Daily bars for a range: the snapshot's fallback and `evaluate`'s one request. */
   bars?(request: BarsRequest): Promise<DailyBars>;
   fundamentals?(request: FundamentalsRequest): Promise<Fundamentals | undefined>;
+  /** Split events between two days: the share basis of filed per-share figures (src/market/fundamentals-basis.ts). */
+  splits?(request: BarsRequest): Promise<SplitEvent[]>;
   /** The vendor's symbol for a currency pair (1 `from` in `to`), whose bars are its closes. */
   fxSymbol?(from: string, to: string): string;
   /** The symbol a recorded bars request of this vendor asked for (which tickers a cassette covers). */

@@ -1,4 +1,4 @@
-import type { Fundamentals } from './fundamentals-types.js';
+import type { Fundamentals, SplitEvent } from './fundamentals-types.js';
 import type { SnapshotVendors, UnitConversion } from './source.js';
 
 /**
@@ -176,4 +176,9 @@ export interface MarketData {
   fxRate?(from: string, to: string, options: { day: string; signal?: AbortSignal }): Promise<FxClose | null>;
   /** One line per configured source, in the order they are asked ("Tiingo (failover for daily bars)"), for `doctor`. */
   describeSources?(): string[];
+  /**
+   * Split events between two days (the share basis of the fundamentals: the close as traded
+   * on a past day). Optional: without it, figures stay as filed and the close as adjusted.
+   */
+  splits?(ticker: string, options: BarsOptions): Promise<SplitEvent[]>;
 }

@@ -23,6 +23,7 @@ import {
   truncate,
 } from './format.js';
 import { blindBanner, stabilityBanner, stabilityTone } from './blind.js';
+import { fundamentalsParts } from './fundamentals-table.js';
 import { historicalBanner } from './historical.js';
 import { formatRewardToRisk, keyIndicatorRows, levelRows, runSettingsLine } from './levels.js';
 import { reviewLines } from './revision.js';
@@ -174,6 +175,7 @@ function marketSection(result: AnalysisResult, subject: string): Section {
       rows: keyIndicatorRows(market).map(([label, value]) => [label, value]),
     },
   });
+  section.parts.push(...fundamentalsParts(market.fundamentals));
   const bars = market.bars ?? [];
   if (bars.filter((bar) => typeof bar.close === 'number').length >= 2) {
     const levels = result.decision ? ', entry, stop and target' : '';

@@ -55,8 +55,8 @@ describe('autohedge mcp --demo behind its gate', () => {
   }, 120_000);
 
   it('does not draw the budget down: a replay pays nothing', async () => {
-    // The demo's recorded bill is about $0.03 a run: with a $0.05 budget, a second run would be cut short if it counted.
-    const client = await demoServer('--max-cost', '0.05');
+    // The demo's recorded bill is about $0.04 a run: with a $0.065 budget, a second run would be cut short if it counted.
+    const client = await demoServer('--max-cost', '0.065');
     for (let round = 0; round < 3; round += 1) {
       const answer = await analyze(client, 'ACME');
       expect(answer.isError, textOf(answer)).not.toBe(true);

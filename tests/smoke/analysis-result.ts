@@ -70,6 +70,60 @@ const partVendor = z.strictObject({
   cached: z.boolean(),
 });
 
+/** Fundamentals as filed (src/market/fundamentals-types.ts): every figure a number with its period, form and acceptance. */
+const fundamentalFigure = z.strictObject({
+  concept: z.string(),
+  value: z.number(),
+  unit: z.enum(['currency', 'per-share', 'shares']),
+  periodStart: z.iso.date().optional(),
+  periodEnd: z.iso.date(),
+  form: z.string(),
+  acceptedAt: z.iso.datetime(),
+  restated: z
+    .strictObject({ firstValue: z.number(), firstForm: z.string(), firstAcceptedAt: z.iso.datetime() })
+    .optional(),
+});
+
+const fundamentalPeriod = z.strictObject({
+  kind: z.enum(['quarter', 'year']),
+  periodStart: z.iso.date(),
+  periodEnd: z.iso.date(),
+  label: z.string(),
+  figures: z.array(fundamentalFigure),
+  revenueGrowthYoY: fraction.optional(),
+  grossMargin: fraction.optional(),
+  operatingMargin: fraction.optional(),
+});
+
+const fundamentals = z.strictObject({
+  vendor: z.string(),
+  vendorLabel: z.string(),
+  currency: z.string(),
+  quarters: z.array(fundamentalPeriod),
+  years: z.array(fundamentalPeriod),
+  valuation: z.array(
+    z.strictObject({
+      name: z.enum(['marketCap', 'peTrailing', 'priceToSales', 'priceToBook', 'fcfYield']),
+      value: z.number().nullable(),
+      note: z.string().optional(),
+      inputs: z.string(),
+    }),
+  ),
+  filings: z.array(
+    z.strictObject({
+      form: z.string(),
+      acceptedAt: z.iso.datetime(),
+      items: z.array(z.string()).optional(),
+      accession: z.string().optional(),
+    }),
+  ),
+  insiderFilings90d: z.number().int().min(0).nullable(),
+  shareBasis: z
+    .strictObject({ asTradedClose: z.number(), adjustedClose: z.number(), splitFactor: z.number() })
+    .optional(),
+  notes: z.array(z.string()),
+});
+
 export const marketSnapshotSchema = z.strictObject({
   symbol: z.string(),
   asOf: z.iso.datetime(),
@@ -103,6 +157,7 @@ export const marketSnapshotSchema = z.strictObject({
     earningsDate: z.iso.date().nullable().optional(),
   }),
   bars: z.array(bar),
+  fundamentals: fundamentals.optional(),
   indicators: z.strictObject({
     asOfBar: z.iso.date().nullable(),
     lastClose: price,

@@ -1,3 +1,4 @@
+import { isoDay } from '../../../clock.js';
 import { DataError, InterruptedError } from '../../../errors.js';
 import { optionalCache } from '../../cache.js';
 import {
@@ -11,6 +12,7 @@ import { createMarketData } from '../../service.js';
 import { barsInMajorUnits, minorUnitOf } from '../../currency.js';
 import type { BarsRequest, DailyBars, MarketLogger, MarketSource, QuoteRequest } from '../../source.js';
 import type { MarketData } from '../../types.js';
+import type { SplitEvent } from '../../fundamentals-types.js';
 import {
   call,
   classifyYahooError,
@@ -113,6 +115,11 @@ export function createYahooSource(options: YahooSourceOptions = {}): MarketSourc
       const { yahooFinance } = await getClient();
       return fetchBars(yahooFinance, request);
     },
+    // The share-basis seam of the fundamentals (fundamentals-attach.ts): split events through today.
+    async splits(request: BarsRequest): Promise<SplitEvent[]> {
+      const { yahooFinance } = await getClient();
+      return fetchSplits(yahooFinance, request);
+    },
     symbolOfUrl: yahooChartSymbolOf,
     // EURUSD=X: one euro in dollars.
     fxSymbol: (from, to) => `${from}${to}=X`,
@@ -194,3 +201,36 @@ async function fetchBars(
 
 /** The registry's name for this vendor's factory (src/market/sources/index.ts). */
 export const createSource = createYahooSource;
+
+/** One daily chart over the range, for its split events (the library asks for them by default). */
+async function fetchSplits(
+  yahooFinance: YahooFinanceLike,
+  { ticker, from, to, signal }: BarsRequest,
+): Promise<SplitEvent[]> {
+  const moduleOptions = signal ? { fetchOptions: { signal } } : {};
+  const query = {
+    period1: new Date(`${from}T00:00:00Z`),
+    period2: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000),
+    interval: '1d' as const,
+    return: 'object' as const,
+  };
+  const { value } = await call('chart', () => yahooFinance.chart(ticker, query, moduleOptions));
+  return splitEventsOf(value);
+}
+
+/**
+ * `events.splits` of a chart (the library's object, or the raw body's result): the session
+ * day and numerator ÷ denominator. Its `date` is the session's opening instant, a Date from
+ * the library or epoch seconds in a raw body.
+ */
+export function splitEventsOf(chart: unknown): SplitEvent[] {
+  const splits = (chart as { events?: { splits?: Record<string, unknown> } } | null)?.events?.splits;
+  if (!splits || typeof splits !== 'object') return [];
+  return Object.values(splits).flatMap((entry) => {
+    const { date, numerator, denominator } = entry as { date?: unknown; numerator?: unknown; denominator?: unknown };
+    const instant = date instanceof Date ? date.getTime() : typeof date === 'number' ? date * 1000 : Number.NaN;
+    if (!Number.isFinite(instant) || typeof numerator !== 'number' || typeof denominator !== 'number') return [];
+    if (!(numerator > 0 && denominator > 0)) return [];
+    return [{ date: isoDay(new Date(instant)), ratio: numerator / denominator }];
+  });
+}
