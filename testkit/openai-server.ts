@@ -107,6 +107,8 @@ export interface OpenAIServerOptions {
   models?: string[];
   /** Answer `GET /v1/models` with this status and an OpenAI error body instead (e.g. 401). */
   modelsStatus?: number;
+  /** Other GET routes answered with this JSON (a local engine's signs: `/props`, `/api/version`, ...). */
+  routes?: Record<string, unknown>;
 }
 
 export async function startOpenAIServer(
@@ -193,6 +195,10 @@ export async function startOpenAIServer(
         },
         {},
       );
+      return;
+    }
+    if (request.method === 'GET' && options.routes && Object.hasOwn(options.routes, path)) {
+      sendJson(response, 200, options.routes[path], {});
       return;
     }
     if (request.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
