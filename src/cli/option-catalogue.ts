@@ -459,6 +459,18 @@ export const optionCatalogue = {
     field: (f) => f.positiveInteger('--resamples'),
     default: String(defaultResamples),
   },
+  // ---- doctor
+  conformance: {
+    flags: '--conformance',
+    help: 'measure whether this server and model finish a run: structured mode, decision validity over --tries, tool calls, context, speed',
+    field: (f) => f.flag,
+  },
+  tries: {
+    flags: '--tries <n>',
+    help: 'with --conformance: how many decisions to ask for',
+    field: (f) => f.positiveInteger('--tries'),
+    default: '3',
+  },
   // ---- runs show
   html: { flags: '--html', help: 'print the self-contained HTML report (report.html)', field: (f) => f.flag },
 } as const satisfies Record<string, OptionEntry>;

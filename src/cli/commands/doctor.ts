@@ -12,20 +12,31 @@ import { boundedFetch, type FetchBounds } from '../../doctor/bounded-fetch.js';
 
 /** A check's whole exchange, body included, and the most it may send (a `/models` list is well under 1 MB). */
 const doctorBounds: FetchBounds = { deadlineMs: 30_000, maxBytes: 16_000_000 };
+/** A model on the same machine may run on a CPU: a decision there can take minutes, not seconds. */
+const loopbackDeadlineMs = 300_000;
 
 /** `autohedge doctor`: builds the real clients from the environment and prints the checks. */
 export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, deps: CliDeps): Promise<number> {
   const env = loadEnvFile(rawIo.cwd, rawIo.env);
   const io = redactingIo(rawIo, secretsOf(env));
-  const [{ runDoctor, formatDoctorReport }, { createOpenAIModel, listModels }, { resolveModels }] = await Promise.all([
+  const [
+    { runDoctor, formatDoctorReport },
+    { createOpenAIModel, listModels },
+    { resolveModels },
+    { detectEngine, noEngine },
+  ] = await Promise.all([
     import('../../doctor/run-doctor.js'),
     import('../../llm/openai-model.js'),
     import('../../pipeline/models.js'),
+    import('../../llm/engine.js'),
   ]);
   const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
   const { resolveSearchChoice } = await import('../../search/choice.js');
   const searchChoice = resolveSearchChoice(options.search, env);
-  const bounds = deps.doctorBounds ?? doctorBounds;
+  const baseUrl = options.baseUrl ?? env.OPENAI_BASE_URL?.trim();
+  const loopback = isLoopback(baseUrl);
+  const bounds = deps.doctorBounds ?? (loopback ? { ...doctorBounds, deadlineMs: loopbackDeadlineMs } : doctorBounds);
+  const limits = `each exchange may take up to ${Math.round(bounds.deadlineMs / 1000)} s${loopback ? ' (a loopback server: longer than the 30 s for others)' : ''}`;
   // A fresh bounded fetch per client: each check's exchange has its own deadline and size bound.
   const clientOptions = (facts: ConfigFacts) => ({
     apiKey: facts.apiKey,
@@ -47,6 +58,8 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
       model,
       chat: (overrides) => createOpenAIModel({ ...clientOptions(facts), pacers, ...overrides }),
       listModels: () => listModels(clientOptions(facts)),
+      engine: () =>
+        facts.baseURL ? detectEngine(facts.baseURL, model, boundedFetch(bounds)) : Promise.resolve(noEngine),
       rateLimits: async () => {
         const all = await Promise.all(pacers.entries().map(([, pacer]) => pacer.stats()));
         return all.find((stats) => stats.limits.tokensPerMinute ?? stats.limits.requestsPerMinute)?.limits ?? {};
@@ -69,6 +82,13 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
             })),
     }),
     asOf: (deps.now ?? (() => new Date()))(),
+    limits,
+    // Only Sentiment's search is a tool in the roster (and Exa's only with a key); MCP tools come from AUTOHEDGE_MCP_CONFIG.
+    toolsNeeded:
+      searchChoice === 'openai' ||
+      (searchChoice === 'exa' && Boolean(env.EXA_API_KEY?.trim())) ||
+      Boolean(env.AUTOHEDGE_MCP_CONFIG?.trim()),
+    ...(options.conformance ? { conformance: { tries: options.tries } } : {}),
   });
   // The checks wait on servers that may never answer: Ctrl-C (SIGTERM, SIGHUP) ends doctor at once.
   const report = await untilAborted(checks, rawIo.signal);
@@ -78,6 +98,17 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
   }
   io.stdout(options.json ? `${stringifyJsonSafely(report, 2)}\n` : formatDoctorReport(report));
   return report.exitCode;
+}
+
+/** 127.0.0.0/8, ::1 or localhost: a server on this machine. */
+function isLoopback(baseUrl: string | undefined): boolean {
+  if (!baseUrl) return false;
+  try {
+    const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
 }
 
 /** The checks' report, or null as soon as the command is interrupted. */
