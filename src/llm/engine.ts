@@ -68,10 +68,19 @@ export function engineProbeUrls(baseURL: string): string[] {
   return [`${root}/props`, `${root}/api/version`, `${root}/version`, `${root}/api/v0/models`];
 }
 
-/** The engine behind `baseURL` and, where it shows one, the context size it keeps for `model`. */
-export async function detectEngine(baseURL: string, model: string, fetcher: Fetch = globalFetch): Promise<EngineFacts> {
+/**
+ * The engine behind `baseURL` and, where it shows one, the context size it keeps for `model`.
+ * The key goes along as the chat calls send it (a llama-server started with --api-key guards its routes).
+ */
+export async function detectEngine(
+  baseURL: string,
+  model: string,
+  fetcher: Fetch = globalFetch,
+  apiKey?: string,
+): Promise<EngineFacts> {
   const root = engineRoot(baseURL);
-  const get = (path: string) => getJson(fetcher, `${root}${path}`);
+  const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
+  const get = (url: string) => getJson(fetcher, url.startsWith('http') ? url : `${root}${url}`, headers);
   // Every sign is asked at once; the first engine in this order that answered wins.
   const [props, ollama, vllm, lmStudio] = await Promise.all([
     get('/props'),
@@ -95,7 +104,7 @@ export async function detectEngine(baseURL: string, model: string, fetcher: Fetc
     return withContext('lmstudio', entry?.loaded_context_length ?? entry?.max_context_length);
   }
   if (versionAnswer.safeParse(vllm).success) {
-    const listed = vllmModels.safeParse(await getJson(fetcher, `${baseURL.replace(/\/+$/, '')}/models`));
+    const listed = vllmModels.safeParse(await get(`${baseURL.replace(/\/+$/, '')}/models`));
     return withContext(
       'vllm',
       listed.success ? listed.data.data.find((item) => item.id === model)?.max_model_len : undefined,
@@ -114,9 +123,9 @@ function sameModel(listed: string, asked: string): boolean {
 }
 
 /** The parsed JSON of a 200 answer, or undefined for anything else (a 404, HTML, a timeout). */
-async function getJson(fetcher: Fetch, url: string): Promise<unknown> {
+async function getJson(fetcher: Fetch, url: string, headers: Record<string, string>): Promise<unknown> {
   try {
-    const response = await fetcher(url, { method: 'GET', signal: AbortSignal.timeout(probeTimeoutMs) });
+    const response = await fetcher(url, { method: 'GET', headers, signal: AbortSignal.timeout(probeTimeoutMs) });
     if (!response.ok) {
       await response.body?.cancel();
       return undefined;

@@ -133,7 +133,7 @@ function localEngine(options: OpenAIModelOptions): {
     if (known) return Promise.resolve(known);
     if (!options.detectEngine) return Promise.resolve(noEngine);
     return cache.facts(baseURL, model, async () => {
-      const found = await detectEngine(baseURL, model, options.fetch);
+      const found = await detectEngine(baseURL, model, options.fetch, options.apiKey);
       if (found.engine) {
         const context = found.contextTokens ? `, context ${found.contextTokens} tokens` : '';
         options.warn?.(

@@ -33,10 +33,7 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
   const market = deps.market ?? (await import('../../market/yahoo.js')).createYahooMarketData({ cacheDir: null });
   const { resolveSearchChoice } = await import('../../search/choice.js');
   const searchChoice = resolveSearchChoice(options.search, env);
-  const baseUrl = options.baseUrl ?? env.OPENAI_BASE_URL?.trim();
-  const loopback = isLoopback(baseUrl);
-  const bounds = deps.doctorBounds ?? (loopback ? { ...doctorBounds, deadlineMs: loopbackDeadlineMs } : doctorBounds);
-  const limits = `each exchange may take up to ${Math.round(bounds.deadlineMs / 1000)} s${loopback ? ' (a loopback server: longer than the 30 s for others)' : ''}`;
+  const { bounds, limits } = boundsFor(options.baseUrl ?? env.OPENAI_BASE_URL?.trim(), deps.doctorBounds);
   // A fresh bounded fetch per client: each check's exchange has its own deadline and size bound.
   const clientOptions = (facts: ConfigFacts) => ({
     apiKey: facts.apiKey,
@@ -59,7 +56,9 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
       chat: (overrides) => createOpenAIModel({ ...clientOptions(facts), pacers, ...overrides }),
       listModels: () => listModels(clientOptions(facts)),
       engine: () =>
-        facts.baseURL ? detectEngine(facts.baseURL, model, boundedFetch(bounds)) : Promise.resolve(noEngine),
+        facts.baseURL
+          ? detectEngine(facts.baseURL, model, boundedFetch(bounds), facts.apiKey)
+          : Promise.resolve(noEngine),
       rateLimits: async () => {
         const all = await Promise.all(pacers.entries().map(([, pacer]) => pacer.stats()));
         return all.find((stats) => stats.limits.tokensPerMinute ?? stats.limits.requestsPerMinute)?.limits ?? {};
@@ -83,11 +82,7 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
     }),
     asOf: (deps.now ?? (() => new Date()))(),
     limits,
-    // Only Sentiment's search is a tool in the roster (and Exa's only with a key); MCP tools come from AUTOHEDGE_MCP_CONFIG.
-    toolsNeeded:
-      searchChoice === 'openai' ||
-      (searchChoice === 'exa' && Boolean(env.EXA_API_KEY?.trim())) ||
-      Boolean(env.AUTOHEDGE_MCP_CONFIG?.trim()),
+    toolsNeeded: agentsHaveTools(searchChoice, env),
     ...(options.conformance ? { conformance: { tries: options.tries } } : {}),
   });
   // The checks wait on servers that may never answer: Ctrl-C (SIGTERM, SIGHUP) ends doctor at once.
@@ -98,6 +93,20 @@ export async function doctorCommand(options: DoctorCliOptions, rawIo: CliIo, dep
   }
   io.stdout(options.json ? `${stringifyJsonSafely(report, 2)}\n` : formatDoctorReport(report));
   return report.exitCode;
+}
+
+/** Only Sentiment's search is a tool in the roster (Exa's only with a key); MCP tools come from AUTOHEDGE_MCP_CONFIG. */
+function agentsHaveTools(searchChoice: string, env: NodeJS.ProcessEnv): boolean {
+  if (env.AUTOHEDGE_MCP_CONFIG?.trim()) return true;
+  return searchChoice === 'openai' || (searchChoice === 'exa' && Boolean(env.EXA_API_KEY?.trim()));
+}
+
+/** The bounds of each exchange, and the line that states them: longer for a server on this machine. */
+function boundsFor(baseUrl: string | undefined, injected: FetchBounds | undefined) {
+  const loopback = isLoopback(baseUrl);
+  const bounds = injected ?? (loopback ? { ...doctorBounds, deadlineMs: loopbackDeadlineMs } : doctorBounds);
+  const why = loopback ? ' (a loopback server: longer than the 30 s for others)' : '';
+  return { bounds, limits: `each exchange may take up to ${Math.round(bounds.deadlineMs / 1000)} s${why}` };
 }
 
 /** 127.0.0.0/8, ::1 or localhost: a server on this machine. */
