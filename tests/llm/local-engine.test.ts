@@ -120,7 +120,7 @@ describe('the grammar mode', () => {
   it('asks the signs once per base URL and model, however many calls', async () => {
     const { model } = await setup(() => answer(), 'ollama');
     await Promise.all([model.complete(structured()), model.complete(structured()), model.complete(structured())]);
-    const probes = server!.requests.filter((request) => request.path === '/api/version');
+    const probes = server!.signRequests.filter((request) => request.path === '/api/version');
     expect(probes).toHaveLength(1);
   });
 
