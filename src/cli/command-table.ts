@@ -183,8 +183,8 @@ export type EvaluateCliOptions = OptionsOf<typeof evaluateSpec>;
 export const doctorSpec = {
   name: 'doctor',
   description: 'check the setup: keys, server, model, streamed tool calls, structured output, context, Exa, Yahoo',
-  groups: ['model'],
-  options: ['search', 'json', 'conformance', 'tries'],
+  groups: ['model', 'conformance'],
+  options: ['search', 'json'],
   help: {
     model: 'the model to check (else AUTOHEDGE_MODEL, the Director default)',
     search: 'the search to check: exa, openai or none (also AUTOHEDGE_SEARCH; default exa)',

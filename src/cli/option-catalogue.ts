@@ -533,6 +533,7 @@ export const optionGroups = {
   show: { heading: 'Format', options: ['html'] },
   ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head'] },
   // Every command takes these.
+  conformance: { heading: 'Conformance', options: ['conformance', 'tries'] },
   common: { heading: 'Options', options: ['verbose'] },
 } as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;
 
