@@ -67,7 +67,9 @@ export type ModelErrorKind =
   | 'aborted'
   | 'invalid-response'
   | 'refusal'
-  | 'replay-mismatch';
+  | 'replay-mismatch'
+  /** The server kept less of the prompt than was sent (a local engine's context size): never answered from. */
+  | 'context-truncated';
 
 /** A model call failed after the SDK's retries. */
 export class ModelError extends AutohedgeError {

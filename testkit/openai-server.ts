@@ -82,12 +82,20 @@ export interface OpenAIServer {
   readonly url: string;
   readonly origin: string;
   readonly requests: RecordedRequest[];
+  /**
+   * GETs of a local engine's sign routes (`/props`, `/api/version`, `/version`, `/api/v0/models`,
+   * `/api/ps`): autohedge's engine detection, kept apart from the conversation in `requests`.
+   */
+  readonly signRequests: RecordedRequest[];
   /** TCP connections accepted so far (a replay must open none). */
   readonly connections: number;
   /** Replies still queued (always 0 for a handler script). */
   remaining(): number;
   close(): Promise<void>;
 }
+
+/** The routes autohedge's engine detection asks (src/llm/engine.ts). */
+const engineSignPaths = new Set(['/props', '/api/version', '/version', '/api/v0/models', '/api/ps']);
 
 const noReplyLeft = (index: number) => ({
   status: 400,
@@ -107,6 +115,8 @@ export interface OpenAIServerOptions {
   models?: string[];
   /** Answer `GET /v1/models` with this status and an OpenAI error body instead (e.g. 401). */
   modelsStatus?: number;
+  /** Other GET routes answered with this JSON (a local engine's signs: `/props`, `/api/version`, ...). */
+  routes?: Record<string, unknown>;
 }
 
 export async function startOpenAIServer(
@@ -115,6 +125,7 @@ export async function startOpenAIServer(
 ): Promise<OpenAIServer> {
   const queue = Array.isArray(script) ? [...script] : null;
   const requests: RecordedRequest[] = [];
+  const signRequests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const pendingTimers = new Set<NodeJS.Timeout>();
   let closing = false;
@@ -158,7 +169,9 @@ export async function startOpenAIServer(
       rawBody,
       receivedAt: Date.now(),
     };
-    requests.push(recorded);
+    const sign = request.method === 'GET' && engineSignPaths.has(path);
+    if (sign) signRequests.push({ ...recorded, index: signRequests.length });
+    else requests.push(recorded);
     response.on('close', () => {
       recorded.answeredAt = Date.now();
     });
@@ -193,6 +206,10 @@ export async function startOpenAIServer(
         },
         {},
       );
+      return;
+    }
+    if (request.method === 'GET' && options.routes && Object.hasOwn(options.routes, path)) {
+      sendJson(response, 200, options.routes[path], {});
       return;
     }
     if (request.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
@@ -297,6 +314,7 @@ export async function startOpenAIServer(
     url: `${origin}/v1`,
     origin,
     requests,
+    signRequests,
     get connections() {
       return connections;
     },

@@ -13,7 +13,7 @@ import { addUsage, zeroUsage } from '../llm/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { failureOf, stoppedFailure, type StopSignals } from './failure.js';
 import { nextStep, type NextStep } from './next-step.js';
-import { parseAnswer, responseFormatFor, schemaSlipPrompt } from './output.js';
+import { fullSchemaFor, parseAnswer, responseFormatFor, schemaSlipPrompt } from './output.js';
 import { executeToolCalls } from './tool-execution.js';
 import type { AgentContext, AgentFailure, AgentReport, AgentSpec, ToolCallRecord } from './types.js';
 
@@ -70,6 +70,7 @@ class AgentRun<Output> {
   private readonly stops: StopSignals;
   private readonly signal: AbortSignal | undefined;
   private readonly responseFormat: JsonSchemaFormat | undefined;
+  private readonly fullSchema: Record<string, unknown> | undefined;
   private readonly callCap: number;
   private readonly nextCallNumber: () => number;
   private readonly messages: ChatMessage[];
@@ -97,6 +98,7 @@ class AgentRun<Output> {
     const signals = [context.signal, timeout].filter((signal): signal is AbortSignal => signal !== undefined);
     this.signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     this.responseFormat = spec.output ? responseFormatFor(spec.output) : undefined;
+    this.fullSchema = spec.output ? fullSchemaFor(spec.output) : undefined;
     // Each pass makes at most maxToolRounds tool-calling requests, one answer, and one re-ask of a slip.
     this.callCap = (this.limits.reviewPasses + 1) * (this.limits.maxToolRounds + 1 + (spec.output ? 1 : 0));
     let localCalls = 0;
@@ -146,7 +148,9 @@ class AgentRun<Output> {
       ...(this.registry.size > 0
         ? { tools: this.registry.definitions(), toolChoice: forced ? ('none' as const) : ('auto' as const) }
         : {}),
-      ...(this.responseFormat ? { responseFormat: this.responseFormat } : {}),
+      ...(this.responseFormat ? { responseFormat: this.responseFormat, fullSchema: this.fullSchema } : {}),
+      // A re-ask of a slip: a local engine gets another seed (src/llm/openai-model.ts).
+      ...(this.slips > 0 ? { reask: this.slips } : {}),
       ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
       ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
       ...(spec.seed !== undefined ? { seed: spec.seed } : {}),

@@ -185,8 +185,9 @@ export type EvaluateCliOptions = OptionsOf<typeof evaluateSpec>;
 
 export const doctorSpec = {
   name: 'doctor',
-  description: 'check the setup: keys, server, model, streamed tool calls, structured output, Exa, market data sources',
-  groups: ['model'],
+  description:
+    'check the setup: keys, server, model, streamed tool calls, structured output, context, Exa, market data sources',
+  groups: ['model', 'conformance'],
   options: ['search', 'json'],
   help: {
     model: 'the model to check (else AUTOHEDGE_MODEL, the Director default)',

@@ -495,6 +495,18 @@ export const optionCatalogue = {
     field: (f) => f.positiveInteger('--resamples'),
     default: String(defaultResamples),
   },
+  // ---- doctor
+  conformance: {
+    flags: '--conformance',
+    help: 'measure whether this server and model finish a run: structured mode, decision validity over --tries, tool calls, context, speed',
+    field: (f) => f.flag,
+  },
+  tries: {
+    flags: '--tries <n>',
+    help: 'with --conformance: how many decisions to ask for',
+    field: (f) => f.positiveInteger('--tries'),
+    default: '3',
+  },
   // ---- runs show
   html: { flags: '--html', help: 'print the self-contained HTML report (report.html)', field: (f) => f.flag },
   // ---- view (the local read-only site)
@@ -591,6 +603,7 @@ export const optionGroups = {
   view: { heading: 'Site', options: ['port', 'host', 'open', 'bundle', 'demo'] },
   anchors: { heading: 'Anchors', options: ['tsa', 'tsaCert', 'git'] },
   // Every command takes these.
+  conformance: { heading: 'Conformance', options: ['conformance', 'tries'] },
   common: { heading: 'Options', options: ['verbose'] },
 } as const satisfies Record<string, { heading: string; options: readonly OptionKey[] }>;
 

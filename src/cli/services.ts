@@ -214,9 +214,20 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   const structuredMode = structuredModeFromEnv(env);
   // A replay must not wait on the limits it recorded: its requests are answered from the file.
   const pacers = replay ? null : (config.pacers ?? (await import('../llm/pacer.js')).processPacers(config.ceilings));
+  // A local engine is told by its own signs; a replay asks only when its recording did.
+  const { engineProbeUrls } = await import('../llm/engine.js');
+  const detectEngine =
+    baseURL !== undefined && (!replay || engineProbeUrls(baseURL).some((url) => recordedUrls.includes(url)));
   const model =
     deps.model ??
-    createOpenAIModel({ apiKey, baseURL, structuredMode, pacers, warn: (message) => config.warn(message) });
+    createOpenAIModel({
+      apiKey,
+      baseURL,
+      structuredMode,
+      detectEngine,
+      pacers,
+      warn: (message) => config.warn(message),
+    });
   // A vendor's warnings quote what the vendor sent.
   const logger = { debug: () => {}, warn: (message: string) => config.warn(sanitizeText(message)) };
   const synthetic = config.demo === true || replay?.meta.demo === true || deps.syntheticMarket === true;

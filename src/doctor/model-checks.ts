@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { errorMessage, ModelError } from '../errors.js';
+import type { EngineFacts } from '../llm/engine.js';
 import type { OpenAIModelOptions } from '../llm/openai-model.js';
-import { refusesResponseFormat, structuredModes, type StructuredMode } from '../llm/structured-mode.js';
+import { hostedModes, nextMode, refusesResponseFormat, type StructuredMode } from '../llm/structured-mode.js';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolDefinition } from '../llm/types.js';
 import { check, type Check } from './types.js';
 
@@ -15,6 +16,8 @@ export interface ModelProbe {
   /** A chat client on the user's server, as analyze would build it, with these overrides. */
   chat(options: Partial<OpenAIModelOptions>): ChatModel;
   listModels(): Promise<string[] | null>;
+  /** The local engine behind the server, told by its own signs (src/llm/engine.ts). */
+  engine(): Promise<EngineFacts>;
   /** The quota the server announced in its rate-limit headers during the checks (per minute), if any. */
   rateLimits?(): Promise<{ requestsPerMinute?: number; tokensPerMinute?: number }>;
 }
@@ -83,9 +86,23 @@ const addTool: ToolDefinition = {
   },
 };
 
-/** A streamed call that must call `add(2, 3)`, then the follow-up with its result, which must answer. */
-export async function toolRoundTrip(probe: ModelProbe): Promise<{ check: Check; responses: ChatResponse[] }> {
-  const chat = probe.chat({ stream: true });
+/** How a tool check is run and reported. */
+export interface ToolCheckOptions {
+  /** Streamed (the deltas assembled by autohedge) or whole. Default streamed. */
+  stream?: boolean;
+  /** False when no agent of the configuration has tools: a failure is then only a warning. */
+  toolsNeeded?: boolean;
+  id?: string;
+  label?: string;
+}
+
+/** A call that must call `add(2, 3)`, then the follow-up with its result, which must answer. */
+export async function toolRoundTrip(
+  probe: ModelProbe,
+  options: ToolCheckOptions = {},
+): Promise<{ check: Check; responses: ChatResponse[] }> {
+  const { stream = true, toolsNeeded = true, id = 'tool-calls', label = 'tool calls' } = options;
+  const chat = probe.chat({ stream });
   const request: ChatRequest = {
     model: probe.model,
     messages: [
@@ -98,10 +115,14 @@ export async function toolRoundTrip(probe: ModelProbe): Promise<{ check: Check; 
     agent: 'doctor',
   };
   const responses: ChatResponse[] = [];
+  const unneeded = ' (no agent in this configuration has tools: analyze does not need them)';
   const fail = (detail: string, configuration = false) => ({
-    check: check('tool-calls', 'tool calls', 'fail', detail, configuration),
+    check: toolsNeeded
+      ? check(id, label, 'fail', detail, configuration)
+      : check(id, label, 'warn', `${detail}${unneeded}`, configuration),
     responses,
   });
+  const how = stream ? 'streamed' : 'whole';
   try {
     const first = await chat.complete(request);
     responses.push(first);
@@ -130,10 +151,10 @@ export async function toolRoundTrip(probe: ModelProbe): Promise<{ check: Check; 
     const status = call.id.startsWith('call_autohedge_') || first.finishReason !== 'tool_calls' ? 'warn' : 'ok';
     return {
       check: check(
-        'tool-calls',
-        'tool calls',
+        id,
+        label,
         status,
-        `streamed add(${args.a}, ${args.b}), ${notes.join(', ')}; answered after the result`,
+        `${how} add(${args.a}, ${args.b}), ${notes.join(', ')}; answered after the result`,
       ),
       responses,
     };
@@ -157,15 +178,28 @@ const sumFormat = {
   },
 };
 
+/** The modes to try in order: from AUTOHEDGE_STRUCTURED, else grammar for a local engine, else json_schema. */
+export function modesToTry(start: StructuredMode | undefined, facts: EngineFacts): StructuredMode[] {
+  const modes: StructuredMode[] = [];
+  for (
+    let mode: StructuredMode | undefined = start ?? (facts.engine ? 'grammar' : hostedModes[0]);
+    mode;
+    mode = nextMode(mode, facts.engine)
+  )
+    modes.push(mode);
+  return modes;
+}
+
 /** Each mode from `start` on, one small call each, until one returns the JSON asked for. */
 export async function structuredCheck(
   probe: ModelProbe,
   start: StructuredMode | undefined,
-): Promise<{ check: Check; responses: ChatResponse[] }> {
+  facts: EngineFacts = { engine: null },
+): Promise<{ check: Check; responses: ChatResponse[]; mode?: StructuredMode }> {
   const responses: ChatResponse[] = [];
   const tried: string[] = [];
-  for (const mode of structuredModes.slice(structuredModes.indexOf(start ?? 'json_schema'))) {
-    const chat = probe.chat({ structuredMode: mode, fallback: false, stream: true });
+  for (const mode of modesToTry(start, facts)) {
+    const chat = probe.chat({ structuredMode: mode, fallback: false, stream: true, engine: facts });
     try {
       const response = await chat.complete({
         model: probe.model,
@@ -177,13 +211,17 @@ export async function structuredCheck(
       responses.push(response);
       if (sumSchema.safeParse(parseJson(response.message.content)).success) {
         const hint =
-          mode === 'json_schema'
+          mode === 'json_schema' || (mode === 'grammar' && !start)
             ? ''
             : mode === start
               ? ' (as AUTOHEDGE_STRUCTURED says)'
               : `; set AUTOHEDGE_STRUCTURED=${mode} to skip the detection`;
         const before = tried.length > 0 ? ` (${tried.join(', ')})` : '';
-        return { check: check('structured', 'structured output', 'ok', `${mode} works${before}${hint}`), responses };
+        return {
+          check: check('structured', 'structured output', 'ok', `${mode} works${before}${hint}`),
+          responses,
+          mode,
+        };
       }
       tried.push(`${mode} (answer not the JSON asked for)`);
     } catch (error) {

@@ -16,6 +16,10 @@ export interface DoctorReport {
   baseURL: string;
   model: string;
   checks: Check[];
+  /** The limits each exchange ran under (longer for a loopback server). */
+  limits?: string;
+  /** True for `doctor --conformance`. */
+  conformance?: boolean;
   /** 0 when everything analyze needs works, 2 for a configuration problem, 1 otherwise. */
   exitCode: 0 | 1 | 2;
 }

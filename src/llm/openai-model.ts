@@ -7,6 +7,9 @@
  * tool calls: src/llm/tool-calls.ts, usage from the final `choices: []` chunk), because
  * a streamed answer is where servers differ and where connections drop. Structured
  * output falls back by mode (src/llm/structured-mode.ts) for servers without json_schema.
+ * With `detectEngine`, a local engine is told by its own signs (src/llm/engine.ts): its
+ * structured output starts in the grammar mode, a re-ask gets a new seed, and every
+ * answer is checked against a silently truncated prompt (src/llm/truncation.ts).
  */
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
@@ -19,8 +22,18 @@ import { assembleStream } from './openai-stream.js';
 import { pacedCall } from './paced-call.js';
 import { pacerKey, processPacers, type PacerRegistry, type Reservation } from './pacer.js';
 import { parseRateLimitHeaders } from './rate-limit-headers.js';
+import { detectEngine, EngineCache, noEngine, type EngineFacts } from './engine.js';
 import { acceptWholeCompletion, requireStreamEnd } from './stream-guard.js';
-import { extractJson, nextMode, refusesResponseFormat, requestInMode, type StructuredMode } from './structured-mode.js';
+import {
+  extractJson,
+  nextMode,
+  refusesResponseFormat,
+  requestInMode,
+  startingMode,
+  type StructuredMode,
+} from './structured-mode.js';
+import { estimatePromptTokens } from './token-estimate.js';
+import { TruncationGuard } from './truncation.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
 
 export interface OpenAIModelOptions {
@@ -33,8 +46,15 @@ export interface OpenAIModelOptions {
   maxRetries?: number;
   fetch?: typeof fetch;
   stream?: boolean;
-  /** Where structured output starts (AUTOHEDGE_STRUCTURED); default json_schema. */
+  /** Where structured output starts (AUTOHEDGE_STRUCTURED); default grammar for a local engine, else json_schema. */
   structuredMode?: StructuredMode;
+  /**
+   * Ask the base URL which local engine it is (llama.cpp, Ollama, vLLM, LM Studio), once per
+   * model. Off by default (a library caller, a replay of a recording made without it).
+   */
+  detectEngine?: boolean;
+  /** The engine as already known (doctor, tests): no detection. */
+  engine?: EngineFacts;
   /** Step down json_schema -> json_object -> prompt when the server refuses a mode. Default true. */
   fallback?: boolean;
   /** A notice for stderr: the structured mode this server needs. */
@@ -52,7 +72,8 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   const maxRetries = options.maxRetries ?? 2;
   const pacers = options.pacers === undefined ? processPacers() : options.pacers;
   // The structured mode that works is learnt once and kept for the rest of the run.
-  const structured = { mode: options.structuredMode ?? 'json_schema' };
+  const structured: StructuredState = { mode: undefined };
+  const local = localEngine(options);
   const settings: ClientSettings = {
     apiKey: options.apiKey,
     baseURL: options.baseURL,
@@ -87,10 +108,55 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       // A failure to load surfaces on the first call, which awaits the same promise.
       connect().catch(() => undefined);
     },
-    complete(request: ChatRequest): Promise<ChatResponse> {
-      return request.responseFormat ? sendStructured(request, structured, options, send) : send(request, undefined);
+    async complete(request: ChatRequest): Promise<ChatResponse> {
+      const facts = await local.facts(request.model);
+      const estimate = estimatePromptTokens(request);
+      local.guard?.before(request.model, estimate, facts);
+      const sent = withReaskSeed(request, facts);
+      const response = sent.responseFormat
+        ? await sendStructured(sent, structured, facts, options, send)
+        : await send(sent, undefined);
+      local.guard?.after(request.model, estimate, response.usage.promptTokens, facts, facts.engine !== null);
+      return response;
     },
   };
+}
+
+interface StructuredState {
+  mode: StructuredMode | undefined;
+}
+
+/** The engine behind the base URL (asked once per model) and the truncation guard: none for OpenAI itself. */
+function localEngine(options: OpenAIModelOptions): {
+  facts(model: string): Promise<EngineFacts>;
+  guard: TruncationGuard | undefined;
+} {
+  const { baseURL } = options;
+  if (!baseURL) return { facts: () => Promise.resolve(noEngine), guard: undefined };
+  const cache = new EngineCache();
+  const known = options.engine;
+  const facts = (model: string): Promise<EngineFacts> => {
+    if (known) return Promise.resolve(known);
+    if (!options.detectEngine) return Promise.resolve(noEngine);
+    return cache.facts(baseURL, model, async () => {
+      const found = await detectEngine(baseURL, model, options.fetch, options.apiKey);
+      if (found.engine) {
+        const context = found.contextTokens ? `, context ${found.contextTokens} tokens` : '';
+        options.warn?.(
+          `${hostOf(baseURL)} is ${found.engine} (${model}${context}): structured output in the grammar mode, the full schema`,
+        );
+      }
+      return found;
+    });
+  };
+  return { facts, guard: new TruncationGuard(hostOf(baseURL)) };
+}
+
+/** A re-ask to a local engine carries another seed: a deterministic model would otherwise repeat its slip. */
+function withReaskSeed(request: ChatRequest, facts: EngineFacts): ChatRequest {
+  const { reask, ...rest } = request;
+  if (!reask || !facts.engine) return rest;
+  return { ...rest, seed: (request.seed ?? 0) + reask * 7_919 };
 }
 
 /** One request, streamed or whole; the response's rate-limit headers go to the pacer as soon as they arrive. */
@@ -128,29 +194,31 @@ async function sendOnce(
 /** A structured call in the current mode, stepping down once per refusal of response_format. */
 async function sendStructured(
   request: ChatRequest,
-  structured: { mode: StructuredMode },
+  structured: StructuredState,
+  facts: EngineFacts,
   options: OpenAIModelOptions,
   send: (request: ChatRequest, responseFormat: object | undefined) => Promise<ChatResponse>,
 ): Promise<ChatResponse> {
   for (;;) {
-    const current = structured.mode;
-    const { body, responseFormat } = requestInMode(request, current);
+    const current = (structured.mode ??= startingMode(options.structuredMode, facts.engine));
+    const { body, responseFormat } = requestInMode(request, current, facts.engine);
     try {
       const response = await send(body, responseFormat);
       if (current === 'json_schema') return response;
-      return {
-        ...response,
-        message: { ...response.message, content: extractJson(response.message.content) },
-        structuredMode: current,
-      };
+      const content = current === 'grammar' ? response.message.content : extractJson(response.message.content);
+      return { ...response, message: { ...response.message, content }, structuredMode: current };
     } catch (error) {
-      const next = nextMode(current);
+      const next = nextMode(current, facts.engine);
       if (options.fallback === false || !next || !refusesResponseFormat(error)) throw error;
       // Concurrent calls may all be refused; the switch is announced once.
       if (structured.mode === current) {
         structured.mode = next;
+        const enforced =
+          next === 'json_object' && facts.engine === 'llama.cpp'
+            ? ' (the schema inside it, which llama.cpp enforces)'
+            : '';
         options.warn?.(
-          `${hostOf(options.baseURL ?? 'https://api.openai.com/v1')} refused response_format ${current}; using ${next} structured output for the rest of the run (AUTOHEDGE_STRUCTURED=${next} skips this check)`,
+          `${hostOf(options.baseURL ?? 'https://api.openai.com/v1')} refused response_format ${current}; using ${next}${enforced} structured output for the rest of the run (AUTOHEDGE_STRUCTURED=${next} skips this check)`,
         );
       }
     }

@@ -3,22 +3,36 @@
  * asks with a json_schema `responseFormat`; the ChatModel sends it in the best mode the
  * server takes and returns the JSON text as the message content:
  *
- *   json_schema  the request as asked (OpenAI, Azure, Groq, vLLM, ...)
- *   json_object  `response_format: {type: "json_object"}`, the schema in the system prompt (DeepSeek)
+ *   grammar      json_schema with the FULL schema (minLength, bounds, integer types) and the
+ *                fields' meanings in the prompt: a local engine (llama.cpp, Ollama, vLLM, LM
+ *                Studio) turns the schema into a grammar and never shows it to the model
+ *   json_schema  the request as asked (OpenAI, Azure, Groq, ...): the strict subset
+ *   json_object  `response_format: {type: "json_object"}`, the schema in the system prompt (DeepSeek);
+ *                to llama.cpp also `schema` inside it, the form that engine enforces
  *   prompt       no response_format, the schema in the prompt, the JSON taken out of the text
  *
  * Validation against the zod schema and the one re-ask stay with the agent loop.
  */
 import { z } from 'zod';
 import { ConfigError, ModelError } from '../errors.js';
+import type { EngineName } from './engine.js';
+import { fieldMeanings, grammarSchemaOf } from './grammar-schema.js';
 import type { ChatMessage, ChatRequest } from './types.js';
 
-export const structuredModes = ['json_schema', 'json_object', 'prompt'] as const;
+export const structuredModes = ['grammar', 'json_schema', 'json_object', 'prompt'] as const;
 export type StructuredMode = (typeof structuredModes)[number];
+
+/** The modes a hosted-style server is tried in, in order (doctor's detection, the fallback). */
+export const hostedModes: readonly StructuredMode[] = ['json_schema', 'json_object', 'prompt'];
+
+/** The mode a structured request starts in: AUTOHEDGE_STRUCTURED, else grammar for a local engine. */
+export function startingMode(configured: StructuredMode | undefined, engine: EngineName | null): StructuredMode {
+  return configured ?? (engine ? 'grammar' : 'json_schema');
+}
 
 const modeSchema = z.enum(structuredModes);
 
-/** AUTOHEDGE_STRUCTURED, validated: undefined when unset (start at json_schema and detect). */
+/** AUTOHEDGE_STRUCTURED, validated: undefined when unset (grammar for a detected local engine, else json_schema). */
 export function structuredModeFromEnv(env: NodeJS.ProcessEnv): StructuredMode | undefined {
   const raw = env.AUTOHEDGE_STRUCTURED?.trim();
   if (!raw) return undefined;
@@ -31,9 +45,15 @@ export function structuredModeFromEnv(env: NodeJS.ProcessEnv): StructuredMode | 
   return parsed.data;
 }
 
-/** The next mode to try after a server refused `mode`, or undefined after the last one. */
-export function nextMode(mode: StructuredMode): StructuredMode | undefined {
-  return structuredModes[structuredModes.indexOf(mode) + 1];
+/**
+ * The next mode to try after a server refused `mode`, or undefined after the last one.
+ * Grammar is json_schema already, so its refusal goes to json_object; LM Studio takes
+ * json_schema only and refuses json_object, so it goes straight to the prompt.
+ */
+export function nextMode(mode: StructuredMode, engine: EngineName | null = null): StructuredMode | undefined {
+  const order: readonly StructuredMode[] = mode === 'grammar' ? ['grammar', ...hostedModes.slice(1)] : hostedModes;
+  const next = order[order.indexOf(mode) + 1];
+  return next === 'json_object' && engine === 'lmstudio' ? 'prompt' : next;
 }
 
 /**
@@ -53,15 +73,31 @@ export function refusesResponseFormat(error: unknown): boolean {
 export function requestInMode(
   request: ChatRequest,
   mode: StructuredMode,
+  engine: EngineName | null = null,
 ): { body: ChatRequest; responseFormat: object | undefined } {
   const format = request.responseFormat;
   if (!format || mode === 'json_schema') return { body: request, responseFormat: format };
-  const instruction = schemaInstruction(format.json_schema.name, format.json_schema.schema, mode);
-  const { responseFormat: _unused, ...rest } = request;
+  const { responseFormat: _unused, fullSchema, ...rest } = request;
+  const name = format.json_schema.name;
+  if (mode === 'grammar') {
+    const schema = grammarSchemaOf(fullSchema ?? format.json_schema.schema);
+    return {
+      body: { ...rest, messages: withInstruction(request.messages, fieldMeanings(name, schema)) },
+      responseFormat: { type: 'json_schema', json_schema: { name, schema, strict: true } },
+    };
+  }
+  // The prompt carries the schema a grammar engine would enforce, bounds included: the model reads them.
+  const schema = engine ? grammarSchemaOf(fullSchema ?? format.json_schema.schema) : format.json_schema.schema;
+  const instruction = schemaInstruction(name, schema, mode);
   return {
     body: { ...rest, messages: withInstruction(request.messages, instruction) },
-    responseFormat: mode === 'json_object' ? { type: 'json_object' } : undefined,
+    responseFormat: mode === 'json_object' ? jsonObjectFormat(schema, engine) : undefined,
   };
+}
+
+/** llama.cpp's server enforces `{"type":"json_object","schema":...}` even where it refuses json_schema. */
+function jsonObjectFormat(schema: Record<string, unknown>, engine: EngineName | null): object {
+  return engine === 'llama.cpp' ? { type: 'json_object', schema } : { type: 'json_object' };
 }
 
 function schemaInstruction(name: string, schema: Record<string, unknown>, mode: StructuredMode): string {

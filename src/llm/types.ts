@@ -48,11 +48,21 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   toolChoice?: 'auto' | 'none' | 'required';
   responseFormat?: JsonSchemaFormat;
+  /**
+   * The answer's whole JSON schema, bounds and minLength included, which the strict
+   * `responseFormat` cannot carry: sent in the grammar mode to an engine that enforces it.
+   */
+  fullSchema?: Record<string, unknown>;
   temperature?: number;
   /** Upper bound on completion tokens; also the budget's worst case for this call. */
   maxTokens?: number;
   /** Sampling seed (`--samples`): OpenAI and most compatible servers accept it; others ignore it. */
   seed?: number;
+  /**
+   * How many times this answer has been asked for again after it broke its schema: a
+   * local engine then gets a different seed, so a deterministic model can answer differently.
+   */
+  reask?: number;
   /** Which agent sends this; travels as a header so a replay miss can name it. */
   agent?: string;
   signal?: AbortSignal;
@@ -73,10 +83,10 @@ export interface ChatResponse {
   /** The model the server says answered. */
   model: string;
   /**
-   * Set when a structured request went out in a fallback mode (json_object or prompt)
+   * Set when a structured request went out in another mode (grammar, json_object or prompt)
    * rather than as the json_schema the request carried, so a transcript tells what was sent.
    */
-  structuredMode?: 'json_object' | 'prompt';
+  structuredMode?: 'grammar' | 'json_object' | 'prompt';
 }
 
 /** The one interface the agent runtime and pipeline talk to. */

@@ -18,7 +18,8 @@ const price = z.number().positive().max(10_000_000).nullable();
 /** The Director's decision. Optional levels are nullable: strict mode requires every key. */
 export const decisionSchema = z.object({
   action: z.enum(['BUY', 'SELL', 'HOLD']),
-  conviction: z.number().min(0).max(100).describe('0–100'),
+  // A grammar engine enforces bounds on integers only: it gets conviction as a bounded integer.
+  conviction: z.number().min(0).max(100).meta({ description: '0–100', 'x-grammar-type': 'integer' }),
   timeHorizon: z.string().min(1).describe('e.g. "2–6 weeks"'),
   positionSizePct: z.number().min(0).max(100).describe('percent of the portfolio'),
   orderType: z.enum(['market', 'limit']),

@@ -52,6 +52,8 @@ const droppedKeywords = [
   'uniqueItems',
   'contentEncoding',
   'contentMediaType',
+  // The type a grammar engine gets instead (src/llm/grammar-schema.ts); strict mode keeps the field's own.
+  'x-grammar-type',
 ] as const;
 
 /** The string formats strict mode understands; others are dropped (zod still checks them). */

@@ -47,7 +47,7 @@ describe('runAgent with an output schema', () => {
       {
         role: 'user',
         content:
-          'Your reply did not match the required JSON schema: size: Too big: expected number to be <=100. Reply again with only the corrected JSON object.',
+          'Your reply did not match the required JSON schema: size must be <= 100; you sent 500. Reply again with only the corrected JSON object.',
       },
     ]);
   });
@@ -59,7 +59,9 @@ describe('runAgent with an output schema', () => {
     expect(report.status).toBe('failed');
     expect(report.output).toBeUndefined();
     expect(report.failure?.kind).toBe('schema');
-    expect(report.error).toMatch(/^director: the model's verdict broke the schema twice \(action: /);
+    expect(report.error).toMatch(
+      /^director: the model's verdict broke the schema twice \(action must be one of "BUY", "SELL", "HOLD"; you sent "MAYBE"\)$/,
+    );
   });
 
   it("runs review passes through the caller's review step, keeping the last accepted answer", async () => {

@@ -91,7 +91,9 @@ describe('structured output against a json_object-only server (DeepSeek)', () =>
       { market: fakeMarket(), search, now: fixedNow },
     );
     expect(badCode).toBe(2);
-    expect(bad.err()).toContain("AUTOHEDGE_STRUCTURED must be one of json_schema, json_object, prompt (got 'yaml')");
+    expect(bad.err()).toContain(
+      "AUTOHEDGE_STRUCTURED must be one of grammar, json_schema, json_object, prompt (got 'yaml')",
+    );
     expect(server.requests.length).toBe(before);
   });
 });

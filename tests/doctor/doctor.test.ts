@@ -64,6 +64,13 @@ function server(capabilities: Capabilities = {}) {
       return errorReply(400, { message: `response_format.type '${format}' is not supported` });
     }
     if (format) return textAnswer('{"sum":5}', extra);
+    const asked = JSON.stringify(body.messages);
+    // The context canary: an honest server counts about a quarter of the characters, and repeats the marker.
+    if (asked.includes('CANARY-'))
+      return textAnswer('CANARY-7391-HERON', {
+        ...extra,
+        ...(usage ? { usage: { prompt_tokens: Math.round(asked.length / 4.2), completion_tokens: 6 } } : {}),
+      });
     if (body.tools) {
       if (body.messages.at(-1)?.role === 'tool') return textAnswer('2 + 3 = 5.', extra);
       if (!toolCalls) return textAnswer('The sum is 5.', extra);
@@ -126,8 +133,10 @@ describe('autohedge doctor', () => {
       'base-url': 'ok',
       server: 'ok',
       'model-listed': 'ok',
+      engine: 'ok',
       'tool-calls': 'ok',
       structured: 'ok',
+      context: 'ok',
       reasoning: 'ok',
       usage: 'ok',
       'rate-limits': 'ok',
@@ -145,9 +154,17 @@ describe('autohedge doctor', () => {
     expect(detail('rate-limits')).toBe(
       'the server announced no rate limits: requests are paced only with --rpm / --tpm',
     );
+    expect(detail('engine')).toBe('no local engine sign (llama.cpp, Ollama, vLLM, LM Studio): the strict schema');
+    expect(detail('context')).toMatch(
+      /^the server read \d+ of about \d+ prompt tokens, none cut; the model repeated the marker$/,
+    );
     const chats = openai.requests.filter((request) => request.method === 'POST');
-    expect(chats).toHaveLength(3);
-    expect(chats.every((request) => request.body.stream === true && request.body.max_completion_tokens === 1024)).toBe(
+    expect(chats).toHaveLength(4);
+    const [canary, ...small] = chats
+      .filter((request) => request.body.max_completion_tokens === 64)
+      .concat(chats.filter((request) => request.body.max_completion_tokens !== 64));
+    expect(canary?.rawBody.length).toBeGreaterThan(23_000);
+    expect(small.every((request) => request.body.stream === true && request.body.max_completion_tokens === 1024)).toBe(
       true,
     );
     expect(exa.requests).toHaveLength(1);
@@ -179,8 +196,9 @@ describe('autohedge doctor', () => {
     const lines = io.out().trimEnd().split('\n');
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^autohedge doctor — model 'gpt-4\.1' at http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    expect(lines).toHaveLength(14);
-    expect(lines.slice(1, 13).every((line) => /^ {2}(ok  |warn|FAIL|skip) {2}\S/.test(line))).toBe(true);
+    expect(lines[1]).toBe('  each exchange may take up to 300 s (a loopback server: longer than the 30 s for others)');
+    expect(lines).toHaveLength(17);
+    expect(lines.slice(2, 16).every((line) => /^ {2}(ok  |warn|FAIL|skip) {2}\S/.test(line))).toBe(true);
     expect(lines.at(-1)).toBe('Everything analyze needs works.');
     expect(io.out() + io.err()).not.toContain(key);
     expect(io.out() + io.err()).not.toContain(exaKey);
@@ -211,8 +229,10 @@ describe('autohedge doctor', () => {
     expect(report.checks.filter((item) => item.status === 'skip').map((item) => item.id)).toEqual([
       'server',
       'model-listed',
+      'engine',
       'tool-calls',
       'structured',
+      'context',
       'reasoning',
       'usage',
       'rate-limits',

@@ -481,7 +481,7 @@ const scenarios: FaultScenario[] = [
       const decides = requestsOf(servers[0]!, 'director').filter((request) => schemaOf(request.body) === 'decision');
       expect(decides).toHaveLength(2);
       expect(decideMessage(decides[1]?.body)).toBe(
-        'Your reply did not match the required JSON schema: action: Invalid option: expected one of "BUY"|"SELL"|"HOLD"; conviction: Too big: expected number to be <=100. Reply again with only the corrected JSON object.',
+        'Your reply did not match the required JSON schema: action must be one of "BUY", "SELL", "HOLD"; you sent "YOLO". conviction must be <= 100; you sent 150. Reply again with only the corrected JSON object.',
       );
     },
   },
@@ -493,7 +493,7 @@ const scenarios: FaultScenario[] = [
       return { deps: deps(context.model(server)) };
     },
     expect: () => {
-      const error = `Director decision failed: director: the model's decision broke the schema twice (positionSizePct: Too small: expected number to be >=0)`;
+      const error = `Director decision failed: director: the model's decision broke the schema twice (positionSizePct must be >= 0; you sent -4)`;
       return { exitCode: 1, result: { status: 'failed', error, decision: false, reports: allOk, warnings: [error] } };
     },
   },

@@ -163,7 +163,7 @@ describe('AUTOHEDGE_STRUCTURED', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).exitCode).toBe(2);
     expect((error as ConfigError).message).toBe(
-      "AUTOHEDGE_STRUCTURED must be one of json_schema, json_object, prompt (got 'json')",
+      "AUTOHEDGE_STRUCTURED must be one of grammar, json_schema, json_object, prompt (got 'json')",
     );
     expect(structuredModeFromEnv({})).toBeUndefined();
     expect(structuredModeFromEnv({ AUTOHEDGE_STRUCTURED: ' prompt ' })).toBe('prompt');

@@ -207,7 +207,9 @@ describe('analyze (scripted model)', () => {
     expect(outcome.status).toBe('ok');
     expect(outcome.decision).toEqual(decision);
     const retry = model.requestsOf('director')[2]!;
-    expect(retry.messages.at(-1)!.content).toMatch(/did not match the required JSON schema: action:/);
+    expect(retry.messages.at(-1)!.content).toMatch(
+      /did not match the required JSON schema: action must be one of "BUY", "SELL", "HOLD"; you sent "MAYBE"/,
+    );
   });
 
   it('reports a decision that breaks the schema twice, never inventing a HOLD', async () => {
@@ -225,7 +227,7 @@ describe('analyze (scripted model)', () => {
     expect(outcome.status).toBe('failed');
     expect(outcome.decision).toBeNull();
     expect(outcome.error).toMatch(
-      /^Director decision failed: director: the model's decision broke the schema twice \(conviction: /,
+      /^Director decision failed: director: the model's decision broke the schema twice \(conviction must be <= 100; you sent 300\)$/,
     );
     expect(outcome.reports).toHaveLength(4);
   });
