@@ -95,6 +95,7 @@ export const analyzeSpec = {
   description: 'analyse one or more tickers: Director plan, four desks, decision, guardrails',
   args: [['[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)']],
   groups: ['run', 'trust', 'model', 'tools', 'guardrails', 'rateLimits', 'replay', 'output', 'save', 'universe'],
+  options: ['serviceTier'],
   help: { json: 'print the AnalysisResult JSON only (an array for several tickers)' },
 } as const satisfies CommandSpec;
 export type AnalyzeCliOptions = OptionsOf<typeof analyzeSpec>;
@@ -119,7 +120,7 @@ export const workerSpec = {
   name: 'worker',
   description: 'process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C',
   groups: ['queue', 'worker', 'model', 'tools', 'guardrails', 'rateLimits'],
-  options: ['concurrency', 'save', 'quiet'],
+  options: ['concurrency', 'save', 'quiet', 'serviceTier'],
   help: {
     concurrency: 'analyses this worker runs at once',
     maxCost: "cap on each job's model spend across its attempts, in USD (the lower of this and the job's own)",
@@ -261,6 +262,7 @@ export const watchSpec = {
   args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
   groups: ['watch', 'model', 'queue'],
   options: [
+    'serviceTier',
     'maxPosition',
     'maxRisk',
     'minRewardRisk',

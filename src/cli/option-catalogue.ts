@@ -113,6 +113,11 @@ export const optionCatalogue = {
     help: 'stop making model calls before the spend would pass this many USD',
     field: (f) => f.positiveNumber('--max-cost').optional(),
   },
+  serviceTier: {
+    flags: '--service-tier <tier>',
+    help: 'flex: cheaper, slower model calls for night runs, where the model has the tier (a refusal falls back to default once); default: the standard tier',
+    field: (f) => f.serviceTier.optional(),
+  },
   // ---- rate limits
   rpm: {
     flags: '--rpm <n>',

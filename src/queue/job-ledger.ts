@@ -54,6 +54,7 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
     remembering(model) {
       return {
         prepare: () => model.prepare?.(),
+        ...(model.cacheCapabilities ? { cacheCapabilities: model.cacheCapabilities.bind(model) } : {}),
         async complete(request) {
           const field = requestHash(request);
           const kept = keptAnswer(await client.hget(answersKey, field));

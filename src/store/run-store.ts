@@ -47,6 +47,8 @@ export interface RunSummary {
   /** A demo run: synthetic data, nothing spent. */
   demo: boolean;
   costUsd: number | null;
+  /** The share of the agents' prompt tokens the provider's cache served; null without usage. */
+  cachedShare: number | null;
   /**
    * `partial`: no result.json (the run did not finish saving); `corrupt`: result.json is
    * there but is not a saved result; `unreadable`: reading it failed (EMFILE, EACCES,
@@ -230,6 +232,7 @@ export async function summarize(dir: string, runId: string): Promise<RunSummary>
     mode: null,
     demo: false,
     costUsd: null,
+    cachedShare: null,
   };
   let text: string;
   try {
@@ -266,6 +269,7 @@ export async function summarize(dir: string, runId: string): Promise<RunSummary>
     mode: result.mode === 'agents' ? 'desks' : 'full',
     demo: result.demo === true,
     costUsd: result.usage.costUsd,
+    cachedShare: result.usage.promptTokens > 0 ? result.usage.cachedPromptTokens / result.usage.promptTokens : null,
     state: 'ok',
   };
 }
