@@ -75,7 +75,11 @@ async function sequential(config: DriverConfig, asOf: Date): Promise<DriverOutpu
     };
     const startedAt = Date.now();
     const before = performance.now();
-    const result = await analyze(ticker, { asOf, ...(config.promptLayout ? { promptLayout: config.promptLayout } : {}) }, deps);
+    const result = await analyze(
+      ticker,
+      { asOf, ...(config.promptLayout ? { promptLayout: config.promptLayout } : {}) },
+      deps,
+    );
     runs.push({
       ticker,
       status: result.status,

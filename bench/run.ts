@@ -805,7 +805,8 @@ async function measureCacheCost(settings: Settings, rows: Row[], notes: string[]
     measure: 'cost per ticker at the built-in prices: cacheable ÷ legacy layout',
     value: `${usd(cacheable)} / ${usd(legacy)}`,
     target: 'lower',
-    pass: cacheable.usdPerTicker !== null && legacy.usdPerTicker !== null && cacheable.usdPerTicker < legacy.usdPerTicker,
+    pass:
+      cacheable.usdPerTicker !== null && legacy.usdPerTicker !== null && cacheable.usdPerTicker < legacy.usdPerTicker,
   });
   notes.push(
     `P11: prompt tokens per ticker ${Math.round(cacheable.promptTokens / cacheTickers).toLocaleString('en-US')} (legacy ${Math.round(legacy.promptTokens / cacheTickers).toLocaleString('en-US')}); cached ${Math.round(cacheable.cachedTokens / cacheTickers).toLocaleString('en-US')} (legacy ${Math.round(legacy.cachedTokens / cacheTickers).toLocaleString('en-US')})`,

@@ -129,12 +129,31 @@ function withFundamentals(market: MarketData, enabled: boolean): MarketData {
 
 function fundamentalsBlock(symbol: string): string {
   const seed = [...symbol].reduce((sum, character) => sum + character.charCodeAt(0), 0);
-  const items = ['Revenue', 'Cost of revenue', 'Gross profit', 'R&D', 'SG&A', 'Operating income', 'Net income',
-    'Diluted EPS', 'Operating cash flow', 'Capital expenditure', 'Cash and equivalents', 'Total debt'];
+  const items = [
+    'Revenue',
+    'Cost of revenue',
+    'Gross profit',
+    'R&D',
+    'SG&A',
+    'Operating income',
+    'Net income',
+    'Diluted EPS',
+    'Operating cash flow',
+    'Capital expenditure',
+    'Cash and equivalents',
+    'Total debt',
+  ];
   const quarters = ['2024-Q3', '2024-Q4', '2025-Q1', '2025-Q2', '2025-Q3', '2025-Q4', '2026-Q1', '2026-Q2'];
   const lines = items.map((item, row) => {
-    const values = quarters.map((quarter, column) => `${quarter} ${((seed * (row + 3) + column * 97) % 9000) / 10 + 100} M USD`);
+    const values = quarters.map(
+      (quarter, column) => `${quarter} ${((seed * (row + 3) + column * 97) % 9000) / 10 + 100} M USD`,
+    );
     return `${item} (10-Q as filed, accession 0000${seed}${row}): ${values.join('; ')}`;
   });
-  return [`FUNDAMENTALS — ${symbol} (SEC EDGAR, as filed; USD; fiscal quarters)`, ...lines, 'VALUATION — on the trailing four quarters as filed', `P/E ${(seed % 40) + 10}.0; EV/sales ${(seed % 12) + 2}.1; FCF yield ${(seed % 7) + 1}.2 %`].join('\n');
+  return [
+    `FUNDAMENTALS — ${symbol} (SEC EDGAR, as filed; USD; fiscal quarters)`,
+    ...lines,
+    'VALUATION — on the trailing four quarters as filed',
+    `P/E ${(seed % 40) + 10}.0; EV/sales ${(seed % 12) + 2}.1; FCF yield ${(seed % 7) + 1}.2 %`,
+  ].join('\n');
 }

@@ -69,7 +69,10 @@ export function forcedTool(name: string): NamedToolChoice {
  * Null when two agents bind different tools under one name: one list cannot serve both,
  * so the calls then go out as each agent asks.
  */
-export function sharedHead(outputs: ReadonlyArray<AgentOutput<unknown>>, tools: ToolDefinition[]): ToolDefinition[] | null {
+export function sharedHead(
+  outputs: ReadonlyArray<AgentOutput<unknown>>,
+  tools: ToolDefinition[],
+): ToolDefinition[] | null {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of [...outputs.map(outputToolOf), ...tools]) {
     const seen = byName.get(tool.function.name);

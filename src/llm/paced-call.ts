@@ -56,8 +56,6 @@ async function acquire(pacer: Pacer, tokens: number, signal: AbortSignal | undef
 /** A flex call that timed out (the SDK's deadline, or a 408 from the server). */
 function flexTimeout(error: unknown, request: ChatRequest): boolean {
   return (
-    request.serviceTier === 'flex' &&
-    error instanceof ModelError &&
-    (error.kind === 'timeout' || error.status === 408)
+    request.serviceTier === 'flex' && error instanceof ModelError && (error.kind === 'timeout' || error.status === 408)
   );
 }

@@ -129,8 +129,6 @@ interface Run {
   layout: PromptLayout;
   /** Each agent's shared prefix, once the market block is known; none in the legacy layout. */
   sharedFor: (agent: string) => SharedPrefix | undefined;
-  /** The model behind the run (for its cache capabilities). */
-  model: ChatModel;
   result: AnalysisResult;
   /** The run's search provider (capped, metered) and the tool it backs. */
   search: RunSearch;
@@ -186,7 +184,8 @@ function shareBlock(run: Run, options: AnalyzeOptions): void {
   const block = sharedBlockOf(run.marketBlock);
   const agents =
     run.result.mode === 'agents' ? [...(options.agents ?? [])] : run.roster.map((definition) => definition.id);
-  const capabilities = run.model.cacheCapabilities?.bind(run.model);
+  const model = run.context.model;
+  const capabilities = model.cacheCapabilities?.bind(model);
   run.sharedFor = sharedPrefixes({
     agents,
     specs: run.specs,
@@ -273,14 +272,7 @@ function openRun(
     warn: (message) => events({ type: 'warning', message }),
     roster: specs.roster,
     specs,
-    context: {
-      model,
-      asOf,
-      historical: options.historical === true,
-      events,
-      signal,
-      ...(options.serviceTier ? { serviceTier: options.serviceTier } : {}),
-    },
+    context: agentContext(model, asOf, options, events, signal),
     // Resolved once, before any model call: a bad limit is the caller's error, not a silent rule switched off.
     limits: resolveLimits({
       ...options.guardrailLimits,
@@ -289,7 +281,6 @@ function openRun(
     marketBlock: noMarketBlock(symbol),
     layout: options.promptLayout ?? 'cacheable',
     sharedFor: () => undefined,
-    model,
     result,
     search,
     directorFailure: null,
@@ -299,6 +290,18 @@ function openRun(
     blind: null,
     ...samplingOf(options),
   };
+}
+
+/** What every agent of the run is handed: the model, the clock, the events, the signal, the service tier. */
+function agentContext(
+  model: ChatModel,
+  asOf: Date,
+  options: AnalyzeOptions,
+  events: EventSink,
+  signal: AbortSignal,
+): AgentContext {
+  const tier = options.serviceTier ? { serviceTier: options.serviceTier } : {};
+  return { model, asOf, historical: options.historical === true, events, signal, ...tier };
 }
 
 /** --samples and --min-agreement, checked: a bad value is the caller's error, before any call. */

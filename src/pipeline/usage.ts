@@ -100,9 +100,7 @@ function finiteOrNull(amount: number | null): number | null {
 function agentUsage(usage: { model: string; standard: Usage; flex: Usage }, price: Price | null): AgentUsage {
   const both = addUsage(usage.standard, usage.flex);
   const priced = (what: (tier: Usage, price: Price) => number) =>
-    price
-      ? finiteOrNull(what(usage.standard, price) + what({ ...usage.flex, serviceTier: 'flex' }, price))
-      : null;
+    price ? finiteOrNull(what(usage.standard, price) + what({ ...usage.flex, serviceTier: 'flex' }, price)) : null;
   return {
     model: usage.model,
     promptTokens: both.promptTokens,

@@ -6,10 +6,23 @@ import type { ChatRequest } from '../../src/llm/types.js';
 import { usageFromWire } from '../../src/llm/usage-fields.js';
 import { errorReply, startOpenAIServer, textAnswer, type OpenAIServer } from '../../testkit/openai-server.js';
 
-const price: Price = { input: 2, cachedInput: 0.5, output: 8, cacheWrite: 2.5, flex: { input: 1, cachedInput: 0.25, output: 4 } };
+const price: Price = {
+  input: 2,
+  cachedInput: 0.5,
+  output: 8,
+  cacheWrite: 2.5,
+  flex: { input: 1, cachedInput: 0.25, output: 4 },
+};
 
 /** Each provider's usage object, as it sends it (field names from tests/fixtures/providers), and what it costs at `price`. */
-const providers: Array<{ provider: string; wire: object; tier?: string; cached: number; written: number; usd: number }> = [
+const providers: Array<{
+  provider: string;
+  wire: object;
+  tier?: string;
+  cached: number;
+  written: number;
+  usd: number;
+}> = [
   {
     provider: 'OpenAI',
     wire: { prompt_tokens: 2000, completion_tokens: 100, prompt_tokens_details: { cached_tokens: 1536 } },
@@ -34,7 +47,11 @@ const providers: Array<{ provider: string; wire: object; tier?: string; cached: 
   },
   {
     provider: 'xAI',
-    wire: { prompt_tokens: 291, completion_tokens: 26, prompt_tokens_details: { text_tokens: 291, cached_tokens: 290 } },
+    wire: {
+      prompt_tokens: 291,
+      completion_tokens: 26,
+      prompt_tokens_details: { text_tokens: 291, cached_tokens: 290 },
+    },
     cached: 290,
     written: 0,
     usd: (1 * 2 + 290 * 0.5 + 26 * 8) / 1e6,
@@ -55,7 +72,11 @@ const providers: Array<{ provider: string; wire: object; tier?: string; cached: 
   },
   {
     provider: 'OpenRouter (write)',
-    wire: { prompt_tokens: 3000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 2048 } },
+    wire: {
+      prompt_tokens: 3000,
+      completion_tokens: 10,
+      prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 2048 },
+    },
     cached: 0,
     written: 2048,
     usd: (952 * 2 + 2048 * 2.5 + 10 * 8) / 1e6,
@@ -99,7 +120,8 @@ describe('every provider’s cache fields, priced', () => {
 
   it('reads cacheWrite and flex from AUTOHEDGE_PRICES', async () => {
     const table = await loadPriceTable({
-      AUTOHEDGE_PRICES: '{"my-model": {"input": 1, "output": 2, "cacheWrite": 1.25, "flex": {"input": 0.5, "output": 1}}}',
+      AUTOHEDGE_PRICES:
+        '{"my-model": {"input": 1, "output": 2, "cacheWrite": 1.25, "flex": {"input": 0.5, "output": 1}}}',
     });
     expect(priceFor('my-model', table)).toEqual({
       input: 1,
@@ -108,19 +130,35 @@ describe('every provider’s cache fields, priced', () => {
       cacheWrite: 1.25,
       flex: { input: 0.5, cachedInput: 0.5, output: 1 },
     });
-    await expect(loadPriceTable({ AUTOHEDGE_PRICES: '{"m": {"input": 1, "output": 2, "flex": {"input": 1}}}' })).rejects.toThrow(
-      /AUTOHEDGE_PRICES/,
-    );
+    await expect(
+      loadPriceTable({ AUTOHEDGE_PRICES: '{"m": {"input": 1, "output": 2, "flex": {"input": 1}}}' }),
+    ).rejects.toThrow(/AUTOHEDGE_PRICES/);
   });
 });
 
 describe('the capability table', () => {
   it.each([
     ['https://api.openai.com/v1', 'gpt-4.1', { promptCacheKey: true, breakpoints: false, toolsInPrefix: true }],
-    ['https://x.openai.azure.com/openai/v1', 'gpt-4.1', { promptCacheKey: false, breakpoints: false, toolsInPrefix: false }],
-    ['https://integrate.api.nvidia.com/v1', 'nemotron', { promptCacheKey: false, breakpoints: false, toolsInPrefix: false }],
-    ['https://openrouter.ai/api/v1', 'anthropic/claude-sonnet-4.5', { promptCacheKey: true, breakpoints: true, toolsInPrefix: false }],
-    ['https://openrouter.ai/api/v1', 'openai/gpt-4.1', { promptCacheKey: true, breakpoints: false, toolsInPrefix: false }],
+    [
+      'https://x.openai.azure.com/openai/v1',
+      'gpt-4.1',
+      { promptCacheKey: false, breakpoints: false, toolsInPrefix: false },
+    ],
+    [
+      'https://integrate.api.nvidia.com/v1',
+      'nemotron',
+      { promptCacheKey: false, breakpoints: false, toolsInPrefix: false },
+    ],
+    [
+      'https://openrouter.ai/api/v1',
+      'anthropic/claude-sonnet-4.5',
+      { promptCacheKey: true, breakpoints: true, toolsInPrefix: false },
+    ],
+    [
+      'https://openrouter.ai/api/v1',
+      'openai/gpt-4.1',
+      { promptCacheKey: true, breakpoints: false, toolsInPrefix: false },
+    ],
     ['http://127.0.0.1:11434/v1', 'qwen3:8b', { promptCacheKey: true, breakpoints: false, toolsInPrefix: false }],
   ])('%s %s', (baseURL, model, expected) => {
     expect(cacheCapabilitiesOf(baseURL, model)).toEqual(expected);
@@ -147,11 +185,18 @@ describe('what goes on the wire', () => {
   it('falls back to the default tier once on a 400 for flex, with one warning, and never loops', async () => {
     server = await startOpenAIServer((body) =>
       body.service_tier === 'flex'
-        ? errorReply(400, { message: "Invalid value: 'flex'. Supported values for service_tier are: 'auto' and 'default'." })
+        ? errorReply(400, {
+            message: "Invalid value: 'flex'. Supported values for service_tier are: 'auto' and 'default'.",
+          })
         : textAnswer('ok'),
     );
     const warnings: string[] = [];
-    const model = createOpenAIModel({ baseURL: server.url, pacers: null, maxRetries: 0, warn: (text) => warnings.push(text) });
+    const model = createOpenAIModel({
+      baseURL: server.url,
+      pacers: null,
+      maxRetries: 0,
+      warn: (text) => warnings.push(text),
+    });
     const first = await model.complete(request({ serviceTier: 'flex' }));
     const second = await model.complete(request({ serviceTier: 'flex' }));
     expect([first.message.content, second.message.content]).toEqual(['ok', 'ok']);
@@ -163,7 +208,9 @@ describe('what goes on the wire', () => {
 
   it('sends prompt_cache_key, a breakpoint where the model has one, and drops a refused key once', async () => {
     server = await startOpenAIServer((body) =>
-      body.prompt_cache_key ? errorReply(400, { message: 'Unrecognized request argument supplied: prompt_cache_key' }) : textAnswer('ok'),
+      body.prompt_cache_key
+        ? errorReply(400, { message: 'Unrecognized request argument supplied: prompt_cache_key' })
+        : textAnswer('ok'),
     );
     const warnings: string[] = [];
     const model = createOpenAIModel({

@@ -18,7 +18,9 @@ const search = { search: async () => [] };
 /** Every agent's answers; with `forced`, the Director answers through its submit tool. */
 function script(forced: boolean): Record<string, ScriptedStep[]> {
   const answer = (name: string, value: object): ScriptedStep =>
-    forced ? { toolCalls: [{ name: `submit_${name}`, arguments: JSON.stringify(value) }] } : { text: JSON.stringify(value) };
+    forced
+      ? { toolCalls: [{ name: `submit_${name}`, arguments: JSON.stringify(value) }] }
+      : { text: JSON.stringify(value) };
   return {
     director: [answer('plan', plan), answer('decision', decision)],
     quant: [{ text: 'Quant.' }],
@@ -83,8 +85,7 @@ describe('the cacheable layout', () => {
     expect(preamble).not.toMatch(/\d{4}-\d{2}-\d{2}|\{\{|\}\}/);
     expect(preamble).not.toContain(result.runId);
     expect(preamble).not.toContain(asOf.toISOString().slice(0, 10));
-    for (const ticker of ['ACME', 'GLBX'])
-      expect(preamble).not.toMatch(new RegExp(`\\b${ticker}\\b`));
+    for (const ticker of ['ACME', 'GLBX']) expect(preamble).not.toMatch(new RegExp(`\\b${ticker}\\b`));
   });
 
   it('gives the agents of one model one head on a server that caches the tools: the plan call writes what the desks read', async () => {
