@@ -94,8 +94,19 @@ export const analyzeSpec = {
   name: 'analyze',
   description: 'analyse one or more tickers: Director plan, four desks, decision, guardrails',
   args: [['[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)']],
-  groups: ['run', 'trust', 'model', 'tools', 'guardrails', 'rateLimits', 'replay', 'output', 'save', 'universe'],
-  options: ['serviceTier'],
+  groups: [
+    'run',
+    'trust',
+    'model',
+    'tools',
+    'guardrails',
+    'rateLimits',
+    'tier',
+    'replay',
+    'output',
+    'save',
+    'universe',
+  ],
   help: { json: 'print the AnalysisResult JSON only (an array for several tickers)' },
 } as const satisfies CommandSpec;
 export type AnalyzeCliOptions = OptionsOf<typeof analyzeSpec>;
@@ -119,8 +130,8 @@ export type ProbeCliOptions = OptionsOf<typeof probeSpec>;
 export const workerSpec = {
   name: 'worker',
   description: 'process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C',
-  groups: ['queue', 'worker', 'model', 'tools', 'guardrails', 'rateLimits'],
-  options: ['concurrency', 'save', 'quiet', 'serviceTier'],
+  groups: ['queue', 'worker', 'model', 'tools', 'guardrails', 'rateLimits', 'tier'],
+  options: ['concurrency', 'save', 'quiet'],
   help: {
     concurrency: 'analyses this worker runs at once',
     maxCost: "cap on each job's model spend across its attempts, in USD (the lower of this and the job's own)",
@@ -260,9 +271,8 @@ export const watchSpec = {
   name: 'watch',
   description: 're-analyse a watchlist only where something happened (triggers), within a monthly budget',
   args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
-  groups: ['watch', 'model', 'queue'],
+  groups: ['watch', 'model', 'queue', 'tier'],
   options: [
-    'serviceTier',
     'maxPosition',
     'maxRisk',
     'minRewardRisk',

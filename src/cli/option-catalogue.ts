@@ -476,6 +476,7 @@ export const optionGroups = {
   tools: { heading: 'Tools', options: ['search', 'mcpConfig'] },
   guardrails: { heading: 'Guardrails and spending', options: ['maxPosition', 'maxRisk', 'minRewardRisk', 'maxCost'] },
   rateLimits: { heading: 'Rate limits', options: ['rpm', 'tpm'] },
+  tier: { heading: 'Service tier', options: ['serviceTier'] },
   run: { heading: 'The run', options: ['agent', 'asOf', 'refresh'] },
   trust: { heading: 'Blind runs and stability', options: ['blind', 'samples', 'minAgreement'] },
   replay: { heading: 'Record and replay', options: ['record', 'replay', 'demo'] },

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { autohedgeHome } from '../../paths.js';
-import { formatCost, formatFraction } from '../../report/format.js';
+import { formatCost } from '../../report/format.js';
 import { createPalette } from '../../report/palette.js';
 import { renderJson, renderTerminal } from '../../report/terminal.js';
 import { listRuns, loadRun, runsDirectory, type RunSummary } from '../../store/index.js';
@@ -40,7 +40,7 @@ export async function runsShowCommand(
 }
 
 /** The view options `autohedge analyze` uses, so a re-render matches the live one. */
-const columns = ['WHEN', 'RUN ID', 'TICKER', 'MODE', 'ACTION', 'CONVICTION', 'STATUS', 'COST', 'CACHED'] as const;
+const columns = ['WHEN', 'RUN ID', 'TICKER', 'MODE', 'ACTION', 'CONVICTION', 'STATUS', 'COST'] as const;
 
 export function renderRunTable(savedRuns: RunSummary[], color: boolean): string {
   // A saved file is whatever is on disk now (hand-edited, or written before sanitising).
@@ -55,7 +55,6 @@ export function renderRunTable(savedRuns: RunSummary[], color: boolean): string 
     run.conviction === null ? '-' : String(Math.round(run.conviction)),
     run.state === 'ok' ? (run.status ?? '-') : run.state,
     costCell(run),
-    run.cachedShare === null ? '-' : formatFraction(run.cachedShare, { digits: 0 }),
   ]);
   const widths = columns.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   // Pad first, then colour: escape codes must not count towards a column's width.
