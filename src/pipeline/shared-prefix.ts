@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isoDay } from '../clock.js';
 import { sharedHead, type SharedPrefix } from '../agent/layout.js';
 import type { AgentOutput } from '../agent/types.js';
 import type { CacheCapabilities } from '../llm/cache-capabilities.js';
@@ -27,7 +28,8 @@ export function sharedBlockOf(marketBlock: string): string {
  */
 export function cacheKeyOf(ticker: string, asOf: Date, blindBlock: string | null): string {
   if (blindBlock !== null) return `blind-${createHash('sha256').update(blindBlock).digest('hex').slice(0, 16)}`;
-  return `${ticker}@${asOf.toISOString()}`;
+  // The day, not the instant: a live run's clock moves between a job's attempts, its block does not.
+  return `${ticker}@${isoDay(asOf)}`;
 }
 
 export interface SharedPrefixInput {
