@@ -26,6 +26,8 @@ export interface DriverConfig extends ServiceAddresses {
   tickers: string[];
   concurrency: number;
   asOf: string;
+  /** P14: the layout to send (default cacheable). */
+  promptLayout?: 'cacheable' | 'legacy';
 }
 
 export interface TickerRun {
@@ -73,7 +75,11 @@ async function sequential(config: DriverConfig, asOf: Date): Promise<DriverOutpu
     };
     const startedAt = Date.now();
     const before = performance.now();
-    const result = await analyze(ticker, { asOf }, deps);
+    const result = await analyze(
+      ticker,
+      { asOf, ...(config.promptLayout ? { promptLayout: config.promptLayout } : {}) },
+      deps,
+    );
     runs.push({
       ticker,
       status: result.status,

@@ -14,6 +14,7 @@ import {
   type Reply,
 } from '../testkit/openai-server.js';
 import { createQuota, requestCharacters, tokensOf, type Quota, type QuotaSettings } from '../testkit/quota.js';
+import { createPromptCache, promptText, type PromptCache } from '../testkit/prompt-cache.js';
 import type { CallKind, CallRecord } from './critical-path.js';
 
 export interface ModelServerOptions {
@@ -23,6 +24,17 @@ export interface ModelServerOptions {
   retryAfterMs?: number;
   /** Enforce a provider's quota (P8): OpenAI's headers on every answer, a 429 for a request over it. */
   quota?: Omit<QuotaSettings, 'now'>;
+  /** Apply OpenAI's prompt-caching rule (P14: testkit/prompt-cache.ts) and report `cached_tokens`. */
+  cacheRule?: boolean;
+}
+
+/** One answered call's tokens as the server billed them (P14). */
+export interface BilledCall {
+  ticker: string;
+  model: string;
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
 }
 
 export interface ModelServer {
@@ -34,6 +46,8 @@ export interface ModelServer {
   readonly quotas: ReadonlyMap<string, Quota>;
   /** Each admission's request index, by model, in the order of that model's quota.admissions. */
   readonly admittedIndexes: ReadonlyMap<string, number[]>;
+  /** Every answered call's billed tokens, in arrival order. */
+  readonly billed: BilledCall[];
   close(): Promise<void>;
 }
 
@@ -50,9 +64,19 @@ export function kindOf(request: RecordedRequest): CallKind {
   return schemaOf(request.body) === 'plan' ? 'plan' : 'decision';
 }
 
+/** The structured answer asked for: a response_format's name, or the forced `submit_<name>` tool of a shared head. */
 function schemaOf(body: unknown): string | undefined {
-  return (body as { response_format?: { json_schema?: { name?: string } } } | null)?.response_format?.json_schema?.name;
+  const request = body as {
+    response_format?: { json_schema?: { name?: string } };
+    tool_choice?: { function?: { name?: string } };
+  } | null;
+  const forced = request?.tool_choice?.function?.name;
+  if (forced?.startsWith('submit_')) return forced.slice('submit_'.length);
+  return request?.response_format?.json_schema?.name;
 }
+
+const forcedToolOf = (body: unknown): string | undefined =>
+  (body as { tool_choice?: { function?: { name?: string } } } | null)?.tool_choice?.function?.name;
 
 /** The analysed symbol, from the market block every prompt carries. */
 export function tickerOf(request: RecordedRequest): string | null {
@@ -101,8 +125,11 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     if (!quota) quotas.set(model, (quota = createQuota(options.quota)));
     return quota;
   };
+  const cache = options.cacheRule ? createPromptCache() : null;
+  const billed: BilledCall[] = [];
   const server: OpenAIServer = await startOpenAIServer(
     (body: unknown, index: number, request: RecordedRequest): Reply => {
+      if (cache) return cachedAnswer(request, body, options.latencyMs, cache, billed);
       const quota = quotaFor(body);
       if (quota) {
         const refusal = quota.admit(body);
@@ -136,21 +163,56 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     rateLimited,
     quotas,
     admittedIndexes,
+    billed,
     close: () => server.close(),
   };
 }
 
-function answerFor(request: RecordedRequest, body: unknown, latencyMs: number): Reply {
+/**
+ * An answer under OpenAI's caching rule: the cached tokens are read when the call arrives,
+ * and its prompt is written once the answer has been sent (its latency later).
+ */
+function cachedAnswer(
+  request: RecordedRequest,
+  body: unknown,
+  latencyMs: number,
+  cache: PromptCache,
+  billed: BilledCall[],
+): Reply {
+  const prompt = promptText(body);
+  const cachedTokens = cache.read(prompt);
+  setTimeout(() => cache.write(prompt), latencyMs).unref();
+  const reply = answerFor(request, body, latencyMs, cachedTokens);
+  const usage = ('answer' in reply ? reply.answer.usage : undefined) ?? { prompt_tokens: 0, completion_tokens: 0 };
+  billed.push({
+    ticker: tickerOf(request) ?? 'unknown',
+    model: String((body as { model?: unknown } | null)?.model ?? 'unknown'),
+    promptTokens: usage.prompt_tokens,
+    cachedTokens,
+    completionTokens: usage.completion_tokens,
+  });
+  return reply;
+}
+
+function answerFor(request: RecordedRequest, body: unknown, latencyMs: number, cachedTokens = 0): Reply {
   const ticker = tickerOf(request) ?? 'ACME';
   const usage = (completion: string) => ({
     prompt_tokens: tokensOf(requestCharacters(body)),
     completion_tokens: tokensOf(completion.length),
+    ...(cachedTokens > 0 ? { cached_tokens: cachedTokens } : {}),
   });
   const text = (content: string) => textAnswer(content, { usage: usage(content), ...paced(latencyMs, content.length) });
 
   const agent = agentOf(request);
-  if (agent === 'director')
-    return text(JSON.stringify(schemaOf(body) === 'plan' ? planFor(ticker) : decisionFor(ticker)));
+  if (agent === 'director') {
+    const json = JSON.stringify(schemaOf(body) === 'plan' ? planFor(ticker) : decisionFor(ticker));
+    const forced = forcedToolOf(body);
+    if (!forced) return text(json);
+    return toolCallAnswer([{ id: `call_${forced}`, name: forced, arguments: json }], {
+      usage: usage(json),
+      ...paced(latencyMs, json.length, 1),
+    });
+  }
   if (agent === 'sentiment') {
     const messages = (body as { messages?: Array<{ role?: string }> }).messages ?? [];
     if (!messages.some((message) => message.role === 'tool')) {

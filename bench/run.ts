@@ -37,6 +37,7 @@ import {
 } from './model-server.js';
 import { achievedRatio, describeQuotaFigure, quotaFigure, refusedShare, type QuotaFigure } from './rate-limits.js';
 import { measureSharedQuota, measureWorkers, universeTickers } from './universe.js';
+import { cachedShare, layoutCost, type LayoutCost } from './cache-cost.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(benchDir, '..', '..', '..');
@@ -93,7 +94,9 @@ const usage = `npm run bench -- [options]
   --quota-requests <n>     P8: the quota's requests per window, per model (default 400)
   --quota-window-ms <ms>   P8: the quota's window, a bench "minute" (default 4000)
   --quota-worker-tickers <n>  P8: tickers for the two workers sharing one Redis (default 48)
-  --only <P1,P2,...>       measure only these figures (P9: evaluate over 2,000 saved runs; P10: MCP runs_list over 300; P11: view runs list over 2,000; P12/P13: claims)
+  --only <P1,P2,...>       measure only these figures (P9: evaluate over 2,000 saved runs; P10: MCP runs_list over 300;
+                           P11: view runs list over 2,000; P12/P13: claims; P14: cached share and cost per ticker of
+                           20 tickers under OpenAI's caching rule)
   --timeline               print when each call of a P1 analysis was made and answered, and P4's tickers
   --profile <dir>          write a CPU profile (.cpuprofile) of each analysis process to <dir>
 `;
@@ -120,7 +123,7 @@ function settingsFrom(argv: string[]): Settings | null {
       'quota-requests': { type: 'string', default: '400' },
       'quota-window-ms': { type: 'string', default: '4000' },
       'quota-worker-tickers': { type: 'string', default: '48' },
-      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8,P9,P10,P11,P12,P13' },
+      only: { type: 'string', default: 'P1,P2,P3,P4,P5,P6,P7,P8,P9,P10,P11,P12,P13,P14' },
       timeline: { type: 'boolean', default: false },
       profile: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -776,6 +779,12 @@ async function main(): Promise<void> {
     claimsRows(measureClaims(), rows, notes);
   });
 
+  await attempt(['P14'], async () => {
+    if (!wants('P14')) return;
+    progress("P14: 20 tickers with fundamentals, twice (legacy and cacheable layout), against OpenAI's caching rule…");
+    await measureCacheCost(settings, rows, notes);
+  });
+
   printTable(rows.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1))));
   console.log('');
   for (const note of notes) console.log(note);
@@ -832,6 +841,54 @@ function claimsRows(figure: ReturnType<typeof measureClaims>, rows: Row[], notes
     ...score.misses
       .slice(0, 10)
       .map((miss) => `P12 miss: ${miss.label} "${miss.figure}" → ${miss.got} in "${miss.text}"`),
+  );
+}
+
+// ---- P14: the prompt cache ----------------------------------------------------------------
+
+const cacheTickers = 20;
+
+async function measureCacheCost(settings: Settings, rows: Row[], notes: string[]): Promise<void> {
+  const tickers = universeTickers(cacheTickers, 'C');
+  const costs: LayoutCost[] = [];
+  for (const layout of ['legacy', 'cacheable'] as const) {
+    const model = await startModelServer({ latencyMs: Math.min(settings.latencyMs, 200), cacheRule: true });
+    const exa = await startExaStub({ body: exaResults });
+    try {
+      await driver(settings, {
+        mode: 'sequential',
+        tickers,
+        concurrency: 1,
+        ...addresses(settings, model, exa),
+        cacheRule: true,
+        fundamentals: true,
+        promptLayout: layout,
+      });
+      costs.push(layoutCost(layout, model.billed, tickers.length));
+    } finally {
+      await Promise.all([model.close(), exa.close()]);
+    }
+  }
+  const [legacy, cacheable] = costs as [LayoutCost, LayoutCost];
+  const share = cachedShare(cacheable);
+  const usd = (cost: LayoutCost) => (cost.usdPerTicker === null ? 'unpriced' : `$${cost.usdPerTicker.toFixed(4)}`);
+  rows.push({
+    id: 'P14',
+    measure: `input tokens billed as cached, ${cacheTickers} tickers with fundamentals (OpenAI's caching rule)`,
+    value: `${(share * 100).toFixed(1)} %  (legacy layout ${(cachedShare(legacy) * 100).toFixed(1)} %)`,
+    target: '≥ 50 %',
+    pass: share >= 0.5,
+  });
+  rows.push({
+    id: 'P14',
+    measure: 'cost per ticker at the built-in prices: cacheable ÷ legacy layout',
+    value: `${usd(cacheable)} / ${usd(legacy)}`,
+    target: 'lower',
+    pass:
+      cacheable.usdPerTicker !== null && legacy.usdPerTicker !== null && cacheable.usdPerTicker < legacy.usdPerTicker,
+  });
+  notes.push(
+    `P14: prompt tokens per ticker ${Math.round(cacheable.promptTokens / cacheTickers).toLocaleString('en-US')} (legacy ${Math.round(legacy.promptTokens / cacheTickers).toLocaleString('en-US')}); cached ${Math.round(cacheable.cachedTokens / cacheTickers).toLocaleString('en-US')} (legacy ${Math.round(legacy.cachedTokens / cacheTickers).toLocaleString('en-US')})`,
   );
 }
 

@@ -21,6 +21,10 @@ export interface ServiceAddresses {
   exaURL: string;
   yahooLatencyMs: number;
   exaLatencyMs: number;
+  /** P14: the model server applies OpenAI's caching rule, so the model is told its prefix starts with the tools. */
+  cacheRule?: boolean;
+  /** P14: a FUNDAMENTALS block of filed figures follows the market block (a stand-in until EDGAR's is in). */
+  fundamentals?: boolean;
 }
 
 /**
@@ -45,8 +49,9 @@ export function benchDeps(
       baseURL: addresses.openaiURL,
       apiKey: 'sk-bench-not-a-key',
       ...(pacers ? { pacers } : {}),
+      ...(addresses.cacheRule ? { cacheCapabilities: { toolsInPrefix: true } } : {}),
     }),
-    market: benchMarket(addresses.yahooLatencyMs, repoRoot, onWait),
+    market: withFundamentals(benchMarket(addresses.yahooLatencyMs, repoRoot, onWait), addresses.fundamentals === true),
     search: delayedSearch(
       createExaProvider({ apiKey: 'exa-bench-not-a-key', baseURL: addresses.exaURL }),
       addresses.exaLatencyMs,
@@ -106,4 +111,49 @@ function delayedSearch(
       return provider.search(request, signal);
     },
   };
+}
+
+/**
+ * P14's stand-in for the FUNDAMENTALS block as filed: eight quarters of a dozen line
+ * items, different per ticker, about the size the issue "Fundamentals as filed" adds.
+ */
+function withFundamentals(market: MarketData, enabled: boolean): MarketData {
+  if (!enabled) return market;
+  return {
+    async snapshot(symbol, options) {
+      const snapshot = await market.snapshot(symbol, options);
+      return { ...snapshot, text: `${snapshot.text}\n\n${fundamentalsBlock(symbol)}` };
+    },
+  };
+}
+
+function fundamentalsBlock(symbol: string): string {
+  const seed = [...symbol].reduce((sum, character) => sum + character.charCodeAt(0), 0);
+  const items = [
+    'Revenue',
+    'Cost of revenue',
+    'Gross profit',
+    'R&D',
+    'SG&A',
+    'Operating income',
+    'Net income',
+    'Diluted EPS',
+    'Operating cash flow',
+    'Capital expenditure',
+    'Cash and equivalents',
+    'Total debt',
+  ];
+  const quarters = ['2024-Q3', '2024-Q4', '2025-Q1', '2025-Q2', '2025-Q3', '2025-Q4', '2026-Q1', '2026-Q2'];
+  const lines = items.map((item, row) => {
+    const values = quarters.map(
+      (quarter, column) => `${quarter} ${((seed * (row + 3) + column * 97) % 9000) / 10 + 100} M USD`,
+    );
+    return `${item} (10-Q as filed, accession 0000${seed}${row}): ${values.join('; ')}`;
+  });
+  return [
+    `FUNDAMENTALS — ${symbol} (SEC EDGAR, as filed; USD; fiscal quarters)`,
+    ...lines,
+    'VALUATION — on the trailing four quarters as filed',
+    `P/E ${(seed % 40) + 10}.0; EV/sales ${(seed % 12) + 2}.1; FCF yield ${(seed % 7) + 1}.2 %`,
+  ].join('\n');
 }

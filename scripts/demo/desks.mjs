@@ -309,10 +309,26 @@ export function completionStream({ id, model, text, toolCall, promptTokens }) {
   return `${chunks.map((item) => `data: ${JSON.stringify(item)}\n\n`).join('')}data: [DONE]\n\n`;
 }
 
+/** The prompt's text holding the MARKET DATA block: the task (legacy layout) or the shared start of the system message. */
 function userPrompt(body) {
-  const user = body.messages.find((message) => message.role === 'user');
-  if (!user || typeof user.content !== 'string') throw new Error('scripts/demo: a request without a user message');
-  return user.content;
+  const texts = body.messages.filter((message) => message.role === 'system' || message.role === 'user').map((message) => (typeof message.content === 'string' ? message.content : ''));
+  const withBlock = texts.find((text) => text.includes('MARKET DATA — '));
+  if (!withBlock) throw new Error('scripts/demo: a request without the MARKET DATA block');
+  return withBlock;
+}
+
+/** The structured answer asked for: a response_format's name, or the forced submit tool of the cacheable layout's shared head. */
+function schemaOf(body) {
+  const forced = body.tool_choice?.function?.name;
+  if (typeof forced === 'string' && forced.startsWith('submit_')) return { name: forced.slice('submit_'.length), tool: forced };
+  return { name: body.response_format?.json_schema?.name, tool: null };
+}
+
+/** A JSON answer as the request wants it: text, or the forced tool's call. */
+function structured(body, value, symbol) {
+  const { name, tool } = schemaOf(body);
+  const json = JSON.stringify(value);
+  return tool ? { toolCall: { id: `call_demo_${symbol.toLowerCase()}_${name}`, name: tool, arguments: json } } : { text: json };
 }
 
 /**
@@ -326,16 +342,16 @@ export function answerFor(agent, body) {
   const trade = tradePlan(market, company.stance);
   switch (agent) {
     case 'director': {
-      const schema = body.response_format?.json_schema?.name;
-      if (schema === 'plan') return { text: JSON.stringify(plan(market, company)) };
+      const schema = schemaOf(body).name;
+      if (schema === 'plan') return structured(body, plan(market, company), market.symbol);
       if (schema === 'decision') {
         // A review pass means the scripted decision broke a guardrail rule: the demo's
         // scenarios are meant to need none, so say which rules rather than record one.
         const last = body.messages.at(-1);
-        if (body.messages.length > 2 && last?.role === 'user') {
+        if (body.messages.length > 2 && (last?.role === 'user' || last?.role === 'tool')) {
           throw new Error(`scripts/demo: the Director was asked to review its ${market.symbol} decision, which breaks a guardrail rule:\n${last.content}`);
         }
-        return { text: JSON.stringify(decision(market, company)) };
+        return structured(body, decision(market, company), market.symbol);
       }
       throw new Error(`scripts/demo: the Director asked for an unknown schema '${schema}'`);
     }

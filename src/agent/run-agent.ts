@@ -13,6 +13,7 @@ import { addUsage, zeroUsage } from '../llm/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { failureOf, stoppedFailure, type StopSignals } from './failure.js';
 import { nextStep, type NextStep } from './next-step.js';
+import { cacheHintOf, forcedTool, openingMessages, outputToolName } from './layout.js';
 import { fullSchemaFor, parseAnswer, responseFormatFor, schemaSlipPrompt } from './output.js';
 import { executeToolCalls } from './tool-execution.js';
 import type { AgentContext, AgentFailure, AgentReport, AgentSpec, ToolCallRecord } from './types.js';
@@ -71,6 +72,10 @@ class AgentRun<Output> {
   private readonly signal: AbortSignal | undefined;
   private readonly responseFormat: JsonSchemaFormat | undefined;
   private readonly fullSchema: Record<string, unknown> | undefined;
+  /** Set when the structured answer comes through a forced strict tool (a shared head): its name. */
+  private readonly outputTool: string | undefined;
+  /** The answer's own assistant message (with its tool call) while it stands, for the turns after it. */
+  private submitted: { message: AssistantMessage; callId: string } | undefined;
   private readonly callCap: number;
   private readonly nextCallNumber: () => number;
   private readonly messages: ChatMessage[];
@@ -97,17 +102,16 @@ class AgentRun<Output> {
     this.stops = { caller: context.signal, timeout, timeoutMs: spec.timeoutMs };
     const signals = [context.signal, timeout].filter((signal): signal is AbortSignal => signal !== undefined);
     this.signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    this.responseFormat = spec.output ? responseFormatFor(spec.output) : undefined;
-    this.fullSchema = spec.output ? fullSchemaFor(spec.output) : undefined;
+    const head = context.shared?.head;
+    this.outputTool = head && spec.output ? outputToolName(spec.output) : undefined;
+    this.responseFormat = spec.output && !head ? responseFormatFor(spec.output) : undefined;
+    this.fullSchema = spec.output && !head ? fullSchemaFor(spec.output) : undefined;
     // Each pass makes at most maxToolRounds tool-calling requests, one answer, and one re-ask of a slip.
     this.callCap = (this.limits.reviewPasses + 1) * (this.limits.maxToolRounds + 1 + (spec.output ? 1 : 0));
     let localCalls = 0;
     this.nextCallNumber = context.nextCallNumber ?? (() => (localCalls += 1));
     this.answeredBy = spec.model;
-    this.messages = [
-      { role: 'system', content: spec.instructions },
-      { role: 'user', content: task },
-    ];
+    this.messages = openingMessages(spec.instructions, task, context.shared);
   }
 
   async execute(): Promise<AgentReport<Output>> {
@@ -119,8 +123,9 @@ class AgentRun<Output> {
       if (this.calls >= this.callCap)
         return this.finish({ kind: 'limit', message: `agent ${this.spec.id} stopped after ${this.calls} model calls` });
       const forced = this.toolRounds >= this.limits.maxToolRounds;
-      const response = await this.ask(forced);
-      if ('kind' in response) return this.finish(response);
+      const asked = await this.ask(forced);
+      if ('kind' in asked) return this.finish(asked);
+      const response = this.submission(asked);
       const step = nextStep(response, {
         agent: this.spec.id,
         forced,
@@ -141,13 +146,12 @@ class AgentRun<Output> {
   /** One model call; a failure comes back typed, never thrown. */
   private async ask(forced: boolean): Promise<ChatResponse | AgentFailure> {
     const spec = this.spec;
+    const shared = this.context.shared;
     const request: Omit<ChatRequest, 'signal'> = {
       model: spec.model,
       // A copy: the conversation keeps growing, the request must show what was sent.
       messages: [...this.messages],
-      ...(this.registry.size > 0
-        ? { tools: this.registry.definitions(), toolChoice: forced ? ('none' as const) : ('auto' as const) }
-        : {}),
+      ...this.toolsOf(forced),
       ...(this.responseFormat ? { responseFormat: this.responseFormat, fullSchema: this.fullSchema } : {}),
       // A re-ask of a slip: a local engine gets another seed (src/llm/openai-model.ts).
       ...(this.slips > 0 ? { reask: this.slips } : {}),
@@ -155,6 +159,8 @@ class AgentRun<Output> {
       ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
       ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
       agent: spec.id,
+      ...(shared ? { cache: cacheHintOf(shared) } : {}),
+      ...(this.context.serviceTier === 'flex' ? { serviceTier: 'flex' as const } : {}),
     };
     // A replayed (or very fast) model answers without the event loop ever turning, so a
     // Ctrl-C would wait for the whole run: each call first lets a pending signal land.
@@ -181,6 +187,45 @@ class AgentRun<Output> {
     this.usage = addUsage(this.usage, response.usage);
     this.answeredBy = response.model;
     return response;
+  }
+
+  /**
+   * The tools and tool_choice of a call. With a shared head every call sends the same
+   * list: an agent with no tools of its own may call none, a structured answer is the
+   * forced submit tool; otherwise the agent's own tools, as before.
+   */
+  private toolsOf(forced: boolean): Pick<ChatRequest, 'tools' | 'toolChoice'> {
+    const head = this.context.shared?.head;
+    if (head) {
+      if (this.outputTool) return { tools: head, toolChoice: forcedTool(this.outputTool) };
+      return { tools: head, toolChoice: this.registry.size > 0 && !forced ? 'auto' : 'none' };
+    }
+    if (this.registry.size === 0) return {};
+    return { tools: this.registry.definitions(), toolChoice: forced ? 'none' : 'auto' };
+  }
+
+  /**
+   * A structured answer submitted through the forced tool, read as the answer's text (the
+   * tool's arguments); the call itself is kept for the conversation's next turns.
+   */
+  private submission(response: ChatResponse): ChatResponse {
+    this.submitted = undefined;
+    if (!this.outputTool) return response;
+    const call = response.message.tool_calls?.find((candidate) => candidate.function.name === this.outputTool);
+    if (!call) return response;
+    this.submitted = { message: response.message, callId: call.id };
+    const { tool_calls: _calls, ...message } = response.message;
+    return { ...response, message: { ...message, content: call.function.arguments } };
+  }
+
+  /**
+   * What follows an answer in the conversation: the answer as sent, and — for a submitted
+   * tool call — the tool message every call needs, carrying `reply` (then no user turn).
+   */
+  private answerTurns(response: ChatResponse, reply: string): ChatMessage[] {
+    if (!this.submitted) return [response.message, { role: 'user', content: reply }];
+    const { message, callId } = this.submitted;
+    return [message, { role: 'tool', tool_call_id: callId, content: reply }];
   }
 
   /** Runs the requested calls and appends the assistant message and one tool message per call, in call order. */
@@ -242,10 +287,12 @@ class AgentRun<Output> {
         },
       };
     }
-    this.messages.push(
-      { role: 'assistant', content: response.message.content ?? '' },
-      { role: 'user', content: schemaSlipPrompt(error) },
-    );
+    if (this.submitted) this.messages.push(...this.answerTurns(response, schemaSlipPrompt(error)));
+    else
+      this.messages.push(
+        { role: 'assistant', content: response.message.content ?? '' },
+        { role: 'user', content: schemaSlipPrompt(error) },
+      );
     return { next: 'again' };
   }
 
@@ -256,7 +303,7 @@ class AgentRun<Output> {
       ? review(this.output ? this.output.value : (this.text as Output), this.passes + 1)
       : reviewPrompt;
     if (prompt === null) return { next: 'done' };
-    this.messages.push(response.message, { role: 'user', content: prompt });
+    this.messages.push(...this.answerTurns(response, prompt));
     this.passes += 1;
     this.toolRounds = 0;
     return { next: 'again' };

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ModelErrorKind } from '../errors.js';
 import type { EventSink } from '../events.js';
-import type { ChatModel, Usage } from '../llm/types.js';
+import type { ChatModel, ServiceTier, Usage } from '../llm/types.js';
+import type { SharedPrefix } from './layout.js';
 import type { Tool } from '../tools/types.js';
 
 /** A structured final answer: sent as a strict json_schema response format, validated with the same zod schema. */
@@ -62,6 +63,10 @@ export interface AgentContext<Output = string> {
   nextCallNumber?: () => number;
   /** False when the caller announces the agent's start and end itself (one span over several runs). */
   announce?: boolean;
+  /** The cacheable layout's shared block (src/agent/layout.ts); absent: the legacy layout. */
+  shared?: SharedPrefix;
+  /** `--service-tier`: sent with every model call. */
+  serviceTier?: ServiceTier;
 }
 
 export interface ToolCallRecord {

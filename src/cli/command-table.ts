@@ -97,7 +97,19 @@ export const analyzeSpec = {
   aliases: ['analyse'],
   description: 'analyse one or more tickers: Director plan, four desks, decision, guardrails',
   args: [['[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)']],
-  groups: ['run', 'trust', 'model', 'tools', 'guardrails', 'rateLimits', 'replay', 'output', 'save', 'universe'],
+  groups: [
+    'run',
+    'trust',
+    'model',
+    'tools',
+    'guardrails',
+    'rateLimits',
+    'tier',
+    'replay',
+    'output',
+    'save',
+    'universe',
+  ],
   help: { json: 'print the AnalysisResult JSON only (an array for several tickers)' },
 } as const satisfies CommandSpec;
 export type AnalyzeCliOptions = OptionsOf<typeof analyzeSpec>;
@@ -121,7 +133,7 @@ export type ProbeCliOptions = OptionsOf<typeof probeSpec>;
 export const workerSpec = {
   name: 'worker',
   description: 'process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C',
-  groups: ['queue', 'worker', 'model', 'tools', 'guardrails', 'rateLimits'],
+  groups: ['queue', 'worker', 'model', 'tools', 'guardrails', 'rateLimits', 'tier'],
   options: ['concurrency', 'save', 'quiet'],
   help: {
     concurrency: 'analyses this worker runs at once',
@@ -263,7 +275,7 @@ export const watchSpec = {
   name: 'watch',
   description: 're-analyse a watchlist only where something happened (triggers), within a monthly budget',
   args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
-  groups: ['watch', 'model', 'queue'],
+  groups: ['watch', 'model', 'queue', 'tier'],
   options: [
     'maxPosition',
     'maxRisk',

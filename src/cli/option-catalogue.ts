@@ -113,6 +113,11 @@ export const optionCatalogue = {
     help: 'stop making model calls before the spend would pass this many USD',
     field: (f) => f.positiveNumber('--max-cost').optional(),
   },
+  serviceTier: {
+    flags: '--service-tier <tier>',
+    help: 'flex: cheaper, slower model calls for night runs, where the model has the tier (a refusal falls back to default once); default: the standard tier',
+    field: (f) => f.serviceTier.optional(),
+  },
   // ---- rate limits
   rpm: {
     flags: '--rpm <n>',
@@ -538,6 +543,7 @@ export const optionGroups = {
   tools: { heading: 'Tools', options: ['search', 'mcpConfig'] },
   guardrails: { heading: 'Guardrails and spending', options: ['maxPosition', 'maxRisk', 'minRewardRisk', 'maxCost'] },
   rateLimits: { heading: 'Rate limits', options: ['rpm', 'tpm'] },
+  tier: { heading: 'Service tier', options: ['serviceTier'] },
   run: { heading: 'The run', options: ['agent', 'asOf', 'refresh'] },
   trust: { heading: 'Blind runs and stability', options: ['blind', 'samples', 'minAgreement'] },
   replay: { heading: 'Record and replay', options: ['record', 'replay', 'demo'] },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { parseDay } from '../market/calendar/index.js';
 import { workerIds, type WorkerId } from '../result/types.js';
+import { serviceTiers } from '../llm/types.js';
 
 /**
  * The zod side of the option catalogue (src/cli/option-catalogue.ts): the value types
@@ -77,6 +78,11 @@ export const port = z
   });
 export const flag = z.boolean().default(false);
 export const text = z.string();
+
+/** --service-tier: flex or default. */
+export const serviceTier = z.enum(serviceTiers, {
+  error: (issue) => `--service-tier must be flex or default${got(issue)}`,
+});
 
 export const queueName = z
   .string()

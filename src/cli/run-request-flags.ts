@@ -25,6 +25,7 @@ type RequestFlags = Partial<
     | 'blind'
     | 'samples'
     | 'minAgreement'
+    | 'serviceTier'
   >
 >;
 
@@ -62,6 +63,7 @@ export function requestFromFlags(flags: RequestFlags, search?: SearchChoice): Om
     ...(flags.blind ? { blind: true } : {}),
     ...(flags.samples !== undefined && flags.samples > 1 ? { samples: flags.samples } : {}),
     ...(flags.minAgreement !== undefined ? { minAgreement: flags.minAgreement } : {}),
+    ...(flags.serviceTier === 'flex' ? { serviceTier: 'flex' as const } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { loadPriceTable, type PriceTable } from '../llm/prices.js';
 import type { Ceilings } from '../llm/pacer-buckets.js';
 import type { PacerRegistry } from '../llm/pacer.js';
 import type { ChatModel } from '../llm/types.js';
+import type { PromptLayout } from '../pipeline/shared-prefix.js';
 import type { MarketData } from '../market/types.js';
 import { autohedgeHome, demoCassettePath, packageVersion } from '../paths.js';
 import type { SearchChoice, SearchProvider } from '../search/types.js';
@@ -52,6 +53,8 @@ export interface Session {
   baseUrl: string | undefined;
   /** Replaying a cassette (--replay or --demo): nothing leaves the machine. */
   replaying: boolean;
+  /** `legacy` when replaying a version 1 cassette, recorded before the cacheable layout. */
+  promptLayout: PromptLayout;
   model: ChatModel;
   /** The model's pacers (null under replay): what they waited and met is reported at the end. */
   pacers: PacerRegistry | null;
@@ -160,6 +163,7 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     now: deps.now ?? (() => new Date()),
     baseUrl: clients.baseURL,
     replaying: interception.replay !== null,
+    promptLayout: interception.replay?.meta.version === 1 ? 'legacy' : 'cacheable',
     model: clients.model,
     pacers: clients.pacers,
     market: clients.market,

@@ -7,6 +7,7 @@ import { ModelError } from '../errors.js';
 import { sanitizeText } from '../sanitize.js';
 import { hostOf } from './errors.js';
 import { idsInConversation, toolCallsOfMessage } from './tool-calls.js';
+import { usageFromWire } from './usage-fields.js';
 import type { AssistantMessage, ChatRequest, ChatResponse, FinishReason, ToolCall, Usage } from './types.js';
 
 /** Where an answer came from, for the messages of a malformed one. */
@@ -28,7 +29,7 @@ export function fromCompletion(completion: ChatCompletion, request: ChatRequest,
       toolCalls: toolCallsOfMessage(wire.tool_calls, idsInConversation(request.messages)),
     }),
     finishReason: (choice.finish_reason as FinishReason | null) ?? null,
-    usage: usageOf(completion.usage),
+    usage: usageOf(completion.usage, (completion as { service_tier?: unknown }).service_tier),
     model: completion.model || request.model,
   };
 }
@@ -69,12 +70,9 @@ export function assistantMessage(parts: {
   };
 }
 
-export function usageOf(usage: ChatCompletion['usage'] | null | undefined): Usage {
-  return {
-    promptTokens: usage?.prompt_tokens ?? 0,
-    completionTokens: usage?.completion_tokens ?? 0,
-    cachedPromptTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-  };
+/** The usage object with every provider's cache fields (src/llm/usage-fields.ts); `flex` when the server says flex served it. */
+export function usageOf(usage: ChatCompletion['usage'] | null | undefined, serviceTier?: unknown): Usage {
+  return usageFromWire(usage, serviceTier);
 }
 
 export function noChoices(context: AnswerContext): ModelError {

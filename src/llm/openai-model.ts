@@ -34,6 +34,8 @@ import {
 } from './structured-mode.js';
 import { estimatePromptTokens } from './token-estimate.js';
 import { TruncationGuard } from './truncation.js';
+import { cacheCapabilitiesOf, type CacheCapabilities } from './cache-capabilities.js';
+import { cacheFields, refusesField, type CacheState } from './cache-fields.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
 
 export interface OpenAIModelOptions {
@@ -65,6 +67,8 @@ export interface OpenAIModelOptions {
    * not wait on recorded limits).
    */
   pacers?: PacerRegistry | null;
+  /** Overrides of the capability table for this server (a loopback server taught a provider's cache rule). */
+  cacheCapabilities?: Partial<CacheCapabilities>;
 }
 
 export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
@@ -83,9 +87,19 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
     wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(leaveRateLimitsToPacer(base))),
   };
   const connect = lazyOpenAIClient(settings);
+  const capabilities = (model: string): CacheCapabilities => ({
+    ...cacheCapabilitiesOf(options.baseURL, model),
+    ...options.cacheCapabilities,
+  });
+  // What this command learnt the server refuses: kept for the rest of the command, so each is refused once.
+  const cache: CacheState = { keyRefused: false, flexRefused: new Set() };
 
   /** One call on the wire, with `responseFormat` as the mode wants it, paced and retried on 429. */
-  const send = async (request: ChatRequest, responseFormat: object | undefined): Promise<ChatResponse> => {
+  const sendAsIs = async (
+    request: ChatRequest,
+    responseFormat: object | undefined,
+    fields: Record<string, unknown>,
+  ): Promise<ChatResponse> => {
     if (!options.apiKey && !options.baseURL) throw new ConfigError('OPENAI_API_KEY is not set');
     const connection = await connect();
     const { client } = connection;
@@ -96,13 +110,33 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
       request,
       maxRetries,
       (reservation) =>
-        sendOnce(client, request, responseFormat, context, { streaming: options.stream ?? true, reservation }),
+        sendOnce(client, request, responseFormat, context, {
+          streaming: options.stream ?? true,
+          reservation,
+          fields,
+        }),
       undefined,
       (waitMs) => options.warn?.(quotaWaitNotice(request.model, waitMs)),
     );
   };
 
+  /** A 400 refusing flex or prompt_cache_key drops it (once per model, once per command) and sends again. */
+  const send = async (request: ChatRequest, responseFormat: object | undefined): Promise<ChatResponse> => {
+    for (;;) {
+      const fields = cacheFields(request, capabilities(request.model), cache);
+      try {
+        return await sendAsIs(request, responseFormat, fields);
+      } catch (error) {
+        // Only a field this attempt sent can be dropped, so the loop ends.
+        const refused = refusesField(error, request.model, fields, cache);
+        if (refused === null) throw error;
+        if (refused !== '') options.warn?.(refused);
+      }
+    }
+  };
+
   return {
+    cacheCapabilities: capabilities,
     prepare() {
       if (!options.apiKey && !options.baseURL) return;
       // A failure to load surfaces on the first call, which awaits the same promise.
@@ -165,13 +199,13 @@ async function sendOnce(
   request: ChatRequest,
   responseFormat: object | undefined,
   context: ModelErrorContext,
-  how: { streaming: boolean; reservation: Reservation | undefined },
+  how: { streaming: boolean; reservation: Reservation | undefined; fields: Record<string, unknown> },
 ): Promise<ChatResponse> {
   const requestOptions = {
     signal: request.signal ?? null,
     ...(request.agent ? { headers: { [agentHeader]: request.agent } } : {}),
   };
-  const body = requestBody(request, responseFormat);
+  const body = { ...requestBody(request, responseFormat), ...how.fields } as ChatCompletionCreateParamsBase;
   const observe = (response: Response) => how.reservation?.observe(parseRateLimitHeaders(response.headers, Date.now()));
   try {
     if (!how.streaming) {

@@ -12,6 +12,7 @@ import { ConfigError, ModelError } from '../errors.js';
 import { errorContextOf, lazyOpenAIClient } from './openai-client.js';
 import { toModelError } from './errors.js';
 import type { Usage } from './types.js';
+import { usageFromWire } from './usage-fields.js';
 
 export interface OpenAISearchClientOptions {
   apiKey?: string;
@@ -79,11 +80,12 @@ const completionSchema = z.object({
       }),
     )
     .min(1),
+  // Loose: each provider's cache fields (src/llm/usage-fields.ts) are read from what passes through.
   usage: z
-    .object({
+    .looseObject({
       prompt_tokens: z.number().nullish(),
       completion_tokens: z.number().nullish(),
-      prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+      prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
     })
     .nullish(),
 });
@@ -134,11 +136,7 @@ function toAnswer(completion: unknown, requestedModel: string): WebSearchAnswer 
   return {
     content: message?.content ?? '',
     citations,
-    usage: {
-      promptTokens: usage?.prompt_tokens ?? 0,
-      completionTokens: usage?.completion_tokens ?? 0,
-      cachedPromptTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-    },
+    usage: usageFromWire(usage),
     model: parsed.data.model || requestedModel,
   };
 }

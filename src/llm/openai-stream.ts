@@ -61,9 +61,13 @@ class StreamedAnswer {
   sawChoices = false;
   readonly calls = new ToolCallAssembler();
 
+  /** The tier the server says served the call (`service_tier` on its chunks). */
+  serviceTier: unknown = undefined;
+
   add(chunk: ChatCompletionChunk): void {
     if (chunk.model) this.model = chunk.model;
-    if (chunk.usage) this.usage = usageOf(chunk.usage);
+    if (chunk.service_tier) this.serviceTier = chunk.service_tier;
+    if (chunk.usage) this.usage = usageOf(chunk.usage, this.serviceTier);
     // Usage-only chunks come as `choices: []`; a few servers leave `choices` out.
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     if (choices.length > 0) this.sawChoices = true;
@@ -86,7 +90,8 @@ class StreamedAnswer {
         toolCalls: this.calls.finish(idsInConversation(request.messages)),
       }),
       finishReason: this.finishReason,
-      usage: this.usage,
+      // The tier may come on a chunk after the usage.
+      usage: this.serviceTier === 'flex' ? { ...this.usage, serviceTier: 'flex' } : this.usage,
       model: this.model || request.model,
     };
   }

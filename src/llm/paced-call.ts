@@ -1,7 +1,8 @@
 /**
  * One model call under its pacer: wait for the budget, send, and on a 429 wait as long
  * as the server says (capped at maxRateLimitWaitMs) — holding back every other request
- * of the same quota meanwhile — then try again, up to `maxRetries` times.
+ * of the same quota meanwhile — then try again, up to `maxRetries` times. A flex call
+ * that times out is tried again the same way, after the pacer's back-off.
  */
 import { ModelError } from '../errors.js';
 import { rateLimitWait, type Pacer, type PacerClock, type Reservation, systemClock, type WaitNotice } from './pacer.js';
@@ -24,6 +25,13 @@ export async function pacedCall(
       reservation?.finish(response.usage.promptTokens + response.usage.completionTokens);
       return response;
     } catch (error) {
+      if (flexTimeout(error, request)) {
+        // Flex is slow when its capacity is short: wait the pacer's back-off, then ask again.
+        reservation?.cancel();
+        if (retry >= maxRetries) throw error;
+        await clock.sleep(rateLimitWait({ requests: {}, tokens: {} }, retry + 1), request.signal);
+        continue;
+      }
       if (!(error instanceof ModelError) || error.kind !== 'rate-limited') {
         reservation?.cancel();
         throw error;
@@ -49,4 +57,11 @@ async function acquire(
     if (signal?.aborted) throw new ModelError('model call aborted', 'aborted');
     throw error;
   }
+}
+
+/** A flex call that timed out (the SDK's deadline, or a 408 from the server). */
+function flexTimeout(error: unknown, request: ChatRequest): boolean {
+  return (
+    request.serviceTier === 'flex' && error instanceof ModelError && (error.kind === 'timeout' || error.status === 408)
+  );
 }

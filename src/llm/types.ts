@@ -1,3 +1,5 @@
+import type { CacheCapabilities } from './cache-capabilities.js';
+
 /**
  * The chat protocol in OpenAI's wire shape (snake_case where the wire is), so a
  * transcript shows exactly what crossed. Only src/llm/openai-*.ts imports the SDK.
@@ -41,12 +43,32 @@ export interface JsonSchemaFormat {
   json_schema: { name: string; schema: Record<string, unknown>; strict: true };
 }
 
+/** `tool_choice` naming one function: the model must call it (a structured answer through a strict tool). */
+export interface NamedToolChoice {
+  type: 'function';
+  function: { name: string };
+}
+
+/**
+ * What a request shares with the other calls of its ticker and as-of (src/agent/layout.ts):
+ * the cache key sent as `prompt_cache_key`, and how many characters of the first system
+ * message are the shared block, where a model with explicit breakpoints marks its end.
+ */
+export interface PromptCacheHint {
+  key: string;
+  sharedChars: number;
+}
+
+/** `--service-tier`: `flex` is cheaper and slower on the models that have it; `default` sends nothing. */
+export const serviceTiers = ['flex', 'default'] as const;
+export type ServiceTier = (typeof serviceTiers)[number];
+
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
   /** Omitted (not empty) when the agent binds no tools. */
   tools?: ToolDefinition[];
-  toolChoice?: 'auto' | 'none' | 'required';
+  toolChoice?: 'auto' | 'none' | 'required' | NamedToolChoice;
   responseFormat?: JsonSchemaFormat;
   /**
    * The answer's whole JSON schema, bounds and minLength included, which the strict
@@ -65,15 +87,25 @@ export interface ChatRequest {
   reask?: number;
   /** Which agent sends this; travels as a header so a replay miss can name it. */
   agent?: string;
+  /** The shared block of a cacheable layout; absent in the legacy layout (a version 1 cassette). */
+  cache?: PromptCacheHint;
+  /** `flex` asks for flex processing; absent or `default` sends no service_tier. */
+  serviceTier?: ServiceTier;
   signal?: AbortSignal;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'function_call';
 
 export interface Usage {
+  /** Every prompt token, cached and written ones included. */
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens read from the provider's cache (billed at the cached price). */
   cachedPromptTokens: number;
+  /** Prompt tokens written to the cache, where the provider bills a write apart (absent: none reported). */
+  cacheWriteTokens?: number;
+  /** Set when the server says flex processing served the call (priced at the flex rate). */
+  serviceTier?: 'flex';
 }
 
 export interface ChatResponse {
@@ -94,14 +126,18 @@ export interface ChatModel {
   complete(request: ChatRequest): Promise<ChatResponse>;
   /** Start loading the client in the background, so the first call does not wait for it. */
   prepare?(): void;
+  /** What the server does with a cacheable request for this model (src/llm/cache-capabilities.ts); absent: nothing known. */
+  cacheCapabilities?(model: string): CacheCapabilities;
 }
 
 export const zeroUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 });
 
 export function addUsage(total: Usage, more: Usage): Usage {
+  const writes = (total.cacheWriteTokens ?? 0) + (more.cacheWriteTokens ?? 0);
   return {
     promptTokens: total.promptTokens + more.promptTokens,
     completionTokens: total.completionTokens + more.completionTokens,
     cachedPromptTokens: total.cachedPromptTokens + more.cachedPromptTokens,
+    ...(writes > 0 ? { cacheWriteTokens: writes } : {}),
   };
 }

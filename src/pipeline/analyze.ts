@@ -4,7 +4,10 @@ import type { AgentContext, AgentFailure, AgentReport } from '../agent/types.js'
 import { ConfigError, DataError } from '../errors.js';
 import type { EventSink, RunEvent } from '../events.js';
 import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
-import type { ChatModel } from '../llm/types.js';
+import type { ChatModel, ServiceTier } from '../llm/types.js';
+import type { SharedPrefix } from '../agent/layout.js';
+import { cacheKeyOf, sharedBlockOf, sharedPrefixes, type PromptLayout } from './shared-prefix.js';
+import { decisionSchema, planSchema } from '../result/schemas.js';
 import type { MarketData, MarketSnapshot } from '../market/types.js';
 import type { SearchProvider } from '../search/types.js';
 import type { Tool } from '../tools/types.js';
@@ -78,6 +81,13 @@ export interface AnalyzeOptions {
   samples?: number;
   /** `--min-agreement`: below this share of samples on the modal action the run is flagged (default 0.6). */
   minAgreement?: number;
+  /**
+   * `cacheable` (default): every request of the ticker starts with the shared block;
+   * `legacy`: the layout a version 1 cassette recorded (src/pipeline/shared-prefix.ts).
+   */
+  promptLayout?: PromptLayout;
+  /** `--service-tier flex`: every model call asks for flex processing. */
+  serviceTier?: ServiceTier;
 }
 
 export interface AnalyzeDeps {
@@ -116,6 +126,9 @@ interface Run {
   context: AgentContext;
   limits: GuardrailLimits;
   marketBlock: string;
+  layout: PromptLayout;
+  /** Each agent's shared prefix, once the market block is known; none in the legacy layout. */
+  sharedFor: (agent: string) => SharedPrefix | undefined;
   result: AnalysisResult;
   /** The run's search provider (capped, metered) and the tool it backs. */
   search: RunSearch;
@@ -159,11 +172,36 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   run.result.market = snapshot && options.demo ? { ...snapshot, source: 'demo' } : snapshot;
   run.marketBlock = run.result.market?.text ?? noMarketBlock(run.symbol);
   if (options.blind) blindPhase(run);
+  shareBlock(run, options);
   if (!run.signal.aborted) {
     if (run.result.mode === 'agents') await selectedDesksPhase(run, options.agents ?? []);
     else await fullPhases(run);
   }
   return closeRun(run, usage, prices, started);
+}
+
+/** The cacheable layout: what every agent of this run shares, from the market block the prompts see. */
+function shareBlock(run: Run, options: AnalyzeOptions): void {
+  if (run.layout === 'legacy') return;
+  const block = sharedBlockOf(run.marketBlock);
+  const agents =
+    run.result.mode === 'agents' ? [...(options.agents ?? [])] : run.roster.map((definition) => definition.id);
+  const model = run.context.model;
+  const capabilities = model.cacheCapabilities?.bind(model);
+  run.sharedFor = sharedPrefixes({
+    agents,
+    specs: run.specs,
+    block,
+    cacheKey: cacheKeyOf(run.symbol, run.specs.asOf, options.blind ? block : null),
+    outputs:
+      run.result.mode === 'full'
+        ? [
+            { name: 'plan', schema: planSchema },
+            { name: 'decision', schema: decisionSchema },
+          ]
+        : [],
+    ...(capabilities ? { capabilities } : {}),
+  });
 }
 
 /** Whether an agent of this run names a tool `--search none` switched off (no warning for `--agent quant`). */
@@ -236,13 +274,15 @@ function openRun(
     warn: (message) => events({ type: 'warning', message }),
     roster: specs.roster,
     specs,
-    context: { model, asOf, historical: options.historical === true, events, signal },
+    context: agentContext(model, asOf, options, events, signal),
     // Resolved once, before any model call: a bad limit is the caller's error, not a silent rule switched off.
     limits: resolveLimits({
       ...options.guardrailLimits,
       maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct,
     }),
     marketBlock: noMarketBlock(symbol),
+    layout: options.promptLayout ?? 'cacheable',
+    sharedFor: () => undefined,
     result,
     search,
     directorFailure: null,
@@ -252,6 +292,18 @@ function openRun(
     blind: null,
     ...samplingOf(options),
   };
+}
+
+/** What every agent of the run is handed: the model, the clock, the events, the signal, the service tier. */
+function agentContext(
+  model: ChatModel,
+  asOf: Date,
+  options: AnalyzeOptions,
+  events: EventSink,
+  signal: AbortSignal,
+): AgentContext {
+  const tier = options.serviceTier ? { serviceTier: options.serviceTier } : {};
+  return { model, asOf, historical: options.historical === true, events, signal, ...tier };
 }
 
 /** --samples and --min-agreement, checked: a bad value is the caller's error, before any call. */
@@ -341,12 +393,13 @@ async function selectedDesksPhase(run: Run, selected: readonly WorkerId[]): Prom
 
 /** 2–4. Plan (desks that need no plan already running), the other desks, the decision. */
 async function fullPhases(run: Run): Promise<void> {
+  const shared = run.sharedFor('director');
   const director = createDirector({
     ticker: run.promptTicker,
-    marketBlock: run.marketBlock,
+    taskMarket: taskMarketOf(run),
     specs: run.specs,
     limits: run.limits,
-    context: run.context,
+    context: shared ? { ...run.context, shared } : run.context,
     ...(run.blind ? { decideNote: blindDecideNote } : {}),
   });
   run.stage = 'plan';
@@ -477,12 +530,18 @@ function standingBriefFor(run: Run, id: WorkerId): Brief {
 }
 
 function startDesk(run: Run, id: string, brief: Brief, signal: AbortSignal = run.signal): Promise<AgentReport> {
+  const shared = run.sharedFor(id);
   return runDesk(id, brief, {
     ticker: run.promptTicker,
-    marketBlock: run.marketBlock,
+    taskMarket: taskMarketOf(run),
     specs: run.specs,
-    context: { ...run.context, signal },
+    context: { ...run.context, signal, ...(shared ? { shared } : {}) },
   });
+}
+
+/** The market block in the tasks: only in the legacy layout (the cacheable one has it in the shared block). */
+function taskMarketOf(run: Run): string | null {
+  return run.layout === 'legacy' ? run.marketBlock : null;
 }
 
 /** The status and the typed failure from the run's facts, in one place; the error line for a failed or interrupted run. */

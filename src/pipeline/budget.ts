@@ -98,6 +98,7 @@ export function withBudget(model: ChatModel, cap: number | SpendingCap, prices: 
   const spending = typeof cap === 'number' ? new SpendingCap(cap) : cap;
   return {
     prepare: () => model.prepare?.(),
+    ...(model.cacheCapabilities ? { cacheCapabilities: model.cacheCapabilities.bind(model) } : {}),
     async complete(request: ChatRequest): Promise<ChatResponse> {
       const price = priceFor(request.model, prices);
       if (!price)

@@ -15,20 +15,22 @@ export function standingBrief(definition: AgentDefinition, ticker: string): Brie
   return { text: fillTemplate(template, { ticker }), from: 'standing' };
 }
 
-export function deskTask(ticker: string, brief: Brief, marketBlock: string): string {
+/** The desk's task; the market block ends it only in the legacy layout (null: it is in the shared block already). */
+export function deskTask(ticker: string, brief: Brief, taskMarket: string | null): string {
   const label = brief.from === 'director' ? "The Director's brief for you:" : 'Your brief:';
-  return `Ticker: ${ticker}\n\n${label}\n${brief.text}\n\n${marketBlock}`;
+  const task = `Ticker: ${ticker}\n\n${label}\n${brief.text}`;
+  return taskMarket === null ? task : `${task}\n\n${taskMarket}`;
 }
 
 /** One desk on its brief; never throws for what a model or tool does (runAgent's rule). */
 export function runDesk(
   id: string,
   brief: Brief,
-  work: { ticker: string; marketBlock: string; specs: SpecSource; context: AgentContext },
+  work: { ticker: string; taskMarket: string | null; specs: SpecSource; context: AgentContext },
 ): Promise<AgentReport> {
   return runAgent(
     specFor(id, work.specs),
-    deskTask(work.ticker, brief, work.marketBlock) + disabledToolNotes(id, work.specs),
+    deskTask(work.ticker, brief, work.taskMarket) + disabledToolNotes(id, work.specs),
     work.context,
   );
 }

@@ -8,10 +8,14 @@ import { decisionSchema, planSchema } from '../result/schemas.js';
 import { specFor, type SpecSource } from './specs.js';
 import type { Decision, DecisionRecord, GuardrailFinding, Plan } from '../result/types.js';
 
+/** Where the Director's tasks point when the market block is in the shared block (the cacheable layout). */
+export const marketPointer = 'The MARKET DATA block is above, at the start of your instructions.';
+
 /** What both Director runs share: its spec's source, the run's context, the ticker and its market block. */
 export interface DirectorWork {
   ticker: string;
-  marketBlock: string;
+  /** The market block in the tasks (the legacy layout); null: the tasks point to the shared block. */
+  taskMarket: string | null;
   specs: SpecSource;
   /** The limits the decision is checked against, told to the Director in its decide task. */
   limits: GuardrailLimits;
@@ -38,7 +42,7 @@ export function createDirector(work: DirectorWork) {
       const spec: AgentSpec<Plan> = { ...base, reviewPasses: 0, output: { name: 'plan', schema: planSchema } };
       return runAgent(
         spec,
-        fillTemplate(loadPrompt('director-plan.md'), { ticker: work.ticker, market: work.marketBlock }),
+        fillTemplate(loadPrompt('director-plan.md'), { ticker: work.ticker, market: work.taskMarket ?? marketPointer }),
         shared,
       );
     },
@@ -80,7 +84,7 @@ function decideTask(work: DirectorWork, plan: Plan, reports: AgentReport[]): str
   const missing = reports.filter((report) => report.status === 'failed').map((report) => report.agent);
   return fillTemplate(loadPrompt('director-decide.md'), {
     ticker: work.ticker,
-    market: work.marketBlock,
+    market: work.taskMarket ?? marketPointer,
     thesis: plan.thesis,
     reports: frameDeskReports(reports),
     limits: limitsForPrompt(work.limits),

@@ -1,16 +1,14 @@
 import { BudgetExceededError } from '../errors.js';
 import type { EventSink, RunEvent } from '../events.js';
-import type { Usage } from '../llm/types.js';
-import { costOf, priceFor, searchCostOf, type PriceTable } from '../llm/prices.js';
+import { addUsage, zeroUsage, type Usage } from '../llm/types.js';
+import { cacheSavingOf, costOf, priceFor, searchCostOf, type Price, type PriceTable } from '../llm/prices.js';
 import { SearchError, outcomeOf, type SearchProvider } from '../search/types.js';
 import type { AgentUsage, RunUsage, SearchUsage } from '../result/types.js';
 
 /** Sums the usage events of a run per agent, and prices them where the model's price is known. */
 export class UsageTracker {
-  private readonly byAgent = new Map<
-    string,
-    { model: string; promptTokens: number; completionTokens: number; cachedPromptTokens: number }
-  >();
+  /** Per agent: its model and its usage at each tier (flex calls are priced at the flex rate). */
+  private readonly byAgent = new Map<string, { model: string; standard: Usage; flex: Usage }>();
 
   /** Calls per tool name (MCP tools included, as `<server>__<tool>`). */
   private readonly toolCalls = new Map<string, number>();
@@ -21,15 +19,9 @@ export class UsageTracker {
     if (event.type === 'tool-call') this.toolCalls.set(event.name, (this.toolCalls.get(event.name) ?? 0) + 1);
     if (event.type === 'search-usage') this.recordSearch(event);
     if (event.type !== 'usage') return;
-    const current = this.byAgent.get(event.agent) ?? {
-      model: event.model,
-      promptTokens: 0,
-      completionTokens: 0,
-      cachedPromptTokens: 0,
-    };
-    current.promptTokens += event.usage.promptTokens;
-    current.completionTokens += event.usage.completionTokens;
-    current.cachedPromptTokens += event.usage.cachedPromptTokens;
+    const current = this.byAgent.get(event.agent) ?? { model: event.model, standard: zeroUsage(), flex: zeroUsage() };
+    if (event.usage.serviceTier === 'flex') current.flex = addUsage(current.flex, event.usage);
+    else current.standard = addUsage(current.standard, event.usage);
     this.byAgent.set(event.agent, current);
   };
 
@@ -68,33 +60,57 @@ export class UsageTracker {
 
   summary(prices: PriceTable): RunUsage {
     const byAgent: Record<string, AgentUsage> = {};
-    let promptTokens = 0;
-    let completionTokens = 0;
-    let cachedPromptTokens = 0;
+    let total = zeroUsage();
     let costUsd: number | null = 0;
+    let cacheSavedUsd: number | null = 0;
     for (const [agent, usage] of this.byAgent) {
-      const price = priceFor(usage.model, prices);
-      const computed = price ? costOf(usage, price) : null;
-      // A server's token counts are untrusted (1e400 parses as Infinity): an incomputable cost is unknown, not NaN.
-      const cost = computed !== null && Number.isFinite(computed) ? computed : null;
-      byAgent[agent] = { ...usage, costUsd: cost };
-      promptTokens += usage.promptTokens;
-      completionTokens += usage.completionTokens;
-      cachedPromptTokens += usage.cachedPromptTokens;
-      costUsd = cost === null || costUsd === null ? null : costUsd + cost;
+      const entry = agentUsage(usage, priceFor(usage.model, prices));
+      byAgent[agent] = entry;
+      total = addUsage(total, addUsage(usage.standard, usage.flex));
+      costUsd = sumOrNull(costUsd, entry.costUsd);
+      cacheSavedUsd = sumOrNull(cacheSavedUsd, entry.cacheSavedUsd ?? null);
     }
     const search = this.searchSummary(prices);
-    if (search) costUsd = search.costUsd === null || costUsd === null ? null : costUsd + search.costUsd;
+    if (search) costUsd = sumOrNull(costUsd, search.costUsd);
     return {
-      promptTokens,
-      completionTokens,
-      cachedPromptTokens,
+      promptTokens: total.promptTokens,
+      completionTokens: total.completionTokens,
+      cachedPromptTokens: total.cachedPromptTokens,
+      cacheWriteTokens: total.cacheWriteTokens ?? 0,
       costUsd,
+      cacheSavedUsd,
       byAgent,
       ...(search ? { search } : {}),
       toolCalls: Object.fromEntries(this.toolCalls),
     };
   }
+}
+
+/** An unknown amount makes the sum unknown. */
+function sumOrNull(total: number | null, amount: number | null): number | null {
+  return total === null || amount === null ? null : total + amount;
+}
+
+/** A server's token counts are untrusted (1e400 parses as Infinity): an incomputable amount is unknown, not NaN. */
+function finiteOrNull(amount: number | null): number | null {
+  return amount !== null && Number.isFinite(amount) ? amount : null;
+}
+
+/** One agent's usage, each tier priced at its own rates. */
+function agentUsage(usage: { model: string; standard: Usage; flex: Usage }, price: Price | null): AgentUsage {
+  const both = addUsage(usage.standard, usage.flex);
+  const priced = (what: (tier: Usage, price: Price) => number) =>
+    price ? finiteOrNull(what(usage.standard, price) + what({ ...usage.flex, serviceTier: 'flex' }, price)) : null;
+  return {
+    model: usage.model,
+    promptTokens: both.promptTokens,
+    completionTokens: both.completionTokens,
+    cachedPromptTokens: both.cachedPromptTokens,
+    cacheWriteTokens: both.cacheWriteTokens ?? 0,
+    ...(usage.flex.promptTokens > 0 ? { flexPromptTokens: usage.flex.promptTokens } : {}),
+    costUsd: priced(costOf),
+    cacheSavedUsd: priced(cacheSavingOf),
+  };
 }
 
 /**

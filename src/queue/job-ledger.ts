@@ -58,6 +58,7 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
     remembering(model) {
       return {
         prepare: () => model.prepare?.(),
+        ...(model.cacheCapabilities ? { cacheCapabilities: model.cacheCapabilities.bind(model) } : {}),
         async complete(request) {
           const field = requestHash(request);
           // A Redis that stopped costs this attempt its reuse, never its run.

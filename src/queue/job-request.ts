@@ -29,6 +29,8 @@ export function requestOnHost(data: unknown, host: HostRequest): RunRequest {
   return {
     ...job,
     model: job.model ?? worker.model,
+    // A night worker started with --service-tier flex runs the jobs that name no tier on flex.
+    ...((job.serviceTier ?? worker.serviceTier) ? { serviceTier: job.serviceTier ?? worker.serviceTier } : {}),
     limits: raw.limits === undefined ? worker.limits : job.limits,
     maxCostUsd: caps.length > 0 ? Math.min(...caps) : null,
     ...Object.fromEntries(hostFields.map((field) => [field, worker[field]])),

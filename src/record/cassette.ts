@@ -12,11 +12,17 @@ import { formatZodIssues } from '../zod-issues.js';
 import { mcpSectionSchema, type McpSection } from './mcp-section.js';
 
 export const CASSETTE_FORMAT = 'autohedge-cassette';
-export const CASSETTE_VERSION = 1;
+/**
+ * 2: requests in the cacheable prompt layout (src/agent/layout.ts). A version 1 cassette
+ * still replays: its run is sent in the legacy layout it recorded.
+ */
+export const CASSETTE_VERSION = 2;
+export const CASSETTE_VERSIONS = [1, 2] as const;
+export type CassetteVersion = (typeof CASSETTE_VERSIONS)[number];
 
 export type CassetteMeta = {
   format: typeof CASSETTE_FORMAT;
-  version: typeof CASSETTE_VERSION;
+  version: CassetteVersion;
   autohedgeVersion: string;
   /** The run's clock; a replay sets its clock from this. */
   asOf: string;
@@ -61,7 +67,7 @@ export type Interaction = z.infer<typeof interactionSchema>;
 
 const cassetteSchema = z.object({
   format: z.literal(CASSETTE_FORMAT),
-  version: z.literal(CASSETTE_VERSION),
+  version: z.union(CASSETTE_VERSIONS.map((version) => z.literal(version))),
   autohedgeVersion: z.string(),
   asOf: z.iso.datetime({ offset: true }),
   argv: z.array(z.string()),
@@ -103,10 +109,10 @@ export async function readCassette(path: string): Promise<Cassette> {
   const format = typeof parsed === 'object' && parsed !== null ? (parsed as { format?: unknown }).format : undefined;
   if (format !== CASSETTE_FORMAT) throw cannotReplay(path, 'not an autohedge cassette');
   const version = (parsed as { version?: unknown }).version;
-  if (version !== CASSETTE_VERSION) {
+  if (!(CASSETTE_VERSIONS as readonly unknown[]).includes(version)) {
     throw cannotReplay(
       path,
-      `unsupported cassette version ${JSON.stringify(version)} (this autohedge reads version ${CASSETTE_VERSION})`,
+      `unsupported cassette version ${JSON.stringify(version)} (this autohedge reads versions ${CASSETTE_VERSIONS.join(' and ')})`,
     );
   }
   const result = cassetteSchema.safeParse(parsed);

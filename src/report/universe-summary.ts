@@ -1,5 +1,5 @@
 import { rankScore, type RankedName, type UniverseSummary } from '../universe/universe-summary.js';
-import { formatCost, padEnd } from './format.js';
+import { formatCost, formatFraction, formatTokens, padEnd } from './format.js';
 
 const statusOrder = ['ok', 'flagged', 'degraded', 'failed', 'interrupted', 'error', 'skipped'] as const;
 
@@ -39,7 +39,14 @@ export function renderUniverseSummary(summary: UniverseSummary): string {
       ? ` (${summary.unpricedRuns} run${summary.unpricedRuns === 1 ? '' : 's'} with an unknown price not counted)`
       : '';
   lines.push('', `Total cost: ${formatCost(summary.costUsd)}${unpriced}`);
+  if (summary.cachedPromptTokens > 0) lines.push(cacheLine(summary));
   return `${lines.join('\n')}\n`;
+}
+
+/** `Cached input: 61% of 120,000 tokens, saved $0.0912`. */
+function cacheLine(summary: UniverseSummary): string {
+  const share = summary.promptTokens > 0 ? summary.cachedPromptTokens / summary.promptTokens : 0;
+  return `Cached input: ${formatFraction(share, { digits: 0 })} of ${formatTokens(summary.promptTokens)} tokens, saved ${formatCost(summary.cacheSavedUsd)}`;
 }
 
 function union(top: RankedName[], bottom: RankedName[]): RankedName[] {

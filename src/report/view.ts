@@ -541,9 +541,28 @@ function usageSection(result: AnalysisResult): Section {
       text: 'Cost unknown: at least one model has no known price, so no total is given rather than a guess.',
       tone: 'warning',
     });
+  const cache = cacheLine(usage);
+  if (cache) parts.push({ kind: 'text', key: 'cache', text: cache, tone: 'muted' });
   const backing = searchBackingLine(result);
   if (backing) parts.push({ kind: 'text', key: 'search', text: `${backing}.`, tone: 'muted' });
   return { id: 'usage', key: 'usage', title: 'Usage and cost', parts };
+}
+
+/**
+ * What the provider's prompt cache served, and what that saved: cached tokens × (input
+ * price − cached price). Nothing when no token was served from a cache.
+ */
+function cacheLine(usage: AnalysisResult['usage'] | undefined): string | null {
+  if (!usage || !(usage.cachedPromptTokens > 0)) return null;
+  const share = usage.promptTokens > 0 ? usage.cachedPromptTokens / usage.promptTokens : 0;
+  const saved =
+    usage.cacheSavedUsd === undefined
+      ? ''
+      : usage.cacheSavedUsd === null
+        ? ', saving unknown'
+        : `, saving ${formatCost(usage.cacheSavedUsd)}`;
+  const written = usage.cacheWriteTokens ? `; ${formatTokens(usage.cacheWriteTokens)} written to the cache` : '';
+  return `Cached input: ${formatTokens(usage.cachedPromptTokens)} of ${formatTokens(usage.promptTokens)} prompt tokens (${formatFraction(share, { digits: 0 })})${saved}${written}.`;
 }
 
 function warningsSection(warnings: string[]): Section | null {

@@ -70,8 +70,14 @@ export interface AgentUsage {
   promptTokens: number;
   completionTokens: number;
   cachedPromptTokens: number;
+  /** Prompt tokens written to a cache that bills writes apart (absent in runs saved before it existed). */
+  cacheWriteTokens?: number;
+  /** Of the prompt tokens, those served at the flex tier (absent: none). */
+  flexPromptTokens?: number;
   /** null when the model's price is unknown. */
   costUsd: number | null;
+  /** What the cache saved: cached tokens × (input price − cached price); null when the price is unknown. */
+  cacheSavedUsd?: number | null;
 }
 
 /** The searches of a run, priced apart from the agents' own model calls. */
@@ -93,8 +99,12 @@ export interface RunUsage {
   promptTokens: number;
   completionTokens: number;
   cachedPromptTokens: number;
+  /** Prompt tokens written to a cache that bills writes apart (absent in runs saved before it existed). */
+  cacheWriteTokens?: number;
   /** Everything the run spent, searches included; null when any price is unknown. */
   costUsd: number | null;
+  /** What the prompt cache saved the agents' calls; null when a price is unknown (absent in older runs). */
+  cacheSavedUsd?: number | null;
   byAgent: Record<string, AgentUsage>;
   /** Tool calls made, by tool name (MCP tools as `<server>__<tool>`); absent in runs saved before it existed. */
   toolCalls?: Record<string, number>;

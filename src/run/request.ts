@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { defaultLimits } from '../guardrails/limits.js';
 import { baseUrlProblem } from '../llm/endpoints.js';
+import { serviceTiers } from '../llm/types.js';
 import { tickerSchema } from '../market/ticker.js';
 import { workerIds } from '../result/types.js';
 import { searchChoices } from '../search/types.js';
@@ -93,6 +94,8 @@ export const runRequestSchema = z
     samples: z.number().int().min(1, 'samples must be at least 1').max(25, 'samples must be at most 25').default(1),
     /** Below this share of samples on the modal action the run is flagged; absent: 0.6. */
     minAgreement: z.number().min(0).max(1, 'minAgreement must be at most 1').optional(),
+    /** `flex`: cheaper, slower model calls where the model has the tier (a 400 falls back to default once); absent: default. */
+    serviceTier: z.enum(serviceTiers).optional(),
   })
   .strict()
   .superRefine((request, context) => {

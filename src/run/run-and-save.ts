@@ -7,6 +7,7 @@ import type { MarketData } from '../market/types.js';
 import { appendRunToLedger } from '../ledger/entry.js';
 import { autohedgeHome } from '../paths.js';
 import { analyze, type AnalyzeDeps, type AnalyzeOptions } from '../pipeline/analyze.js';
+import type { PromptLayout } from '../pipeline/shared-prefix.js';
 import type { SpendingCap } from '../pipeline/budget.js';
 import { renderRunFiles } from '../report/run-files.js';
 import { createTranscript } from '../report/transcript.js';
@@ -28,6 +29,8 @@ export interface RunSession {
   baseUrl: string | undefined;
   /** Replaying a cassette: nothing leaves the machine. */
   replaying: boolean;
+  /** `legacy` for a version 1 cassette's replay (src/pipeline/shared-prefix.ts); default cacheable. */
+  promptLayout?: PromptLayout;
   /** Synthetic data (the demo cassette): the result carries the DEMO banner. */
   demo: boolean;
   model: ChatModel;
@@ -138,6 +141,8 @@ function analyzeOptionsOf(
     blind: request.blind,
     samples: request.samples,
     ...(request.minAgreement !== undefined ? { minAgreement: request.minAgreement } : {}),
+    ...(session.promptLayout ? { promptLayout: session.promptLayout } : {}),
+    ...(request.serviceTier ? { serviceTier: request.serviceTier } : {}),
   };
 }
 

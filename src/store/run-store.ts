@@ -47,6 +47,8 @@ export interface RunSummary {
   /** A demo run: synthetic data, nothing spent. */
   demo: boolean;
   costUsd: number | null;
+  /** The share of the agents' prompt tokens the provider's cache served; absent when none was. */
+  cachedShare?: number;
   /**
    * `partial`: no result.json (the run did not finish saving); `corrupt`: result.json is
    * there but is not a saved result; `unreadable`: reading it failed (EMFILE, EACCES,
@@ -266,6 +268,9 @@ export async function summarize(dir: string, runId: string): Promise<RunSummary>
     mode: result.mode === 'agents' ? 'desks' : 'full',
     demo: result.demo === true,
     costUsd: result.usage.costUsd,
+    ...(result.usage.cachedPromptTokens > 0 && result.usage.promptTokens > 0
+      ? { cachedShare: result.usage.cachedPromptTokens / result.usage.promptTokens }
+      : {}),
     state: 'ok',
   };
 }

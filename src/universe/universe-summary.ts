@@ -22,6 +22,11 @@ export interface UniverseSummary {
   /** Sum of the priced runs; `unpricedRuns` counts those whose cost is unknown. */
   costUsd: number;
   unpricedRuns: number;
+  /** The agents' prompt tokens over every run, and those the provider's cache served. */
+  promptTokens: number;
+  cachedPromptTokens: number;
+  /** What the cache saved, over the priced runs. */
+  cacheSavedUsd: number;
 }
 
 /** BUY 80 ranks above BUY 60 above HOLD above SELL 60 above SELL 80. */
@@ -45,6 +50,9 @@ export class UniverseTally {
     bottom: [],
     costUsd: 0,
     unpricedRuns: 0,
+    promptTokens: 0,
+    cachedPromptTokens: 0,
+    cacheSavedUsd: 0,
   };
 
   constructor(private readonly shown = 5) {}
@@ -53,6 +61,9 @@ export class UniverseTally {
     this.count(result.status);
     if (result.usage.costUsd === null) this.summary.unpricedRuns += 1;
     else this.summary.costUsd += result.usage.costUsd;
+    this.summary.promptTokens += result.usage.promptTokens;
+    this.summary.cachedPromptTokens += result.usage.cachedPromptTokens;
+    this.summary.cacheSavedUsd += result.usage.cacheSavedUsd ?? 0;
     if (!result.decision) return;
     this.summary.decided += 1;
     const name: RankedName = {

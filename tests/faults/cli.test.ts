@@ -150,7 +150,8 @@ const scenarios: FaultScenario[] = [
   refused(
     'a cassette from a newer autohedge: exit 2 naming the version',
     ['--replay', '{path}'],
-    ({ path }) => `autohedge: cannot replay '${path}': unsupported cassette version 2 (this autohedge reads version 1)`,
+    ({ path }) =>
+      `autohedge: cannot replay '${path}': unsupported cassette version 99 (this autohedge reads versions 1 and 2)`,
     () => ({ path: join(fixtures, 'future-version.json') }),
   ),
   refused(

@@ -12,7 +12,12 @@ describe('priceFor', () => {
   it('finds a model by its exact name', () => {
     expect(priceFor('gpt-4o-mini')).toEqual({ input: 0.15, cachedInput: 0.075, output: 0.6 });
     expect(priceFor('gpt-4o')).toEqual({ input: 2.5, cachedInput: 1.25, output: 10 });
-    expect(priceFor('o3')).toEqual({ input: 2, cachedInput: 0.5, output: 8 });
+    expect(priceFor('o3')).toEqual({
+      input: 2,
+      cachedInput: 0.5,
+      output: 8,
+      flex: { input: 1, cachedInput: 0.25, output: 4 },
+    });
   });
 
   it('finds a dated snapshot under the model it belongs to, never under a shorter name', () => {

@@ -71,6 +71,9 @@ function run(model: ScriptedModel, options = {}, extra: Partial<AnalyzeDeps> = {
   return { result, events };
 }
 
+/** The shared block: the start of the first system message (the cacheable layout). */
+const systemText = (request: ChatRequest) => String(request.messages[0]?.content ?? '');
+
 const userText = (request: ChatRequest) =>
   request.messages
     .filter((message) => message.role === 'user')
@@ -120,19 +123,20 @@ describe('analyze (scripted model)', () => {
     expect(sentimentFirst.startedAt).toBeLessThan(planRequest.endedAt!);
   });
 
-  it('sends tools only with Sentiment, and gives every desk the market block and its brief', async () => {
+  it('sends tools only with Sentiment, and gives every desk the market block (shared, first) and its brief', async () => {
     const model = new ScriptedModel(script());
     await run(model).result;
     for (const agent of ['quant', 'risk', 'execution']) {
       const [request] = model.requestsOf(agent);
       expect(request).toBeDefined();
       expect('tools' in request!).toBe(false);
-      expect(userText(request!)).toContain('MARKET DATA — ACME');
+      expect(systemText(request!)).toContain('MARKET DATA — ACME');
+      expect(userText(request!)).not.toContain('MARKET DATA — ACME');
       expect(userText(request!)).toContain(`${agent.toUpperCase()}-BRIEF`);
     }
     const [sentiment] = model.requestsOf('sentiment');
     expect(sentiment!.tools?.map((tool) => tool.function.name)).toEqual(['exa_search']);
-    expect(userText(sentiment!)).toContain('MARKET DATA — ACME');
+    expect(systemText(sentiment!)).toContain('MARKET DATA — ACME');
     for (const request of model.requestsOf('director')) expect(request.tools).toBeUndefined();
     // The run's clock reaches the prompts.
     expect(model.requestsOf('quant')[0]!.messages[0]!.content).toContain('Today is 2026-11-28');
@@ -268,7 +272,7 @@ describe('analyze (scripted model)', () => {
     expect(outcome.status).toBe('degraded');
     expect(outcome.market).toBeNull();
     expect(outcome.warnings[0]).toBe('market data missing: could not reach Yahoo Finance (ECONNREFUSED)');
-    expect(userText(model.requestsOf('quant')[0]!)).toContain(
+    expect(systemText(model.requestsOf('quant')[0]!)).toContain(
       'Market data is not available for this run — do not estimate',
     );
     expect(outcome.guardrails.map((finding) => finding.rule)).toEqual(['unverifiable', 'unverifiable', 'unverifiable']);

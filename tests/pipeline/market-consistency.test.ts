@@ -4,7 +4,6 @@
  * market block come from the real src/market code, goes through analyze() unchanged.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../src/llm/types.js';
 import { computeIndicators } from '../../src/market/indicators.js';
 import { formatPrice } from '../../src/market/snapshot-format.js';
 import { analyze } from '../../src/pipeline/analyze.js';
@@ -12,12 +11,6 @@ import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { decisionAt, plan } from '../support/faults.js';
 import { fakeMarket, snapshotFromBars } from '../support/market.js';
 import { makeBars } from '../support/results.js';
-
-const userText = (request: ChatRequest) =>
-  request.messages
-    .filter((message) => message.role === 'user')
-    .map((message) => String(message.content))
-    .join('\n');
 
 describe('a snapshot whose indicators are its own bars', () => {
   it('the builder: indicators, price and market block all come from the bars', () => {
@@ -50,6 +43,8 @@ describe('a snapshot whose indicators are its own bars', () => {
 
     expect(result.status).toBe('ok');
     expect(result.market?.indicators).toEqual(computeIndicators(result.market!.bars));
-    for (const request of model.requests) expect(userText(request), request.agent).toContain(snapshot.text);
+    // The cacheable layout: the block is in the shared start of the system message.
+    for (const request of model.requests)
+      expect(String(request.messages[0]?.content), request.agent).toContain(snapshot.text);
   });
 });

@@ -138,7 +138,7 @@ describe('record then replay with the services stopped', () => {
     expect(recorded.yahoo.crumb).toBe('Xy7crumbQ.2');
 
     const { text, cassette } = await readCassetteFile(file);
-    expect(cassette).toMatchObject({ format: 'autohedge-cassette', version: 1, ...meta });
+    expect(cassette).toMatchObject({ format: 'autohedge-cassette', version: 2, ...meta });
     expect(
       cassette.interactions.map((interaction) => `${interaction.method} ${new URL(interaction.url).pathname}`),
     ).toEqual([
@@ -192,7 +192,7 @@ describe('record then replay with the services stopped', () => {
     try {
       expect(replay.meta).toEqual({
         format: 'autohedge-cassette',
-        version: 1,
+        version: 2,
         ...meta,
         recordedAt: cassette.recordedAt,
       });

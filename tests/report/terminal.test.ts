@@ -89,6 +89,7 @@ describe('renderTerminal, no colour', () => {
       '  risk       gpt-4.1      1,200 in · 300 out · $0.0048',
       '  execution  gpt-4.1      1,200 in · 300 out · $0.0048',
       '  sentiment  gpt-4o-mini  2,400 in · 350 out · $0.0005 (1,024 cached)',
+      '  Cached input: 1,024 of 9,600 prompt tokens (11%).',
       `Run ${sampleRunId} · status ok · as of 2026-11-27 21:00 UTC`,
       '',
     ]);

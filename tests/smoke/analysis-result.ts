@@ -9,6 +9,12 @@ const usage = {
   promptTokens: z.number().int().min(0),
   completionTokens: z.number().int().min(0),
   cachedPromptTokens: z.number().int().min(0),
+  cacheWriteTokens: z.number().int().min(0).optional(),
+};
+/** What a run's usage (and each agent's) adds: the cache's writes and what it saved. */
+const cacheTotals = {
+  cacheWriteTokens: z.number().int().min(0),
+  cacheSavedUsd: z.number().min(0).nullable(),
 };
 const price = z.number().positive().nullable();
 const fraction = z.number().nullable();
@@ -265,10 +271,17 @@ export const analysisResultSchema = z.strictObject({
   reviewFailure: failureSchema.optional(),
   usage: z.strictObject({
     ...usage,
+    ...cacheTotals,
     costUsd: z.number().min(0).nullable(),
     byAgent: z.record(
       z.string(),
-      z.strictObject({ model: z.string(), ...usage, costUsd: z.number().min(0).nullable() }),
+      z.strictObject({
+        model: z.string(),
+        ...usage,
+        ...cacheTotals,
+        flexPromptTokens: z.number().int().min(1).optional(),
+        costUsd: z.number().min(0).nullable(),
+      }),
     ),
     toolCalls: z.record(z.string(), z.number().int().min(1)).optional(),
     search: z

@@ -129,6 +129,7 @@ describe('listRuns', () => {
         mode: 'full',
         demo: false,
         costUsd: 0.0412,
+        cachedShare: 1024 / 9600,
         state: 'ok',
       },
       {
@@ -141,6 +142,7 @@ describe('listRuns', () => {
         mode: 'desks',
         demo: false,
         costUsd: null,
+        cachedShare: 1024 / 9600,
         state: 'ok',
       },
       {
@@ -153,6 +155,7 @@ describe('listRuns', () => {
         mode: 'full',
         demo: false,
         costUsd: 0.0412,
+        cachedShare: 1024 / 9600,
         state: 'ok',
       },
     ]);

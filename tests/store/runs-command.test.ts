@@ -125,6 +125,7 @@ describe('autohedge runs', () => {
       mode: 'full',
       demo: false,
       costUsd: null,
+      cachedShare: 1024 / 9600,
       state: 'ok',
     });
   });
