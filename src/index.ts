@@ -74,7 +74,7 @@ export type {
 } from './llm/types.js';
 export type { MarketData, MarketSnapshot, Bar, BarsOptions, Indicators } from './market/types.js';
 export { resolveAsOf, type HistoricalAsOf } from './market/as-of.js';
-// Exchange calendars: the exchange of a ticker (Yahoo suffix) and its sessions, holidays, early closes and breaks.
+// Exchange calendars: the exchange of a ticker (its market-data suffix) and its sessions, holidays, early closes and breaks.
 export {
   exchangeCalendar,
   exchangeOf,

@@ -383,6 +383,7 @@ export const viewSpec = {
   description:
     'a local read-only site of the runs, the ledger, the track record and the book (or --bundle a static copy)',
   groups: ['view'],
+  options: ['demo'],
   help: { demo: "the demo's runs and its offline evaluation, labelled DEMO" },
 } as const satisfies CommandSpec;
 export type ViewCliOptions = OptionsOf<typeof viewSpec>;

@@ -606,7 +606,7 @@ export const optionGroups = {
   },
   show: { heading: 'Format', options: ['html'] },
   ledger: { heading: 'Checks', options: ['ledger', 'publicKey', 'head'] },
-  view: { heading: 'Site', options: ['port', 'host', 'open', 'bundle', 'demo'] },
+  view: { heading: 'Site', options: ['port', 'host', 'open', 'bundle'] },
   anchors: { heading: 'Anchors', options: ['tsa', 'tsaCert', 'git'] },
   // Every command takes these.
   conformance: { heading: 'Conformance', options: ['conformance', 'tries'] },

@@ -257,7 +257,7 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   return { baseURL, model, pacers, market, search, coveredSymbols };
 }
 
-/** Yahoo, with SEC EDGAR fundamentals joined when configured (or recorded, under replay). */
+/** The snapshot service, with SEC EDGAR fundamentals joined when configured (or recorded, under replay). */
 /** The snapshot service with fundamentals as filed (SEC EDGAR, or the demo's synthetic ones) attached, where they apply. */
 async function withFundamentalsOf(
   market: MarketData,

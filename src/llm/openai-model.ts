@@ -78,14 +78,7 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
   // The structured mode that works is learnt once and kept for the rest of the run.
   const structured: StructuredState = { mode: undefined };
   const local = localEngine(options);
-  const settings: ClientSettings = {
-    apiKey: options.apiKey,
-    baseURL: options.baseURL,
-    timeoutMs,
-    maxRetries,
-    fetch: options.fetch,
-    wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(leaveRateLimitsToPacer(base))),
-  };
+  const settings = clientSettingsOf(options, timeoutMs, maxRetries);
   const connect = lazyOpenAIClient(settings);
   const capabilities = (model: string): CacheCapabilities => ({
     ...cacheCapabilitiesOf(options.baseURL, model),
@@ -158,6 +151,18 @@ export function createOpenAIModel(options: OpenAIModelOptions = {}): ChatModel {
 
 interface StructuredState {
   mode: StructuredMode | undefined;
+}
+
+/** The SDK client's settings: the pacer, not the SDK, answers rate limits; a stream must end properly. */
+function clientSettingsOf(options: OpenAIModelOptions, timeoutMs: number, maxRetries: number): ClientSettings {
+  return {
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    timeoutMs,
+    maxRetries,
+    fetch: options.fetch,
+    wrapFetch: (base) => requireStreamEnd(acceptWholeCompletion(leaveRateLimitsToPacer(base))),
+  };
 }
 
 /** The engine behind the base URL (asked once per model) and the truncation guard: none for OpenAI itself. */

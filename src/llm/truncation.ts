@@ -16,6 +16,8 @@ import type { EngineFacts, EngineName } from './engine.js';
 
 /** Below this share of the estimate, the server did not read the whole prompt. */
 export const keptShareFloor = 0.75;
+/** No server keeps a context smaller than this: a same count below it is a fixed usage figure, not a cut. */
+const smallestContextTokens = 1_024;
 /** Two prompts whose estimates differ by more than this share cannot honestly count the same. */
 const differentShare = 0.25;
 /**
@@ -58,6 +60,8 @@ export class TruncationGuard {
     const same = history.find(
       (earlier) =>
         earlier.reported === reported &&
+        // A context is never this small: a stand-in's fixed usage (100 tokens a call) is no cut.
+        reported >= smallestContextTokens &&
         Math.min(earlier.estimate, estimate) >= smallestJudgedPrompt &&
         Math.abs(earlier.estimate - estimate) > differentShare * Math.max(earlier.estimate, estimate),
     );

@@ -121,7 +121,7 @@ function freshHome(company = 'Acme Robotics'): string {
   snapshot.identity.name = company;
   writeFileSync(
     join(directory, `${isoDay(now)}.json`),
-    JSON.stringify({ version: 1, savedAt: now.toISOString(), snapshot }),
+    JSON.stringify({ version: 2, savedAt: now.toISOString(), snapshot }),
   );
   return home;
 }

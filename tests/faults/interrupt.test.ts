@@ -35,7 +35,7 @@ function seedMarketCache(home: string, now: Date): void {
   const snapshot = makeSnapshot('ACME', { asOf: now.toISOString(), source: 'yahoo' });
   writeFileSync(
     join(directory, `${isoDay(now)}.json`),
-    JSON.stringify({ version: 1, savedAt: now.toISOString(), snapshot }),
+    JSON.stringify({ version: 2, savedAt: now.toISOString(), snapshot }),
   );
 }
 

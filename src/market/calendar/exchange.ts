@@ -32,7 +32,7 @@ export interface Exchange {
   zone: string;
   /** The currency its shares trade in (ISO 4217, major unit). */
   currency: string;
-  /** Yahoo ticker suffixes that mean this exchange, without the dot ('' for no suffix). */
+  /** Ticker suffixes (the quote vendors' convention) that mean this exchange, without the dot ('' for no suffix). */
   suffixes: readonly string[];
   /** Regular hours by era, oldest first. */
   hours: readonly TradingHours[];

@@ -14,7 +14,7 @@ import { xtse } from './exchanges/xtse.js';
 
 /**
  * The exchanges autohedge knows. Adding one is its rules file in `exchanges/` and one
- * line here; its Yahoo suffix comes with it.
+ * line here; its ticker suffix comes with it.
  */
 export const exchanges: readonly Exchange[] = [xnys, xlon, xetr, xpar, xams, xswx, xtks, xhkg, xasx, xtse];
 
@@ -22,8 +22,8 @@ export const exchanges: readonly Exchange[] = [xnys, xlon, xetr, xpar, xams, xsw
 export const defaultMic = 'XNYS';
 
 /**
- * Yahoo's one-letter suffixes for exchanges autohedge does not support. Any other single
- * letter after a dot is a share class (BRK.B), which Yahoo writes BRK-B.
+ * The one-letter ticker suffixes (the vendors' convention) for exchanges autohedge does not support. Any other single
+ * letter after a dot is a share class (BRK.B), which quote vendors write BRK-B.
  */
 const unsupportedLetterSuffixes = new Set(['F', 'V']);
 
@@ -53,7 +53,7 @@ export function supportedSuffixes(): string {
 }
 
 /**
- * The exchange a ticker trades on, from its suffix in Yahoo's conventions: none for the
+ * The exchange a ticker trades on, from its suffix in the quote vendors' conventions: none for the
  * US, `.L` London, `.T` Tokyo, … A one-letter class (`BRK.B`, `BRK-B`) is a US share.
  * An unknown suffix is a usage error that lists the supported ones.
  */

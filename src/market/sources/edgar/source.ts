@@ -29,7 +29,7 @@ export interface EdgarSourceOptions {
   limiter?: RequestLimiter;
 }
 
-/** Yahoo-style exchange suffixes outside the US (`.L`, `.T` …); a class share (`BRK.B`) is not one. */
+/** Market-data exchange suffixes outside the US (`.L`, `.T` …); a class share (`BRK.B`) is not one. */
 const foreignSuffixes = new Set(
   'L DE PA AS SW T HK AX TO V OL CO ST HE MI MC BR LS VI IR WA PR AT IS TA JK KS KQ TW TWO SS SZ NS BO SI BK KL NZ SA MX BA SN JO F BE DU HM MU SG CN NE'.split(
     ' ',
