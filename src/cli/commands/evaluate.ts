@@ -5,6 +5,7 @@ import { evaluateRuns, type Evaluation, type PriceSource } from '../../evaluate/
 import { evaluationDocument } from '../../evaluate/document.js';
 import { applyForward } from '../../evaluate/forward-selection.js';
 import { selectRuns, unreadableCount } from '../../evaluate/select.js';
+import { withoutReruns } from '../../evaluate/reruns.js';
 import { summarize } from '../../evaluate/summary.js';
 import { validateTicker } from '../../market/ticker.js';
 import { autohedgeHome, demoEvaluationCassettePath } from '../../paths.js';
@@ -86,7 +87,7 @@ export async function evaluateSaved(
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   if (options.demo) checkDemoEvaluation(options);
   const home = autohedgeHome(io.env);
-  const { selected, selection, forward } = await runsToEvaluate(home, runIds, options);
+  const { selected, selection, forward, reruns } = await runsToEvaluate(home, runIds, options);
   const session = await buildServices(
     {
       env: io.env,
@@ -126,6 +127,7 @@ export async function evaluateSaved(
       evaluation,
       summary: summarize(evaluation, options.seed, summaryOptionsOf(options)),
       skipped: selection.skipped,
+      reruns,
       forward: { ...forward, total: selected.results.length },
       ...demoOf(selection.results, options.demo),
     };
@@ -144,12 +146,15 @@ export async function evaluateSaved(
 
 /** The saved runs to score, or the usage error that there are none. */
 async function runsToEvaluate(home: string, runIds: string[], options: EvaluationOptions) {
-  const selected = await selectRuns(home, {
-    runIds,
-    since: options.since,
-    includeDemo: options.includeDemo,
-    demoOnly: options.demo,
-  });
+  // Re-runs of one call are set aside before anything is counted: n is the number of independent calls (#44).
+  const selected = withoutReruns(
+    await selectRuns(home, {
+      runIds,
+      since: options.since,
+      includeDemo: options.includeDemo,
+      demoOnly: options.demo,
+    }),
+  );
   if (selected.results.length === 0) {
     const why =
       selected.skipped.length > 0
@@ -168,7 +173,7 @@ async function runsToEvaluate(home: string, runIds: string[], options: Evaluatio
     options.forwardOnly ?? false,
     options.trustLocalClock ?? false,
   );
-  return { selected, selection, forward };
+  return { selected, selection, forward, reruns: selected.reruns };
 }
 
 /** The demo evaluation replays the prices one evaluation needed: what would ask for others is refused up front. */
