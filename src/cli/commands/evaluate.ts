@@ -4,7 +4,7 @@ import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js
 import { evaluateRuns, type Evaluation, type PriceSource } from '../../evaluate/evaluate.js';
 import { evaluationDocument } from '../../evaluate/document.js';
 import { applyForward } from '../../evaluate/forward-selection.js';
-import { selectRuns, unreadableCount } from '../../evaluate/select.js';
+import { selectRuns, unreadableCount, type SkippedRun } from '../../evaluate/select.js';
 import { withoutReruns } from '../../evaluate/reruns.js';
 import { summarize } from '../../evaluate/summary.js';
 import { validateTicker } from '../../market/ticker.js';
@@ -156,10 +156,7 @@ async function runsToEvaluate(home: string, runIds: string[], options: Evaluatio
     }),
   );
   if (selected.results.length === 0) {
-    const why =
-      selected.skipped.length > 0
-        ? `: ${selected.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
-        : '';
+    const why = skippedSummary(selected.skipped);
     throw new UsageError(
       options.demo
         ? `no saved demo run with a decision to evaluate${why} (run \`autohedge analyze ACME --demo\` first, then \`autohedge evaluate --demo\`)`
@@ -176,19 +173,40 @@ async function runsToEvaluate(home: string, runIds: string[], options: Evaluatio
   return { selected, selection, forward, reruns: selected.reruns };
 }
 
+/** Shown when a run is named alone; more are summarised by kind, not listed one by one (#44 item 20). */
+const listedAtMost = 3;
+
+/** Why nothing is left to score, in a few words: counts by kind, naming runs only when there are few. */
+function skippedSummary(skipped: readonly SkippedRun[]): string {
+  if (skipped.length === 0) return '';
+  if (skipped.length <= listedAtMost) return `: ${skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`;
+  const demo = skipped.filter((item) => item.reason.startsWith('a demo run')).length;
+  const undecided = skipped.filter((item) => item.reason.startsWith('no decision')).length;
+  const other = skipped.length - demo - undecided;
+  const parts = [
+    ...(demo > 0 ? [`${demo} demo run(s): score them with \`autohedge evaluate --demo\``] : []),
+    ...(undecided > 0 ? [`${undecided} without a decision`] : []),
+    ...(other > 0 ? [`${other} left out for other reasons (name a run id to see why)`] : []),
+  ];
+  return `: ${parts.join('; ')}`;
+}
+
 /** The demo evaluation replays the prices one evaluation needed: what would ask for others is refused up front. */
 function checkDemoEvaluation(options: EvaluationOptions): void {
   if (options.record || options.replay)
     throw new UsageError('--demo replays the bundled demo prices: it cannot be combined with --record or --replay');
   const longest = Math.max(...defaultHorizons);
-  const changed = [
-    ...(options.benchmark.toUpperCase() !== defaultBenchmark ? [`--benchmark ${options.benchmark}`] : []),
-    ...(options.sectorBenchmarks ? ['--sector-benchmarks'] : []),
-    ...(Math.max(...options.horizon) !== longest ? [`--horizon ${options.horizon.join(',')}`] : []),
-  ];
-  if (changed.length > 0)
+  const held = `the demo evaluation holds synthetic prices for ACME and ${defaultBenchmark} through ${longest} sessions after the demo day`;
+  // Each refusal names the option to drop or change, not another one.
+  if (options.benchmark.toUpperCase() !== defaultBenchmark)
     throw new UsageError(
-      `the demo evaluation holds synthetic prices for ACME and ${defaultBenchmark} through ${longest} sessions after the demo day: ${changed.join(', ')} cannot be combined with --demo (horizons must end at ${longest}, e.g. --horizon ${defaultHorizons.join(',')})`,
+      `${held}: --benchmark ${options.benchmark} cannot be combined with --demo (drop --benchmark, or use ${defaultBenchmark})`,
+    );
+  if (options.sectorBenchmarks)
+    throw new UsageError(`${held}: --sector-benchmarks cannot be combined with --demo (drop --sector-benchmarks)`);
+  if (Math.max(...options.horizon) !== longest)
+    throw new UsageError(
+      `${held}: --horizon ${options.horizon.join(',')} cannot be combined with --demo (horizons must end at ${longest}, e.g. --horizon ${defaultHorizons.join(',')})`,
     );
 }
 
