@@ -45,6 +45,22 @@ const verifyOptionsSchema = z.object({
 
 const listOptionsSchema = z.object({ json: z.boolean().default(false), demo: z.boolean().default(false) });
 
+const listFileOptionsSchema = listOptionsSchema.extend({
+  ledger: z.string().min(1).optional(),
+  publicKey: z.string().min(1).optional(),
+});
+
+/**
+ * A key read from the file's own header proves only that the file is consistent with itself:
+ * whoever could edit the records could replace the key (#44 item 33).
+ */
+function selfKeyNote(report: VerifyReport, io: CliIo): void {
+  if (report.signatures.source !== 'export') return;
+  io.stderr(
+    `autohedge: note: the signatures were checked with the public key in the file's own header (key ${report.signatures.keyId}); such a key is only as trustworthy as the file: compare its id with one its owner published, or pass --public-key\n`,
+  );
+}
+
 function pathsOf(io: CliIo, demo: boolean): LedgerPaths {
   return ledgerPaths(autohedgeHome(io.env), { demo });
 }
@@ -94,6 +110,7 @@ export async function ledgerVerifyCommand(rawOptions: object, io: CliIo): Promis
   );
   if (options.json) io.stdout(`${stringifyJsonSafely(verifyJson(report), 2)}\n`);
   else io.stdout(verifyText(report, file) + anchorsText(report));
+  selfKeyNote(report, io);
   return report.ok ? ExitCode.ok : ExitCode.failed;
 }
 
@@ -166,12 +183,27 @@ async function readVerified(io: CliIo, demo: boolean): Promise<VerifyReport> {
 }
 
 export async function ledgerListCommand(rawOptions: object, io: CliIo): Promise<number> {
-  const options = parseOptions(listOptionsSchema, rawOptions);
-  const report = await demoHinted(io, options.demo, 'list', () => readVerified(io, options.demo));
+  const options = parseOptions(listFileOptionsSchema, rawOptions);
+  const report = options.ledger
+    ? await readExported(io, options.ledger, options.publicKey)
+    : await demoHinted(io, options.demo, 'list', () => readVerified(io, options.demo));
   if (options.json) io.stdout(`${stringifyJsonSafely(report.verified, 2)}\n`);
   else if (report.verified.length === 0) io.stderr('autohedge: the ledger has no records yet\n');
   else io.stdout(recordTable(report.verified));
   return report.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+/** A ledger file from elsewhere (an export): checked as `verify --ledger` checks it, then listed up to its first bad record. */
+async function readExported(io: CliIo, ledger: string, publicKey: string | undefined): Promise<VerifyReport> {
+  const file = resolve(io.cwd, ledger);
+  const key = publicKey ? await loadPublicKey(resolve(io.cwd, publicKey), true) : null;
+  const report = await verifyLedgerFile({ file, key, roots: pinnedTrustedRoots() });
+  if (report.firstBad)
+    io.stderr(
+      `autohedge: warning: ${ledger} is broken at seq ${report.firstBad.seq} (${report.firstBad.reason}); only the records before it are listed (\`autohedge ledger verify --ledger ${ledger}\`)\n`,
+    );
+  selfKeyNote(report, io);
+  return report;
 }
 
 function recordTable(records: readonly LedgerRecord[]): string {
