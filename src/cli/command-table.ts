@@ -333,8 +333,12 @@ const ledgerVerifySpec = {
 const ledgerListSpec = {
   name: 'list',
   description: 'the records, oldest first',
-  options: ['demo', 'json'],
-  help: { ...ledgerDemo, json: 'print the records as JSON' },
+  options: ['demo', 'json', 'ledger', 'publicKey'],
+  help: {
+    ...ledgerDemo,
+    json: 'print the records as JSON',
+    ledger: 'a ledger file or an export to read (checked first, as `ledger verify --ledger`)',
+  },
 } as const satisfies CommandSpec;
 
 const ledgerHeadSpec = {

@@ -9,6 +9,8 @@ export interface EvaluationView {
   summary: EvaluationSummary;
   /** Runs that were asked for (or found) but not scored, with why; `unreadable` when they could not be read. */
   skipped: SkippedRun[];
+  /** Re-runs of a scored call set aside (also in `skipped`, marked `rerun`); absent in older evaluations. */
+  reruns?: number;
   /** The ledger's verdict on the selected decisions (docs/ledger.md#evaluate---forward-only); absent in older evaluations. */
   forward?: ForwardSummary & { total: number };
   /** Set when demo runs (synthetic analyses) were scored; `syntheticPrices` with `evaluate --demo`. */
@@ -34,7 +36,7 @@ export function evaluationDemoBanner(demo: EvaluationDemo): string {
  * `evaluate` tool all serialise this object, so they cannot drift apart.
  */
 export function evaluationDocument(view: EvaluationView) {
-  const { evaluation, summary, skipped, forward, demo } = view;
+  const { evaluation, summary, skipped, forward, demo, reruns } = view;
   return {
     ...(demo ? { demo: { ...demo, banner: evaluationDemoBanner(demo) } } : {}),
     decisions: evaluation.decisions,
@@ -43,6 +45,8 @@ export function evaluationDocument(view: EvaluationView) {
     horizons: evaluation.horizons,
     benchmark: evaluation.benchmark,
     skipped,
+    /** Re-runs set aside: one decision per (ticker, entry session, configuration), the newest, is scored. */
+    reruns: reruns ?? 0,
     /** Saved runs that could not be read or understood (also in `skipped`, marked `unreadable`). */
     unreadable: skipped.filter((item) => item.unreadable).length,
     warnings: evaluation.warnings,

@@ -99,8 +99,14 @@ export function describeReason(reason: ForwardReason): string {
 export function forwardLine(summary: ForwardSummary, total: number): string {
   const excluded = forwardReasons
     .filter((reason) => (summary.excluded[reason] ?? 0) > 0)
-    .map((reason) => `${summary.excluded[reason]} ${reason}`);
-  const why = excluded.length > 0 ? `; excluded: ${excluded.join(', ')}` : '';
+    .map((reason) => `${summary.excluded[reason]} ${summary.applied ? reason : describeReason(reason)}`);
+  // Without --forward-only nothing is excluded: every decision is scored, so say what the flag would leave out.
+  const why =
+    excluded.length === 0
+      ? ''
+      : summary.applied
+        ? `; excluded: ${excluded.join(', ')}`
+        : `; would be excluded under --forward-only: ${excluded.join('; ')}`;
   const clock = summary.clock === 'local' ? ", forward by the writer's own clock" : '';
   const line = summary.applied
     ? `Forward-only: ${summary.included} of ${total} decision(s) were on record before their outcome${clock}${why}.`

@@ -24,6 +24,8 @@ export interface SkippedRun {
   reason: string;
   /** Set when the run could not be read or understood (not merely left out by a filter). */
   unreadable?: true;
+  /** Set when the run is a re-run of a call scored in its place (reruns.ts). */
+  rerun?: true;
 }
 
 export interface Selection {

@@ -44,7 +44,12 @@ export interface VerifyReport {
   /** The last record is complete but had lost its newline: it counts (the next append completes it). */
   unterminated?: boolean;
   /** Which key the signatures were checked with (null: not checked), and how many records came before its first signature. */
-  signatures: { keyId: string | null; unsignedBefore: number };
+  signatures: {
+    keyId: string | null;
+    unsignedBefore: number;
+    /** Where the key came from: given (--public-key), the export's own header, or the home. */
+    source?: 'given' | 'export' | 'home';
+  };
   exported: { at: string } | null;
   /** The records that verified (not printed by --json). */
   verified: LedgerRecord[];
@@ -123,7 +128,11 @@ export async function verifyLedgerFile(request: VerifyRequest): Promise<VerifyRe
     ...(firstBad ? { firstBad } : {}),
     ...(check.torn ? { torn: check.torn } : {}),
     ...(check.unterminated ? { unterminated: true } : {}),
-    signatures: { keyId: key?.keyId ?? null, unsignedBefore: check.unsigned },
+    signatures: {
+      keyId: key?.keyId ?? null,
+      unsignedBefore: check.unsigned,
+      ...(key ? { source: request.key ? 'given' : parsed.header?.publicKey ? 'export' : 'home' } : {}),
+    },
     exported: parsed.header ? { at: parsed.header.exportedAt } : null,
     verified: check.records,
   };

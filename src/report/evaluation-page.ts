@@ -89,6 +89,14 @@ export function headlineGroup(groups: readonly GroupSummary[]): GroupSummary | n
 }
 
 function coverageLine(document: EvaluationDocument): string {
+  const reruns =
+    document.reruns > 0
+      ? ` ${document.reruns} re-run(s) were set aside: one decision per ticker, entry session and configuration, the newest, is scored.`
+      : '';
+  return `${forwardCoverage(document)}${reruns}`;
+}
+
+function forwardCoverage(document: EvaluationDocument): string {
   const total = document.decisions.length;
   const forward = document.forward;
   if (!forward) return `Covers all ${total} decision(s); the ledger was not consulted, so none is shown as forward.`;

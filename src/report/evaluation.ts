@@ -148,6 +148,7 @@ function decisionTable(evaluation: Evaluation): string[] {
     'as of',
     'ticker',
     'action',
+    'status',
     'conv',
     'label',
     ...evaluation.horizons.map((horizon) => `${horizon} sessions: return (excess)`),
@@ -157,6 +158,7 @@ function decisionTable(evaluation: Evaluation): string[] {
     `${row.asOf.slice(0, 10)}${row.asOfMode === 'historical' ? ' H' : ''}`,
     safe(row.ticker),
     row.action,
+    row.status ?? 'ok',
     formatNumber(row.conviction, 0),
     row.contamination,
     ...evaluation.horizons.map((horizon) =>
@@ -169,15 +171,24 @@ function decisionTable(evaluation: Evaluation): string[] {
   return table([header, ...rows]);
 }
 
+/** How many re-runs were set aside, said beside n so no reader takes them for independent calls. */
+function rerunNote(view: EvaluationView): string {
+  const count = view.reruns ?? 0;
+  return count > 0
+    ? ` (${count} re-run(s) set aside: one decision per ticker, entry session and configuration, the newest)`
+    : '';
+}
+
 function headline(view: EvaluationView): string {
   const { evaluation, summary } = view;
-  return `Evaluation of ${evaluation.decisions.length} decision(s) against ${safe(evaluation.benchmark)} · horizons ${evaluation.horizons.join(', ')} sessions · seed ${summary.seed} · prices to ${evaluation.evaluatedAt.slice(0, 10)}`;
+  return `Evaluation of ${evaluation.decisions.length} independent decision(s)${rerunNote(view)} against ${safe(evaluation.benchmark)} · horizons ${evaluation.horizons.join(', ')} sessions · seed ${summary.seed} · prices to ${evaluation.evaluatedAt.slice(0, 10)}`;
 }
 
 const legend = [
   'Entry at the next session open after each decision; exit at its stop or target when touched first, else the horizon close.',
   'Excess = signed (stock − benchmark) on the same dates. Hit = the position made money. rho = Spearman(conviction, excess).',
   'A decision is scored once its horizon has elapsed (a stop or target hit earlier is shown, and counted then), so baselines stand on the same rows.',
+  "status = the run's own: a flagged or degraded run broke a rule or lost a desk, and is scored as it was decided.",
   'H = historical run (--as-of); * = levels rescaled after a split or revision. Clean, unknown and contaminated decisions are never pooled.',
 ];
 

@@ -27,6 +27,8 @@ function run(runId: string, overrides: Partial<AnalysisResult> = {}, decision: P
   }));
   return makeResult({
     runId,
+    // Each fixture run stands for its own configuration: re-runs of one call are scored once (reruns.ts).
+    autohedgeVersion: `test-${runId}`,
     asOf: '2025-06-02T20:00:00.000Z',
     asOfMode: 'historical',
     contamination: { label: 'clean', models: [], reason: '' },

@@ -24,6 +24,8 @@ function run(runId: string, decision: Partial<Decision>, overrides: Partial<Anal
   }));
   return makeResult({
     runId,
+    // Each fixture run stands for its own configuration: re-runs of one call are scored once (reruns.ts).
+    autohedgeVersion: `test-${runId}`,
     asOf: '2025-06-02T20:00:00.000Z',
     asOfMode: 'historical',
     contamination: { label: 'clean', models: [], reason: '' },

@@ -125,6 +125,8 @@ const bars = [...yearBefore('2025-06-02', (index) => 80 + index * 0.05), acmePat
 function run(runId: string, decision: Partial<Decision>, overrides: Partial<AnalysisResult> = {}): AnalysisResult {
   return makeResult({
     runId,
+    // Each fixture run stands for its own configuration: re-runs of one call are scored once (reruns.ts).
+    autohedgeVersion: `test-${runId}`,
     asOf: '2025-06-02T20:00:00.000Z',
     asOfMode: 'live',
     contamination: { label: 'clean', models: [], reason: '' },

@@ -4,7 +4,8 @@ import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js
 import { evaluateRuns, type Evaluation, type PriceSource } from '../../evaluate/evaluate.js';
 import { evaluationDocument } from '../../evaluate/document.js';
 import { applyForward } from '../../evaluate/forward-selection.js';
-import { selectRuns, unreadableCount } from '../../evaluate/select.js';
+import { selectRuns, unreadableCount, type SkippedRun } from '../../evaluate/select.js';
+import { withoutReruns } from '../../evaluate/reruns.js';
 import { summarize } from '../../evaluate/summary.js';
 import { validateTicker } from '../../market/ticker.js';
 import { autohedgeHome, demoEvaluationCassettePath } from '../../paths.js';
@@ -86,7 +87,7 @@ export async function evaluateSaved(
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be combined');
   if (options.demo) checkDemoEvaluation(options);
   const home = autohedgeHome(io.env);
-  const { selected, selection, forward } = await runsToEvaluate(home, runIds, options);
+  const { selected, selection, forward, reruns } = await runsToEvaluate(home, runIds, options);
   const session = await buildServices(
     {
       env: io.env,
@@ -126,6 +127,7 @@ export async function evaluateSaved(
       evaluation,
       summary: summarize(evaluation, options.seed, summaryOptionsOf(options)),
       skipped: selection.skipped,
+      reruns,
       forward: { ...forward, total: selected.results.length },
       ...demoOf(selection.results, options.demo),
     };
@@ -144,17 +146,17 @@ export async function evaluateSaved(
 
 /** The saved runs to score, or the usage error that there are none. */
 async function runsToEvaluate(home: string, runIds: string[], options: EvaluationOptions) {
-  const selected = await selectRuns(home, {
-    runIds,
-    since: options.since,
-    includeDemo: options.includeDemo,
-    demoOnly: options.demo,
-  });
+  // Re-runs of one call are set aside before anything is counted: n is the number of independent calls (#44).
+  const selected = withoutReruns(
+    await selectRuns(home, {
+      runIds,
+      since: options.since,
+      includeDemo: options.includeDemo,
+      demoOnly: options.demo,
+    }),
+  );
   if (selected.results.length === 0) {
-    const why =
-      selected.skipped.length > 0
-        ? `: ${selected.skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`
-        : '';
+    const why = skippedSummary(selected.skipped);
     throw new UsageError(
       options.demo
         ? `no saved demo run with a decision to evaluate${why} (run \`autohedge analyze ACME --demo\` first, then \`autohedge evaluate --demo\`)`
@@ -168,7 +170,25 @@ async function runsToEvaluate(home: string, runIds: string[], options: Evaluatio
     options.forwardOnly ?? false,
     options.trustLocalClock ?? false,
   );
-  return { selected, selection, forward };
+  return { selected, selection, forward, reruns: selected.reruns };
+}
+
+/** Shown when a run is named alone; more are summarised by kind, not listed one by one (#44 item 20). */
+const listedAtMost = 3;
+
+/** Why nothing is left to score, in a few words: counts by kind, naming runs only when there are few. */
+function skippedSummary(skipped: readonly SkippedRun[]): string {
+  if (skipped.length === 0) return '';
+  if (skipped.length <= listedAtMost) return `: ${skipped.map((item) => `${item.runId} — ${item.reason}`).join('; ')}`;
+  const demo = skipped.filter((item) => item.reason.startsWith('a demo run')).length;
+  const undecided = skipped.filter((item) => item.reason.startsWith('no decision')).length;
+  const other = skipped.length - demo - undecided;
+  const parts = [
+    ...(demo > 0 ? [`${demo} demo run(s): score them with \`autohedge evaluate --demo\``] : []),
+    ...(undecided > 0 ? [`${undecided} without a decision`] : []),
+    ...(other > 0 ? [`${other} left out for other reasons (name a run id to see why)`] : []),
+  ];
+  return `: ${parts.join('; ')}`;
 }
 
 /** The demo evaluation replays the prices one evaluation needed: what would ask for others is refused up front. */
@@ -176,14 +196,17 @@ function checkDemoEvaluation(options: EvaluationOptions): void {
   if (options.record || options.replay)
     throw new UsageError('--demo replays the bundled demo prices: it cannot be combined with --record or --replay');
   const longest = Math.max(...defaultHorizons);
-  const changed = [
-    ...(options.benchmark.toUpperCase() !== defaultBenchmark ? [`--benchmark ${options.benchmark}`] : []),
-    ...(options.sectorBenchmarks ? ['--sector-benchmarks'] : []),
-    ...(Math.max(...options.horizon) !== longest ? [`--horizon ${options.horizon.join(',')}`] : []),
-  ];
-  if (changed.length > 0)
+  const held = `the demo evaluation holds synthetic prices for ACME and ${defaultBenchmark} through ${longest} sessions after the demo day`;
+  // Each refusal names the option to drop or change, not another one.
+  if (options.benchmark.toUpperCase() !== defaultBenchmark)
     throw new UsageError(
-      `the demo evaluation holds synthetic prices for ACME and ${defaultBenchmark} through ${longest} sessions after the demo day: ${changed.join(', ')} cannot be combined with --demo (horizons must end at ${longest}, e.g. --horizon ${defaultHorizons.join(',')})`,
+      `${held}: --benchmark ${options.benchmark} cannot be combined with --demo (drop --benchmark, or use ${defaultBenchmark})`,
+    );
+  if (options.sectorBenchmarks)
+    throw new UsageError(`${held}: --sector-benchmarks cannot be combined with --demo (drop --sector-benchmarks)`);
+  if (Math.max(...options.horizon) !== longest)
+    throw new UsageError(
+      `${held}: --horizon ${options.horizon.join(',')} cannot be combined with --demo (horizons must end at ${longest}, e.g. --horizon ${defaultHorizons.join(',')})`,
     );
 }
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -44,8 +45,41 @@ const verifyOptionsSchema = z.object({
 
 const listOptionsSchema = z.object({ json: z.boolean().default(false), demo: z.boolean().default(false) });
 
+const listFileOptionsSchema = listOptionsSchema.extend({
+  ledger: z.string().min(1).optional(),
+  publicKey: z.string().min(1).optional(),
+});
+
+/**
+ * A key read from the file's own header proves only that the file is consistent with itself:
+ * whoever could edit the records could replace the key (#44 item 33).
+ */
+function selfKeyNote(report: VerifyReport, io: CliIo): void {
+  if (report.signatures.source !== 'export') return;
+  io.stderr(
+    `autohedge: note: the signatures were checked with the public key in the file's own header (key ${report.signatures.keyId}); such a key is only as trustworthy as the file: compare its id with one its owner published, or pass --public-key\n`,
+  );
+}
+
 function pathsOf(io: CliIo, demo: boolean): LedgerPaths {
   return ledgerPaths(autohedgeHome(io.env), { demo });
+}
+
+/**
+ * After the quick start only the demo ledger has records: a missing (or empty) home ledger
+ * says where they are and names --demo, rather than only "no ledger at …" (#44 item 9).
+ */
+async function demoHinted<T>(io: CliIo, demo: boolean, command: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (demo || !(error instanceof LedgerError) || error.kind !== 'missing') throw error;
+    if (!existsSync(pathsOf(io, true).file)) throw error;
+    throw new LedgerError(
+      `${error.message}; the demo's decisions are in the demo ledger: \`autohedge ledger ${command} --demo\``,
+      'missing',
+    );
+  }
 }
 
 export async function ledgerVerifyCommand(rawOptions: object, io: CliIo): Promise<number> {
@@ -57,19 +91,26 @@ export async function ledgerVerifyCommand(rawOptions: object, io: CliIo): Promis
   // The home's own key is used for the home's own ledger; a file from elsewhere carries its key.
   const homeKey = !options.ledger && !key ? await loadPublicKey(paths.publicKey, false) : null;
   const given = (await Promise.all(options.tsaCert.map((pem) => rootsFromPemFile(resolve(io.cwd, pem))))).flat();
-  const report = await verifyLedgerFile({
-    file,
-    key,
-    homeKey,
-    keyState: options.ledger ? null : await readKeyState(paths),
-    head: options.head ?? null,
-    runsHome: verifyRuns(options.runs) ? home : null,
-    // A file from elsewhere is checked against the pinned roots and those given, never the home's own.
-    anchorsDirectory: options.ledger ? null : paths.anchors,
-    roots: options.ledger ? uniqueRoots([...pinnedTrustedRoots(), ...given]) : await trustedRoots(paths.anchors, given),
-  });
+  const keyState = options.ledger ? null : await readKeyState(paths);
+  const roots = options.ledger
+    ? uniqueRoots([...pinnedTrustedRoots(), ...given])
+    : await trustedRoots(paths.anchors, given);
+  const report = await demoHinted(io, options.demo || options.ledger !== undefined, 'verify', () =>
+    verifyLedgerFile({
+      file,
+      key,
+      homeKey,
+      keyState,
+      head: options.head ?? null,
+      runsHome: verifyRuns(options.runs) ? home : null,
+      // A file from elsewhere is checked against the pinned roots and those given, never the home's own.
+      anchorsDirectory: options.ledger ? null : paths.anchors,
+      roots,
+    }),
+  );
   if (options.json) io.stdout(`${stringifyJsonSafely(verifyJson(report), 2)}\n`);
   else io.stdout(verifyText(report, file) + anchorsText(report));
+  selfKeyNote(report, io);
   return report.ok ? ExitCode.ok : ExitCode.failed;
 }
 
@@ -142,12 +183,27 @@ async function readVerified(io: CliIo, demo: boolean): Promise<VerifyReport> {
 }
 
 export async function ledgerListCommand(rawOptions: object, io: CliIo): Promise<number> {
-  const options = parseOptions(listOptionsSchema, rawOptions);
-  const report = await readVerified(io, options.demo);
+  const options = parseOptions(listFileOptionsSchema, rawOptions);
+  const report = options.ledger
+    ? await readExported(io, options.ledger, options.publicKey)
+    : await demoHinted(io, options.demo, 'list', () => readVerified(io, options.demo));
   if (options.json) io.stdout(`${stringifyJsonSafely(report.verified, 2)}\n`);
   else if (report.verified.length === 0) io.stderr('autohedge: the ledger has no records yet\n');
   else io.stdout(recordTable(report.verified));
   return report.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+/** A ledger file from elsewhere (an export): checked as `verify --ledger` checks it, then listed up to its first bad record. */
+async function readExported(io: CliIo, ledger: string, publicKey: string | undefined): Promise<VerifyReport> {
+  const file = resolve(io.cwd, ledger);
+  const key = publicKey ? await loadPublicKey(resolve(io.cwd, publicKey), true) : null;
+  const report = await verifyLedgerFile({ file, key, roots: pinnedTrustedRoots() });
+  if (report.firstBad)
+    io.stderr(
+      `autohedge: warning: ${ledger} is broken at seq ${report.firstBad.seq} (${report.firstBad.reason}); only the records before it are listed (\`autohedge ledger verify --ledger ${ledger}\`)\n`,
+    );
+  selfKeyNote(report, io);
+  return report;
 }
 
 function recordTable(records: readonly LedgerRecord[]): string {
@@ -159,7 +215,8 @@ function recordTable(records: readonly LedgerRecord[]): string {
     record.decision.action,
     String(Math.round(record.decision.conviction)),
     record.asOf.slice(0, 10),
-    record.asOfMode,
+    // A demo record is synthetic, whatever clock it ran on: its mode says so (#44 item 21).
+    record.demo ? 'demo' : record.asOfMode,
     record.contamination,
     record.runId,
   ]);
@@ -168,10 +225,13 @@ function recordTable(records: readonly LedgerRecord[]): string {
 
 export async function ledgerHeadCommand(rawOptions: object, io: CliIo): Promise<number> {
   const options = parseOptions(listOptionsSchema, rawOptions);
-  const report = await readVerified(io, options.demo);
+  const report = await demoHinted(io, options.demo, 'head', () => readVerified(io, options.demo));
   if (!report.ok) return ExitCode.failed;
   const last = report.verified[report.verified.length - 1];
-  if (!last) throw new LedgerError('the ledger has no records yet: there is no head to publish', 'missing');
+  if (!last)
+    return demoHinted(io, options.demo, 'head', () => {
+      throw new LedgerError('the ledger has no records yet: there is no head to publish', 'missing');
+    });
   if (options.json)
     io.stdout(
       `${stringifyJsonSafely({ seq: last.seq, hash: last.hash, recordedAt: last.recordedAt, records: report.records }, 2)}\n`,
@@ -184,7 +244,7 @@ export async function ledgerExportCommand(target: string, rawOptions: object, io
   const options = parseOptions(listOptionsSchema.omit({ json: true }), rawOptions);
   const paths = pathsOf(io, options.demo);
   const key = await loadPublicKey(paths.publicKey, false);
-  const report = await verifyHomeLedger(paths);
+  const report = await demoHinted(io, options.demo, `export ${target}`, () => verifyHomeLedger(paths));
   if (report.firstBad) {
     io.stderr(
       `autohedge: the ledger is broken at seq ${report.firstBad.seq} (${report.firstBad.reason}); nothing exported (see \`autohedge ledger verify\`)\n`,
