@@ -147,6 +147,8 @@ export interface Target {
   decisionRunId: string | null;
   /** The constraint that cut this name's weight last, if any. */
   binding: ConstraintName | null;
+  /** The decision's position size in percent, which sets the target when no constraint binds. */
+  decisionSizePct?: number;
   /** The price is older than the last session. */
   stale: boolean;
 }
@@ -154,6 +156,8 @@ export interface Target {
 export interface Order {
   ticker: string;
   side: 'BUY' | 'SELL';
+  /** A SELL of part of a position whose decision is a BUY sized below the weight held. */
+  trim?: boolean;
   quantity: number;
   /** The decision's limit entry, when the order goes the decision's way; else a market order. */
   limitPrice?: number;

@@ -3,7 +3,7 @@ import { escapeHtml, pageHead } from './escape.js';
 import { formatNumber } from './format.js';
 import { reportStyle } from './html-style.js';
 import { tableHtml } from './html-blocks.js';
-import { bookCurrency, fxLines, proposedBanner, type PortfolioReport } from './portfolio.js';
+import { asOfText, bindingCell, bookCurrency, fxLines, proposedBanner, type PortfolioReport } from './portfolio.js';
 
 /**
  * The proposed book as report.html (self-contained: inline CSS and SVG, no script, a
@@ -77,7 +77,7 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
       weight(target.targetWeight),
       String(Math.round((target.shares - target.currentShares) * 1e6) / 1e6),
       formatNumber(Math.abs((target.shares - target.currentShares) * target.price), 2),
-      target.binding ?? '',
+      bindingCell(target),
     ]),
     new Set([2, 3, 4, 5]),
   );
@@ -86,7 +86,7 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
     ['ticker', 'side', 'quantity', 'limit', 'notional', 'reason'],
     plan.orders.map((order) => [
       order.ticker,
-      order.side,
+      order.trim ? 'TRIM' : order.side,
       String(order.quantity),
       order.limitPrice === undefined ? 'market' : formatNumber(order.limitPrice, 2),
       formatNumber(order.notional, 2),
@@ -95,7 +95,7 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
     new Set([2, 3, 4]),
   );
   const body = [
-    `<header><h1>${escapeHtml(`Proposed portfolio as of ${report.asOf}`)}</h1>`,
+    `<header><h1>${escapeHtml(`Proposed portfolio as of ${asOfText(report)}`)}</h1>`,
     report.demo ? `<p class="banner" data-demo="">${escapeHtml('DEMO — synthetic data; not advice')}</p>` : '',
     `<p class="banner" data-proposed="">${escapeHtml(proposedBanner)}</p>`,
     `<p class="meta">${escapeHtml(
@@ -127,7 +127,7 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
     listHtml('Warnings', plan.warnings),
   ].filter((part) => part !== '');
   return [
-    ...pageHead(`Proposed portfolio as of ${report.asOf}`, reportStyle),
+    ...pageHead(`Proposed portfolio as of ${asOfText(report)}`, reportStyle),
     '<body>',
     '<main>',
     ...body,

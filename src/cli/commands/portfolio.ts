@@ -86,7 +86,7 @@ export async function portfolioCommand(
       missing: selected.missing,
       baseCurrency: options.baseCurrency,
     });
-    const report: PortfolioReport = { plan, asOf: asOf.toISOString(), demo: session.demo };
+    const report: PortfolioReport = { plan, asOf: asOf.toISOString(), lastSession, demo: session.demo };
     await printPlan(report, options, out);
     if (!options.quiet) for (const warning of plan.warnings) warningWriter(out)(warning);
     await savePlan(report, options, autohedgeHome(io.env), out, asOf);
