@@ -45,7 +45,8 @@ export function planOf(parts: PlanParts): PortfolioPlan {
     shares: shareCount(shares[index]!),
     currentWeight: round4(pct(name.currentWeight)),
     targetWeight: round4(pct(weights[index]!)),
-    notional: cents(shares[index]! * name.price),
+    positionValue: cents(shares[index]! * name.price),
+    tradeValue: cents(Math.abs(shareCount(shares[index]! - name.currentShares)) * name.price),
     price: exactPrice(name.price),
     decisionRunId: name.decision?.runId ?? null,
     binding: binding[index] ?? null,
@@ -99,7 +100,8 @@ function ordersOf(book: BookModel, shares: readonly number[], binding: ReadonlyA
       side,
       quantity: Math.abs(change),
       ...(withDecision ? { limitPrice: decision.entry! } : {}),
-      notional: cents(Math.abs(change) * (withDecision ? decision.entry! : name.price)),
+      // At the last price, like the targets and the cash: a limit that fills better only leaves more cash.
+      tradeValue: cents(Math.abs(change) * name.price),
       ...(trim ? { trim: true } : {}),
       reason: `${decision.action}, sized ${decision.positionSizePct} % (conviction ${decision.conviction}, run ${decision.runId})${trim ? ': trim' : ''}${cut}${short}`,
     });

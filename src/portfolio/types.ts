@@ -141,8 +141,10 @@ export interface Target {
   shares: number;
   currentWeight: number;
   targetWeight: number;
-  /** Value of the target position, USD (negative when short). */
-  notional: number;
+  /** Value of the position after the orders, at the last price (negative when short). */
+  positionValue: number;
+  /** Value of the shares to trade, at the last price (as the orders and the cash are priced). */
+  tradeValue: number;
   price: number;
   decisionRunId: string | null;
   /** The constraint that cut this name's weight last, if any. */
@@ -161,7 +163,8 @@ export interface Order {
   quantity: number;
   /** The decision's limit entry, when the order goes the decision's way; else a market order. */
   limitPrice?: number;
-  notional: number;
+  /** quantity × the last price: one amount per trade, priced as the targets and the cash are. */
+  tradeValue: number;
   reason: string;
 }
 

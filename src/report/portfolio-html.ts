@@ -69,27 +69,27 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
   const { risk } = plan;
   const targets = table(
     'targets',
-    ['ticker', 'action', 'now', 'target', 'shares to trade', 'notional', 'binding'],
+    ['ticker', 'action', 'now', 'target', 'shares to trade', 'trade value', 'binding'],
     plan.targets.map((target) => [
       target.ticker + (target.stale ? ' (stale)' : ''),
       target.action,
       weight(target.currentWeight),
       weight(target.targetWeight),
       String(Math.round((target.shares - target.currentShares) * 1e6) / 1e6),
-      formatNumber(Math.abs((target.shares - target.currentShares) * target.price), 2),
+      formatNumber(target.tradeValue, 2),
       bindingCell(target),
     ]),
     new Set([2, 3, 4, 5]),
   );
   const orders = table(
     'orders',
-    ['ticker', 'side', 'quantity', 'limit', 'notional', 'reason'],
+    ['ticker', 'side', 'quantity', 'limit', 'trade value', 'reason'],
     plan.orders.map((order) => [
       order.ticker,
       order.trim ? 'TRIM' : order.side,
       String(order.quantity),
       order.limitPrice === undefined ? 'market' : formatNumber(order.limitPrice, 2),
-      formatNumber(order.notional, 2),
+      formatNumber(order.tradeValue, 2),
       order.reason,
     ]),
     new Set([2, 3, 4]),

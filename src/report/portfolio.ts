@@ -46,13 +46,13 @@ function table(rows: string[][], numeric: ReadonlySet<number>): string[] {
 
 function targetRows(plan: PortfolioPlan, arrow: string): string[][] {
   return [
-    ['ticker', 'action', `weight now ${arrow} target`, 'shares to trade', 'notional', 'binding'],
+    ['ticker', 'action', `weight now ${arrow} target`, 'shares to trade', 'trade value', 'binding'],
     ...plan.targets.map((target) => [
       safe(target.ticker) + (target.stale ? ' (stale)' : ''),
       target.action,
       `${weight(target.currentWeight)} ${arrow} ${weight(target.targetWeight)}`,
       tradeShares(target),
-      money(Math.abs((target.shares - target.currentShares) * target.price)),
+      money(target.tradeValue),
       bindingCell(target),
     ]),
   ];
@@ -98,7 +98,7 @@ function listLines(plan: PortfolioPlan): string[] {
 
 function orderLine(order: PortfolioPlan['orders'][number], currency: string): string {
   const price = order.limitPrice !== undefined ? `limit ${money(order.limitPrice)} ${currency}` : 'market';
-  return `${order.trim ? 'TRIM' : order.side} ${order.quantity} ${safe(order.ticker)} ${price} ≈ ${money(order.notional)} ${currency} — ${safe(order.reason)}`;
+  return `${order.trim ? 'TRIM' : order.side} ${order.quantity} ${safe(order.ticker)} ${price} ≈ ${money(order.tradeValue)} ${currency} — ${safe(order.reason)}`;
 }
 
 /** The book's currency: plans saved before it was recorded are in USD. */
@@ -153,11 +153,11 @@ export function renderPortfolioMarkdown(report: PortfolioReport, chartFile: stri
     ...(chartFile ? [`![Current and target weights](${chartFile})`, ''] : []),
     '## Targets',
     '',
-    '| ticker | action | now | target | shares to trade | notional | binding | decision |',
+    '| ticker | action | now | target | shares to trade | trade value | binding | decision |',
     '|---|---|--:|--:|--:|--:|---|---|',
     ...plan.targets.map(
       (target) =>
-        `| ${cell(target.ticker)}${target.stale ? ' (stale)' : ''} | ${target.action} | ${weight(target.currentWeight)} | ${weight(target.targetWeight)} | ${tradeShares(target)} | ${money(Math.abs((target.shares - target.currentShares) * target.price))} | ${bindingCell(target)} | ${cell(target.decisionRunId ?? '')} |`,
+        `| ${cell(target.ticker)}${target.stale ? ' (stale)' : ''} | ${target.action} | ${weight(target.currentWeight)} | ${weight(target.targetWeight)} | ${tradeShares(target)} | ${money(target.tradeValue)} | ${bindingCell(target)} | ${cell(target.decisionRunId ?? '')} |`,
     ),
     '',
     '## Proposed orders',
@@ -204,9 +204,9 @@ export function renderOrdersCsv(plan: PortfolioPlan): string {
       order.side,
       String(order.quantity),
       order.limitPrice === undefined ? '' : String(order.limitPrice),
-      order.notional.toFixed(2),
+      order.tradeValue.toFixed(2),
       quote(order.reason),
     ].join(','),
   );
-  return `${['ticker,side,quantity,limitPrice,notional,reason', ...rows].join('\n')}\n`;
+  return `${['ticker,side,quantity,limitPrice,tradeValue,reason', ...rows].join('\n')}\n`;
 }

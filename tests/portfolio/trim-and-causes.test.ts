@@ -73,3 +73,31 @@ describe('a held name above --max-weight-pct that cannot be traded', () => {
     );
   });
 });
+
+describe('the amounts of a limit order (issue 44 item 11)', () => {
+  // NAV 100,000, all cash; a BUY of 5 % at a 95 limit, last price 100: 5,000 / 100 = 50 shares.
+  const plan = constructPortfolio(
+    input({
+      decisions: [decision('ACME', { positionSizePct: 5, orderType: 'limit', entry: 95, stopLoss: 90 })],
+      market: [market('ACME', 100)],
+      limits: limits({ maxWeightPct: 20, maxSectorPct: 100, maxRiskPct: 100 }),
+    }),
+  );
+
+  it('has one trade value, at the last price, and a distinct position value', () => {
+    expect(plan.orders).toEqual([
+      expect.objectContaining({ ticker: 'ACME', side: 'BUY', quantity: 50, limitPrice: 95, tradeValue: 5000 }),
+    ]);
+    expect(plan.targets[0]).toMatchObject({ ticker: 'ACME', shares: 50, tradeValue: 5000, positionValue: 5000 });
+    expect(plan.targets[0]).not.toHaveProperty('notional');
+  });
+
+  it('shows the same amount in the table and the order line', () => {
+    const text = renderPortfolioTerminal({ plan, asOf: '2026-11-27T21:00:00.000Z', demo: false }, { unicode: true });
+    expect(text).toContain('trade value');
+    expect(text).not.toContain('notional');
+    expect(text).toContain('BUY 50 ACME limit 95.00 USD ≈ 5,000.00 USD');
+    expect(text.split('\n').find((line) => line.startsWith('ACME'))).toContain('5,000.00');
+    expect(text).not.toContain('4,750.00');
+  });
+});
