@@ -60,7 +60,7 @@ export async function portfolioCommand(
           held,
         );
     const names = [...new Set([...held, ...selected.decisions.map((decision) => decision.ticker)])];
-    if (options.demo) session.checkDemoTickers(names);
+    if (options.demo) session.checkDemoTickers(names, 'portfolio');
     const asOf = session.asOf();
     // The FX rates are of the book's day: the last session closed on the base market's calendar.
     const lastSession = exchangeCalendar(defaultMic).latestClosedSession(asOf);
