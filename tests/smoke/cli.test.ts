@@ -74,7 +74,7 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(run.stdout).toContain(`-- Guardrails ${'-'.repeat(100 - '-- Guardrails '.length)}\nNo findings.\n`);
     expect(run.stdout).toMatch(/\n-- Sources cited by Sentiment -+\n(  \* .+\n(    .+\n)*){5}\n/);
     expect(run.stdout).toContain('https://news.example.com/2026/11/05/acme-robotics-q3-results');
-    expect(run.stdout).toMatch(/\nTokens 15,506 in \| 1,667 out \| cost \$0\.\d{4} \| wall time .+\n/);
+    expect(run.stdout).toMatch(/\nTokens 19,962 in \| 1,667 out \| cost \$0\.\d{4} \| wall time .+\n/);
     expect(run.stdout).toMatch(
       /\nRun \d{8}T\d{6}Z-ACME-[0-9a-f]{6} \| status ok \| as of 2026-11-27 18:00 UTC \(session close\)\n$/,
     );
@@ -161,7 +161,7 @@ describe('autohedge analyze ACME --demo (built CLI, no keys, no network)', () =>
     expect(sentiment.toolCalls[0]!.result).toMatch(
       /^<<<UNTRUSTED WEB CONTENT: 5 search results for "Acme Robotics ACME news earnings guidance" published 2026-10-28 to 2026-11-27/,
     );
-    expect(result.usage).toMatchObject({ promptTokens: 15506, completionTokens: 1667 });
+    expect(result.usage).toMatchObject({ promptTokens: 19962, completionTokens: 1667 });
     expect(result.usage.costUsd).toBeGreaterThan(0);
 
     // The demo's Quant is held to the rule its prompt sets: no number that is not in the block it was sent.
