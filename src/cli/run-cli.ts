@@ -6,6 +6,7 @@ import { commandTable, programHelp } from './command-table.js';
 import type { CliDeps } from './deps.js';
 import { exitCodeFor, formatCommanderError, formatError, isCommanderError } from './exit.js';
 import type { CliIo } from './io.js';
+import { checkHomeFor } from './home-check.js';
 import { register } from './program.js';
 import { redactingIo, secretsOf } from './redact.js';
 
@@ -41,6 +42,7 @@ export async function runCli(argv: string[], rawIo: CliIo, deps: CliDeps = {}): 
 
   for (const command of commandTable) {
     register(commander, program, command, async (spec, input) => {
+      await checkHomeFor(spec.name, io.env);
       exitCode = await spec.run({ ...input, options: input.options as Record<string, unknown>, io, deps, argv });
     });
   }

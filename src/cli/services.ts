@@ -69,7 +69,7 @@ export interface Session {
   /** Synthetic data: --demo, or a replayed cassette labelled `demo` (so its results carry the DEMO banner however it is replayed). */
   demo: boolean;
   /** A usage error naming what the demo covers, with the right command to run instead. */
-  checkDemoTickers(tickers: string[], command?: 'analyze' | 'market'): void;
+  checkDemoTickers(tickers: string[], command?: DemoCaller): void;
   /** One line per request a replay had no recording for, leaving out those sent by the agents in `except`. */
   replayMisses(except?: readonly string[]): string[];
   /** Writes the cassette when recording. */
@@ -298,19 +298,28 @@ function showsDemoFundamentals(config: ServiceConfig, env: NodeJS.ProcessEnv): b
 }
 
 /** The demo cassette holds these symbols only: another is a usage error saying what to run instead. */
-function checkDemoTickers(covered: string[], tickers: string[], command: string): void {
-  const uncovered = tickers.filter((ticker) => !covered.includes(ticker));
-  if (uncovered.length === 0) return;
+function checkDemoTickers(covered: string[], tickers: string[], command: DemoCaller): void {
+  const uncovered = tickers.filter((ticker) => !covered.includes(ticker)).join(', ');
+  if (uncovered === '') return;
   const example = covered[0] ?? 'ACME';
-  // `market` needs no key: its way to real data is simply dropping --demo.
-  const instead =
-    command === 'market'
-      ? `drop --demo for the real market data of ${uncovered.join(', ')}`
-      : `set OPENAI_API_KEY to analyse ${uncovered.join(', ')}`;
+  // An assistant cannot run a command: a demo server names what it can answer, no CLI flags.
+  if (command === 'mcp')
+    throw new UsageError(
+      `this demo server covers ${covered.join(', ')} only (synthetic data); ask about ${example}: ${uncovered} needs a server on real data`,
+    );
+  // `market` and a book need prices, not a model: their way to real data is simply dropping --demo.
+  const instead = {
+    market: `drop --demo for the real market data of ${uncovered}`,
+    portfolio: `drop --demo to price ${uncovered} from the market (no model key needed)`,
+    analyze: `set OPENAI_API_KEY to analyse ${uncovered}`,
+  }[command];
   throw new UsageError(
     `the demo covers ${covered.join(', ')} only (synthetic data); run \`autohedge ${command} ${example} --demo\`, or ${instead}`,
   );
 }
+
+/** Who asks the demo for tickers: its refusal says what that caller can do instead. */
+export type DemoCaller = 'analyze' | 'market' | 'portfolio' | 'mcp';
 
 /** One line per request a replay had no recording for (leaving out those of the agents in `except`), then MCP's. */
 function replayMisses(interception: Interception, mcpMisses: readonly string[], except: readonly string[]): string[] {

@@ -2,8 +2,10 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
 import { tickerSchema } from '../market/ticker.js';
+import { formatCost } from '../report/format.js';
 import { asSavedResult, savedResultSchema } from '../result/result-schema.js';
 import { workerIds, type AnalysisResult } from '../result/types.js';
+import type { RunSummary } from '../store/run-store.js';
 import type { AnalyzeEvent, ServeHandlers, ServeOptions } from './server.js';
 
 /**
@@ -131,9 +133,13 @@ export function registerRuns(server: McpServer, handlers: ServeHandlers, guarded
     },
     async (input) =>
       guarded(async () => {
-        const runs = await handlers.runsList(input.limit ?? 20);
+        // A demo replays a recording: as in `autohedge runs`, its token counts cost nothing.
+        const runs = (await handlers.runsList(input.limit ?? 20)).map((run) =>
+          run.demo ? { ...run, costUsd: 0 } : run,
+        );
         const lines = runs.map(
-          (run) => `${run.runId}  ${run.ticker ?? '?'}  ${run.action ?? '-'}  ${run.status ?? run.state}`,
+          (run) =>
+            `${run.runId}  ${run.ticker ?? '?'}  ${run.action ?? '-'}  ${run.status ?? run.state}  ${runCost(run)}`,
         );
         return ok(lines.length > 0 ? lines.join('\n') : 'no saved runs', { runs });
       }),
@@ -202,9 +208,25 @@ export function registerEvaluate(server: McpServer, handlers: ServeHandlers, gua
       guarded(async () => {
         const evaluation = await handlers.evaluate(input, context.mcpReq.signal);
         const decisions = (evaluation.decisions as unknown[]).length;
-        return ok(`${decisions} decision(s) scored; the evaluation is in structuredContent`, evaluation);
+        const scored = `${decisions} decision(s) scored; the evaluation is in structuredContent`;
+        // The assistant reads the text first: a demo evaluation says so before anything else.
+        const banner = demoBannerOf(evaluation);
+        return ok(banner === null ? scored : `${banner}\n${scored}`, evaluation);
       }),
   );
+}
+
+/** The DEMO line of an evaluation of demo runs (evaluationDocument's `demo.banner`), or null. */
+function demoBannerOf(evaluation: Record<string, unknown>): string | null {
+  const demo = evaluation.demo as { banner?: unknown } | undefined;
+  return typeof demo?.banner === 'string' ? demo.banner : null;
+}
+
+/** A run's cost as `autohedge runs` shows it: none for a demo, unknown when unpriced. */
+function runCost(run: RunSummary): string {
+  if (run.demo) return 'cost none (demo)';
+  if (run.state !== 'ok' || run.costUsd === null) return 'cost unknown';
+  return `cost ${formatCost(run.costUsd)}`;
 }
 
 type ProgressParams = { progressToken: string | number; progress: number; total?: number; message?: string };

@@ -22,9 +22,10 @@ export function constructPortfolio(input: PortfolioInput): PortfolioPlan {
   const base = book.names.map((name) => (name.fixed ? name.currentWeight : 0));
   const baseBroken = violations(book, base, { turnover: false });
   if (baseBroken.length > 0) {
+    const broken = baseBroken[0]!;
     throw new PortfolioInfeasibleError(
-      `the limits cannot be met: the positions this run does not trade (held, not analysed, or excluded) already break one — ${baseBroken[0]!.message}`,
-      baseBroken[0]!.constraint,
+      `the limits cannot be met: the positions this run does not trade (held, not analysed, or excluded) already break one — ${broken.message}${untradedCause(broken.ticker, excluded)}`,
+      broken.constraint,
     );
   }
   const allocation = allocate(book);
@@ -61,6 +62,17 @@ export function constructPortfolio(input: PortfolioInput): PortfolioPlan {
     );
   }
   return planOf({ input, book, shares: small.shares, clamps, binding, excluded });
+}
+
+/** Why a held name is not traded: its exclusion (no saved decision, or a flagged one), or that none was asked for. */
+function untradedCause(
+  ticker: string | undefined,
+  excluded: ReadonlyArray<{ ticker: string; reason: string }>,
+): string {
+  if (ticker === undefined) return '';
+  const entry = excluded.find((candidate) => candidate.ticker === ticker);
+  if (entry) return `: ${entry.reason}`;
+  return `: no decision of it was asked for (name it, run \`autohedge analyze ${ticker}\`, or --analyze)`;
 }
 
 /** Flagged decisions are left out unless --include-flagged; each exclusion is listed. */

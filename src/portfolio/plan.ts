@@ -45,10 +45,12 @@ export function planOf(parts: PlanParts): PortfolioPlan {
     shares: shareCount(shares[index]!),
     currentWeight: round4(pct(name.currentWeight)),
     targetWeight: round4(pct(weights[index]!)),
-    notional: cents(shares[index]! * name.price),
+    positionValue: cents(shares[index]! * name.price),
+    tradeValue: cents(Math.abs(shareCount(shares[index]! - name.currentShares)) * name.price),
     price: exactPrice(name.price),
     decisionRunId: name.decision?.runId ?? null,
     binding: binding[index] ?? null,
+    ...(name.decision ? { decisionSizePct: name.decision.positionSizePct } : {}),
     stale: staleTickers.has(name.ticker),
   }));
   const orders = ordersOf(book, shares, binding);
@@ -89,6 +91,8 @@ function ordersOf(book: BookModel, shares: readonly number[], binding: ReadonlyA
     const side = change > 0 ? 'BUY' : 'SELL';
     const decision = name.decision!;
     const withDecision = decision.action === side && decision.orderType === 'limit' && decision.entry !== null;
+    // A BUY sized below the weight held sells the difference: a trim, named so.
+    const trim = side === 'SELL' && decision.action === 'BUY';
     const cut = binding[index] ? `; cut by ${binding[index]}` : '';
     const short = side === 'SELL' && shares[index]! < 0 ? `; short ${shareCount(-shares[index]!)} shares` : '';
     orders.push({
@@ -96,8 +100,10 @@ function ordersOf(book: BookModel, shares: readonly number[], binding: ReadonlyA
       side,
       quantity: Math.abs(change),
       ...(withDecision ? { limitPrice: decision.entry! } : {}),
-      notional: cents(Math.abs(change) * (withDecision ? decision.entry! : name.price)),
-      reason: `${decision.action} (conviction ${decision.conviction}, size ${decision.positionSizePct} %, run ${decision.runId})${cut}${short}`,
+      // At the last price, like the targets and the cash: a limit that fills better only leaves more cash.
+      tradeValue: cents(Math.abs(change) * name.price),
+      ...(trim ? { trim: true } : {}),
+      reason: `${decision.action}, sized ${decision.positionSizePct} % (conviction ${decision.conviction}, run ${decision.runId})${trim ? ': trim' : ''}${cut}${short}`,
     });
   });
   return orders;

@@ -141,12 +141,16 @@ export interface Target {
   shares: number;
   currentWeight: number;
   targetWeight: number;
-  /** Value of the target position, USD (negative when short). */
-  notional: number;
+  /** Value of the position after the orders, at the last price (negative when short). */
+  positionValue: number;
+  /** Value of the shares to trade, at the last price (as the orders and the cash are priced). */
+  tradeValue: number;
   price: number;
   decisionRunId: string | null;
   /** The constraint that cut this name's weight last, if any. */
   binding: ConstraintName | null;
+  /** The decision's position size in percent, which sets the target when no constraint binds. */
+  decisionSizePct?: number;
   /** The price is older than the last session. */
   stale: boolean;
 }
@@ -154,10 +158,13 @@ export interface Target {
 export interface Order {
   ticker: string;
   side: 'BUY' | 'SELL';
+  /** A SELL of part of a position whose decision is a BUY sized below the weight held. */
+  trim?: boolean;
   quantity: number;
   /** The decision's limit entry, when the order goes the decision's way; else a market order. */
   limitPrice?: number;
-  notional: number;
+  /** quantity × the last price: one amount per trade, priced as the targets and the cash are. */
+  tradeValue: number;
   reason: string;
 }
 

@@ -3,7 +3,7 @@ import { escapeHtml, pageHead } from './escape.js';
 import { formatNumber } from './format.js';
 import { reportStyle } from './html-style.js';
 import { tableHtml } from './html-blocks.js';
-import { bookCurrency, fxLines, proposedBanner, type PortfolioReport } from './portfolio.js';
+import { asOfText, bindingCell, bookCurrency, fxLines, proposedBanner, type PortfolioReport } from './portfolio.js';
 
 /**
  * The proposed book as report.html (self-contained: inline CSS and SVG, no script, a
@@ -69,33 +69,33 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
   const { risk } = plan;
   const targets = table(
     'targets',
-    ['ticker', 'action', 'now', 'target', 'shares to trade', 'notional', 'binding'],
+    ['ticker', 'action', 'now', 'target', 'shares to trade', 'trade value', 'binding'],
     plan.targets.map((target) => [
       target.ticker + (target.stale ? ' (stale)' : ''),
       target.action,
       weight(target.currentWeight),
       weight(target.targetWeight),
       String(Math.round((target.shares - target.currentShares) * 1e6) / 1e6),
-      formatNumber(Math.abs((target.shares - target.currentShares) * target.price), 2),
-      target.binding ?? '',
+      formatNumber(target.tradeValue, 2),
+      bindingCell(target),
     ]),
     new Set([2, 3, 4, 5]),
   );
   const orders = table(
     'orders',
-    ['ticker', 'side', 'quantity', 'limit', 'notional', 'reason'],
+    ['ticker', 'side', 'quantity', 'limit', 'trade value', 'reason'],
     plan.orders.map((order) => [
       order.ticker,
-      order.side,
+      order.trim ? 'TRIM' : order.side,
       String(order.quantity),
       order.limitPrice === undefined ? 'market' : formatNumber(order.limitPrice, 2),
-      formatNumber(order.notional, 2),
+      formatNumber(order.tradeValue, 2),
       order.reason,
     ]),
     new Set([2, 3, 4]),
   );
   const body = [
-    `<header><h1>${escapeHtml(`Proposed portfolio as of ${report.asOf}`)}</h1>`,
+    `<header><h1>${escapeHtml(`Proposed portfolio as of ${asOfText(report)}`)}</h1>`,
     report.demo ? `<p class="banner" data-demo="">${escapeHtml('DEMO — synthetic data; not advice')}</p>` : '',
     `<p class="banner" data-proposed="">${escapeHtml(proposedBanner)}</p>`,
     `<p class="meta">${escapeHtml(
@@ -127,7 +127,7 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
     listHtml('Warnings', plan.warnings),
   ].filter((part) => part !== '');
   return [
-    ...pageHead(`Proposed portfolio as of ${report.asOf}`, reportStyle),
+    ...pageHead(`Proposed portfolio as of ${asOfText(report)}`, reportStyle),
     '<body>',
     '<main>',
     ...body,

@@ -13,7 +13,14 @@ export interface PortfolioReport {
   plan: PortfolioPlan;
   /** ISO instant of the book's clock. */
   asOf: string;
+  /** The book's last closed session (YYYY-MM-DD): its prices are that day's closes. */
+  lastSession?: string;
   demo: boolean;
+}
+
+/** "the 2026-11-27 close", or the instant for a report saved before the session was recorded. */
+export function asOfText(report: PortfolioReport): string {
+  return report.lastSession === undefined ? report.asOf : `the ${report.lastSession} close`;
 }
 
 export const proposedBanner = 'PROPOSED — nothing is placed: autohedge never sends an order. Not investment advice.';
@@ -39,16 +46,23 @@ function table(rows: string[][], numeric: ReadonlySet<number>): string[] {
 
 function targetRows(plan: PortfolioPlan, arrow: string): string[][] {
   return [
-    ['ticker', 'action', `weight now ${arrow} target`, 'shares to trade', 'notional', 'binding'],
+    ['ticker', 'action', `weight now ${arrow} target`, 'shares to trade', 'trade value', 'binding'],
     ...plan.targets.map((target) => [
       safe(target.ticker) + (target.stale ? ' (stale)' : ''),
       target.action,
       `${weight(target.currentWeight)} ${arrow} ${weight(target.targetWeight)}`,
       tradeShares(target),
-      money(Math.abs((target.shares - target.currentShares) * target.price)),
-      target.binding ?? '',
+      money(target.tradeValue),
+      bindingCell(target),
     ]),
   ];
+}
+
+/** The constraint that bound the target, or else the decision's own size when it set a BUY's weight. */
+export function bindingCell(target: Target): string {
+  if (target.binding !== null) return target.binding;
+  if (target.action !== 'BUY' || target.decisionSizePct === undefined) return '';
+  return `decision size ${formatNumber(target.decisionSizePct, 0)} %`;
 }
 
 function riskLine(plan: PortfolioPlan): string {
@@ -84,7 +98,7 @@ function listLines(plan: PortfolioPlan): string[] {
 
 function orderLine(order: PortfolioPlan['orders'][number], currency: string): string {
   const price = order.limitPrice !== undefined ? `limit ${money(order.limitPrice)} ${currency}` : 'market';
-  return `${order.side} ${order.quantity} ${safe(order.ticker)} ${price} ≈ ${money(order.notional)} ${currency} — ${safe(order.reason)}`;
+  return `${order.trim ? 'TRIM' : order.side} ${order.quantity} ${safe(order.ticker)} ${price} ≈ ${money(order.tradeValue)} ${currency} — ${safe(order.reason)}`;
 }
 
 /** The book's currency: plans saved before it was recorded are in USD. */
@@ -108,7 +122,7 @@ export function renderPortfolioTerminal(report: PortfolioReport, options: { unic
   const lines = [
     report.demo ? 'DEMO — synthetic data; not advice' : '',
     proposedBanner,
-    `Book as of ${safe(report.asOf)}: NAV ${money(plan.nav)} ${bookCurrency(plan)}, cash ${money(plan.cashBefore)} ${arrow} ${money(plan.cash)} ${bookCurrency(plan)}`,
+    `Book as of ${safe(asOfText(report))}: NAV ${money(plan.nav)} ${bookCurrency(plan)}, cash ${money(plan.cashBefore)} ${arrow} ${money(plan.cash)} ${bookCurrency(plan)}`,
     ...fxLines(plan),
     '',
     ...table(targetRows(plan, arrow), new Set([3, 4])),
@@ -128,7 +142,7 @@ export function renderPortfolioMarkdown(report: PortfolioReport, chartFile: stri
   // The run reports' escaping: a hostile sector name or reason cannot become markup or a link.
   const cell = markdownCell;
   const lines = [
-    `# Proposed portfolio as of ${cell(report.asOf)}`,
+    `# Proposed portfolio as of ${cell(asOfText(report))}`,
     '',
     ...(report.demo ? ['> DEMO — synthetic data; not advice', ''] : []),
     `> ${proposedBanner}`,
@@ -139,11 +153,11 @@ export function renderPortfolioMarkdown(report: PortfolioReport, chartFile: stri
     ...(chartFile ? [`![Current and target weights](${chartFile})`, ''] : []),
     '## Targets',
     '',
-    '| ticker | action | now | target | shares to trade | notional | binding | decision |',
+    '| ticker | action | now | target | shares to trade | trade value | binding | decision |',
     '|---|---|--:|--:|--:|--:|---|---|',
     ...plan.targets.map(
       (target) =>
-        `| ${cell(target.ticker)}${target.stale ? ' (stale)' : ''} | ${target.action} | ${weight(target.currentWeight)} | ${weight(target.targetWeight)} | ${tradeShares(target)} | ${money(Math.abs((target.shares - target.currentShares) * target.price))} | ${target.binding ?? ''} | ${cell(target.decisionRunId ?? '')} |`,
+        `| ${cell(target.ticker)}${target.stale ? ' (stale)' : ''} | ${target.action} | ${weight(target.currentWeight)} | ${weight(target.targetWeight)} | ${tradeShares(target)} | ${money(target.tradeValue)} | ${bindingCell(target)} | ${cell(target.decisionRunId ?? '')} |`,
     ),
     '',
     '## Proposed orders',
@@ -190,9 +204,9 @@ export function renderOrdersCsv(plan: PortfolioPlan): string {
       order.side,
       String(order.quantity),
       order.limitPrice === undefined ? '' : String(order.limitPrice),
-      order.notional.toFixed(2),
+      order.tradeValue.toFixed(2),
       quote(order.reason),
     ].join(','),
   );
-  return `${['ticker,side,quantity,limitPrice,notional,reason', ...rows].join('\n')}\n`;
+  return `${['ticker,side,quantity,limitPrice,tradeValue,reason', ...rows].join('\n')}\n`;
 }

@@ -24,17 +24,33 @@ function statusReasons(result: AnalysisResult): string[] {
   const reasons: string[] = [];
   if (result.status === 'interrupted') reasons.push('the run was interrupted before it finished');
   if (!result.market) reasons.push('market data missing');
-  const failed = (result.reports ?? []).filter((report) => report.status !== 'ok').map((r) => agentTitle(r.agent));
-  if (failed.length > 0)
-    reasons.push(failed.length === 1 ? `the ${failed[0]} desk failed` : `the ${failed.join(', ')} desks failed`);
-  if (result.failure?.kind === 'budget') reasons.push('the --max-cost cap was reached');
-  else if (result.failure && (result.failure.stage === 'plan' || result.failure.stage === 'decision'))
-    reasons.push(`the Director failed: ${oneLine(result.failure.message)}`);
+  // A plan that failed is the first cause: no desk ran, so none is blamed.
+  const plan = planFailure(result);
+  if (plan !== null) reasons.push(plan);
+  else reasons.push(...deskAndDirectorReasons(result));
   const errors = (result.guardrails ?? []).filter((finding) => finding.severity === 'error');
   if (errors.length > 0) {
     const rules = [...new Set(errors.map((finding) => finding.rule))].join(', ');
     reasons.push(`the decision breaks ${errors.length} guardrail rule${errors.length === 1 ? '' : 's'} (${rules})`);
   }
   if (reasons.length === 0) reasons.push(oneLine(result.failure?.message ?? result.error ?? 'see Status below'));
+  return reasons;
+}
+
+/** The Director's plan as the run's first cause, or null when the plan did not fail. */
+function planFailure(result: AnalysisResult): string | null {
+  if (result.failure?.stage !== 'plan') return null;
+  if (result.failure.kind === 'budget') return "the --max-cost cap stopped the Director's plan, so no desk ran";
+  return `the Director could not plan, so no desk ran: ${oneLine(result.failure.message)}`;
+}
+
+function deskAndDirectorReasons(result: AnalysisResult): string[] {
+  const reasons: string[] = [];
+  const failed = (result.reports ?? []).filter((report) => report.status !== 'ok').map((r) => agentTitle(r.agent));
+  if (failed.length > 0)
+    reasons.push(failed.length === 1 ? `the ${failed[0]} desk failed` : `the ${failed.join(', ')} desks failed`);
+  if (result.failure?.kind === 'budget') reasons.push('the --max-cost cap was reached');
+  else if (result.failure?.stage === 'decision')
+    reasons.push(`the Director failed: ${oneLine(result.failure.message)}`);
   return reasons;
 }

@@ -50,7 +50,7 @@ describe('autohedge mcp --demo behind its gate', () => {
     expect(acme.isError, textOf(acme)).not.toBe(true);
     for (const other of others) {
       expect(other.isError).toBe(true);
-      expect(textOf(other)).toMatch(/^autohedge: the demo covers ACME only/);
+      expect(textOf(other)).toMatch(/^autohedge: this demo server covers ACME only/);
     }
   }, 120_000);
 

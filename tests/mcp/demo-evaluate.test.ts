@@ -36,6 +36,16 @@ describe('autohedge mcp --demo: the evaluate tool', () => {
       const served = answer.structuredContent as Record<string, unknown>;
       expect(served).toEqual(printed);
       expect(served.demo).toMatchObject({ runs: 1, syntheticPrices: true });
+      // The assistant reads the text first: it opens with the DEMO line.
+      const [text] = answer.content as { type: string; text: string }[];
+      expect(text?.text.split('\n')[0]).toMatch(/^DEMO — 1 demo decision\(s\) scored against synthetic prices/);
+
+      // A demo run cost nothing, as `autohedge runs` says "none (demo)".
+      const listed = await client.callTool({ name: 'runs_list', arguments: {} });
+      const runs = (listed.structuredContent as { runs: { demo: boolean; costUsd: number | null }[] }).runs;
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ demo: true, costUsd: 0 });
+      expect(JSON.stringify(listed.content)).toContain('cost none (demo)');
 
       const refused = await client.callTool({ name: 'evaluate', arguments: { horizons: [5] } });
       expect(refused.isError).toBe(true);

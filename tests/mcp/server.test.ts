@@ -120,7 +120,9 @@ describe('autohedge mcp --demo with the SDK client', () => {
     const nope = await client.callTool({ name: 'analyze', arguments: { ticker: 'NOPE' } });
     expect(nope.isError).toBe(true);
     expect(textOf(nope).split('\n')).toHaveLength(1);
-    expect(textOf(nope)).toMatch(/^autohedge: the demo covers ACME/);
+    expect(textOf(nope)).toMatch(/^autohedge: this demo server covers ACME/);
+    // An assistant cannot run a command: no CLI advice.
+    expect(textOf(nope)).not.toMatch(/--demo|OPENAI_API_KEY|autohedge analyze/);
     const badAgent = await client.callTool({ name: 'analyze', arguments: { ticker: 'ACME', agents: ['intern'] } });
     expect(badAgent.isError).toBe(true);
 

@@ -85,7 +85,16 @@ describe('autohedge portfolio', () => {
     );
     expect(plan.status).toBe('proposed');
     expect(plan.nav).toBe(80000 + 100 * 100 + 250 * 20 + 100 * 10);
-    for (const key of ['ticker', 'currentWeight', 'targetWeight', 'shares', 'notional', 'price', 'decisionRunId']) {
+    for (const key of [
+      'ticker',
+      'currentWeight',
+      'targetWeight',
+      'shares',
+      'positionValue',
+      'tradeValue',
+      'price',
+      'decisionRunId',
+    ]) {
       expect(plan.targets[0]).toHaveProperty(key);
     }
     expect(Object.keys(plan.risk).sort()).toEqual(['cashPct', 'estVolPct', 'grossPct', 'netPct', 'turnoverPct']);
@@ -111,7 +120,7 @@ describe('autohedge portfolio', () => {
     expect(io.out()).toBe(first + first);
     const csv = captureIo({ env: io.env, cwd: io.cwd });
     expect(await runCli(['portfolio', '--holdings', 'h.csv', '--latest', '--csv', '--no-save'], csv, deps)).toBe(0);
-    expect(csv.out().split('\n')[0]).toBe('ticker,side,quantity,limitPrice,notional,reason');
+    expect(csv.out().split('\n')[0]).toBe('ticker,side,quantity,limitPrice,tradeValue,reason');
     expect(csv.out().split('\n').filter(Boolean)).toHaveLength(3);
   });
 

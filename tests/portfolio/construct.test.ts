@@ -27,9 +27,9 @@ describe('constructPortfolio: a hand-worked book', () => {
       ['CCC', 194, 'risk-per-trade'],
     ]);
     expect(plan.orders).toEqual([
-      expect.objectContaining({ ticker: 'AAA', side: 'BUY', quantity: 81, notional: 9999.45 }),
-      expect.objectContaining({ ticker: 'BBB', side: 'BUY', quantity: 105, notional: 4966.5 }),
-      expect.objectContaining({ ticker: 'CCC', side: 'BUY', quantity: 194, notional: 7992.8 }),
+      expect.objectContaining({ ticker: 'AAA', side: 'BUY', quantity: 81, tradeValue: 9999.45 }),
+      expect.objectContaining({ ticker: 'BBB', side: 'BUY', quantity: 105, tradeValue: 4966.5 }),
+      expect.objectContaining({ ticker: 'CCC', side: 'BUY', quantity: 194, tradeValue: 7992.8 }),
     ]);
     expect(plan.cash).toBe(77041.25);
     expect(plan.risk.cashPct).toBe(77.0412);

@@ -163,7 +163,7 @@ function checkPlan(book: PortfolioInput, plan: PortfolioPlan): void {
   });
   for (const order of plan.orders) {
     expect(order.quantity).toBeGreaterThan(0);
-    expect(Number.isFinite(order.notional) && order.notional >= 0).toBe(true);
+    expect(Number.isFinite(order.tradeValue) && order.tradeValue >= 0).toBe(true);
     const holding = held.get(order.ticker) ?? 0;
     if (order.side === 'SELL' && order.quantity > holding + 1e-9) {
       expect(limits.allowShort && decisions.get(order.ticker)?.action === 'SELL').toBe(true);

@@ -27,8 +27,21 @@ const capped = makeResult({
   failure: { stage: 'desks', kind: 'budget', message: 'the --max-cost cap was reached', retryable: false },
 });
 
+const planCapped = makeResult({
+  status: 'degraded',
+  decision: null,
+  reports: [makeReport('sentiment', { status: 'failed', text: '', error: 'the Director could not plan' })],
+  failure: { stage: 'plan', kind: 'budget', message: 'Director plan failed: --max-cost reached', retryable: false },
+});
+
 describe('the status banner', () => {
   test.each([
+    // #44 item 17: the cap stopped the plan; no desk ran, so none is blamed.
+    [
+      'the cap stopped the plan',
+      planCapped,
+      /^DEGRADED: the --max-cost cap stopped the Director's plan, so no desk ran\. There is no decision\.$/,
+    ],
     ['market data missing', noMarket, /^DEGRADED: market data missing\. /],
     ['a desk failed', deskFailed, /^DEGRADED: the Quant desk failed\. /],
     ['the cap reached', capped, /^DEGRADED: the --max-cost cap was reached\. /],

@@ -113,7 +113,7 @@ function createHandlers(options: McpOptions, io: CliIo, deps: CliDeps, argv: str
       const symbol = validateTicker(ticker);
       return withSession(false, async (session) => {
         if (!session.demo) return session.market.snapshot(symbol, { asOf: session.asOf(), signal });
-        session.checkDemoTickers([symbol], 'market');
+        session.checkDemoTickers([symbol], 'mcp');
         // The fictional company's data must never read as real market data to an assistant.
         const snapshot = await session.market.snapshot(symbol, { asOf: session.asOf(), signal });
         return { ...snapshot, source: 'demo', text: `${demoBanner}\n\n${snapshot.text}` };
@@ -186,7 +186,7 @@ async function analyzeWithin(
   return withSession(
     true,
     async (session) => {
-      if (session.demo) session.checkDemoTickers([request.ticker]);
+      if (session.demo) session.checkDemoTickers([request.ticker], 'mcp');
       checkPricesKnown(request.model, request.agents, session, search, 'the per-call cost cap');
       const admission = await admitWithNotice(gate, request.maxCostUsd ?? flags.runMaxCost, call, flags.concurrency);
       const cap = scopeCap(admission.capUsd, session, "this call's cap");

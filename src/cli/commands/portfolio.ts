@@ -60,7 +60,7 @@ export async function portfolioCommand(
           held,
         );
     const names = [...new Set([...held, ...selected.decisions.map((decision) => decision.ticker)])];
-    if (options.demo) session.checkDemoTickers(names);
+    if (options.demo) session.checkDemoTickers(names, 'portfolio');
     const asOf = session.asOf();
     // The FX rates are of the book's day: the last session closed on the base market's calendar.
     const lastSession = exchangeCalendar(defaultMic).latestClosedSession(asOf);
@@ -86,7 +86,7 @@ export async function portfolioCommand(
       missing: selected.missing,
       baseCurrency: options.baseCurrency,
     });
-    const report: PortfolioReport = { plan, asOf: asOf.toISOString(), demo: session.demo };
+    const report: PortfolioReport = { plan, asOf: asOf.toISOString(), lastSession, demo: session.demo };
     await printPlan(report, options, out);
     if (!options.quiet) for (const warning of plan.warnings) warningWriter(out)(warning);
     await savePlan(report, options, autohedgeHome(io.env), out, asOf);
