@@ -227,8 +227,9 @@ const scenarios: FaultScenario[] = [
       expect(market?.indicators.lastClose).toBe(106.25);
       expect(market?.indicators.sma200).not.toBeNull();
       expect(market?.bars.filter((bar) => bar.close === null)).toHaveLength(6);
-      // What the desks were told carries the same note.
-      expect(requestsOf(servers[0] as never, 'quant')[0]?.body.messages[1].content).toContain(
+      // What the desks were told carries the same note (the shared block opens the request).
+      const messages = requestsOf(servers[0] as never, 'quant')[0]?.body.messages as Array<{ content: unknown }>;
+      expect(messages.map((message) => JSON.stringify(message.content)).join('\n')).toContain(
         '6 session(s) without a price were skipped',
       );
     },
