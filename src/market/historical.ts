@@ -22,27 +22,36 @@ export function pointInTimeQuote(bars: readonly Bar[], asOf: Date, closeOf: Sess
   const price = last?.close ?? null;
   const change = price !== null && previous?.close ? price - previous.close : null;
   return {
+    ...noQuoteStats,
     price,
     // The session's close on the symbol's exchange; a bar of an earlier day keeps its own date.
     priceTime:
       last === null ? null : last.date === isoDay(asOf) ? asOf.toISOString() : closeOf(last.date).toISOString(),
     change,
     changePercent: change !== null && previous?.close ? (change / previous.close) * 100 : null,
-    marketCap: null,
-    trailingPE: null,
-    forwardPE: null,
-    beta: null,
-    fiftyTwoWeekHigh: null,
-    fiftyTwoWeekLow: null,
-    averageVolume: null,
-    dividendYield: null,
-    targetMeanPrice: null,
-    recommendation: null,
-    profitMargin: null,
-    revenueGrowth: null,
-    debtToEquity: null,
   };
 }
+
+/** A quote with nothing known: what a source that has only daily bars gives, before the bars price it. */
+export const noQuoteStats: QuoteStats = {
+  price: null,
+  priceTime: null,
+  change: null,
+  changePercent: null,
+  marketCap: null,
+  trailingPE: null,
+  forwardPE: null,
+  beta: null,
+  fiftyTwoWeekHigh: null,
+  fiftyTwoWeekLow: null,
+  averageVolume: null,
+  dividendYield: null,
+  targetMeanPrice: null,
+  recommendation: null,
+  profitMargin: null,
+  revenueGrowth: null,
+  debtToEquity: null,
+};
 
 /**
  * What the agents (and the reader) are told about a historical snapshot. `quoteVendor`

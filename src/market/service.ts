@@ -1,3 +1,4 @@
+import { noQuoteStats } from './historical.js';
 import { daysBefore, isoDay } from '../clock.js';
 import { CassetteError, DataError, InterruptedError, errorMessage } from '../errors.js';
 import { assembleSnapshot, type Gathered } from './assemble.js';
@@ -227,25 +228,7 @@ function barsOnlyParts(symbol: string, daily: DailyBars): Gathered['parts'] {
   return {
     identity,
     // Replaced by the price of the last daily close (pointInTimeQuote) when the snapshot is assembled.
-    quote: {
-      price: null,
-      priceTime: null,
-      change: null,
-      changePercent: null,
-      marketCap: null,
-      trailingPE: null,
-      forwardPE: null,
-      beta: null,
-      fiftyTwoWeekHigh: null,
-      fiftyTwoWeekLow: null,
-      averageVolume: null,
-      dividendYield: null,
-      targetMeanPrice: null,
-      recommendation: null,
-      profitMargin: null,
-      revenueGrowth: null,
-      debtToEquity: null,
-    },
+    quote: { ...noQuoteStats },
     bars: daily.bars,
     ...(daily.conversion ? { conversion: daily.conversion } : {}),
     notes: daily.notes ?? [],
