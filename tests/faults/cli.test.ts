@@ -171,7 +171,8 @@ const scenarios: FaultScenario[] = [
     },
   },
   {
-    name: 'unwritable $AUTOHEDGE_HOME: the analysis still prints, one line says where it could not write, exit 1',
+    // Issue 44 item 19: one line and one exit code wherever an unusable home is met, before any request.
+    name: 'an unusable $AUTOHEDGE_HOME (under a file): one line naming it, exit 2, nothing asked of the model',
     arrange(context) {
       const home = unwritableHome();
       return {
@@ -182,43 +183,12 @@ const scenarios: FaultScenario[] = [
       };
     },
     expect: ({ home }) => ({
-      exitCode: 1,
-      result: { status: 'ok', error: null, decision: true, reports: allOk, warnings: [] },
+      exitCode: 2,
+      result: null,
       stderrLines: [
         new RegExp(
-          `autohedge: run 20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6} not saved: cannot write ${home}/runs/20\\d{6}T\\d{6}Z-ACME-[0-9a-f]{6}: ENOTDIR: not a directory`,
+          `autohedge: AUTOHEDGE_HOME ${home} is not a usable folder: \\S+ is a file; set AUTOHEDGE_HOME to a folder you can write \\(default ~/\\.autohedge\\)`,
         ),
-      ],
-    }),
-    verify(outcome) {
-      // The warning names this run, and it is the only thing on stderr.
-      expect(outcome.stderr.split('\n').filter(Boolean)).toHaveLength(1);
-      expect(outcome.stderr).toContain(`run ${outcome.result?.runId} not saved`);
-    },
-  },
-  {
-    name: 'unwritable $AUTOHEDGE_HOME on a degraded run: printed, the line, and exit 1 (not saved beats degraded)',
-    arrange(context) {
-      const home = unwritableHome();
-      const model = new ScriptedModel(goodScript({ quant: [{ error: new Error('upstream said no') }] }));
-      return {
-        argv: ['analyze', 'ACME', '--json', '--quiet'],
-        deps: { model, market: fakeMarket(), search },
-        io: { env: { ...context.io.env, AUTOHEDGE_HOME: home } },
-        vars: { home },
-      };
-    },
-    expect: ({ home }) => ({
-      exitCode: 1,
-      result: {
-        status: 'degraded',
-        error: null,
-        decision: true,
-        reports: { ...allOk, quant: 'upstream said no' },
-        warnings: ['quant failed: upstream said no'],
-      },
-      stderrLines: [
-        new RegExp(`autohedge: run \\S+ not saved: cannot write ${home}/runs/\\S+: ENOTDIR: not a directory`),
       ],
     }),
   },

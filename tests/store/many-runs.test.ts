@@ -32,6 +32,8 @@ function writeRuns(directory: string): void {
       runId,
       ticker: tickers[index % tickers.length]!,
       asOf: '2026-06-01T20:00:00.000Z',
+      // Each its own configuration: evaluate scores one decision per ticker, day and configuration (re-runs set aside).
+      autohedgeVersion: `0.${index}.0`,
       startedAt: '2026-06-01T20:00:00.000Z',
       market: null,
       decision: makeDecision({
