@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { chromiumPath } from './chromium.js';
+import { chromiumPath, headlessFlags } from './chromium.js';
 
 interface Message {
   id?: number;
@@ -51,15 +51,7 @@ export class Browser {
     if (!binary) throw new Error('chromium is not installed');
     const profile = mkdtempSync(join(tmpdir(), 'autohedge-cdp-'));
     const args = [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
+      ...headlessFlags,
       '--hide-scrollbars',
       '--allow-file-access-from-files',
       `--user-data-dir=${profile}`,

@@ -27,25 +27,25 @@ export interface ChromiumRun {
   stderr: string;
 }
 
+/** Headless Chromium on this closed network: no background connections, no sandbox as root. */
+export const headlessFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+] as const;
+
 /** Runs Chromium headless on `url` with extra flags (--screenshot=…, --dump-dom, --print-to-pdf=…). */
 export async function runChromium(url: string, flags: string[], timeoutMs = 60_000): Promise<ChromiumRun> {
   const binary = chromiumPath();
   if (!binary) throw new Error(chromiumMissing);
   const profile = mkdtempSync(join(tmpdir(), 'autohedge-chromium-'));
-  const args = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-dev-shm-usage',
-    `--user-data-dir=${profile}`,
-    ...flags,
-    url,
-  ];
+  const args = [...headlessFlags, `--user-data-dir=${profile}`, ...flags, url];
   const child = spawn(binary, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
