@@ -403,9 +403,13 @@ async function fullPhases(run: Run): Promise<void> {
     ...(run.blind ? { decideNote: blindDecideNote } : {}),
   });
   run.stage = 'plan';
-  const early = earlyDesks(run);
   const end = announceDirector(run.events, director.model);
-  const plan = await planPhase(run, director, early);
+  const planning = director.plan();
+  // The plan has first claim on --max-cost: the early desks start once its call is made.
+  // Left to the event loop, which of them a tight cap refused differed between Node versions.
+  await planning.sent;
+  const early = earlyDesks(run);
+  const plan = await planPhase(run, planning.report, early);
   if (!plan) {
     end({ ok: false, error: run.result.error });
     return;
@@ -443,10 +447,10 @@ function earlyDesks(run: Run): { reports: Array<Promise<AgentReport>>; stop: (re
 /** 2. The Director's plan. Null when it failed; the run's error and the Director's failure then say why. */
 async function planPhase(
   run: Run,
-  director: ReturnType<typeof createDirector>,
+  planning: Promise<AgentReport<Plan>>,
   early: ReturnType<typeof earlyDesks>,
 ): Promise<Plan | null> {
-  const report = await director.plan();
+  const report = await planning;
   if (report.output !== undefined && report.status === 'ok') {
     run.result.plan = report.output;
     return report.output;

@@ -1,6 +1,7 @@
 import { runAgent } from '../agent/run-agent.js';
 import type { AgentContext, AgentReport, AgentSpec } from '../agent/types.js';
 import type { EventSink } from '../events.js';
+import type { ChatModel } from '../llm/types.js';
 import { frameDeskReports } from './desk-reports.js';
 import { limitsForPrompt, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
@@ -38,13 +39,23 @@ export function createDirector(work: DirectorWork) {
   return {
     model: base.model,
 
-    plan(): Promise<AgentReport<Plan>> {
+    /**
+     * The plan. `sent` settles once its first model call has been made (under --max-cost,
+     * its worst case reserved) or the plan ended without one.
+     */
+    plan(): { report: Promise<AgentReport<Plan>>; sent: Promise<void> } {
       const spec: AgentSpec<Plan> = { ...base, reviewPasses: 0, output: { name: 'plan', schema: planSchema } };
-      return runAgent(
+      const first = firstCall(shared.model);
+      const report = runAgent(
         spec,
         fillTemplate(loadPrompt('director-plan.md'), { ticker: work.ticker, market: work.taskMarket ?? marketPointer }),
-        shared,
+        { ...shared, model: first.model },
       );
+      const ended = report.then(
+        () => undefined,
+        () => undefined,
+      );
+      return { report, sent: Promise.race([first.sent, ended]) };
     },
 
     /**
@@ -117,4 +128,23 @@ export function announceDirector(
       durationMs: Date.now() - started,
       error,
     });
+}
+
+/**
+ * A model that tells when its first call was made. Calling `complete` runs the cap's
+ * admission synchronously (src/pipeline/budget.ts), so once `sent` settles the call's
+ * worst case is reserved, or it was refused.
+ */
+function firstCall(model: ChatModel): { model: ChatModel; sent: Promise<void> } {
+  let markSent: () => void = () => undefined;
+  const sent = new Promise<void>((resolve) => (markSent = resolve));
+  const watched: ChatModel = {
+    ...model,
+    complete: (request) => {
+      const answer = model.complete(request);
+      markSent();
+      return answer;
+    },
+  };
+  return { model: watched, sent };
 }

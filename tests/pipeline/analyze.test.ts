@@ -414,6 +414,24 @@ describe('the --max-cost budget', () => {
     expect(second.status).toBe('degraded');
     expect(inner.requests).toHaveLength(1);
   });
+
+  it("the Director's plan has first claim on the cap: a desk that starts with the snapshot waits until the plan's call is made", async () => {
+    const { estimatePromptTokens } = await import('../../src/pipeline/budget.js');
+    const { defaultPriceTable, priceFor, worstCaseCost } = await import('../../src/llm/prices.js');
+    // One unbudgeted run shows the plan's request, so its worst case is known exactly.
+    const probe = new ScriptedModel(script());
+    await run(probe, { model: 'gpt-4.1' }).result;
+    const planRequest = probe.requestsOf('director')[0]!;
+    const price = priceFor('gpt-4.1', defaultPriceTable)!;
+    const planWorstCase = worstCaseCost(estimatePromptTokens(planRequest), planRequest.maxTokens!, price);
+    // Room for the plan's worst case and not for Sentiment's first call beside it. Sentiment
+    // starts with the snapshot; were it admitted first, the plan would be refused.
+    const model = new ScriptedModel(script());
+    const outcome = await run(model, { model: 'gpt-4.1' }, { cap: new SpendingCap(planWorstCase * 1.01) }).result;
+    expect(model.requestsOf('director').length).toBeGreaterThan(0);
+    expect(outcome.plan).toEqual(plan);
+    expect(outcome.reports.find((report) => report.agent === 'sentiment')?.status).toBe('failed');
+  });
 });
 
 describe('the Director', () => {
