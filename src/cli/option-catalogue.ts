@@ -140,8 +140,9 @@ export const optionCatalogue = {
   asOf: {
     flags: '--as-of <date>',
     help: "analyse as of a past session's close on the ticker's exchange (YYYY-MM-DD): nothing from after it",
-    // Checked against each ticker's exchange calendar by resolveRunClock (src/run/as-of.ts).
-    field: (f) => f.path.optional(),
+    // A calendar day here (one wording for every command); checked against each ticker's
+    // exchange calendar by resolveRunClock (src/run/as-of.ts).
+    field: (f) => f.day('--as-of').optional(),
   },
   refresh: { flags: '--refresh', help: 'bypass the market-data cache', field: (f) => f.flag },
   // ---- blind runs and decision stability (docs/blind.md)

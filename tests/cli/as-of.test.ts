@@ -236,6 +236,28 @@ describe('market --as-of', () => {
   });
 });
 
+describe('--as-of that is not a date', () => {
+  it.each([
+    ['analyze', 'ACME', '--search', 'none'],
+    ['analyze', 'ACME', 'MSFT', '--search', 'none'],
+    ['market', 'ACME'],
+  ])('%s: one wording, exit 2, nothing fetched', async (...command) => {
+    const { market, io } = setup();
+    const asked: string[] = [];
+    const watched = {
+      snapshot: (ticker: string, options?: object) => (asked.push(ticker), market.snapshot(ticker, options)),
+    };
+    const code = await runCli([...command, '--as-of', 'yesterday'], io, {
+      model: new ScriptedModel([]),
+      market: watched,
+      now,
+    });
+    expect(code).toBe(2);
+    expect(io.err().trim()).toBe("autohedge: --as-of must be a date as YYYY-MM-DD (got 'yesterday')");
+    expect(asked).toEqual([]);
+  });
+});
+
 describe('one clock per ticker: a universe that mixes exchanges', () => {
   /** A market that records the clock each ticker was asked at, and has no data (the runs stop there). */
   function recordingMarket() {
