@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { DataError } from '../../src/errors.js';
+import type { MarketData } from '../../src/market/types.js';
 import { createYahooMarketData } from '../../src/market/sources/yahoo/index.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
@@ -244,8 +245,8 @@ describe('--as-of that is not a date', () => {
   ])('%s: one wording, exit 2, nothing fetched', async (...command) => {
     const { market, io } = setup();
     const asked: string[] = [];
-    const watched = {
-      snapshot: (ticker: string, options?: object) => (asked.push(ticker), market.snapshot(ticker, options)),
+    const watched: MarketData = {
+      snapshot: (ticker, options) => (asked.push(ticker), market.snapshot(ticker, options)),
     };
     const code = await runCli([...command, '--as-of', 'yesterday'], io, {
       model: new ScriptedModel([]),

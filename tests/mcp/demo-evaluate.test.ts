@@ -49,7 +49,19 @@ describe('autohedge mcp --demo: the evaluate tool', () => {
 
       const refused = await client.callTool({ name: 'evaluate', arguments: { horizons: [5] } });
       expect(refused.isError).toBe(true);
-      expect(JSON.stringify(refused.content)).toContain('cannot be combined with --demo');
+      // In the words of the tool's inputs, not the CLI's flags.
+      const [refusal] = refused.content as { type: string; text: string }[];
+      expect(refusal?.text).toContain(
+        'horizons [5] cannot be scored by this demo server (autohedge mcp --demo) (horizons must end at 63, e.g. horizons [5, 21, 63])',
+      );
+      expect(refusal?.text).not.toContain('--horizon');
+      expect(refusal?.text).not.toContain('combined with --demo');
+
+      const historical = await client.callTool({ name: 'analyze', arguments: { ticker: 'ACME', asOf: '2026-11-20' } });
+      expect(historical.isError).toBe(true);
+      expect(JSON.stringify(historical.content)).toContain(
+        'this demo server (autohedge mcp --demo) replays a live run of its own day: leave asOf out',
+      );
     } finally {
       await client.close();
     }

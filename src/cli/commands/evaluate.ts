@@ -66,7 +66,10 @@ export type EvaluationOptions = Pick<
   EvaluateCliOptions,
   'since' | 'horizon' | 'benchmark' | 'seed' | 'includeDemo' | 'demo' | 'record' | 'replay' | 'quiet'
 > &
-  Partial<Pick<EvaluateCliOptions, AttributionKeys>>;
+  Partial<Pick<EvaluateCliOptions, AttributionKeys>> & {
+    /** Whose words a refusal uses: the CLI's flags (default) or the MCP tool's inputs. */
+    askedBy?: 'cli' | 'mcp';
+  };
 
 /** `savedAt`: when the evaluation was made (its id), not the prices' clock, which a replay fixes. */
 export type EvaluationOutcome = { view: EvaluationView; savedAt: Date; unscored: boolean } | { misses: string[] };
@@ -197,18 +200,37 @@ function checkDemoEvaluation(options: EvaluationOptions): void {
     throw new UsageError('--demo replays the bundled demo prices: it cannot be combined with --record or --replay');
   const longest = Math.max(...defaultHorizons);
   const held = `the demo evaluation holds synthetic prices for ACME and ${defaultBenchmark} through ${longest} sessions after the demo day`;
+  const words = demoRefusalWords[options.askedBy ?? 'cli'];
   // Each refusal names the option to drop or change, not another one.
   if (options.benchmark.toUpperCase() !== defaultBenchmark)
     throw new UsageError(
-      `${held}: --benchmark ${options.benchmark} cannot be combined with --demo (drop --benchmark, or use ${defaultBenchmark})`,
+      `${held}: ${words.benchmark} ${options.benchmark} ${words.refused} (${words.drop(words.benchmark)}, or use ${defaultBenchmark})`,
     );
   if (options.sectorBenchmarks)
     throw new UsageError(`${held}: --sector-benchmarks cannot be combined with --demo (drop --sector-benchmarks)`);
   if (Math.max(...options.horizon) !== longest)
     throw new UsageError(
-      `${held}: --horizon ${options.horizon.join(',')} cannot be combined with --demo (horizons must end at ${longest}, e.g. --horizon ${defaultHorizons.join(',')})`,
+      `${held}: ${words.horizon} ${words.list(options.horizon)} ${words.refused} (horizons must end at ${longest}, e.g. ${words.horizon} ${words.list(defaultHorizons)})`,
     );
 }
+
+/** How a demo refusal names what to change: a flag to the CLI user, a tool input to the MCP client. */
+const demoRefusalWords = {
+  cli: {
+    benchmark: '--benchmark',
+    horizon: '--horizon',
+    refused: 'cannot be combined with --demo',
+    drop: (name: string) => `drop ${name}`,
+    list: (values: readonly number[]) => values.join(','),
+  },
+  mcp: {
+    benchmark: 'benchmark',
+    horizon: 'horizons',
+    refused: 'cannot be scored by this demo server (autohedge mcp --demo)',
+    drop: (name: string) => `leave ${name} out`,
+    list: (values: readonly number[]) => `[${values.join(', ')}]`,
+  },
+} as const;
 
 /** The demo label of an evaluation that scored demo runs (synthetic analyses), or nothing. */
 function demoOf(

@@ -224,7 +224,7 @@ function requestOf(input: AnalyzeInput, flags: McpOptions, search: SearchChoice,
   const clock = resolveRunClock(request, deps.now?.() ?? new Date(), () => new Date());
   checkSearchForHistoricalRun(search, clock.historical);
   if (flags.demo && clock.historical)
-    throw new UsageError('--demo replays a live run of its own day; it cannot be combined with asOf');
+    throw new UsageError('this demo server (autohedge mcp --demo) replays a live run of its own day: leave asOf out');
   return request;
 }
 
@@ -266,6 +266,7 @@ async function evaluateOnce(
       record: undefined,
       replay: options.demo ? undefined : options.replay,
       quiet: false,
+      askedBy: 'mcp',
     },
     io,
     deps,
