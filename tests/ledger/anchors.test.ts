@@ -199,4 +199,45 @@ describe.skipIf(!opensslTs.ok)('ledger anchor and verify', () => {
     expect(outcome!.record.seq).toBe(0);
     expect(outcome!.notices.join('\n')).toMatch(/was not anchored: .*failed|not anchored/);
   });
+
+  it('ledger publish --git: each anchored head one line in autohedge-anchors.jsonl, one commit, nothing twice; a broken ledger publishes nothing', async () => {
+    const home = await homeWith(2);
+    expect((await cli(home, ['ledger', 'anchor', '--tsa', tsa.url, '--tsa-cert', ca.root])).code).toBe(0);
+    const repository = mkdtempSync(path.join(tmpdir(), 'autohedge-published-'));
+    const gitIn = (...args: string[]) => execFileSync('git', ['-C', repository, ...args], { encoding: 'utf8' });
+    gitIn('init', '-q');
+    gitIn('config', 'user.email', 'ledger@example.com');
+    gitIn('config', 'user.name', 'Ledger Test');
+
+    const published = await cli(home, ['ledger', 'publish', '--git', repository]);
+    expect(published.code, published.err).toBe(0);
+    expect(published.out).toBe(`git -C ${repository} push\n`);
+    const lines = readFileSync(path.join(repository, 'autohedge-anchors.jsonl'), 'utf8').trim().split('\n');
+    const head = JSON.parse((await cli(home, ['ledger', 'head', '--json'])).out) as { seq: number; hash: string };
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      { seq: head.seq, hash: head.hash, genTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), tsa: tsaFile() },
+    ]);
+    expect(gitIn('log', '--format=%s').trim()).toBe('autohedge: 1 anchored ledger head(s)');
+
+    // Published already: nothing appended, no second commit.
+    const again = await cli(home, ['ledger', 'publish', '--git', repository]);
+    expect(again.code).toBe(0);
+    expect(again.err).toContain('no anchored head to publish that is not there already');
+    expect(gitIn('rev-list', '--count', 'HEAD').trim()).toBe('1');
+
+    // An edited record: the chain breaks, nothing is published.
+    const ledgerFile = ledgerPaths(home).file;
+    const records = readFileSync(ledgerFile, 'utf8').split('\n');
+    records[1] = records[1]!.replace('"ACME"', '"ACMF"');
+    writeFileSync(ledgerFile, records.join('\n'));
+    const broken = await cli(home, ['ledger', 'publish', '--git', repository]);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toMatch(/the ledger is broken at seq \d+ \(hash-mismatch\); nothing published/);
+    expect(gitIn('rev-list', '--count', 'HEAD').trim()).toBe('1');
+
+    const notRepository = mkdtempSync(path.join(tmpdir(), 'autohedge-not-git-'));
+    const refused = await cli(home, ['ledger', 'publish', '--git', notRepository]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/not a git work tree|git rev-parse in .* failed/);
+  });
 });
