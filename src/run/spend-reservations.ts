@@ -77,6 +77,23 @@ export function homeSpendReservations(home: string, now: () => Date = () => new 
   };
 }
 
+/**
+ * Holds `usd` in the home's reservations while `work` runs and saves its run: a shell with a
+ * budget of its own (the MCP server) is seen by the watch processes that share its home.
+ */
+export async function whileReserved<T>(
+  reservations: SpendReservations,
+  usd: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  const { ids } = await reservations.admit(async () => ({ decision: null, reserveUsd: [usd] }));
+  try {
+    return await work();
+  } finally {
+    await reservations.release(ids);
+  }
+}
+
 async function readReservations(file: string): Promise<Reservation[]> {
   let text: string;
   try {

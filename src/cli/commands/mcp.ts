@@ -12,6 +12,7 @@ import { defaultMcpServerCapUsd } from '../../run/defaults.js';
 import { resolveRunClock } from '../../run/as-of.js';
 import { scopeCap } from '../../run/cap.js';
 import { AnalysisGate, type Admission, type QueuedState } from '../../run/gate.js';
+import { homeSpendReservations, whileReserved } from '../../run/spend-reservations.js';
 import type { SpendingCap } from '../../pipeline/budget.js';
 import type { AnalysisResult } from '../../result/types.js';
 import type { RunIndex } from '../../store/run-index.js';
@@ -163,6 +164,8 @@ async function admitWithNotice(
   }
 }
 
+const homeReservations = (io: CliIo) => homeSpendReservations(autohedgeHome(io.env));
+
 type WithSession = <T>(
   needsModel: boolean,
   work: (session: Session) => Promise<T>,
@@ -194,7 +197,13 @@ async function analyzeWithin(
       try {
         const sinks = { events: call.onEvent, warn: warningWriter(io) };
         const scoped = { ...request, maxCostUsd: admission.capUsd };
-        result = (await runAndSave(scoped, session, sinks, { cap, signal: call.signal })).result;
+        const run = () => runAndSave(scoped, session, sinks, { cap, signal: call.signal });
+        // What a paid call may spend is held in the home until its run is saved, so that a
+        // `watch --budget-usd` sharing the home counts it (a replay pays nothing).
+        const saved = session.replaying
+          ? await run()
+          : await whileReserved(homeReservations(io), admission.capUsd, run);
+        result = saved.result;
         return result;
       } finally {
         const [spent, capStopped] = spendOf(cap, result);
