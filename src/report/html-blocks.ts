@@ -27,10 +27,17 @@ export function factsHtml(facts: Fact[]): string {
   return `${lead.join('')}${bars.join('')}<dl class="facts">\n${items.join('\n')}\n</dl>`;
 }
 
+/**
+ * A table in its own sideways-scrolling container. A `stack` table also labels each cell
+ * with its column, so the shared stylesheet can lay each row out as a card on a phone.
+ */
 export function tableHtml(table: Table): string {
   const cell = (tag: 'th' | 'td', text: string, index: number, strong: boolean) => {
     const content = strong ? `<strong>${escapeHtml(text)}</strong>` : escapeHtml(text);
-    return `<${tag}${table.columns[index]?.numeric ? ' class="number"' : ''}>${content}</${tag}>`;
+    const column = table.columns[index];
+    const className = column?.numeric ? ' class="number"' : column?.wrap ? ' class="wrap"' : '';
+    const label = table.stack && tag === 'td' && column ? ` data-label="${escapeHtml(column.label)}"` : '';
+    return `<${tag}${className}${label}>${content}</${tag}>`;
   };
   const row = (tag: 'th' | 'td', cells: string[], strong = false) =>
     `<tr>${cells.map((text, index) => cell(tag, text, index, strong)).join('')}</tr>`;
@@ -40,7 +47,8 @@ export function tableHtml(table: Table): string {
   );
   const body = [...table.rows.map((cells) => row('td', cells)), ...(table.total ? [row('td', table.total, true)] : [])];
   const title = table.title ? `<h3>${escapeHtml(table.title)}</h3>\n` : '';
-  return `${title}<div class="scroll"><table>\n<thead>${head}</thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table></div>`;
+  const open = table.stack ? '<table class="stack">' : '<table>';
+  return `${title}<div class="scroll">${open}\n<thead>${head}</thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table></div>`;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The stylesheet inlined into report.html: system fonts only (nothing to fetch),
- * one column that fits a phone, tables that scroll sideways rather than overflow,
+ * one column that fits a phone, tables that scroll sideways rather than overflow (or,
+ * marked `stack`, turn each row into a card of labelled cells on a phone),
  * and a print layout without backgrounds that keeps sections whole.
  */
 export const reportStyle = `
@@ -34,6 +35,7 @@ p, ul, ol { margin: .4rem 0; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.wrap { overflow-wrap: anywhere; min-width: 6rem; }
 .finding-error { color: var(--error); } .finding-warning { color: var(--warning); } .finding-info { color: var(--info); }
 .desk { border-left: 3px solid var(--line); padding-left: .75rem; margin: 1rem 0; }
 .desk-failed { border-left-color: var(--error); }
@@ -52,6 +54,11 @@ mark.claim-contradicted { background: #fee2e2; color: var(--error); font-weight:
 @media (max-width: 40rem) { body { padding: .6rem; font-size: 14px; } .action { font-size: 1.6rem; }
   .card { padding: .6rem; } table { font-size: .8rem; } th, td { padding: .25rem; }
   th.number, td.number { white-space: normal; }
+  table.stack thead { display: none; } table.stack, table.stack tbody, table.stack td { display: block; }
+  table.stack tr { display: grid; grid-template-columns: repeat(auto-fill, minmax(7rem, 1fr)); gap: .2rem .75rem; padding: .4rem 0; border-bottom: 1px solid var(--line); }
+  table.stack td { border: 0; padding: 0; text-align: left; min-width: 0; } table.stack td:first-child { font-weight: 600; }
+  table.stack td.wrap { grid-column: 1 / -1; }
+  table.stack td::before { content: attr(data-label); display: block; color: var(--muted); font-size: .75rem; font-weight: 400; }
   .chart-wide { display: none; } .chart-narrow { display: block; } }
 @media print {
   body { padding: 0; font-size: 11pt; } main { max-width: none; }

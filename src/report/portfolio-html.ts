@@ -1,62 +1,39 @@
-import type { PortfolioPlan } from '../portfolio/types.js';
 import { escapeHtml, pageHead } from './escape.js';
 import { formatNumber } from './format.js';
 import { reportStyle } from './html-style.js';
+import { weightText, weightsFigure } from './portfolio-chart.js';
 import { tableHtml } from './html-blocks.js';
 import { asOfText, bindingCell, bookCurrency, fxLines, proposedBanner, type PortfolioReport } from './portfolio.js';
 
 /**
  * The proposed book as report.html (self-contained: inline CSS and SVG, no script, a
- * CSP that loads nothing) and weights.svg, a bar chart of current and target weight
- * per name. Every string is escaped through escapeHtml (sanitised first).
+ * CSP that loads nothing), in the run report's stylesheet: its tables scroll sideways in
+ * their own container, and on a phone each row is a card of labelled cells; the weights
+ * chart is drawn wide and narrow (portfolio-chart.ts). Every string is escaped through
+ * escapeHtml (sanitised first).
  */
 
-const weight = (value: number) => `${formatNumber(value, 2)}%`;
-const colors = { current: '#9ca3af', target: '#1f4e9c', text: '#374151', grid: '#e5e7eb' } as const;
+const weight = weightText;
 
-export function renderWeightsSvg(plan: PortfolioPlan): string | null {
-  const rows = plan.targets.filter((target) => target.currentWeight !== 0 || target.targetWeight !== 0);
-  if (rows.length === 0) return null;
-  const rowHeight = 26;
-  const left = 90;
-  const width = 640;
-  const plot = width - left - 70;
-  const top = 24;
-  const height = top + rows.length * rowHeight + 12;
-  const low = Math.min(0, ...rows.flatMap((row) => [row.currentWeight, row.targetWeight]));
-  const high = Math.max(0, ...rows.flatMap((row) => [row.currentWeight, row.targetWeight]));
-  const span = high - low || 1;
-  const x = (value: number) => left + ((value - low) / span) * plot;
-  const bar = (value: number, y: number, fill: string, label: string) => {
-    const start = Math.min(x(0), x(value));
-    const length = Math.abs(x(value) - x(0));
-    return `<rect x="${start.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(length, 0.5).toFixed(1)}" height="9" fill="${fill}"><title>${escapeHtml(label)}</title></rect>`;
-  };
-  const body = rows.map((row, index) => {
-    const y = top + index * rowHeight;
-    return [
-      `<text x="${left - 8}" y="${(y + 13).toFixed(1)}" text-anchor="end" font-size="12" fill="${colors.text}">${escapeHtml(row.ticker)}</text>`,
-      bar(row.currentWeight, y + 2, colors.current, `${row.ticker} now ${weight(row.currentWeight)}`),
-      bar(row.targetWeight, y + 12, colors.target, `${row.ticker} target ${weight(row.targetWeight)}`),
-      `<text x="${(x(Math.max(row.currentWeight, row.targetWeight, 0)) + 6).toFixed(1)}" y="${(y + 20).toFixed(1)}" font-size="11" fill="${colors.text}">${escapeHtml(weight(row.targetWeight))}</text>`,
-    ].join('');
-  });
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="weights-title">`,
-    `<title id="weights-title">Current (grey) and target (blue) weight per name, percent of NAV</title>`,
-    `<line x1="${x(0).toFixed(1)}" y1="${top - 6}" x2="${x(0).toFixed(1)}" y2="${height - 8}" stroke="${colors.grid}"/>`,
-    `<text x="${left}" y="14" font-size="11" fill="${colors.text}">now</text><rect x="${left + 28}" y="6" width="10" height="9" fill="${colors.current}"/>`,
-    `<text x="${left + 50}" y="14" font-size="11" fill="${colors.text}">target</text><rect x="${left + 88}" y="6" width="10" height="9" fill="${colors.target}"/>`,
-    ...body,
-    '</svg>',
-    '',
-  ].join('\n');
-}
+export { renderWeightsSvg } from './portfolio-chart.js';
 
-/** A table of the page: `numeric` names the columns set right-aligned. */
-function table(key: string, headers: string[], rows: string[][], numeric: ReadonlySet<number>): string {
-  const columns = headers.map((label, index) => ({ key: label, label, numeric: numeric.has(index) }));
-  return tableHtml({ key, columns, rows });
+/**
+ * A table of the page: `numeric` names the columns set right-aligned, `prose` those whose
+ * long words (a run id in a reason) may break anywhere and take a whole line on a phone.
+ */
+function table(
+  key: string,
+  headers: string[],
+  rows: string[][],
+  columnsOf: { numeric: ReadonlySet<number>; prose: ReadonlySet<number> },
+): string {
+  const columns = headers.map((label, index) => ({
+    key: label,
+    label,
+    numeric: columnsOf.numeric.has(index),
+    wrap: columnsOf.prose.has(index),
+  }));
+  return tableHtml({ key, columns, rows, stack: true });
 }
 
 function listHtml(title: string, items: string[]): string {
@@ -64,7 +41,7 @@ function listHtml(title: string, items: string[]): string {
   return `<section><h2>${escapeHtml(title)}</h2><ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul></section>`;
 }
 
-export function renderPortfolioHtml(report: PortfolioReport, chart: string | null): string {
+export function renderPortfolioHtml(report: PortfolioReport): string {
   const { plan } = report;
   const { risk } = plan;
   const targets = table(
@@ -79,7 +56,7 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
       formatNumber(target.tradeValue, 2),
       bindingCell(target),
     ]),
-    new Set([2, 3, 4, 5]),
+    { numeric: new Set([2, 3, 4, 5]), prose: new Set([6]) },
   );
   const orders = table(
     'orders',
@@ -92,7 +69,7 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
       formatNumber(order.tradeValue, 2),
       order.reason,
     ]),
-    new Set([2, 3, 4]),
+    { numeric: new Set([2, 3, 4]), prose: new Set([5]) },
   );
   const body = [
     `<header><h1>${escapeHtml(`Proposed portfolio as of ${asOfText(report)}`)}</h1>`,
@@ -107,7 +84,7 @@ export function renderPortfolioHtml(report: PortfolioReport, chart: string | nul
           '',
         )} · gross ${weight(risk.grossPct)} · net ${weight(risk.netPct)} · est. vol ${risk.estVolPct === null ? 'n/a' : weight(risk.estVolPct)} · turnover ${weight(risk.turnoverPct)}`,
     )}</p></header>`,
-    chart ? `<figure class="chart">${chart}</figure>` : '',
+    weightsFigure(plan),
     `<section><h2>Targets</h2>${targets}</section>`,
     `<section><h2>Proposed orders</h2>${plan.orders.length > 0 ? orders : '<p>None.</p>'}</section>`,
     listHtml(

@@ -36,6 +36,8 @@ export interface Column {
   key: string;
   label: string;
   numeric?: boolean;
+  /** Prose whose long words (a run id) may break anywhere, so the table fits a phone. */
+  wrap?: boolean;
 }
 
 export interface Table {
@@ -48,7 +50,8 @@ export interface Table {
   /** What each row is, where a renderer must tell rows apart (usage: an agent's id, or "search"). */
   rowKeys?: string[];
   /** A last row set apart (totals). */
-  total?: string[];
+  total?: string[]; /** On a phone, each row a card of labelled cells instead of a row wider than the screen. */
+  stack?: boolean;
 }
 
 /** One number of the prose checked against the data (src/claims fills these; see docs/reports.md). */

@@ -30,7 +30,7 @@ describe('a BUY sized below the weight held', () => {
     const row = text.split('\n').find((line) => line.startsWith('ACME'));
     expect(row).toMatch(/decision size 4 %$/);
     expect(renderPortfolioMarkdown(report, null)).toContain('| decision size 4 % |');
-    expect(renderPortfolioHtml(report, null)).toContain('>TRIM<');
+    expect(renderPortfolioHtml(report)).toContain('>TRIM<');
   });
 
   it('says "as of the 2026-11-27 close", not an ISO instant', () => {
@@ -38,7 +38,7 @@ describe('a BUY sized below the weight held', () => {
     expect(text).toContain('Book as of the 2026-11-27 close:');
     expect(text).not.toContain('T21:00');
     expect(renderPortfolioMarkdown(report, null)).toContain('# Proposed portfolio as of the 2026-11-27 close');
-    expect(renderPortfolioHtml(report, null)).toContain('Proposed portfolio as of the 2026-11-27 close');
+    expect(renderPortfolioHtml(report)).toContain('Proposed portfolio as of the 2026-11-27 close');
   });
 });
 

@@ -235,7 +235,7 @@ async function savePlan(
     json,
     chart,
     markdown: renderPortfolioMarkdown(report, chart ? 'weights.svg' : null),
-    html: renderPortfolioHtml(report, chart),
+    html: renderPortfolioHtml(report),
   };
   for (const directory of directories) {
     try {
