@@ -13,8 +13,8 @@ import { watchRows, type WatchRow } from './rows.js';
  * string is escaped (escapeHtml, sanitised first).
  */
 
-const headers = ['Ticker', 'Call', 'Conviction', 'Entry / stop / target', 'Price', 'This cycle', 'Report'];
-const numeric = new Set([2, 4]);
+const headers = ['Ticker', 'Call', 'Conviction', 'Entry', 'Stop', 'Target', 'Price', 'This cycle', 'Report'];
+const numeric = new Set([2, 3, 4, 5, 6]);
 
 function callCell(row: WatchRow): string {
   if (row.action === null) return '<span class="meta">no call</span>';
@@ -24,11 +24,10 @@ function callCell(row: WatchRow): string {
     : `${action} <span class="status status-${row.status}">${escapeHtml(row.status.toUpperCase())}</span>`;
 }
 
-function levelsCell(row: WatchRow): string {
+/** A level of the call ("–" where the call has none), or nothing for a ticker without a call. */
+function levelCell(row: WatchRow, level: number | null): string {
   if (row.action === null) return '';
-  return [row.entry, row.stopLoss, row.takeProfit]
-    .map((level) => (level === null ? '–' : formatPrice(level)))
-    .join(' / ');
+  return level === null ? '–' : formatPrice(level);
 }
 
 function rowHtml(row: WatchRow, demo: boolean): string {
@@ -40,7 +39,7 @@ function rowHtml(row: WatchRow, demo: boolean): string {
     `<strong>${escapeHtml(row.ticker)}</strong>`,
     callCell(row),
     row.conviction === null ? '' : escapeHtml(formatNumber(row.conviction, 0)),
-    escapeHtml(levelsCell(row)),
+    ...[row.entry, row.stopLoss, row.takeProfit].map((level) => escapeHtml(levelCell(row, level))),
     row.price === null ? '' : escapeHtml(formatPrice(row.price)),
     escapeHtml(row.note),
     link,
@@ -69,8 +68,10 @@ function listHtml(title: string, items: readonly string[]): string {
 }
 
 export interface WatchPageText {
-  /** The cycle's heading (DEMO first on a demo cycle), as the terminal and delta.md say it. */
+  /** The cycle's heading (DEMO first on a demo cycle), as the terminal and delta.md say it: the page's <title>. */
   heading: string;
+  /** The page's <h1>: the heading without the DEMO label, which the banner under it carries. */
+  title: string;
   /** The spend line. */
   spend: string;
   /** Why each trigger fired. */
@@ -80,7 +81,7 @@ export interface WatchPageText {
 export function renderWatchPage(report: WatchReport, text: WatchPageText): string {
   const body = [
     '<header>',
-    `<h1>${escapeHtml(text.heading)}</h1>`,
+    `<h1>${escapeHtml(text.title)}</h1>`,
     report.demo ? `<p class="banner" data-demo="">${escapeHtml('DEMO — synthetic data; not advice')}</p>` : '',
     `<p class="meta">${escapeHtml(text.spend)}</p>`,
     '</header>',

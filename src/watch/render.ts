@@ -66,7 +66,11 @@ function sections(report: WatchReport): Section[] {
 }
 
 function heading(report: WatchReport): string {
-  return `${report.demo ? 'DEMO — synthetic data, not advice · ' : ''}autohedge watch — as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC${report.historical ? ' (historical)' : ''}`;
+  return `${report.demo ? 'DEMO — synthetic data, not advice · ' : ''}${title(report)}`;
+}
+
+function title(report: WatchReport): string {
+  return `autohedge watch — as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC${report.historical ? ' (historical)' : ''}`;
 }
 
 /** Why each trigger fired, for the terminal and the markdown. */
@@ -98,6 +102,7 @@ export function renderWatchMarkdown(report: WatchReport): string {
 export function renderWatchHtml(report: WatchReport): string {
   return renderWatchPage(report, {
     heading: heading(report),
+    title: title(report),
     spend: spendLine(report),
     triggers: triggerDetails(report),
   });

@@ -62,8 +62,10 @@ describe('autohedge watch --demo (built CLI, no key)', () => {
     expect(row).toContain('<strong class="action-BUY">BUY</strong>');
     expect(row).toContain('<td class="number">64</td>');
     const { entry, stopLoss, takeProfit } = acme!.current!;
-    expect(row).toContain(`<td>${[entry, stopLoss, takeProfit].map((level) => level!.toFixed(2)).join(' / ')}</td>`);
-    expect(row).toContain(`<td class="number">${acme!.price!.toFixed(2)}</td>`);
+    const numbers = [entry, stopLoss, takeProfit, acme!.price].map(
+      (value) => `<td class="number">${value!.toFixed(2)}</td>`,
+    );
+    expect(row).toContain(numbers.join(''));
     const href = /<a href="([^"]+)"/.exec(row)?.[1] ?? '';
     expect(href).toBe(`../../../runs/${acme!.runId}/report.html`);
     expect(existsSync(path.resolve(cycle, href))).toBe(true);
