@@ -97,6 +97,14 @@ describe('autohedge watch --demo (built CLI, no key)', () => {
 });
 
 describe('autohedge watch --demo refusals', () => {
+  it('watch --help offers --demo as what it is', async () => {
+    const run = await runBuilt(['watch', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain(
+      "--demo one cycle over the bundled demo's tickers (ACME; synthetic data, no key), saved under $AUTOHEDGE_HOME/watch/demo/",
+    );
+  }, 60_000);
+
   it('a ticker the demo does not cover: exit 2, naming the demo command and what to do instead', async () => {
     const run = await runBuilt(['watch', 'NVDA', '--demo']);
     expect(run.code).toBe(2);
