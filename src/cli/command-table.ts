@@ -297,6 +297,7 @@ export const watchSpec = {
     asOf: "with --once: the triggers as of a past session's close on the ticker's exchange (YYYY-MM-DD), with --as-of's historical rules",
     json: 'print each cycle as { cycle, asOf, analysed, carried, skipped, spend } JSON',
     queue: 'the queue of --enqueue',
+    demo: "one cycle over the bundled demo's tickers (ACME; synthetic data, no key), saved under $AUTOHEDGE_HOME/watch/demo/",
   },
 } as const satisfies CommandSpec;
 export type WatchCliOptions = OptionsOf<typeof watchSpec>;

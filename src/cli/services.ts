@@ -70,6 +70,8 @@ export interface Session {
   demo: boolean;
   /** A usage error naming what the demo covers, with the right command to run instead. */
   checkDemoTickers(tickers: string[], command?: DemoCaller): void;
+  /** The symbols a replayed cassette holds market data for (the demo's universe under --demo); none live. */
+  coveredTickers(): string[];
   /** One line per request a replay had no recording for, leaving out those sent by the agents in `except`. */
   replayMisses(except?: readonly string[]): string[];
   /** Writes the cassette when recording. */
@@ -174,6 +176,7 @@ async function buildSession(config: ServiceConfig, deps: CliDeps, inputs: Sessio
     demo: config.demo === true || interception.replay?.meta.demo === true,
     checkDemoTickers: (tickers, command = 'analyze') =>
       checkDemoTickers(clients.coveredSymbols(interception.recordedUrls), tickers, command),
+    coveredTickers: () => clients.coveredSymbols(interception.recordedUrls),
     replayMisses: (except = []) => replayMisses(interception, mcpMisses, except),
     finish: (io) => finishRecording(interception, config, io),
     async close() {
@@ -312,6 +315,7 @@ function checkDemoTickers(covered: string[], tickers: string[], command: DemoCal
     market: `drop --demo for the real market data of ${uncovered}`,
     portfolio: `drop --demo to price ${uncovered} from the market (no model key needed)`,
     analyze: `set OPENAI_API_KEY to analyse ${uncovered}`,
+    watch: `set OPENAI_API_KEY to watch ${uncovered}`,
   }[command];
   throw new UsageError(
     `the demo covers ${covered.join(', ')} only (synthetic data); run \`autohedge ${command} ${example} --demo\`, or ${instead}`,
@@ -319,7 +323,7 @@ function checkDemoTickers(covered: string[], tickers: string[], command: DemoCal
 }
 
 /** Who asks the demo for tickers: its refusal says what that caller can do instead. */
-export type DemoCaller = 'analyze' | 'market' | 'portfolio' | 'mcp';
+export type DemoCaller = 'analyze' | 'market' | 'portfolio' | 'mcp' | 'watch';
 
 /** One line per request a replay had no recording for (leaving out those of the agents in `except`), then MCP's. */
 function replayMisses(interception: Interception, mcpMisses: readonly string[], except: readonly string[]): string[] {

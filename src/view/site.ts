@@ -181,21 +181,34 @@ export class Site {
     );
   }
 
-  /** Saved portfolios and watch cycles, newest first: those whose page was written in full. */
+  /**
+   * Saved portfolios and watch cycles, newest first: those whose page was written in full. The
+   * demo's watch cycles are kept in watch/demo/ (`watch --demo`): under --demo, those are the ones.
+   */
   async folders(kind: 'portfolios' | 'watch'): Promise<string[]> {
     const file = kind === 'portfolios' ? 'portfolio.json' : 'delta.json';
-    const ids = await this.files.list([kind], 'directories');
+    const base = this.folderBase(kind);
+    const ids = await this.files.list(base, 'directories');
     const present: string[] = [];
-    for (const id of ids.reverse()) if ((await this.files.list([kind, id], 'files')).includes(file)) present.push(id);
-    return present;
+    for (const id of ids.reverse())
+      if ((await this.files.list([...base, id], 'files')).includes(file)) present.push(id);
+    // A demo cycle's site path mirrors its place in the home, so its relative links hold.
+    return base.length > 1 ? present.map((id) => `demo/${id}`) : present;
+  }
+
+  private folderBase(kind: 'portfolios' | 'watch'): string[] {
+    return kind === 'watch' && this.options.demo ? ['watch', 'demo'] : [kind];
   }
 
   private async folderRoute(kind: 'portfolios' | 'watch', parts: string[]): Promise<SiteResponse> {
     if (parts.length === 2 && parts[1] === 'index.html')
       return this.page(folderListPage(kind, await this.folders(kind), this.context));
     const file = kind === 'portfolios' ? 'report.html' : 'delta.html';
-    if (parts.length !== 3 || parts[2] !== file || !isSafeSegment(parts[1]!)) return this.notFound();
-    const text = await this.files.readText([kind, parts[1]!, file]);
+    const base = this.folderBase(kind);
+    const [id, name] = parts.slice(base.length);
+    const within = parts.slice(0, base.length).join('/') === base.join('/');
+    if (!within || parts.length !== base.length + 2 || name !== file || !isSafeSegment(id!)) return this.notFound();
+    const text = await this.files.readText([...base, id!, file]);
     if (text === null) return this.notFound();
     return this.page(withNavigation(text, parts.join('/'), this.context));
   }

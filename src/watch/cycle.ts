@@ -46,6 +46,7 @@ interface Triggered {
   ticker: string;
   triggers: Trigger[];
   known: KnownCall | null;
+  price: number | null;
 }
 
 export async function runCycle(input: CycleInput, deps: CycleDeps): Promise<WatchReport> {
@@ -74,15 +75,15 @@ export async function runCycle(input: CycleInput, deps: CycleDeps): Promise<Watc
       earningsDate: input.historical ? null : (snapshot.quote.earningsDate ?? null),
     };
     const triggers = evaluateTriggers(known?.call ?? null, market, input.limits);
-    if (triggers.length > 0) triggered.push({ ticker, triggers, known });
+    const price = priceOf(snapshot);
+    if (triggers.length > 0) triggered.push({ ticker, triggers, known, price });
     else if (known) {
+      const { action, status, conviction, entry, stopLoss, takeProfit } = known.summary;
       report.carried.push({
         ticker,
         ageSessions: sessionsSince(known.call, snapshot.bars),
         runId: known.call.runId,
-        action: known.summary.action,
-        status: known.summary.status,
-        conviction: known.summary.conviction,
+        ...{ action, status, conviction, entry, stopLoss, takeProfit, price },
       });
     }
   }
@@ -93,6 +94,8 @@ export async function runCycle(input: CycleInput, deps: CycleDeps): Promise<Watc
     report.skipped.push({
       ticker: item.ticker,
       triggers: item.triggers,
+      previous: item.known?.summary ?? null,
+      price: item.price,
       reason: `the month's budget ($${input.budgetUsd?.toFixed(2)}) has no room for another run's worst case ($${input.worstCasePerRunUsd.toFixed(2)})`,
     });
   }
@@ -162,7 +165,13 @@ function base(item: Triggered): AnalysedTicker {
     previous: item.known?.summary ?? null,
     current: null,
     changes: [],
+    price: item.price,
   };
+}
+
+/** The price the cycle read: the quote, or (as of a past session, or without one) the last close. */
+function priceOf(snapshot: MarketSnapshot): number | null {
+  return snapshot.quote.price ?? snapshot.indicators.lastClose ?? null;
 }
 
 /** Most urgent trigger first, then the ticker, so the order never depends on fetch timing. */

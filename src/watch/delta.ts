@@ -15,6 +15,8 @@ export interface AnalysedTicker {
   jobId?: string;
   /** Set when the analysis ended without a call (failed, degraded without a decision, interrupted). */
   problem?: string;
+  /** The price this cycle read (the quote, or the last close as of a past session); absent in older reports. */
+  price?: number | null;
 }
 
 export interface CarriedTicker {
@@ -25,12 +27,20 @@ export interface CarriedTicker {
   /** The carried call's run status and conviction (absent in reports saved before they were shown). */
   status?: CallSummary['status'];
   conviction?: number;
+  /** The carried call's levels and the price this cycle read (absent in older reports). */
+  entry?: number | null;
+  stopLoss?: number | null;
+  takeProfit?: number | null;
+  price?: number | null;
 }
 
 export interface SkippedTicker {
   ticker: string;
   triggers: Trigger[];
   reason: string;
+  /** The call that stands until the ticker is analysed, if any, and the price this cycle read. */
+  previous?: CallSummary | null;
+  price?: number | null;
 }
 
 export interface WatchReport {

@@ -1,10 +1,12 @@
-import { escapeHtml, pageHead } from '../report/escape.js';
 import { sanitizeText } from '../sanitize.js';
 import { callPhrase, plainProblem, type WatchReport } from './delta.js';
+import { renderWatchPage } from './page.js';
+import { ageInWords } from './rows.js';
 
 /**
  * The delta report of one cycle, as lines (terminal and the webhook's `text`), markdown and
- * a small self-contained HTML page. Every sentence is built once, in `sections`.
+ * the watch page (src/watch/page.ts, one row per ticker). Every sentence is built once, in
+ * `sections` (the page's rows in src/watch/rows.ts).
  */
 
 interface Section {
@@ -12,11 +14,14 @@ interface Section {
   lines: string[];
 }
 
+function spendLine(report: WatchReport): string {
+  return report.spend.budgetUsd === null
+    ? `spent this month: $${report.spend.monthUsd.toFixed(4)} (no budget set)`
+    : `spent this month: $${report.spend.monthUsd.toFixed(4)} of $${report.spend.budgetUsd.toFixed(2)}`;
+}
+
 function sections(report: WatchReport): Section[] {
-  const budget =
-    report.spend.budgetUsd === null
-      ? `spent this month: $${report.spend.monthUsd.toFixed(4)} (no budget set)`
-      : `spent this month: $${report.spend.monthUsd.toFixed(4)} of $${report.spend.budgetUsd.toFixed(2)}`;
+  const budget = spendLine(report);
   const analysed = report.analysed.filter((item) => item.problem === undefined);
   const failed = report.analysed.filter((item) => item.problem !== undefined);
   const why = (item: WatchReport['analysed'][number]) => item.triggers.map((trigger) => trigger.name).join(', ');
@@ -49,8 +54,7 @@ function sections(report: WatchReport): Section[] {
     {
       title: `Carried (${report.carried.length})`,
       lines: report.carried.map(
-        (item) =>
-          `${item.ticker}: ${callPhrase(item)}; ${item.ageSessions} ${item.ageSessions === 1 ? 'session' : 'sessions'} old (run ${item.runId})`,
+        (item) => `${item.ticker}: ${callPhrase(item)}; ${ageInWords(item.ageSessions)} (run ${item.runId})`,
       ),
     },
     {
@@ -62,7 +66,11 @@ function sections(report: WatchReport): Section[] {
 }
 
 function heading(report: WatchReport): string {
-  return `${report.demo ? 'DEMO — synthetic data, not advice · ' : ''}autohedge watch — as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC${report.historical ? ' (historical)' : ''}`;
+  return `${report.demo ? 'DEMO — synthetic data, not advice · ' : ''}${title(report)}`;
+}
+
+function title(report: WatchReport): string {
+  return `autohedge watch — as of ${report.asOf.slice(0, 16).replace('T', ' ')} UTC${report.historical ? ' (historical)' : ''}`;
 }
 
 /** Why each trigger fired, for the terminal and the markdown. */
@@ -92,21 +100,12 @@ export function renderWatchMarkdown(report: WatchReport): string {
 }
 
 export function renderWatchHtml(report: WatchReport): string {
-  const body = sections(report)
-    .map(
-      (section) =>
-        `<h2>${escapeHtml(section.title)}</h2><ul>${section.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
-    )
-    .join('');
-  const details = triggerDetails(report);
-  const triggers =
-    details.length > 0
-      ? `<h2>Triggers</h2><ul>${details.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`
-      : '';
-  const style =
-    'body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem}li{overflow-wrap:anywhere}';
-  const page = `<h1>${escapeHtml(heading(report))}</h1>${body}${triggers}<p><em>Proposed research only; nothing here places an order.</em></p>`;
-  return `${[...pageHead(heading(report), style), `<body>${page}</body>`, '</html>'].join('\n')}\n`;
+  return renderWatchPage(report, {
+    heading: heading(report),
+    title: title(report),
+    spend: spendLine(report),
+    triggers: triggerDetails(report),
+  });
 }
 
 function markdownText(text: string): string {

@@ -78,6 +78,21 @@ describe('autohedge view', () => {
     expect(head.body).toBe('');
   });
 
+  test('view --demo lists the demo watch cycles (watch/demo/), whose rows link to runs it serves; the live view does not', async () => {
+    const list = await fetchRaw(demo.url, '/watch/index.html');
+    const href = /href="(demo\/[^"]+\/delta\.html)"/.exec(list.body)?.[1] ?? '';
+    expect(href, list.body).not.toBe('');
+    const page = await fetchRaw(demo.url, `/watch/${href}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<p class="banner" data-demo="">DEMO');
+    const report = /<td><a href="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const target = new URL(report, new URL(`watch/${href}`, demo.url)).pathname;
+    expect(target).toMatch(/^\/runs\/[^/]+\/report\.html$/);
+    expect((await fetchRaw(demo.url, target)).status).toBe(200);
+    expect((await fetchRaw(served.url, '/watch/index.html')).body).not.toContain('demo/');
+    expect((await fetchRaw(served.url, `/watch/${href}`)).status).toBe(404);
+  });
+
   test('no path leaves the home, and bad run ids are refused', async () => {
     const secret = readFileSync(fixture.secret, 'utf8');
     const attempts = [

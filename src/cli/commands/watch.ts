@@ -2,13 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.js';
 import { isoDay } from '../../clock.js';
+import { snapshotOncePerTicker } from '../../market/snapshot-once.js';
 import { ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { autohedgeHome } from '../../paths.js';
 import { defaultAttempts, defaultBackoffMs } from '../../queue/defaults.js';
 import type { AnalysisResult } from '../../result/types.js';
 import { resolveRunClocks, type RunClock } from '../../run/as-of.js';
 import { scopeCap } from '../../run/cap.js';
-import { type RunRequest } from '../../run/request.js';
+import { parseRunRequest, type RunRequest } from '../../run/request.js';
 import { runAndSave } from '../../run/run-and-save.js';
 import { homeSpendReservations, type SpendReservations } from '../../run/spend-reservations.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
@@ -19,6 +20,7 @@ import { lastCalls } from '../../watch/calls.js';
 import { runCycle, type CycleDeps } from '../../watch/cycle.js';
 import { cycleOutcome, hasChanges, type WatchReport } from '../../watch/delta.js';
 import { deliver } from '../../watch/notify.js';
+import { cycleFolder } from '../../watch/paths.js';
 import { renderWatchHtml, renderWatchMarkdown, renderWatchText } from '../../watch/render.js';
 import type { WatchCliOptions } from '../command-table.js';
 import type { CliDeps } from '../deps.js';
@@ -26,9 +28,10 @@ import { warningWriter, type CliIo } from '../io.js';
 import { redactingIo } from '../redact.js';
 import { openSession } from '../request-session.js';
 import { redisUrlFrom } from '../queue-options.js';
-import { plannedRequests } from '../run-request-flags.js';
+import { plannedRequests, requestFromFlags } from '../run-request-flags.js';
 import { commandTickers } from '../tickers.js';
 import type { Session } from '../services.js';
+import { checkWatchDemo } from './watch-demo.js';
 
 /**
  * `autohedge watch --universe f (--once | --every 1d)`: each cycle fetches market data for
@@ -44,13 +47,26 @@ export async function watchCommand(
   argv: string[],
 ): Promise<number> {
   checkCombinations(options);
-  const { tickers } = await commandTickers(rawTickers, options.universe, io.cwd, watchNeedsTickers);
+  // `watch --demo` with no tickers watches the demo's own (known once its cassette is open).
+  const demoUniverse = options.demo === true && rawTickers.length === 0 && options.universe === undefined;
+  const named = demoUniverse
+    ? []
+    : (await commandTickers(rawTickers, options.universe, io.cwd, watchNeedsTickers)).tickers;
   const search = resolveSearchChoice(options.search, io.env);
   const flags = { ...options, maxCost: options.runMaxCost };
-  const requests = plannedRequests(tickers, flags, search, deps.now?.() ?? new Date());
-  const session = await openSession(requests[0]!, io, deps, argv);
+  const now = deps.now?.() ?? new Date();
+  const planned = named.length > 0 ? plannedRequests(named, flags, search, now) : null;
+  // The session's clients are the same for every ticker: any request of the command opens it.
+  const opening = planned?.[0] ?? parseRunRequest({ ...requestFromFlags(flags), ticker: 'ACME' });
+  const session = await openSession(opening, io, deps, argv);
   const safeIo = redactingIo(io, session.secrets);
   try {
+    const requests = planned ?? plannedRequests(session.coveredTickers(), flags, search, now);
+    if (options.demo)
+      session.checkDemoTickers(
+        requests.map((request) => request.ticker),
+        'watch',
+      );
     // Deliveries run beside the next cycle (a slow webhook never delays it); all are awaited at the end.
     const deliveries: Array<Promise<boolean>> = [];
     let outcome: ReturnType<typeof cycleOutcome> = 'ok';
@@ -59,7 +75,7 @@ export async function watchCommand(
       if (session.demo) report.demo = true;
       outcome = cycleOutcome(report);
       deliveries.push(publish(report, options, session, safeIo));
-      if (options.once || io.signal?.aborted) break;
+      if (options.once || options.demo || io.signal?.aborted) break;
       if (!(await sleepUntilNext(options.every!, io.signal))) break;
     }
     const failed = (await Promise.all(deliveries)).some(Boolean);
@@ -74,16 +90,14 @@ export async function watchCommand(
 
 function checkCombinations(options: WatchCliOptions): void {
   if (options.once && options.every !== undefined) throw new UsageError('--once and --every cannot be combined');
+  // The demo is one recorded session: one cycle, --once or not.
+  if (options.demo) return checkWatchDemo(options);
   if (!options.once && options.every === undefined)
     throw new UsageError(
       'watch needs --once (one cycle, for cron or a systemd timer) or --every <interval> (30m, 4h, 1d)',
     );
   if (options.asOf !== undefined && !options.once)
     throw new UsageError('--as-of evaluates one past session: it goes with --once');
-  if (options.demo)
-    throw new UsageError(
-      '--demo replays one recorded run; watch needs live or recorded market data of its own (--replay)',
-    );
 }
 
 /** The latest of the tickers' clocks: the instant by which every one of their sessions had closed. */
@@ -106,14 +120,22 @@ async function cycle(
   const clockOf = new Map(requests.map((request, index) => [request.ticker, clocks[index]!]));
   const clock = latestClock(clocks);
   const byTicker = new Map(requests.map((request) => [request.ticker, request]));
+  // One snapshot per ticker this cycle: the triggers read it, and the ticker's analysis reads it again.
+  const cycleSession: Session = { ...session, market: snapshotOncePerTicker(session.market) };
   // The store is listed once a cycle: the last calls and the month's spend read the same list
-  // (the cycle saves no run between the two).
+  // (the cycle saves no run between the two). A demo cycle sees only demo runs (which spent nothing).
   let listing: Promise<RunSummary[]> | null = null;
-  const savedRuns = () => (listing ??= listRuns(home));
+  const savedRuns = () =>
+    (listing ??= listRuns(home).then((runs) => (session.demo ? runs.filter((run) => run.demo) : runs)));
   const deps: CycleDeps = {
     snapshot: (ticker) => {
       const own = clockOf.get(ticker) ?? clock;
-      return session.market.snapshot(ticker, { asOf: own.at, historical: own.historical, signal: io.signal });
+      return cycleSession.market.snapshot(ticker, {
+        asOf: own.at,
+        historical: own.historical,
+        refresh: options.refresh,
+        signal: io.signal,
+      });
     },
     lastCalls: async (tickers) =>
       lastCalls(home, tickers, {
@@ -123,10 +145,15 @@ async function cycle(
       }),
     savedRuns,
     now: () => new Date(),
-    reservations: rereadingUnderLock(homeSpendReservations(home), () => {
-      // Under the lock the store is read again: a run another process saved a moment ago counts.
-      listing = null;
-    }),
+    // A demo cycle spends nothing and reserves nothing: it writes no spend-reservations.json.
+    ...(session.demo
+      ? {}
+      : {
+          reservations: rereadingUnderLock(homeSpendReservations(home), () => {
+            // Under the lock the store is read again: a run another process saved a moment ago counts.
+            listing = null;
+          }),
+        }),
     ...(options.enqueue
       ? {
           enqueue: (tickers) =>
@@ -142,7 +169,7 @@ async function cycle(
             analyseHere(
               tickers.map((ticker) => byTicker.get(ticker)!),
               options,
-              session,
+              cycleSession,
               io,
             ),
         }),
@@ -231,7 +258,7 @@ async function publish(report: WatchReport, options: WatchCliOptions, session: S
 }
 
 async function saveReport(report: WatchReport, session: Session, io: CliIo): Promise<string | null> {
-  const dir = join(autohedgeHome(session.env), 'watch', report.cycle.replace(/[^0-9A-Za-z]+/g, '-').replace(/-+$/, ''));
+  const dir = join(autohedgeHome(session.env), ...cycleFolder(report.demo === true, report.cycle));
   try {
     await mkdir(dir, { recursive: true });
     await writeFileAtomic(join(dir, 'delta.json'), `${stringifyJsonSafely(report, 2)}\n`);
