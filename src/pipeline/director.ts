@@ -44,7 +44,11 @@ export function createDirector(work: DirectorWork) {
      * its worst case reserved) or the plan ended without one.
      */
     plan(): { report: Promise<AgentReport<Plan>>; sent: Promise<void> } {
-      const spec: AgentSpec<Plan> = { ...base, reviewPasses: 0, output: { name: 'plan', schema: planSchemaOf(work.specs.roster) } };
+      const spec: AgentSpec<Plan> = {
+        ...base,
+        reviewPasses: 0,
+        output: { name: 'plan', schema: planSchemaOf(work.specs.roster) },
+      };
       const first = firstCall(shared.model);
       const report = runAgent(
         spec,
