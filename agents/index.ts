@@ -11,6 +11,7 @@ export interface AgentDefinition {
   name: string;
   description: string;
   defaultModel: string;
+  /** A file in prompts/, or an absolute path (a library caller's own desk). */
   promptFile: string;
   /** Tool names, bound through the pipeline's registry. */
   tools: readonly string[];

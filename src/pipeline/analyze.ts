@@ -107,8 +107,11 @@ export interface AnalyzeDeps {
    */
   cap?: SpendingCap | null;
   /** Extra tools per agent (MCP servers, a caller's own), appended to the tools its definition names. */
-  agentTools?: Partial<Record<AgentId, Tool[]>>;
-  /** The roster (default: agents/). The same ids; a test or a library caller may change tools and limits. */
+  agentTools?: Partial<Record<string, Tool[]>>;
+  /**
+   * The roster (default: agents/): a test or a library caller may change tools and limits, or
+   * add a desk (its plan brief, report and place in the decision follow; docs/agents.md).
+   */
   agents?: readonly AgentDefinition[];
 }
 
