@@ -41,7 +41,7 @@ import { runStatus, type RunFacts } from './run-status.js';
 import { setUpSearch, type RunSearch } from './search-setup.js';
 import { defaultMinAgreement } from './stability.js';
 import { planSchemaOf, type SpecSource } from './specs.js';
-import type { AgentId, AnalysisResult, Plan, RunStage, WorkerId } from '../result/types.js';
+import type { AnalysisResult, Plan, RunStage, WorkerId } from '../result/types.js';
 import { UsageTracker } from './usage.js';
 
 export interface AnalyzeOptions {
