@@ -11,6 +11,7 @@ export interface AgentDefinition {
   name: string;
   description: string;
   defaultModel: string;
+  /** A file in prompts/, or an absolute path (a library caller's own desk). */
   promptFile: string;
   /** Tool names, bound through the pipeline's registry. */
   tools: readonly string[];
@@ -31,6 +32,8 @@ export interface AgentDefinition {
   standingBrief?: string;
   /** The desk needs nothing from the plan: it starts with the snapshot, on its standing brief. */
   startsWithSnapshot?: boolean;
+  /** A desk's remit in a few words, as the Director's prompt lists it: "Quant (technicals)". */
+  remit?: string;
 }
 
 /** What the four desks share unless a desk says otherwise. */
@@ -64,6 +67,7 @@ export const agentDefinitions = [
     description: 'Technicals, momentum, volatility and key levels, scored from the market data.',
     defaultModel: 'gpt-4.1',
     promptFile: 'quant.md',
+    remit: 'technicals',
     standingBrief: 'Give your technical read of {{ticker}}.',
   },
   {
@@ -73,6 +77,7 @@ export const agentDefinitions = [
     description: 'Position size, drawdown, exposure and an overall risk score.',
     defaultModel: 'gpt-4.1',
     promptFile: 'risk.md',
+    remit: 'sizing and drawdown',
     standingBrief: 'Assess the risk of a position in {{ticker}} and size it.',
   },
   {
@@ -82,6 +87,7 @@ export const agentDefinitions = [
     description: 'Order type, size, entry, stop, take-profit and time in force.',
     defaultModel: 'gpt-4.1',
     promptFile: 'execution.md',
+    remit: 'order plan',
     standingBrief: 'Propose an order plan for {{ticker}}.',
   },
   {
@@ -91,6 +97,7 @@ export const agentDefinitions = [
     description: 'Searches recent news with exa_search and scores the sentiment, citing sources.',
     defaultModel: 'gpt-4o-mini',
     promptFile: 'sentiment.md',
+    remit: 'news, searched on the web',
     tools: ['exa_search'],
     maxToolRounds: 3,
     timeoutMs: 180_000,

@@ -1,3 +1,4 @@
+import { agentName } from '../../agents/index.js';
 import type { GuardrailFinding } from '../result/types.js';
 import { countClaims } from './summary.js';
 import type { Claim } from './types.js';
@@ -8,13 +9,8 @@ import type { Claim } from './types.js';
  */
 export const claimLimits = { minVerifiedShare: 0.5, minFigures: 4 } as const;
 
-const names: Record<string, string> = {
-  director: 'the Director',
-  quant: 'Quant',
-  risk: 'Risk',
-  execution: 'Execution',
-  sentiment: 'Sentiment',
-};
+/** The roster's display name; the Director is "the Director". */
+const nameOf = (agent: string) => (agent === 'director' ? `the ${agentName(agent)}` : agentName(agent));
 
 /** "the decision's rationale", "Quant's report", "the Director's plan (brief for risk)". */
 export function whereWritten(claim: Pick<Claim, 'agent' | 'field'>): string {
@@ -25,7 +21,7 @@ export function whereWritten(claim: Pick<Claim, 'agent' | 'field'>): string {
   if (claim.field === 'plan.thesis') return "the Director's thesis";
   if (claim.field.startsWith('plan.briefs.'))
     return `the Director's brief for ${claim.field.slice('plan.briefs.'.length)}`;
-  return `${names[claim.agent] ?? claim.agent}'s report`;
+  return `${nameOf(claim.agent)}'s report`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { deskCountText } from '../../agents/roster.js';
 import type { ExitCode } from '../errors.js';
 import type { CliDeps } from './deps.js';
 import type { CliIo } from './io.js';
@@ -95,7 +96,7 @@ function command<const Spec extends CommandSpec, Argument>(
 export const analyzeSpec = {
   name: 'analyze',
   aliases: ['analyse'],
-  description: 'analyse one or more tickers: Director plan, four desks, decision, guardrails',
+  description: `analyse one or more tickers: Director plan, ${deskCountText()}, decision, guardrails`,
   args: [['[tickers...]', 'ticker symbols, e.g. NVDA AAPL (and/or --universe <file>)']],
   groups: [
     'run',

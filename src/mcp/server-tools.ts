@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { desksOf } from '../../agents/roster.js';
 import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '../evaluate/defaults.js';
 import { tickerSchema } from '../market/ticker.js';
 import { formatCost } from '../report/format.js';
@@ -58,6 +59,11 @@ export function registerMarket(server: McpServer, handlers: ServeHandlers, guard
   );
 }
 
+/** The roster's desks, by display name: "Quant, Risk, Execution, Sentiment". */
+const deskList = desksOf()
+  .map((definition) => definition.name)
+  .join(', ');
+
 export function registerAnalyze(
   server: McpServer,
   handlers: ServeHandlers,
@@ -68,7 +74,7 @@ export function registerAnalyze(
     'analyze',
     {
       title: 'Analyse a ticker',
-      description: `Runs the autohedge desk (Director plan, Quant, Risk, Execution, Sentiment, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less, and at $${options.budgetUsd} over the server's lifetime (then calls are refused); ${options.concurrency} analyses at once, as many more wait their turn. Not investment advice.`,
+      description: `Runs the autohedge desk (Director plan, ${deskList}, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less, and at $${options.budgetUsd} over the server's lifetime (then calls are refused); ${options.concurrency} analyses at once, as many more wait their turn. Not investment advice.`,
       inputSchema: z.object({
         ticker,
         agents: z

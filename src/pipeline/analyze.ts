@@ -7,7 +7,7 @@ import { defaultPriceTable, type PriceTable } from '../llm/prices.js';
 import type { ChatModel, ServiceTier } from '../llm/types.js';
 import type { SharedPrefix } from '../agent/layout.js';
 import { cacheKeyOf, sharedBlockOf, sharedPrefixes, type PromptLayout } from './shared-prefix.js';
-import { decisionSchema, planSchema } from '../result/schemas.js';
+import { decisionSchema } from '../result/schemas.js';
 import type { MarketData, MarketSnapshot } from '../market/types.js';
 import type { SearchProvider } from '../search/types.js';
 import type { Tool } from '../tools/types.js';
@@ -40,8 +40,8 @@ import { runFailure } from './run-failure.js';
 import { runStatus, type RunFacts } from './run-status.js';
 import { setUpSearch, type RunSearch } from './search-setup.js';
 import { defaultMinAgreement } from './stability.js';
-import type { SpecSource } from './specs.js';
-import type { AgentId, AnalysisResult, Plan, RunStage, WorkerId } from '../result/types.js';
+import { planSchemaOf, type SpecSource } from './specs.js';
+import type { AnalysisResult, Plan, RunStage, WorkerId } from '../result/types.js';
 import { UsageTracker } from './usage.js';
 
 export interface AnalyzeOptions {
@@ -107,8 +107,11 @@ export interface AnalyzeDeps {
    */
   cap?: SpendingCap | null;
   /** Extra tools per agent (MCP servers, a caller's own), appended to the tools its definition names. */
-  agentTools?: Partial<Record<AgentId, Tool[]>>;
-  /** The roster (default: agents/). The same ids; a test or a library caller may change tools and limits. */
+  agentTools?: Partial<Record<string, Tool[]>>;
+  /**
+   * The roster (default: agents/): a test or a library caller may change tools and limits, or
+   * add a desk (its plan brief, report and place in the decision follow; docs/agents.md).
+   */
   agents?: readonly AgentDefinition[];
 }
 
@@ -183,7 +186,7 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
 /** The cacheable layout: what every agent of this run shares, from the market block the prompts see. */
 function shareBlock(run: Run, options: AnalyzeOptions): void {
   if (run.layout === 'legacy') return;
-  const block = sharedBlockOf(run.marketBlock);
+  const block = sharedBlockOf(run.marketBlock, run.roster);
   const agents =
     run.result.mode === 'agents' ? [...(options.agents ?? [])] : run.roster.map((definition) => definition.id);
   const model = run.context.model;
@@ -196,7 +199,7 @@ function shareBlock(run: Run, options: AnalyzeOptions): void {
     outputs:
       run.result.mode === 'full'
         ? [
-            { name: 'plan', schema: planSchema },
+            { name: 'plan', schema: planSchemaOf(run.roster) },
             { name: 'decision', schema: decisionSchema },
           ]
         : [],
@@ -473,9 +476,13 @@ async function desksPhase(run: Run, plan: Plan, running: Array<Promise<AgentRepo
   );
   const briefed = deskDefinitions(run.roster)
     .filter((definition) => !early.has(definition.id))
-    .map((definition) =>
-      startDesk(run, definition.id, { text: plan.briefs[definition.id as WorkerId], from: 'director' }),
-    );
+    .map((definition) => {
+      // The plan's schema is the roster's, so every desk has its brief; a standing one is only a safety net.
+      const text = plan.briefs[definition.id];
+      const brief: Brief =
+        text === undefined ? standingBrief(definition, run.promptTicker) : { text, from: 'director' };
+      return startDesk(run, definition.id, brief);
+    });
   const reports = orderReports(await Promise.all([...briefed, ...running]), run.roster);
   if (!run.signal.aborted) for (const warning of reportWarnings(reports)) run.warn(warning);
   return reports;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { agentName } from '../../agents/index.js';
+import { agentDefinitions, type AgentDefinition } from '../../agents/index.js';
 import type { AgentReport } from '../agent/types.js';
 
 /**
@@ -7,9 +7,13 @@ import type { AgentReport } from '../agent/types.js';
  * a JSON string, so no line of it can pose as a heading or a marker) between two
  * marker lines whose tag is the hash of that JSON. A report cannot contain the tag
  * that closes its own block, and the tag is the same on every replay of the same
- * run, so a recorded decision request matches.
+ * run, so a recorded decision request matches. Desks are named as the run's roster names them.
  */
-export function frameDeskReports(reports: readonly AgentReport[]): string {
+export function frameDeskReports(
+  reports: readonly AgentReport[],
+  roster: readonly AgentDefinition[] = agentDefinitions,
+): string {
+  const agentName = (id: string) => roster.find((definition) => definition.id === id)?.name ?? id;
   const entries = reports.map((report) =>
     report.status === 'ok'
       ? { desk: agentName(report.agent), status: 'ok', report: report.text.trim() }

@@ -1,4 +1,5 @@
 import type { AgentDefinition } from '../../agents/index.js';
+import { desksOf } from '../../agents/roster.js';
 import { runAgent } from '../agent/run-agent.js';
 import type { AgentContext, AgentReport } from '../agent/types.js';
 import { fillTemplate } from './prompts.js';
@@ -37,7 +38,7 @@ export function runDesk(
 
 /** The desks of the roster, in its order. */
 export function deskDefinitions(roster: readonly AgentDefinition[]): AgentDefinition[] {
-  return roster.filter((definition) => definition.role === 'desk');
+  return desksOf(roster);
 }
 
 export function standingBriefOf(roster: readonly AgentDefinition[], id: string, ticker: string): Brief {

@@ -5,8 +5,8 @@ import type { ChatModel } from '../llm/types.js';
 import { frameDeskReports } from './desk-reports.js';
 import { limitsForPrompt, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { fillTemplate, loadPrompt } from './prompts.js';
-import { decisionSchema, planSchema } from '../result/schemas.js';
-import { specFor, type SpecSource } from './specs.js';
+import { decisionSchema } from '../result/schemas.js';
+import { planSchemaOf, specFor, type SpecSource } from './specs.js';
 import type { Decision, DecisionRecord, GuardrailFinding, Plan } from '../result/types.js';
 
 /** Where the Director's tasks point when the market block is in the shared block (the cacheable layout). */
@@ -44,7 +44,11 @@ export function createDirector(work: DirectorWork) {
      * its worst case reserved) or the plan ended without one.
      */
     plan(): { report: Promise<AgentReport<Plan>>; sent: Promise<void> } {
-      const spec: AgentSpec<Plan> = { ...base, reviewPasses: 0, output: { name: 'plan', schema: planSchema } };
+      const spec: AgentSpec<Plan> = {
+        ...base,
+        reviewPasses: 0,
+        output: { name: 'plan', schema: planSchemaOf(work.specs.roster) },
+      };
       const first = firstCall(shared.model);
       const report = runAgent(
         spec,
@@ -97,7 +101,7 @@ function decideTask(work: DirectorWork, plan: Plan, reports: AgentReport[]): str
     ticker: work.ticker,
     market: work.taskMarket ?? marketPointer,
     thesis: plan.thesis,
-    reports: frameDeskReports(reports),
+    reports: frameDeskReports(reports, work.specs.roster),
     limits: limitsForPrompt(work.limits),
     missing:
       (missing.length > 0

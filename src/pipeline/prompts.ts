@@ -1,14 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { packageRoot } from '../paths.js';
 
 const cache = new Map<string, string>();
 
-/** A prompt from the installed package's prompts/ folder (never the working directory). */
+/**
+ * A prompt from the installed package's prompts/ folder (never the working directory),
+ * or, for a library caller's own roster, from the absolute path its definition names.
+ */
 export function loadPrompt(file: string): string {
   const cached = cache.get(file);
   if (cached !== undefined) return cached;
-  const text = readFileSync(join(packageRoot(), 'prompts', file), 'utf8');
+  const text = readFileSync(isAbsolute(file) ? file : join(packageRoot(), 'prompts', file), 'utf8');
   cache.set(file, text);
   return text;
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { AgentDefinition } from '../../agents/index.js';
+import { rosterSlots } from '../../agents/roster.js';
 import { isoDay } from '../clock.js';
 import { sharedHead, type SharedPrefix } from '../agent/layout.js';
 import type { AgentOutput } from '../agent/types.js';
 import type { CacheCapabilities } from '../llm/cache-capabilities.js';
-import { loadPrompt } from './prompts.js';
+import { fillTemplate, loadPrompt } from './prompts.js';
 import { specFor, type SpecSource } from './specs.js';
 
 /**
@@ -12,13 +14,16 @@ import { specFor, type SpecSource } from './specs.js';
  */
 export type PromptLayout = 'cacheable' | 'legacy';
 
-/** The house preamble: the same for every agent and ticker, with no date, run id or ticker in it. */
-export function housePreamble(): string {
-  return loadPrompt('house.md').trimEnd();
+/**
+ * The house preamble: the same for every agent and ticker, with no date, run id or ticker
+ * in it; it names the roster's desks (default: agents/).
+ */
+export function housePreamble(roster?: readonly AgentDefinition[]): string {
+  return fillTemplate(loadPrompt('house.md'), rosterSlots(roster)).trimEnd();
 }
 
-export function sharedBlockOf(marketBlock: string): string {
-  return `${housePreamble()}\n\n${marketBlock}`;
+export function sharedBlockOf(marketBlock: string, roster?: readonly AgentDefinition[]): string {
+  return `${housePreamble(roster)}\n\n${marketBlock}`;
 }
 
 /**

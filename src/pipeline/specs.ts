@@ -1,6 +1,8 @@
 import type { AgentDefinition } from '../../agents/index.js';
+import { desksOf, rosterSlots } from '../../agents/roster.js';
 import type { AgentSpec } from '../agent/types.js';
 import { isoDay } from '../clock.js';
+import { planSchemaFor } from '../result/schemas.js';
 import { bindTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { resolveModel } from './models.js';
@@ -31,6 +33,18 @@ export interface SpecSource {
   toolTimeoutMs?: number;
 }
 
+const planSchemas = new WeakMap<readonly AgentDefinition[], ReturnType<typeof planSchemaFor>>();
+
+/** The plan schema of a roster: one brief per desk. One object per roster, so every phase sends the same schema. */
+export function planSchemaOf(roster: readonly AgentDefinition[]): ReturnType<typeof planSchemaFor> {
+  let schema = planSchemas.get(roster);
+  if (!schema) {
+    schema = planSchemaFor(desksOf(roster).map((definition) => definition.id));
+    planSchemas.set(roster, schema);
+  }
+  return schema;
+}
+
 export function definitionOf(roster: readonly AgentDefinition[], id: string): AgentDefinition {
   const definition = roster.find((candidate) => candidate.id === id);
   if (!definition) throw new Error(`no agent definition for '${id}'`);
@@ -47,7 +61,10 @@ export function specFor(id: string, source: SpecSource): AgentSpec {
     name: definition.name,
     description: definition.description,
     model: resolveModel(definition, source.model, source.env),
-    instructions: fillTemplate(loadPrompt(definition.promptFile), { date: source.dateLabel ?? isoDay(source.asOf) }),
+    instructions: fillTemplate(loadPrompt(definition.promptFile), {
+      ...rosterSlots(source.roster),
+      date: source.dateLabel ?? isoDay(source.asOf),
+    }),
     tools,
     maxToolRounds: tools.length > 0 && definition.maxToolRounds === 0 ? toolRoundsWhenUnset : definition.maxToolRounds,
     reviewPasses: definition.reviewPasses,

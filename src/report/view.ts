@@ -1,3 +1,4 @@
+import { deskCountText } from '../../agents/roster.js';
 import type { AgentReport, ToolCallRecord } from '../agent/types.js';
 import { findCalendarOf } from '../market/calendar/index.js';
 import type { MarketSnapshot } from '../market/types.js';
@@ -123,7 +124,8 @@ const statusTone = (status: string): Tone =>
   status === 'ok' ? 'good' : status === 'failed' || status === 'interrupted' ? 'bad' : 'warning';
 
 function metaOf(result: AnalysisResult): Fact[] {
-  const mode = result.mode === 'agents' ? 'selected desks only (no Director)' : 'full (Director and four desks)';
+  const mode =
+    result.mode === 'agents' ? 'selected desks only (no Director)' : `full (Director and ${deskCountText()})`;
   return [
     { key: 'run', label: 'Run', value: result.runId, code: true },
     { key: 'asOf', label: 'as of', value: asOfValue(result.asOf, result.ticker) },

@@ -1,16 +1,22 @@
 import { z } from 'zod';
-import { deskIds, type DeskId } from '../../agents/index.js';
+import { deskIds } from '../../agents/index.js';
 
-/** One focused brief per desk of the roster. */
-const briefs = z.object(
-  Object.fromEntries(deskIds.map((id) => [id, z.string().min(1)])) as Record<DeskId, z.ZodString>,
-);
+/**
+ * The Director's plan, as the model must return it (strict json_schema): a thesis and
+ * one focused brief per desk of the run's roster, in its order.
+ */
+export function planSchemaFor(desks: readonly string[]) {
+  const briefs = z.object(
+    Object.fromEntries(desks.map((id) => [id, z.string().min(1)])) as Record<string, z.ZodString>,
+  );
+  return z.object({
+    thesis: z.string().min(1).describe('3–5 sentence opening thesis'),
+    briefs: briefs.describe('one focused brief per desk'),
+  });
+}
 
-/** The Director's plan, as the model must return it (strict json_schema). */
-export const planSchema = z.object({
-  thesis: z.string().min(1).describe('3–5 sentence opening thesis'),
-  briefs: briefs.describe('one focused brief per desk'),
-});
+/** The plan of the roster in agents/. */
+export const planSchema = planSchemaFor(deskIds);
 
 /** Finite, positive and below any listed share price: 1e308 or a negative level never reaches the guardrails as a number. */
 const price = z.number().positive().max(10_000_000).nullable();

@@ -8,21 +8,11 @@ import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-mod
 import type { SearchProvider } from '../../src/tools/exa-search.js';
 import { captureIo } from '../support/cli.js';
 import { fakeMarket } from '../support/market.js';
+import { deskIds } from '../../agents/index.js';
+import { decisionFixture, planFor } from '../../src/testing/index.js';
 
-const plan = { thesis: 'Thesis.', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } };
-const decision = {
-  action: 'BUY',
-  conviction: 64,
-  timeHorizon: '1–3 months',
-  positionSizePct: 4,
-  orderType: 'limit',
-  entry: 99,
-  stopLoss: 94,
-  takeProfit: 110,
-  rationale: 'Because.',
-  keyRisks: ['earnings'],
-  dissent: null,
-};
+const plan = planFor(deskIds, { thesis: 'Thesis.' });
+const decision = decisionFixture({ rationale: 'Because.', keyRisks: ['earnings'] });
 const search: SearchProvider = { search: async () => [] };
 
 function fullScript(overrides: Record<string, ScriptedStep[]> = {}): Record<string, ScriptedStep[]> {

@@ -10,23 +10,13 @@ import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-mod
 import type { SearchProvider, SearchRequest } from '../../src/tools/exa-search.js';
 import { acmeRoutes, createYahooRouter } from '../market/support/yahoo-router.js';
 import { captureIo } from '../support/cli.js';
+import { deskIds } from '../../agents/index.js';
+import { decisionFixture, planFor } from '../../src/testing/index.js';
 
 /** `analyze --as-of` and `market --as-of` in-process: the real Yahoo client on the loopback stand-in, a scripted model. */
 
-const plan = { thesis: 'Thesis.', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } };
-const decision = {
-  action: 'BUY',
-  conviction: 64,
-  timeHorizon: '1–3 months',
-  positionSizePct: 4,
-  orderType: 'limit',
-  entry: 99,
-  stopLoss: 94,
-  takeProfit: 110,
-  rationale: 'Because.',
-  keyRisks: ['earnings'],
-  dissent: null,
-};
+const plan = planFor(deskIds, { thesis: 'Thesis.' });
+const decision = decisionFixture({ rationale: 'Because.', keyRisks: ['earnings'] });
 const now = () => new Date('2025-10-11T12:00:00Z');
 
 function script(): Record<string, ScriptedStep[]> {

@@ -16,6 +16,8 @@ import { captureIo } from '../support/cli.js';
 import { agentOf, fixedNow, schemaOf } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';
 import { startOpenAIServer, textAnswer, type OpenAIServer, type RecordedRequest } from '../support/openai-server.js';
+import { deskIds } from '../../agents/index.js';
+import { decisionFixture, planFor } from '../../src/testing/index.js';
 
 let server: OpenAIServer | undefined;
 afterEach(async () => {
@@ -24,23 +26,15 @@ afterEach(async () => {
 });
 
 const named = namedSnapshot();
-const plan = {
+const plan = planFor(deskIds, {
   thesis: 'The company trades at its highs with strong momentum; the question is whether it holds.',
-  briefs: { quant: 'Judge the trend.', risk: 'Size it.', execution: 'Plan the order.', sentiment: 'Read the tape.' },
-};
+});
 /** In blind units (last close 100, ATR about 1.67): the first stop is too tight, the review fixes it. */
 const tight = {
-  action: 'BUY',
-  conviction: 64,
-  timeHorizon: '1–3 months',
-  positionSizePct: 4,
-  orderType: 'limit',
+  ...decisionFixture({ rationale: 'Momentum above the averages.', keyRisks: ['reversal', 'overbought'] }),
   entry: 99,
   stopLoss: 98.9,
   takeProfit: 104,
-  rationale: 'Momentum above the averages.',
-  keyRisks: ['reversal', 'overbought'],
-  dissent: null,
 };
 const revised = { ...tight, stopLoss: 96.5 };
 

@@ -13,6 +13,8 @@ import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-mod
 import { captureIo } from '../support/cli.js';
 import { bad, sane } from '../support/guardrail-battery.js';
 import { fakeMarket } from '../support/market.js';
+import { deskIds } from '../../agents/index.js';
+import { decisionFixture, planFor } from '../../src/testing/index.js';
 
 /**
  * The promise end to end, through runCli as a user runs it: an `error` finding never
@@ -20,7 +22,7 @@ import { fakeMarket } from '../support/market.js';
  * stops a flagged run; the Director is told the limits before it decides.
  */
 
-const plan = { thesis: 'Acme trends up.', briefs: { quant: 'Q.', risk: 'R.', execution: 'E.', sentiment: 'S.' } };
+const plan = planFor(deskIds, { thesis: 'Acme trends up.' });
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const search = { search: async () => [] };
 const now = () => new Date('2026-11-28T12:00:00Z');
@@ -72,19 +74,14 @@ const unreachable: MarketData = {
 };
 
 /** A BUY whose stop sits above its entry: an error with or without market data. */
-const stopAbove: Decision = {
-  action: 'BUY',
+const stopAbove: Decision = decisionFixture({
   conviction: 70,
   timeHorizon: '4 weeks',
   positionSizePct: 5,
-  orderType: 'limit',
-  entry: 99,
   stopLoss: 101,
-  takeProfit: 110,
   rationale: 'r',
   keyRisks: ['k'],
-  dissent: null,
-};
+});
 const fixed: Decision = { ...stopAbove, stopLoss: 94 };
 
 describe('an error finding never exits 0', () => {

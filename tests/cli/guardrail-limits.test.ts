@@ -5,23 +5,22 @@ import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import type { SearchProvider } from '../../src/tools/exa-search.js';
 import { captureIo } from '../support/cli.js';
 import { fakeMarket } from '../support/market.js';
+import { deskIds } from '../../agents/index.js';
+import { decisionFixture, planFor } from '../../src/testing/index.js';
 
 // fakeMarket: last close 100, ATR 2.5. The decision puts 20 % of the portfolio 12 % from its stop
 // (2.4 % at risk) with reward/risk 1.5.
-const plan = { thesis: 'Thesis.', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } };
-const decision = {
-  action: 'BUY',
+const plan = planFor(deskIds, { thesis: 'Thesis.' });
+const decision = decisionFixture({
   conviction: 90,
   timeHorizon: '1 year',
   positionSizePct: 20,
-  orderType: 'limit',
   entry: 100,
   stopLoss: 88,
   takeProfit: 118,
   rationale: 'Because.',
   keyRisks: [],
-  dissent: null,
-};
+});
 const search: SearchProvider = { search: async () => [] };
 const now = () => new Date('2026-11-28T12:00:00Z');
 

@@ -11,6 +11,8 @@ import { captureIo } from '../support/cli.js';
 import { agentOf, fixedNow, schemaOf } from '../support/faults.js';
 import { fakeMarket } from '../support/market.js';
 import { startOpenAIServer, textAnswer, type OpenAIServer, type RecordedRequest } from '../support/openai-server.js';
+import { deskIds } from '../../agents/index.js';
+import { decisionFixture, planFor } from '../../src/testing/index.js';
 
 let server: OpenAIServer | undefined;
 afterEach(async () => {
@@ -21,23 +23,18 @@ afterEach(async () => {
 const named = namedSnapshot();
 const close = named.indicators.lastClose!;
 const atr = named.indicators.atr14!;
-const plan = {
-  thesis: 'Strong trend near the highs.',
-  briefs: { quant: 'Trend?', risk: 'Size?', execution: 'Order?', sentiment: 'Tone?' },
-};
-const order = (action: 'BUY' | 'SELL', entry: number, stop: number, target: number) => ({
-  action,
-  conviction: 60,
-  timeHorizon: '1–3 months',
-  positionSizePct: 3,
-  orderType: 'limit',
-  entry,
-  stopLoss: stop,
-  takeProfit: target,
-  rationale: 'From the levels.',
-  keyRisks: ['reversal', 'volatility'],
-  dissent: null,
-});
+const plan = planFor(deskIds, { thesis: 'Strong trend near the highs.' });
+const order = (action: 'BUY' | 'SELL', entry: number, stop: number, target: number) =>
+  decisionFixture({
+    action,
+    conviction: 60,
+    positionSizePct: 3,
+    entry,
+    stopLoss: stop,
+    takeProfit: target,
+    rationale: 'From the levels.',
+    keyRisks: ['reversal', 'volatility'],
+  });
 const cents = (value: number) => Math.round(value * 100) / 100;
 
 /** Named: a BUY just under the close. Blind: the same BUY in blind units, or a SELL when `blindSells`. */

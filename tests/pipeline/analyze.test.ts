@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentDefinitions } from '../../agents/index.js';
+import { agentDefinitions, deskIds } from '../../agents/index.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { analyze, type AnalyzeDeps } from '../../src/pipeline/analyze.js';
 import { SpendingCap } from '../../src/pipeline/budget.js';
@@ -11,18 +11,13 @@ import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-mod
 import type { SearchProvider } from '../../src/tools/exa-search.js';
 import { decision } from '../support/faults.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';
+import { planFor } from '../../src/testing/index.js';
 
 const asOf = new Date('2026-11-28T12:00:00Z');
 
-const plan = {
+const plan = planFor(deskIds, {
   thesis: 'Acme trends up above every moving average; the question is whether momentum holds.',
-  briefs: {
-    quant: 'QUANT-BRIEF: judge the trend.',
-    risk: 'RISK-BRIEF: size it.',
-    execution: 'EXECUTION-BRIEF: plan the order.',
-    sentiment: 'SENTIMENT-BRIEF: read the news.',
-  },
-};
+});
 
 const searchProvider = (): SearchProvider & { queries: string[] } => {
   const queries: string[] = [];

@@ -6,8 +6,10 @@ import type { ChatRequest } from '../../src/llm/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import { decision, fixedNow } from '../support/faults.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';
+import { deskIds } from '../../agents/index.js';
+import { planFor } from '../../src/testing/index.js';
 
-const plan = { thesis: 'Thesis.', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } };
+const plan = planFor(deskIds, { thesis: 'Thesis.' });
 const buy = (entry: number) => ({ ...decision, entry, stopLoss: entry - 5, takeProfit: entry + 11 });
 const sell = { ...decision, action: 'SELL', entry: 101, stopLoss: 106, takeProfit: 90 };
 const hold = { ...decision, action: 'HOLD', positionSizePct: 0, entry: null, stopLoss: null, takeProfit: null };

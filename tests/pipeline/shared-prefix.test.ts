@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentDefinitions } from '../../agents/index.js';
+import { agentDefinitions, deskIds } from '../../agents/index.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { housePreamble } from '../../src/pipeline/shared-prefix.js';
 import { cacheCapabilitiesOf } from '../../src/llm/cache-capabilities.js';
@@ -7,12 +7,10 @@ import type { ChatModel, ChatRequest } from '../../src/llm/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
 import { decision } from '../support/faults.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';
+import { planFor } from '../../src/testing/index.js';
 
 const asOf = new Date('2026-11-28T12:00:00Z');
-const plan = {
-  thesis: 'The trend is up; does momentum hold?',
-  briefs: { quant: 'Judge the trend.', risk: 'Size it.', execution: 'Plan the order.', sentiment: 'Read the news.' },
-};
+const plan = planFor(deskIds, { thesis: 'The trend is up; does momentum hold?' });
 const search = { search: async () => [] };
 
 /** Every agent's answers; with `forced`, the Director answers through its submit tool. */

@@ -20,6 +20,8 @@ import { findSecrets } from '../smoke/secrets.js';
 import { repoRoot, runBuilt } from '../smoke/support.js';
 import { textAnswer, toolCallAnswer, type ReplyHandler } from '../support/openai-server.js';
 import { comparable, recordAnalyze, useScratch } from './support.js';
+import { deskIds } from '../../agents/index.js';
+import { decisionFixture, planFor } from '../../src/testing/index.js';
 
 const canaries = {
   openai: `sk-canary-${randomBytes(16).toString('hex')}`,
@@ -28,23 +30,16 @@ const canaries = {
   yahooCrumb: `cRuMb${randomBytes(4).toString('hex')}`,
 };
 
-const plan = {
-  thesis: 'Round-trip thesis: ACME trends up from its autumn low.',
-  briefs: { quant: 'Read the trend.', risk: 'Size it.', execution: 'Plan the order.', sentiment: 'Search the news.' },
-};
-const decision = {
-  action: 'BUY',
+const plan = planFor(deskIds, { thesis: 'Round-trip thesis: ACME trends up from its autumn low.' });
+const decision = decisionFixture({
   conviction: 60,
-  timeHorizon: '1–3 months',
   positionSizePct: 3,
-  orderType: 'limit',
   entry: 140,
   stopLoss: 132,
   takeProfit: 156,
   rationale: 'Round trip: trend up, risk contained.',
   keyRisks: ['volatility', 'margins'],
-  dissent: null,
-};
+});
 const searchResponse = {
   requestId: 'round-trip',
   resolvedSearchType: 'neural',

@@ -22,6 +22,7 @@ import type { AnalysisResult, RunStatus } from '../../src/result/types.js';
 import { captureIo, type CapturedIo } from './cli.js';
 import { startExaStub, type ExaStub, type ExaStubResponder } from './exa-server.js';
 import { startOpenAIServer, textAnswer, type OpenAIServer, type RecordedRequest, type Reply } from './openai-server.js';
+import { decisionFixture, planFor } from '../../src/testing/index.js';
 
 // ---- canaries -------------------------------------------------------------------------
 
@@ -74,24 +75,9 @@ export const allOk = { quant: 'ok', risk: 'ok', execution: 'ok', sentiment: 'ok'
 
 // ---- the Director's and desks' good answers ----------------------------------------------
 
-export const plan = {
-  thesis: 'Acme trends above its averages; the question is whether momentum holds.',
-  briefs: { quant: 'Judge the trend.', risk: 'Size it.', execution: 'Plan the order.', sentiment: 'Read the news.' },
-};
+export const plan = planFor();
 
-export const decision = {
-  action: 'BUY',
-  conviction: 64,
-  timeHorizon: '1–3 months',
-  positionSizePct: 4,
-  orderType: 'limit',
-  entry: 99,
-  stopLoss: 94,
-  takeProfit: 110,
-  rationale: 'Trend and sentiment agree.',
-  keyRisks: ['earnings', 'valuation'],
-  dissent: null,
-} as const;
+export const decision = decisionFixture();
 
 /**
  * The same sane decision placed at the market the request shows (its "Last close:"),

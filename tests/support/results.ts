@@ -1,4 +1,6 @@
+import { deskIds } from '../../agents/index.js';
 import type { AgentReport } from '../../src/agent/types.js';
+import { planFor } from '../../src/testing/index.js';
 import type { Bar, MarketSnapshot } from '../../src/market/types.js';
 import type { AnalysisResult, Decision } from '../../src/result/types.js';
 
@@ -178,16 +180,11 @@ export function makeResult(overrides: Partial<AnalysisResult> = {}): AnalysisRes
     status: 'ok',
     mode: 'full',
     market: makeMarket(),
-    plan: {
+    plan: planFor(deskIds, {
       thesis: 'A momentum leader near its high; check whether the news supports the move.',
-      briefs: {
-        quant: 'Trend and levels.',
-        risk: 'Size and stop.',
-        execution: 'Order plan.',
-        sentiment: 'News of the last month.',
-      },
-    },
-    reports: ['quant', 'risk', 'execution', 'sentiment'].map((agent) => makeReport(agent)),
+      briefs: { quant: 'Trend and levels.' },
+    }),
+    reports: deskIds.map((agent) => makeReport(agent)),
     decision: makeDecision(),
     guardrails: [
       { rule: 'reward-risk', severity: 'info', message: 'Reward/risk is 2.08.' },

@@ -5,6 +5,8 @@ import { runCli } from '../../src/cli/run-cli.js';
 import { DataError } from '../../src/errors.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
+import { deskIds } from '../../agents/index.js';
+import { planFor } from '../../src/testing/index.js';
 import type { SearchProvider } from '../../src/search/types.js';
 import { captureIo, type CapturedIo } from '../support/cli.js';
 import { fakeMarket, makeSnapshot } from '../support/market.js';
@@ -218,11 +220,7 @@ describe('analyze --resume', () => {
     const io = captureIo();
     // The Director answers the plan, then breaks the decision schema twice: failed.
     const failing = new ScriptedModel({
-      director: [
-        { text: JSON.stringify({ thesis: 'T', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } }) },
-        { text: 'no' },
-        { text: 'still no' },
-      ],
+      director: [{ text: JSON.stringify(planFor(deskIds, { thesis: 'T' })) }, { text: 'no' }, { text: 'still no' }],
       quant: [{ text: 'q' }],
       risk: [{ text: 'r' }],
       execution: [{ text: 'e' }],

@@ -1,7 +1,9 @@
 import type { ChatRequest, Usage } from '../../src/llm/types.js';
 import { ScriptedModel, type ScriptedStep } from '../../src/testing/scripted-model.js';
+import { deskIds } from '../../agents/index.js';
+import { decisionFixture, planFor } from '../../src/testing/index.js';
 
-export const plan = { thesis: 'Thesis.', briefs: { quant: 'q', risk: 'r', execution: 'e', sentiment: 's' } };
+export const plan = planFor(deskIds, { thesis: 'Thesis.' });
 
 /** The ticker a request is about, from the market block every agent is given. */
 export function tickerOf(request: Pick<ChatRequest, 'messages'>): string {
@@ -26,18 +28,16 @@ export function decisionFor(stance: Stance) {
       : stance.action === 'SELL'
         ? { stopLoss: 105, takeProfit: 90 }
         : { stopLoss: null, takeProfit: null };
-  return {
+  return decisionFixture({
     action: stance.action,
     conviction: stance.conviction,
-    timeHorizon: '1–3 months',
     positionSizePct: stance.action === 'HOLD' ? 0 : 4,
     orderType: 'market',
     entry: null,
     ...levels,
     rationale: 'Because.',
     keyRisks: ['earnings'],
-    dissent: null,
-  };
+  });
 }
 
 /**
