@@ -135,7 +135,9 @@ const runFields = [
   'save',
   'out',
   'maxCostUsd',
-];
+] as const satisfies ReadonlyArray<keyof RunRequest>;
+type AnalysisFields = Omit<RunRequest, (typeof runFields)[number]>;
+const isRunField = (field: string) => (runFields as readonly string[]).includes(field);
 
 /** What analyze() is told, all of it from the request and the session: a new request field reaches it as it is named. */
 function analyzeOptionsOf(
@@ -146,10 +148,7 @@ function analyzeOptionsOf(
 ): AnalyzeOptions {
   const analysis = Object.fromEntries(Object.entries(request).filter(([field]) => !isRunField(field)));
   return {
-    ...(analysis as Omit<
-      RunRequest,
-      'version' | 'ticker' | 'asOf' | 'baseUrl' | 'search' | 'mcpConfig' | 'cassette' | 'save' | 'out' | 'maxCostUsd'
-    >),
+    ...(analysis as AnalysisFields),
     asOf: clock.at,
     historical: clock.historical,
     env: session.env,
