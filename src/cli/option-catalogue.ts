@@ -44,6 +44,11 @@ export interface OptionEntry {
   default?: string | boolean | readonly string[];
   /** `--agent a --agent b`: collected into a list. */
   repeatable?: boolean;
+  /**
+   * The RunRequest field the option sets (src/run/request.ts), a dot for a nested one
+   * (`limits.maxPositionPct`): requestFromFlags carries it there, under that name.
+   */
+  request?: string;
 }
 
 const seconds = (ms: number) => String(ms / 1000);
@@ -68,11 +73,13 @@ export const optionCatalogue = {
   // ---- model
   model: {
     flags: '--model <model>',
+    request: 'model',
     help: helpWording.model(),
     field: (f) => f.modelName.optional(),
   },
   baseUrl: {
     flags: '--base-url <url>',
+    request: 'baseUrl',
     help: 'OpenAI-compatible API base URL (also OPENAI_BASE_URL)',
     // Checked by baseUrlProblem where it is used: a session refuses it (exit 2), doctor reports it as a check.
     field: (f) => f.text.optional(),
@@ -80,41 +87,48 @@ export const optionCatalogue = {
   // ---- tools
   search: {
     flags: '--search <provider>',
+    request: 'search',
     help: `what backs Sentiment's web search: exa, openai (built-in search) or none (also AUTOHEDGE_SEARCH; default ${defaultSearchChoice})`,
     // Checked with AUTOHEDGE_SEARCH by resolveSearchChoice (src/search/choice.ts).
     field: (f) => f.text.optional(),
   },
   mcpConfig: {
     flags: '--mcp-config <file>',
+    request: 'mcpConfig',
     help: 'MCP servers whose allow-listed tools the desks may call (also AUTOHEDGE_MCP_CONFIG)',
     field: (f) => f.path.optional(),
   },
   // ---- guardrails and spending
   maxPosition: {
     flags: '--max-position <pct>',
+    request: 'limits.maxPositionPct',
     help: 'largest position size allowed, % of portfolio',
     field: (f) => f.positiveNumber('--max-position', 100),
     default: String(defaultLimits.maxPositionPct),
   },
   maxRisk: {
     flags: '--max-risk <pct>',
+    request: 'limits.maxRiskPct',
     help: 'largest loss at the stop allowed per trade, % of portfolio',
     field: (f) => f.positiveNumber('--max-risk', 100),
     default: String(defaultLimits.maxRiskPct),
   },
   minRewardRisk: {
     flags: '--min-reward-risk <ratio>',
+    request: 'limits.minRewardRisk',
     help: 'lowest reward/risk a decision may have',
     field: (f) => f.positiveNumber('--min-reward-risk'),
     default: String(defaultLimits.minRewardRisk),
   },
   maxCost: {
     flags: '--max-cost <usd>',
+    request: 'maxCostUsd',
     help: 'stop making model calls before the spend would pass this many USD',
     field: (f) => f.positiveNumber('--max-cost').optional(),
   },
   serviceTier: {
     flags: '--service-tier <tier>',
+    request: 'serviceTier',
     help: 'flex: cheaper, slower model calls for night runs, where the model has the tier (a refusal falls back to default once); default: the standard tier',
     field: (f) => f.serviceTier.optional(),
   },
@@ -132,6 +146,7 @@ export const optionCatalogue = {
   // ---- what one run is
   agent: {
     flags: '--agent <id>',
+    request: 'agents',
     help: `run only this desk on the market data, with no Director (repeatable): ${deskIds.join(', ')}`,
     field: (f) => f.desks,
     default: [],
@@ -139,38 +154,49 @@ export const optionCatalogue = {
   },
   asOf: {
     flags: '--as-of <date>',
+    request: 'asOf',
     help: "analyse as of a past session's close on the ticker's exchange (YYYY-MM-DD): nothing from after it",
     // A calendar day here (one wording for every command); checked against each ticker's
     // exchange calendar by resolveRunClock (src/run/as-of.ts).
     field: (f) => f.day('--as-of').optional(),
   },
-  refresh: { flags: '--refresh', help: 'bypass the market-data cache', field: (f) => f.flag },
+  refresh: { flags: '--refresh', help: 'bypass the market-data cache', field: (f) => f.flag, request: 'refresh' },
   // ---- blind runs and decision stability (docs/blind.md)
   blind: {
     flags: '--blind',
+    request: 'blind',
     help: 'hide the company and the calendar from every model: an alias, prices scaled to 100, session offsets; no search or MCP',
     field: (f) => f.flag,
   },
   samples: {
     flags: '--samples <k>',
+    request: 'samples',
     help: "the Director's decision this many times on the same reports; keeps the modal action's median levels",
     field: (f) => f.positiveInteger('--samples'),
     default: '1',
   },
   minAgreement: {
     flags: '--min-agreement <share>',
+    request: 'minAgreement',
     help: `with --samples: below this share of samples on one action the run is flagged (default ${defaultMinAgreement})`,
     field: (f) => f.shareOfOne('--min-agreement').optional(),
   },
   // ---- record and replay
   record: {
     flags: '--record <file>',
+    request: 'cassette',
     help: helpWording.record('of this run'),
     field: (f) => f.path.optional(),
   },
-  replay: { flags: '--replay <file>', help: 'replay a cassette: no network at all', field: (f) => f.path.optional() },
+  replay: {
+    flags: '--replay <file>',
+    help: 'replay a cassette: no network at all',
+    field: (f) => f.path.optional(),
+    request: 'cassette',
+  },
   demo: {
     flags: '--demo',
+    request: 'cassette',
     help: 'replay the bundled demo cassette (synthetic data, no keys needed)',
     field: (f) => f.flag,
   },
@@ -191,11 +217,13 @@ export const optionCatalogue = {
   // ---- saving
   save: {
     flags: '--no-save',
+    request: 'save',
     help: helpWording.save('the run', 'runs'),
     field: (f) => f.z.boolean().default(true),
   },
   out: {
     flags: '--out <dir>',
+    request: 'out',
     help: 'also write result.json, report.md, report.html, chart.svg and transcript.jsonl here',
     field: (f) => f.path.optional(),
   },

@@ -2,69 +2,61 @@ import { parseRunRequest, runRequestVersion, type RunRequest, type RunRequestInp
 import { requestAsOfFromFlag, resolveRunClocks } from '../run/as-of.js';
 import { checkSearchForHistoricalRun } from '../search/choice.js';
 import type { SearchChoice } from '../search/types.js';
-import type { OptionValues } from './option-catalogue.js';
+import { optionCatalogue, type OptionEntry, type OptionKey, type OptionValues } from './option-catalogue.js';
 
-/** The catalogue options a RunRequest is made of (each shell takes the ones it has). */
-type RequestFlags = Partial<
-  OptionValues<
-    | 'agent'
-    | 'model'
-    | 'baseUrl'
-    | 'mcpConfig'
-    | 'maxPosition'
-    | 'maxRisk'
-    | 'minRewardRisk'
-    | 'maxCost'
-    | 'asOf'
-    | 'refresh'
-    | 'record'
-    | 'replay'
-    | 'demo'
-    | 'save'
-    | 'out'
-    | 'blind'
-    | 'samples'
-    | 'minAgreement'
-    | 'serviceTier'
-  >
->;
+/** The catalogue options a RunRequest is made of: those whose entry names a request field (each shell takes the ones it has). */
+type RequestOption = {
+  [K in OptionKey]: (typeof optionCatalogue)[K] extends { request: string } ? K : never;
+}[OptionKey];
+type RequestFlags = Partial<OptionValues<RequestOption>>;
+
+/** Options whose value changes form on the way: a day to an as-of, three flags to one cassette, the resolved search, the standard tier as none. */
+const converted = new Set(['asOf', 'record', 'replay', 'demo', 'search', 'serviceTier']);
 
 /**
- * The request the flags of one command describe, for every ticker it names: the one
- * mapping from catalogue options to RunRequest fields (analyze, enqueue, worker and
- * mcp alike). `search` is the choice already resolved with AUTOHEDGE_SEARCH.
+ * The request the flags of one command describe, for every ticker it names: each option
+ * whose catalogue entry names a request field goes there (analyze, enqueue, worker and mcp
+ * alike). `search` is the choice already resolved with AUTOHEDGE_SEARCH. `catalogue`: the
+ * built-in one, or one a test extends with an option of its own.
  */
-export function requestFromFlags(flags: RequestFlags, search?: SearchChoice): Omit<RunRequestInput, 'ticker'> {
-  const cassette = flags.demo
-    ? { mode: 'demo' as const }
-    : flags.replay !== undefined
-      ? { mode: 'replay' as const, path: flags.replay }
-      : flags.record !== undefined
-        ? { mode: 'record' as const, path: flags.record }
-        : undefined;
+export function requestFromFlags(
+  flags: RequestFlags,
+  search?: SearchChoice,
+  catalogue: Readonly<Record<string, OptionEntry>> = optionCatalogue,
+): Omit<RunRequestInput, 'ticker'> {
+  const request: Record<string, unknown> = { version: runRequestVersion, limits: {} };
+  const values = flags as Record<string, unknown>;
+  for (const [key, entry] of Object.entries(catalogue)) {
+    if (entry.request === undefined || converted.has(key) || values[key] === undefined) continue;
+    setField(request, entry.request, values[key]);
+  }
+  const cassette = cassetteOf(flags);
   return {
-    version: runRequestVersion,
+    ...(request as Omit<RunRequestInput, 'ticker'>),
     asOf: requestAsOfFromFlag(flags.asOf),
-    agents: flags.agent ?? [],
-    ...(flags.model !== undefined ? { model: flags.model } : {}),
-    ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     ...(search !== undefined ? { search } : {}),
-    limits: {
-      ...(flags.maxPosition !== undefined ? { maxPositionPct: flags.maxPosition } : {}),
-      ...(flags.maxRisk !== undefined ? { maxRiskPct: flags.maxRisk } : {}),
-      ...(flags.minRewardRisk !== undefined ? { minRewardRisk: flags.minRewardRisk } : {}),
-    },
-    maxCostUsd: flags.maxCost ?? null,
-    ...(flags.mcpConfig !== undefined ? { mcpConfig: flags.mcpConfig } : {}),
     ...(cassette ? { cassette } : {}),
-    refresh: flags.refresh ?? false,
-    save: flags.save ?? true,
-    ...(flags.out !== undefined ? { out: flags.out } : {}),
-    ...(flags.blind ? { blind: true } : {}),
-    ...(flags.samples !== undefined && flags.samples > 1 ? { samples: flags.samples } : {}),
-    ...(flags.minAgreement !== undefined ? { minAgreement: flags.minAgreement } : {}),
     ...(flags.serviceTier === 'flex' ? { serviceTier: 'flex' as const } : {}),
   };
+}
+
+/** `limits.maxPositionPct`: a field of a nested object of the request. */
+function setField(request: Record<string, unknown>, path: string, value: unknown): void {
+  const [head, ...rest] = path.split('.');
+  if (rest.length === 0) {
+    request[head!] = value;
+    return;
+  }
+  const nested = (request[head!] ??= {}) as Record<string, unknown>;
+  setField(nested, rest.join('.'), value);
+}
+
+/** --demo, else --replay, else --record. */
+function cassetteOf(flags: RequestFlags): RunRequestInput['cassette'] {
+  if (flags.demo) return { mode: 'demo' };
+  if (flags.replay !== undefined) return { mode: 'replay', path: flags.replay };
+  if (flags.record !== undefined) return { mode: 'record', path: flags.record };
+  return undefined;
 }
 
 /**

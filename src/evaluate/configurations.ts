@@ -19,8 +19,13 @@ export function configurationKey(result: AnalysisResult): string {
   const options = result.options;
   const models = modelsOf(result);
   const promptVersion = (options as RecordedExtras | undefined)?.promptVersion ?? result.autohedgeVersion ?? null;
+  // The same key as before `options` took the request's names (the store reads old runs into them).
   const limits = options
-    ? { maxPositionPct: options.maxPositionPct, maxRiskPct: options.maxRiskPct, minRewardRisk: options.minRewardRisk }
+    ? {
+        maxPositionPct: options.limits.maxPositionPct,
+        maxRiskPct: options.limits.maxRiskPct,
+        minRewardRisk: options.limits.minRewardRisk,
+      }
     : null;
   const search = options?.search ?? result.search?.provider ?? null;
   return canonicalize({ models, promptVersion, limits, search }) ?? '';

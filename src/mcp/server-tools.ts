@@ -5,8 +5,9 @@ import { defaultBenchmark, defaultHorizons, defaultSeed, longestHorizon } from '
 import { tickerSchema } from '../market/ticker.js';
 import { formatCost } from '../report/format.js';
 import { asSavedResult, savedResultSchema } from '../result/result-schema.js';
-import { workerIds, type AnalysisResult } from '../result/types.js';
+import type { AnalysisResult } from '../result/types.js';
 import type { RunSummary } from '../store/run-store.js';
+import { analyzeInputSchema, type AnalyzeInput } from './analyze-input.js';
 import type { AnalyzeEvent, ServeHandlers, ServeOptions } from './server.js';
 
 /**
@@ -75,40 +76,7 @@ export function registerAnalyze(
     {
       title: 'Analyse a ticker',
       description: `Runs the autohedge desk (Director plan, ${deskList}, decision, guardrails) on one ticker and returns the AnalysisResult. Spends model tokens: capped at $${options.maxCostUsd} per call unless maxCostUsd says less, and at $${options.budgetUsd} over the server's lifetime (then calls are refused); ${options.concurrency} analyses at once, as many more wait their turn. Not investment advice.`,
-      inputSchema: z.object({
-        ticker,
-        agents: z
-          .array(z.enum(workerIds))
-          .min(1)
-          .optional()
-          .describe('Run only these desks on the market data, with no Director'),
-        maxCostUsd: z
-          .number()
-          .positive()
-          .max(options.maxCostUsd)
-          .optional()
-          .describe(`Spending cap for this call in USD (at most ${options.maxCostUsd})`),
-        blind: z
-          .boolean()
-          .optional()
-          .describe(
-            'Hide the company and the calendar from the models (alias, prices scaled to 100, no search or MCP)',
-          ),
-        samples: z
-          .number()
-          .int()
-          .min(1)
-          .max(9)
-          .optional()
-          .describe('Ask the Director for its decision this many times and report how much it moves (default 1)'),
-        asOf: z
-          .string()
-          .regex(/^\d{4}-\d{2}-\d{2}$/)
-          .optional()
-          .describe(
-            "Analyse as of this past session's close on the ticker's exchange (YYYY-MM-DD), seeing nothing after it",
-          ),
-      }),
+      inputSchema: analyzeInputSchema(options.maxCostUsd, options.request),
       outputSchema: resultOutput,
       annotations: { ...readOnly, idempotentHint: false },
     },
@@ -117,7 +85,7 @@ export function registerAnalyze(
         const progress = progressReporter(context.mcpReq._meta?.progressToken, (params) =>
           context.mcpReq.notify({ method: 'notifications/progress', params }),
         );
-        const result = await handlers.analyze(input, context.mcpReq.signal, progress.sink);
+        const result = await handlers.analyze(input as AnalyzeInput, context.mcpReq.signal, progress.sink);
         // The client drops progress that arrives after the result: send it all first.
         await progress.flushed();
         return ok(summarize(result), asSavedResult(result));

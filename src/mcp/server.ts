@@ -12,7 +12,9 @@ import {
   type Guarded,
 } from './server-tools.js';
 import type { MarketSnapshot } from '../market/types.js';
-import type { AnalysisResult, WorkerId } from '../result/types.js';
+import type { AnalysisResult } from '../result/types.js';
+import type { RequestDeclaration } from '../run/request.js';
+import type { AnalyzeInput } from './analyze-input.js';
 
 import type { RunSummary } from '../store/run-store.js';
 
@@ -33,17 +35,7 @@ export interface ServeHandlers {
 /** What an analyze call reports as it goes: the run's events, and its wait for a slot before it starts. */
 export type AnalyzeEvent = RunEvent | { type: 'queued'; message: string };
 
-export interface AnalyzeInput {
-  ticker: string;
-  agents?: WorkerId[];
-  maxCostUsd?: number;
-  /** A past session of the ticker's exchange (YYYY-MM-DD): the run as of its close, as `analyze --as-of`. */
-  asOf?: string;
-  /** The identity and calendar hidden from every model (docs/blind.md). */
-  blind?: boolean;
-  /** The Director's decision this many times; the run is flagged below 0.6 agreement. */
-  samples?: number;
-}
+export type { AnalyzeInput } from './analyze-input.js';
 
 export interface ServeOptions {
   name: string;
@@ -56,6 +48,8 @@ export interface ServeOptions {
   budgetUsd: number;
   /** Analyses at once. */
   concurrency: number;
+  /** The request `analyze` takes its input from (default: the built-in one; a test may extend it). */
+  request?: RequestDeclaration;
 }
 
 /** One server instance: the five tools. */

@@ -33,7 +33,7 @@ import { decide } from './decide-phase.js';
 import { announceDirector, createDirector } from './director.js';
 import { attachClaims, withClaimFindings } from './claims.js';
 import { contaminationOf } from './contamination.js';
-import { defaultLimits, resolveLimits, type GuardrailLimits } from '../guardrails/guardrails.js';
+import { resolveLimits, type GuardrailLimits } from '../guardrails/guardrails.js';
 import { resolveModel } from './models.js';
 import { historicalToolsWarning } from './point-in-time.js';
 import { runFailure } from './run-failure.js';
@@ -59,9 +59,8 @@ export interface AnalyzeOptions {
   model?: string;
   /** Read for AUTOHEDGE_MODEL and AUTOHEDGE_MODEL_<ID>. Default: none. */
   env?: NodeJS.ProcessEnv;
-  maxPositionPct?: number;
-  /** Overrides of the guardrails' limits (see GuardrailLimits); maxPositionPct above wins for the size limit. */
-  guardrailLimits?: Partial<GuardrailLimits>;
+  /** The request's `limits` (--max-position, --max-risk, --min-reward-risk): overrides of the guardrails' defaults. */
+  limits?: Partial<GuardrailLimits>;
   signal?: AbortSignal;
   runId?: string;
   refresh?: boolean;
@@ -279,10 +278,7 @@ function openRun(
     specs,
     context: agentContext(model, asOf, options, events, signal),
     // Resolved once, before any model call: a bad limit is the caller's error, not a silent rule switched off.
-    limits: resolveLimits({
-      ...options.guardrailLimits,
-      maxPositionPct: options.maxPositionPct ?? options.guardrailLimits?.maxPositionPct ?? defaultLimits.maxPositionPct,
-    }),
+    limits: resolveLimits(options.limits ?? {}),
     marketBlock: noMarketBlock(symbol),
     layout: options.promptLayout ?? 'cacheable',
     sharedFor: () => undefined,

@@ -1,5 +1,11 @@
 import { UsageError } from '../errors.js';
-import { parseRunRequest, type RunRequest, type RunRequestInput } from '../run/request.js';
+import {
+  parseRunRequest,
+  runRequest,
+  type RequestDeclaration,
+  type RunRequest,
+  type RunRequestInput,
+} from '../run/request.js';
 
 /** What the worker itself decides of every job: its clients' server, tools and cassette, whether it saves, its cap. */
 export type HostRequest = Omit<RunRequestInput, 'ticker'>;
@@ -13,11 +19,16 @@ const hostFields = ['baseUrl', 'mcpConfig', 'search', 'cassette'] as const;
  * worker's session decides the server, MCP tools, search and cassette (a job asking for
  * others is refused, never quietly run on these); the worker decides saving; the cap
  * is the lower of the job's and the worker's. An unknown request version is a
- * RunRequestError with `unknownVersion` (a failed job, never a retry).
+ * RunRequestError with `unknownVersion` (a failed job, never a retry). `declaration`: the
+ * request the jobs are read with (a test or a library caller may extend the built-in one).
  */
-export function requestOnHost(data: unknown, host: HostRequest): RunRequest {
-  const job = parseRunRequest(data);
-  const worker = parseRunRequest({ ...host, ticker: job.ticker });
+export function requestOnHost(
+  data: unknown,
+  host: HostRequest,
+  declaration: RequestDeclaration = runRequest,
+): RunRequest {
+  const job = parseRunRequest(data, declaration);
+  const worker = parseRunRequest({ ...host, ticker: job.ticker }, declaration);
   for (const field of hostFields) {
     if (job[field] !== undefined && JSON.stringify(job[field]) !== JSON.stringify(worker[field]))
       throw new UsageError(

@@ -1,7 +1,7 @@
 import { errorMessage } from '../errors.js';
 import { maxRateLimitWaitMs } from '../llm/pacer.js';
 import { scopeCap } from '../run/cap.js';
-import { RunRequestError, type RunRequest } from '../run/request.js';
+import { RunRequestError, type RequestDeclaration, type RunRequest } from '../run/request.js';
 import { runAndSave, type RunSession, type RunSinks } from '../run/run-and-save.js';
 import type { AnalysisResult } from '../result/types.js';
 import { verdictOnError, verdictOnResult, type JobVerdict } from './classify.js';
@@ -25,6 +25,8 @@ export interface WorkerSettings {
   rateLimitPauseMs: number;
   /** The worker's own flags as a request without a ticker: what a job leaves unset, and what a job may not change. */
   host: HostRequest;
+  /** The request jobs are read with (default: the built-in one; a test may extend it). */
+  request?: RequestDeclaration;
   /** The worker's clients, shared by its jobs (each job has its own cap). */
   session: RunSession;
   /** Where a job's run reports (warnings); the result is the job's value. */
@@ -139,7 +141,7 @@ function jobRequest(
   Unrecoverable: typeof import('bullmq').UnrecoverableError,
 ): RunRequest {
   try {
-    return requestOnHost(job.data, settings.host);
+    return requestOnHost(job.data, settings.host, settings.request);
   } catch (error) {
     const what = error instanceof RunRequestError && error.unknownVersion ? 'job refused' : 'malformed job data';
     const reason = `${what}: ${errorMessage(error)}`;

@@ -129,6 +129,7 @@ export function keyIndicatorRows(market: MarketSnapshot): Array<[string, string]
 export function runSettingsLine(result: AnalysisResult): string | null {
   const options = result.options;
   if (!options) return null;
+  const { limits } = options;
   const models = Object.entries(options.models)
     .map(([agent, model]) => `${agent} ${model}`)
     .join(', ');
@@ -137,10 +138,10 @@ export function runSettingsLine(result: AnalysisResult): string | null {
     `models: ${models}`,
     `server ${options.baseUrlHost}`,
     `search ${options.search}`,
-    `max position ${formatNumber(options.maxPositionPct, 1)}%`,
+    `max position ${formatNumber(limits.maxPositionPct, 1)}%`,
     // Absent in runs saved before they were recorded.
-    typeof options.maxRiskPct === 'number' ? `max risk ${formatNumber(options.maxRiskPct, 1)}%` : null,
-    typeof options.minRewardRisk === 'number' ? `min reward/risk ${formatNumber(options.minRewardRisk, 2)}` : null,
+    typeof limits.maxRiskPct === 'number' ? `max risk ${formatNumber(limits.maxRiskPct, 1)}%` : null,
+    typeof limits.minRewardRisk === 'number' ? `min reward/risk ${formatNumber(limits.minRewardRisk, 2)}` : null,
     options.maxCostUsd === null ? 'no cost cap' : `max cost $${formatNumber(options.maxCostUsd, 2)}`,
   ]
     .filter((part): part is string => part !== null)

@@ -3,6 +3,7 @@ import { maximumNesting, nestingBeyond } from '../json-depth.js';
 import type { AnalysisResult } from './types.js';
 import { formatZodIssues } from '../zod-issues.js';
 import { decisionSchema } from './schemas.js';
+import { savedRunOptionsSchema } from './run-options.js';
 
 /**
  * A saved result.json, checked loosely: the fields the listing and the renderers
@@ -135,16 +136,8 @@ export const savedResultSchema = z.looseObject({
     })
     .optional(),
   autohedgeVersion: z.string().optional(),
-  options: z
-    .looseObject({
-      models: z.record(z.string(), z.string()),
-      baseUrlHost: z.string(),
-      maxPositionPct: z.number(),
-      maxCostUsd: z.number().nullable(),
-      search: z.string(),
-      agents: z.array(z.string()),
-    })
-    .optional(),
+  // Runs saved before `options` took the request's names are read into them.
+  options: savedRunOptionsSchema.optional(),
   // Added with claims (docs/claims.md); older runs have neither.
   claims: z.array(claim).optional(),
   claimsSummary: z

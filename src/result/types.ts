@@ -113,34 +113,35 @@ export interface RunUsage {
 }
 
 /**
- * The options that shaped a run, saved with it so result.json explains itself. The
- * base URL is recorded by host only: never a path, query or credential.
+ * The request a run was made from, saved with it as `options` so result.json explains
+ * itself: the request's own fields under its own names (src/run/request.ts), less where it
+ * ran and what it wrote, plus what the run resolved (src/run/run-record.ts). Runs saved
+ * before it had the request's names are read into them (src/result/run-options.ts).
  */
 export interface RunOptionsRecord {
-  /** The model of each agent that took part (or would have: the Director in a full run). */
+  /** Resolved: the model of each agent that took part (or would have: the Director in a full run). */
   models: Record<string, string>;
-  /** Host of the OpenAI-compatible server, e.g. "api.openai.com" or "127.0.0.1:11434". */
+  /** Resolved: host of the OpenAI-compatible server, e.g. "api.openai.com" or "127.0.0.1:11434". */
   baseUrlHost: string;
-  maxPositionPct: number;
-  /** --max-risk: the most of the portfolio one trade may lose at its stop, percent. */
-  maxRiskPct: number;
-  /** --min-reward-risk. */
-  minRewardRisk: number;
-  /** --max-cost; null when no cap was set. */
-  maxCostUsd: number | null;
-  /** The web-search provider chosen for the search tool (`--search`: exa, openai, none). */
+  /** Resolved: the web-search provider chosen for the search tool (`--search`: exa, openai, none). */
   search: string;
-  /** --agent: the desks run alone; empty for a full run. */
-  agents: string[];
-  /** --blind (absent when not set). */
-  blind?: boolean;
-  /** --samples and --min-agreement (absent for one decision). */
-  samples?: number;
-  minAgreement?: number;
-  /** The RunRequest version the run was made from (src/run/request.ts); absent before it existed. */
-  requestVersion?: number;
+  /** The RunRequest version (`requestVersion` in runs saved before); absent before requests existed. */
+  version?: number;
   /** The request's as-of: live, or a historical session's day. Absent before requests existed. */
   asOf?: { kind: 'live' } | { kind: 'historical'; day: string };
+  /** --agent: the desks run alone; empty for a full run. */
+  agents: string[];
+  /** The request's limits; the risk and reward/risk limits are absent in runs saved before they were recorded. */
+  limits: { maxPositionPct: number; maxRiskPct?: number; minRewardRisk?: number };
+  /** --max-cost; null when no cap was set. */
+  maxCostUsd: number | null;
+  /** --blind (absent when not set). */
+  blind?: boolean;
+  /** --samples and --min-agreement as resolved (absent for one decision). */
+  samples?: number;
+  minAgreement?: number;
+  /** --service-tier (absent when not set). */
+  serviceTier?: string;
 }
 
 export interface AnalysisResult {

@@ -120,29 +120,41 @@ export async function runAndSave(
   return saved;
 }
 
-/** What analyze() is told, all of it from the request and the session. */
+/**
+ * The request's fields that runAndSave and the session act on (where the run goes, what it
+ * runs on, its cap and clock); every other field is analyze()'s, under the request's name.
+ */
+const runFields = [
+  'version',
+  'ticker',
+  'asOf',
+  'baseUrl',
+  'search',
+  'mcpConfig',
+  'cassette',
+  'save',
+  'out',
+  'maxCostUsd',
+] as const satisfies ReadonlyArray<keyof RunRequest>;
+type AnalysisFields = Omit<RunRequest, (typeof runFields)[number]>;
+const isRunField = (field: string) => (runFields as readonly string[]).includes(field);
+
+/** What analyze() is told, all of it from the request and the session: a new request field reaches it as it is named. */
 function analyzeOptionsOf(
   request: RunRequest,
   session: RunSession,
   clock: RunClock,
   signal: AbortSignal | undefined,
 ): AnalyzeOptions {
+  const analysis = Object.fromEntries(Object.entries(request).filter(([field]) => !isRunField(field)));
   return {
+    ...(analysis as AnalysisFields),
     asOf: clock.at,
     historical: clock.historical,
-    agents: request.agents,
-    model: request.model,
     env: session.env,
-    maxPositionPct: request.limits.maxPositionPct,
-    guardrailLimits: { maxRiskPct: request.limits.maxRiskPct, minRewardRisk: request.limits.minRewardRisk },
-    refresh: request.refresh,
     demo: session.demo,
     signal,
-    blind: request.blind,
-    samples: request.samples,
-    ...(request.minAgreement !== undefined ? { minAgreement: request.minAgreement } : {}),
     ...(session.promptLayout ? { promptLayout: session.promptLayout } : {}),
-    ...(request.serviceTier ? { serviceTier: request.serviceTier } : {}),
   };
 }
 

@@ -19,9 +19,16 @@ export function baseUrlHost(baseUrl: string | undefined): string {
 }
 
 /**
- * The request as it ran, saved in result.json as `options`: the models and search as
- * resolved where it ran, the server by host only, the limits and the cap. Where it was
- * saved and how it was printed (the sinks) are not part of it.
+ * Request fields the record leaves out: the ticker (the result's own), where it ran (the
+ * server and the model are recorded as resolved below; the MCP config, the cassette) and
+ * what it wrote. Every other field is recorded under its own name, a new one included.
+ */
+const unrecorded = ['ticker', 'model', 'baseUrl', 'search', 'mcpConfig', 'cassette', 'refresh', 'save', 'out'];
+
+/**
+ * The request as it ran, saved in result.json as `options`: its fields under the request's
+ * names, and what it resolved where it ran — the models, the search, the server by host only.
+ * One decision (samples 1) and a run that is not blind leave those fields out, as before.
  */
 export function runRecord(
   request: RunRequest,
@@ -29,23 +36,19 @@ export function runRecord(
 ): RunOptionsRecord {
   const models = resolveModels(request.model, session.env);
   const involved: string[] = request.agents.length > 0 ? request.agents : Object.keys(models);
+  const { blind, samples, minAgreement, ...asked } = Object.fromEntries(
+    Object.entries(request).filter(([field]) => !unrecorded.includes(field)),
+  ) as Partial<RunRequest>;
   return {
     models: Object.fromEntries(involved.map((id) => [id, models[id as AgentId]])),
     baseUrlHost: baseUrlHost(session.baseUrl),
-    maxPositionPct: request.limits.maxPositionPct,
-    maxRiskPct: request.limits.maxRiskPct,
-    minRewardRisk: request.limits.minRewardRisk,
-    maxCostUsd: request.maxCostUsd,
     // The provider chosen (the request, else AUTOHEDGE_SEARCH), not whether a key was set:
     // a replay of the same run must record the same options.
     search: request.blind ? 'none' : resolveSearchChoice(request.search, session.env),
+    ...(asked as Omit<RunOptionsRecord, 'models' | 'baseUrlHost' | 'search'>),
     agents: [...request.agents],
-    ...(request.blind ? { blind: true } : {}),
-    ...(request.samples > 1
-      ? { samples: request.samples, minAgreement: request.minAgreement ?? defaultMinAgreement }
-      : {}),
-    requestVersion: request.version,
-    asOf: request.asOf,
+    ...(blind ? { blind: true } : {}),
+    ...(samples !== undefined && samples > 1 ? { samples, minAgreement: minAgreement ?? defaultMinAgreement } : {}),
   };
 }
 

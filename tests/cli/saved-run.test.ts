@@ -73,13 +73,11 @@ describe('a saved run explains itself and says where it went', () => {
     expect(result.options).toEqual({
       models: { quant: 'gpt-4.1' },
       baseUrlHost: 'api.openai.com',
-      maxPositionPct: 7.5,
-      maxRiskPct: expect.any(Number),
-      minRewardRisk: expect.any(Number),
+      limits: { maxPositionPct: 7.5, maxRiskPct: expect.any(Number), minRewardRisk: expect.any(Number) },
       maxCostUsd: 5,
       search: 'exa',
       agents: ['quant'],
-      requestVersion: 1,
+      version: 1,
       asOf: { kind: 'live' },
     });
   });

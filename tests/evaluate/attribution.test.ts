@@ -139,9 +139,7 @@ describe('trials for the Deflated Sharpe', () => {
     const options = (search: string, maxRiskPct = 1) => ({
       models: { director: 'gpt-4.1', quant: 'gpt-4.1' },
       baseUrlHost: 'api.openai.com',
-      maxPositionPct: 10,
-      maxRiskPct,
-      minRewardRisk: 1.5,
+      limits: { maxPositionPct: 10, maxRiskPct, minRewardRisk: 1.5 },
       maxCostUsd: null,
       search,
       agents: [],

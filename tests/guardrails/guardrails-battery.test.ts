@@ -67,7 +67,7 @@ describe("a library caller's limits", () => {
   it('analyze() refuses a bad limit before any model call', async () => {
     const model = new ScriptedModel({});
     await expect(
-      analyze('ACME', { guardrailLimits: { maxStopAtr: Number.NaN } }, { model, market: fakeMarket(), search: null }),
+      analyze('ACME', { limits: { maxStopAtr: Number.NaN } }, { model, market: fakeMarket(), search: null }),
     ).rejects.toThrow(/guardrail limit maxStopAtr/);
     expect(model.requests).toEqual([]);
   });

@@ -61,6 +61,7 @@ describe('autohedge mcp --demo with the SDK client', () => {
       'maxCostUsd',
       'blind',
       'samples',
+      'minAgreement',
       'asOf',
     ]);
     expect(analyze.inputSchema.required).toEqual(['ticker']);

@@ -141,7 +141,7 @@ describe.skipIf(!available)(available ? 'one RunRequest, four shells' : noRedisM
     const [cli, universe, job, mcp] = [await viaAnalyze(), await viaUniverse(), await viaQueue(), await viaMcp()];
     expect(cli.status).toBe('ok');
     expect(cli.asOfMode).toBe('historical');
-    expect(cli.options).toMatchObject({ asOf: { kind: 'historical', day }, requestVersion: 1, maxCostUsd: 1 });
+    expect(cli.options).toMatchObject({ asOf: { kind: 'historical', day }, version: 1, maxCostUsd: 1 });
     expect(cli.autohedgeVersion).toMatch(/^\d+\.\d+\.\d+/);
     expect(comparable(universe)).toEqual(comparable(cli));
     expect(comparable(job)).toEqual(comparable(cli));

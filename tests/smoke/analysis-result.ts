@@ -315,13 +315,15 @@ export const analysisResultSchema = z.strictObject({
     .strictObject({
       models: z.record(z.string(), z.string().min(1)),
       baseUrlHost: z.string().min(1),
-      maxPositionPct: z.number().positive(),
-      maxRiskPct: z.number().positive(),
-      minRewardRisk: z.number().positive(),
+      limits: z.strictObject({
+        maxPositionPct: z.number().positive(),
+        maxRiskPct: z.number().positive(),
+        minRewardRisk: z.number().positive(),
+      }),
       maxCostUsd: z.number().positive().nullable(),
       search: z.string().min(1),
       agents: z.array(z.string()),
-      requestVersion: z.literal(1),
+      version: z.literal(1),
       asOf: z.discriminatedUnion('kind', [
         z.strictObject({ kind: z.literal('live') }),
         z.strictObject({ kind: z.literal('historical'), day: z.iso.date() }),
@@ -329,6 +331,7 @@ export const analysisResultSchema = z.strictObject({
       blind: z.literal(true).optional(),
       samples: z.number().int().min(2).optional(),
       minAgreement: z.number().min(0).max(1).optional(),
+      serviceTier: z.enum(['flex', 'default']).optional(),
     })
     .optional(),
   blind: z.strictObject({ alias: z.string().min(1), scale: z.number().positive() }).optional(),

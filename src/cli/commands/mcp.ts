@@ -1,6 +1,7 @@
 import { CassetteError, ExitCode, UsageError } from '../../errors.js';
 import { validateTicker } from '../../market/ticker.js';
 import type { AnalyzeEvent, AnalyzeInput, ServeHandlers } from '../../mcp/server.js';
+import { requestOfCall } from '../../mcp/analyze-input.js';
 import type { EvaluateInput } from '../../mcp/server-tools.js';
 import { defaultBenchmark, defaultHorizons, defaultSeed } from '../../evaluate/defaults.js';
 import { autohedgeHome, packageVersion } from '../../paths.js';
@@ -215,21 +216,19 @@ async function analyzeWithin(
 }
 
 /**
- * One MCP analyze call as a RunRequest: the server's flags, the call's ticker, desks and
- * as-of day, its cap the lower of the call's and --run-max-cost (the server's budget may
- * grant it less: see AnalysisGate). A closed or future day is refused before any session
+ * One MCP analyze call as a RunRequest: the server's flags with what the call set
+ * (requestOfCall), its cap the lower of the call's and --run-max-cost (the server's budget
+ * may grant it less: see AnalysisGate). A closed or future day is refused before any session
  * opens, as `analyze --as-of` refuses it.
  */
 function requestOf(input: AnalyzeInput, flags: McpOptions, search: SearchChoice, deps: CliDeps): RunRequest {
-  const request = parseRunRequest({
-    ...requestFromFlags({ ...flags, asOf: input.asOf }, search),
-    ticker: validateTicker(input.ticker),
-    agents: input.agents ?? [],
-    maxCostUsd: Math.min(input.maxCostUsd ?? flags.runMaxCost, flags.runMaxCost),
-    // A blind call searches nothing and binds no MCP tool, whatever the server was started with.
-    ...(input.blind ? { blind: true, search: 'none', mcpConfig: undefined } : {}),
-    ...(input.samples !== undefined ? { samples: input.samples } : {}),
-  });
+  const request = parseRunRequest(
+    requestOfCall(
+      { ...input, ticker: validateTicker(input.ticker) },
+      requestFromFlags(flags, search),
+      flags.runMaxCost,
+    ),
+  );
   const clock = resolveRunClock(request, deps.now?.() ?? new Date(), () => new Date());
   checkSearchForHistoricalRun(search, clock.historical);
   if (flags.demo && clock.historical)
