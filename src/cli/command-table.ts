@@ -119,8 +119,9 @@ export const probeSpec = {
   description: 'a named and a blind run of one ticker on one market fetch, side by side: did the model read the data?',
   args: [['<ticker>', 'ticker symbol']],
   groups: ['model'],
-  options: ['asOf', 'json', 'maxCost', 'record', 'replay', 'save', 'quiet'],
+  options: ['asOf', 'json', 'maxCost', 'record', 'replay', 'demo', 'save', 'quiet'],
   help: {
+    demo: "replay the demo's probe of ACME (synthetic data, no keys, no network; saved as demo runs)",
     json: 'print the comparison JSON only',
     maxCost: 'stop making model calls before the spend of both runs would pass this many USD',
     record: helpWording.record('of both runs'),

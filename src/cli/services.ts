@@ -312,6 +312,8 @@ function checkDemoTickers(covered: string[], tickers: string[], command: DemoCal
     market: `drop --demo for the real market data of ${uncovered}`,
     portfolio: `drop --demo to price ${uncovered} from the market (no model key needed)`,
     analyze: `set OPENAI_API_KEY to analyse ${uncovered}`,
+    probe: `set OPENAI_API_KEY to probe ${uncovered}`,
+    enqueue: `drop --demo to queue ${uncovered} for workers with a model key`,
   }[command];
   throw new UsageError(
     `the demo covers ${covered.join(', ')} only (synthetic data); run \`autohedge ${command} ${example} --demo\`, or ${instead}`,
@@ -319,7 +321,7 @@ function checkDemoTickers(covered: string[], tickers: string[], command: DemoCal
 }
 
 /** Who asks the demo for tickers: its refusal says what that caller can do instead. */
-export type DemoCaller = 'analyze' | 'market' | 'portfolio' | 'mcp';
+export type DemoCaller = 'analyze' | 'market' | 'portfolio' | 'mcp' | 'probe' | 'enqueue';
 
 /** One line per request a replay had no recording for (leaving out those of the agents in `except`), then MCP's. */
 function replayMisses(interception: Interception, mcpMisses: readonly string[], except: readonly string[]): string[] {
