@@ -91,7 +91,8 @@ describe.skipIf(!available)(available ? 'the queue demo on a real Redis (built C
         queue,
       ]);
       expect(waited.code, waited.stderr).toBe(0);
-      const [result] = JSON.parse(waited.stdout) as AnalysisResult[];
+      // One ticker: one AnalysisResult, as `analyze --json` prints it.
+      const result = JSON.parse(waited.stdout) as AnalysisResult;
       expect(result).toMatchObject({
         ticker: 'ACME',
         status: 'ok',
@@ -101,9 +102,11 @@ describe.skipIf(!available)(available ? 'the queue demo on a real Redis (built C
       await eventually('the worker to save the run', () => savedRuns(worker.home).length === 1, 30_000);
       expect(savedRuns(worker.home)[0]).toMatchObject({ ticker: 'ACME', demo: true, status: 'ok' });
     } finally {
-      expect(await worker.stop()).toBe(0);
+      // SIGTERM: a clean stop, with the CLI's exit code for a terminated command (src/cli/main.ts).
+      expect(await worker.stop()).toBe(143);
     }
     expect(worker.stderr()).toContain('job ACME@2026-11-27 done: ok');
+    expect(worker.stderr()).toContain('autohedge worker: stopped');
   }, 180_000);
 
   it('refuses a ticker the demo does not hold before queueing it', async () => {
