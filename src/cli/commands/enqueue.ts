@@ -11,8 +11,7 @@ import { exitCodeForStatus, worstExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import type { EnqueueCliOptions } from '../command-table.js';
 import { queueNameFrom, redisUrlFrom } from '../queue-options.js';
-import { openSession } from '../request-session.js';
-import { checkReplayFlags } from './analyze.js';
+import { checkReplayFlags } from './demo-options.js';
 import { checkBlindAndSamples } from './blind-options.js';
 import type { RunRequest } from '../../run/request.js';
 import { createResultPrinter } from './result-printer.js';
@@ -84,6 +83,8 @@ export async function enqueueCommand(
  * by the session the demo worker opens too; a ticker the demo does not hold is refused here.
  */
 async function demoDay(requests: readonly RunRequest[], io: CliIo, deps: CliDeps, argv: string[]): Promise<string> {
+  // Loaded only here: the clients' modules would slow every enqueue for the demo's sake.
+  const { openSession } = await import('../request-session.js');
   const session = await openSession(requests[0]!, io, deps, argv);
   try {
     session.checkDemoTickers(

@@ -16,7 +16,8 @@ import { redactingIo } from '../redact.js';
 import { openSession } from '../request-session.js';
 import { requestFromFlags } from '../run-request-flags.js';
 import type { Session } from '../services.js';
-import { checkPricesKnown, checkReplayFlags } from './analyze.js';
+import { checkPricesKnown } from './analyze.js';
+import { checkReplayFlags } from './demo-options.js';
 
 /**
  * `autohedge probe <ticker>`: did the model read the data or remember the stock? One

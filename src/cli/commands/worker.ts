@@ -1,5 +1,5 @@
 import { queueNameFrom, redisUrlFrom } from '../queue-options.js';
-import { checkReplayFlags } from './analyze.js';
+import { checkReplayFlags } from './demo-options.js';
 import { sanitizeText } from '../../sanitize.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { CliDeps } from '../deps.js';
