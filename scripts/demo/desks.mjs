@@ -9,7 +9,14 @@ import { numbersNotInBlock, readMarketBlock } from './market-block.mjs';
 const disclaimer = 'Synthetic demo report on a fictional company: scripted text, not investment advice.';
 
 const round2 = (value) => Math.round(value * 100) / 100;
-const usd = (value) => `${value.toFixed(2)} USD`;
+/** A price in the block's own unit: USD, or a blind run's blind units. */
+const money = (market, value) => `${value.toFixed(2)} ${market.unit}`;
+
+/**
+ * What a Sentiment report without a news search says first (`--search none`, a blind run:
+ * `autohedge probe`), and what tells the Director that no news was read.
+ */
+const noNewsMarker = 'no news search in this run';
 
 /** Levels the Execution desk proposes and the Director adopts, from the block's numbers. */
 export function tradePlan(market, stance) {
@@ -114,7 +121,7 @@ export function riskReport(market, plan) {
     `A stop 2 × ATR from entry sits about ${plan.stopDistancePct.toFixed(2)} % away. Risking 0.35 % of the portfolio on that stop allows at most ${plan.maximumSizePct} % of the portfolio${plan.maximumSizePct === 10 ? ' (capped at the 10 % single-name limit)' : ''}. ${sizing}`,
     '',
     'EXPOSURE',
-    `${market.sector} / ${market.industry}; with beta ${market.beta.text} the position ${market.beta.value > 1 ? 'amplifies' : 'dampens'} market moves. Liquidity is ample: ${market.averageVolume} a day on average. Valuation: trailing P/E ${market.trailingPE.text}, forward ${market.forwardPE.text}${richer ? ', rich enough that a miss would be punished' : ', undemanding'}; debt/equity ${market.debtToEquity.text}.`,
+    `${market.industry ? `${market.sector} / ${market.industry}` : market.sector}; with beta ${market.beta.text} the position ${market.beta.value > 1 ? 'amplifies' : 'dampens'} market moves. Liquidity is ample: ${market.averageVolume} a day on average. Valuation: trailing P/E ${market.trailingPE.text}, forward ${market.forwardPE.text}${richer ? ', rich enough that a miss would be punished' : ', undemanding'}; debt/equity ${market.debtToEquity.text}.`,
     '',
     'RISK SCORE',
     `${score.toFixed(2)} (0 low, 1 high), driven by 1-year volatility of ${market.volatility1y.text}, the ${market.drawdown.text} drawdown and ${richer ? 'the valuation' : `leverage (debt/equity ${market.debtToEquity.text})`}.`,
@@ -126,10 +133,10 @@ export function executionReport(market, plan) {
   if (plan.stance === 'buy') {
     lines.push(
       'ORDER',
-      `Limit buy at ${usd(plan.entry)}, half an ATR below the last close of ${market.lastClose.text}, for ${plan.sizePct} % of the portfolio.`,
+      `Limit buy at ${money(market, plan.entry)}, half an ATR below the last close of ${market.lastClose.text}, for ${plan.sizePct} % of the portfolio.`,
       '',
       'LEVELS',
-      `Stop-loss ${usd(plan.stop)} (2 × ATR below entry, ${plan.stop < market.support.value ? 'under' : 'above'} support ${market.support.text}); take-profit ${usd(plan.target)} (3.5 × ATR above entry, ${plan.target > market.resistance.value ? 'beyond' : 'short of'} resistance ${market.resistance.text}). Reward-to-risk ${plan.rewardRisk.toFixed(2)}.`,
+      `Stop-loss ${money(market, plan.stop)} (2 × ATR below entry, ${plan.stop < market.support.value ? 'under' : 'above'} support ${market.support.text}); take-profit ${money(market, plan.target)} (3.5 × ATR above entry, ${plan.target > market.resistance.value ? 'beyond' : 'short of'} resistance ${market.resistance.text}). Reward-to-risk ${plan.rewardRisk.toFixed(2)}.`,
       '',
       'TIME IN FORCE',
       `GTC for five sessions. Scale in: half at the limit, half on a daily close above resistance ${market.resistance.text}; take half off at the target and trail the rest by 2 × ATR.`,
@@ -140,16 +147,16 @@ export function executionReport(market, plan) {
   } else {
     lines.push(
       'ORDER',
-      `No new order: the setup does not pay for its risk yet. Existing holders: protective stop at ${usd(plan.stop)}, half an ATR below support ${market.support.text}.`,
+      `No new order: the setup does not pay for its risk yet. Existing holders: protective stop at ${money(market, plan.stop)}, half an ATR below support ${market.support.text}.`,
       '',
       'IF IT TURNS',
-      `A limit buy at support ${market.support.text} only after a daily close back above SMA50 ${market.sma50.text}; stop ${usd(plan.stop)}, target resistance ${market.resistance.text}, reward-to-risk ${plan.rewardRisk.toFixed(2)}.`,
+      `A limit buy at support ${market.support.text} only after a daily close back above SMA50 ${market.sma50.text}; stop ${money(market, plan.stop)}, target resistance ${market.resistance.text}, reward-to-risk ${plan.rewardRisk.toFixed(2)}.`,
       '',
       'TIME IN FORCE',
       'Day orders only while the trend is mixed; re-assess weekly.',
       '',
       'INVALIDATION',
-      `A daily close below ${usd(plan.stop)} ends the case for holding.`,
+      `A daily close below ${money(market, plan.stop)} ends the case for holding.`,
     );
   }
   return lines.join('\n');
@@ -171,6 +178,11 @@ const sentimentViews = {
     contrarian: 'Pessimism on freight is widespread; a rate floor during peak season could surprise positively.',
   },
 };
+
+/** Whether the request offers Sentiment its search tool (`--search none` and a blind run do not). */
+function offersSearch(body) {
+  return (body.tools ?? []).some((tool) => tool.function?.name === 'exa_search');
+}
 
 /** The JSON array inside the exa_search result block. */
 function searchResults(toolMessage) {
@@ -206,25 +218,55 @@ export function sentimentReport(company, toolMessage) {
   ].join('\n');
 }
 
+/** The company as the prompt names it: its name and ticker, or a blind run's alias alone. */
+function who(market) {
+  return market.blind ? market.name : `${market.name} (${market.symbol})`;
+}
+
+/** Sentiment with no search tool (`--search none`, a blind run): what the market data alone says, as its prompt asks. */
+export function sentimentWithoutNews(market, company) {
+  const score = company.stance === 'buy' ? 0.6 : 0.45;
+  return [
+    `Synthetic demo report on a fictional company: ${noNewsMarker}, so this rests on the market data alone.`,
+    '',
+    'SENTIMENT SCORE',
+    `${score.toFixed(2)} (0 very negative, 1 very positive): read from the price action only, ${company.stance === 'buy' ? 'a market that is buying the recovery' : 'a market that is waiting'}.`,
+    '',
+    'WHAT THE DATA SHOWS',
+    `- Returns: 1 month ${market.returns.m1.text}, 3 months ${market.returns.m3.text}, 1 year ${market.returns.y1.text}.`,
+    `- Momentum: RSI(14) ${market.rsi.text}.`,
+    `- The close is ${market.fromHigh.text} from the year's high.`,
+    '',
+    'TRADING IMPLICATIONS',
+    'With no news read, an event the data does not show can move the price: size for a gap.',
+    '',
+    'CONTRARIAN SIGNALS',
+    'None that the price action alone can show.',
+  ].join('\n');
+}
+
 export function plan(market, company) {
   const buy = company.stance === 'buy';
   const thesis = buy
-    ? `${market.name} (${market.symbol}) is a fictional company in autohedge's synthetic demo. It closed at ${market.lastClose.text}, above its SMA200 of ${market.sma200.text}, after a ${market.drawdown.text} drawdown earlier in the year, with RSI(14) at ${market.rsi.text}. A recovery toward resistance at ${market.resistance.text} with volatility contained would make it a buy; a close below support at ${market.support.text} would argue for waiting. Sentiment after the third-quarter results is the swing factor.`
-    : `${market.name} (${market.symbol}) is a fictional company in autohedge's synthetic demo. It closed at ${market.lastClose.text}, ${market.vsSma200.value < 0 ? 'below' : 'above'} its SMA200 of ${market.sma200.text}, inside a year-long range between ${market.low.text} and ${market.high.text}. A close above resistance at ${market.resistance.text} on firmer freight news would make it a buy; a break of support at ${market.support.text} a sell. Otherwise the dividend makes it a hold.`;
+    ? `${who(market)} is a fictional company in autohedge's synthetic demo. It closed at ${market.lastClose.text}, above its SMA200 of ${market.sma200.text}, after a ${market.drawdown.text} drawdown earlier in the year, with RSI(14) at ${market.rsi.text}. A recovery toward resistance at ${market.resistance.text} with volatility contained would make it a buy; a close below support at ${market.support.text} would argue for waiting. Sentiment after the third-quarter results is the swing factor.`
+    : `${who(market)} is a fictional company in autohedge's synthetic demo. It closed at ${market.lastClose.text}, ${market.vsSma200.value < 0 ? 'below' : 'above'} its SMA200 of ${market.sma200.text}, inside a year-long range between ${market.low.text} and ${market.high.text}. A close above resistance at ${market.resistance.text} on firmer freight news would make it a buy; a break of support at ${market.support.text} a sell. Otherwise the dividend makes it a hold.`;
   return {
     thesis,
     briefs: {
       quant: `Is the trend intact? Judge the close of ${market.lastClose.text} against SMA20, SMA50 and SMA200, RSI(14) at ${market.rsi.text}, and the distance from the year's high of ${market.high.text}; score trend, momentum and volatility from 0 to 1.`,
       risk: `Size a position from ATR(14) of ${market.atr.text} and 1-year volatility of ${market.volatility1y.text}: stop distance, maximum size as a share of the portfolio, and a risk score. Comment on valuation at a trailing P/E of ${market.trailingPE.text}.`,
       execution: `Propose an order: entry relative to the last close of ${market.lastClose.text} and ATR, a stop and a target using support ${market.support.text} and resistance ${market.resistance.text}; give reward-to-risk and time in force.`,
-      sentiment: `Search the last 30 days of news on ${market.name}: results, guidance, contracts, management and regulation. Score the sentiment and cite every source.`,
+      sentiment: market.blind
+        ? 'No news can be searched in a blind run: read the mood from the market data alone (returns, volume, distance from the high) and score the sentiment.'
+        : `Search the last 30 days of news on ${market.name}: results, guidance, contracts, management and regulation. Score the sentiment and cite every source.`,
     },
   };
 }
 
-export function decision(market, company) {
+export function decision(market, company, newsRead = true) {
   const trade = tradePlan(market, company.stance);
   const view = sentimentViews[company.stance];
+  if (!newsRead) return decisionWithoutNews(market, company, trade);
   if (company.stance === 'buy') {
     return {
       action: 'BUY',
@@ -235,7 +277,7 @@ export function decision(market, company) {
       entry: trade.entry,
       stopLoss: trade.stop,
       takeProfit: trade.target,
-      rationale: `Synthetic demo decision on a fictional company, not advice. The close of ${market.lastClose.text} is above SMA50 and SMA200 with RSI(14) at ${market.rsi.text}, and news sentiment scores ${view.score.toFixed(2)} after the results beat. Execution's limit at ${usd(trade.entry)} with a stop at ${usd(trade.stop)} and a target of ${usd(trade.target)} gives reward-to-risk ${trade.rewardRisk.toFixed(2)}. Risk allows up to ${trade.maximumSizePct} % on a 2 × ATR stop; ${trade.sizePct} % keeps room for a gap on the EU review or margins.`,
+      rationale: `Synthetic demo decision on a fictional company, not advice. The close of ${market.lastClose.text} is above SMA50 and SMA200 with RSI(14) at ${market.rsi.text}, and news sentiment scores ${view.score.toFixed(2)} after the results beat. Execution's limit at ${money(market, trade.entry)} with a stop at ${money(market, trade.stop)} and a target of ${money(market, trade.target)} gives reward-to-risk ${trade.rewardRisk.toFixed(2)}. Risk allows up to ${trade.maximumSizePct} % on a 2 × ATR stop; ${trade.sizePct} % keeps room for a gap on the EU review or margins.`,
       keyRisks: [
         'Start-up costs at the new plant may hold margins flat next quarter',
         'EU safety review could delay the CB-7 launch',
@@ -254,9 +296,21 @@ export function decision(market, company) {
     entry: null,
     stopLoss: trade.stop,
     takeProfit: null,
-    rationale: `Synthetic demo decision on a fictional company, not advice. The close of ${market.lastClose.text} sits ${market.vsSma50.value < 0 ? 'below' : 'above'} SMA50 and ${market.vsSma200.value < 0 ? 'below' : 'above'} SMA200 with RSI(14) at ${market.rsi.text}, and news sentiment scores ${view.score.toFixed(2)} on soft freight volumes. Nothing argues for adding; the dividend argues against selling. Existing holders keep a reference stop at ${usd(trade.stop)}, half an ATR below support at ${market.support.text}.`,
+    rationale: `Synthetic demo decision on a fictional company, not advice. The close of ${market.lastClose.text} sits ${market.vsSma50.value < 0 ? 'below' : 'above'} SMA50 and ${market.vsSma200.value < 0 ? 'below' : 'above'} SMA200 with RSI(14) at ${market.rsi.text}, and news sentiment scores ${view.score.toFixed(2)} on soft freight volumes. Nothing argues for adding; the dividend argues against selling. Existing holders keep a reference stop at ${money(market, trade.stop)}, half an ATR below support at ${market.support.text}.`,
     keyRisks: ['Freight volumes and spot rates keep falling', `Leverage: debt/equity of ${market.debtToEquity.text}`, `A break of support at ${market.support.text}`],
     dissent: 'Sentiment sees a contrarian case in widespread freight pessimism; Quant and Risk see no edge yet.',
+  };
+}
+
+/** The decision when Sentiment read no news (`--search none`, a blind run): the same call, argued from the data alone. */
+function decisionWithoutNews(market, company, trade) {
+  const base = decision(market, company);
+  const levels = company.stance === 'buy' ? `Execution's limit at ${money(market, trade.entry)} with a stop at ${money(market, trade.stop)} and a target of ${money(market, trade.target)} gives reward-to-risk ${trade.rewardRisk.toFixed(2)}. ` : `Existing holders keep a reference stop at ${money(market, trade.stop)}. `;
+  return {
+    ...base,
+    rationale: `Synthetic demo decision on a fictional company, not advice. No news was read in this run: the call rests on the market data alone. The close of ${market.lastClose.text} against SMA50 ${market.sma50.text} and SMA200 ${market.sma200.text}, with RSI(14) at ${market.rsi.text}. ${levels}Risk allows up to ${trade.maximumSizePct} % on a 2 × ATR stop.`,
+    keyRisks: [`1-year volatility of ${market.volatility1y.text} and a ${market.drawdown.text} drawdown this year`, `A daily close below support at ${market.support.text}`, 'No news was read: an event the data does not show can gap the price'],
+    dissent: 'Sentiment read the price action only; the desks agree on the levels, not on how much the missing news matters.',
   };
 }
 
@@ -324,11 +378,16 @@ function schemaOf(body) {
   return { name: body.response_format?.json_schema?.name, tool: null };
 }
 
+/** A ticker (or a blind run's alias, "Company A") as a piece of an id: `acme`, `company-a`. */
+function slug(symbol) {
+  return symbol.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+}
+
 /** A JSON answer as the request wants it: text, or the forced tool's call. */
 function structured(body, value, symbol) {
   const { name, tool } = schemaOf(body);
   const json = JSON.stringify(value);
-  return tool ? { toolCall: { id: `call_demo_${symbol.toLowerCase()}_${name}`, name: tool, arguments: json } } : { text: json };
+  return tool ? { toolCall: { id: `call_demo_${slug(symbol)}_${name}`, name: tool, arguments: json } } : { text: json };
 }
 
 /**
@@ -336,9 +395,9 @@ function structured(body, value, symbol) {
  * Routed by the sending agent (the x-autohedge-agent header) and, for the Director,
  * by the structured output it asks for.
  */
-export function answerFor(agent, body) {
+export function answerFor(agent, body, blindCompany = null) {
   const market = readMarketBlock(userPrompt(body));
-  const company = companyFor(market.symbol);
+  const company = market.blind ? blindCompanyOf(blindCompany) : companyFor(market.symbol);
   const trade = tradePlan(market, company.stance);
   switch (agent) {
     case 'director': {
@@ -351,7 +410,8 @@ export function answerFor(agent, body) {
         if (body.messages.length > 2 && (last?.role === 'user' || last?.role === 'tool')) {
           throw new Error(`scripts/demo: the Director was asked to review its ${market.symbol} decision, which breaks a guardrail rule:\n${last.content}`);
         }
-        return structured(body, decision(market, company), market.symbol);
+        const newsRead = !body.messages.some((message) => typeof message.content === 'string' && message.content.includes(noNewsMarker));
+        return structured(body, decision(market, company, newsRead), market.symbol);
       }
       throw new Error(`scripts/demo: the Director asked for an unknown schema '${schema}'`);
     }
@@ -364,6 +424,7 @@ export function answerFor(agent, body) {
     case 'sentiment': {
       const toolMessage = body.messages.find((message) => message.role === 'tool');
       if (toolMessage) return { text: sentimentReport(company, toolMessage.content) };
+      if (!offersSearch(body)) return { text: sentimentWithoutNews(market, company) };
       return { toolCall: { id: `call_demo_${market.symbol.toLowerCase()}_search`, name: 'exa_search', arguments: JSON.stringify(company.search) } };
     }
     default:
@@ -371,8 +432,17 @@ export function answerFor(agent, body) {
   }
 }
 
-/** api.openai.com/v1/chat/completions for the demo: streamed answers, or an OpenAI-shaped error. */
-export function createChatHandler() {
+/** A blind run's prompt hides the company: the recording says which one it is. */
+function blindCompanyOf(company) {
+  if (!company) throw new Error('scripts/demo: a blind run, but the recording named no company for it (createChatHandler({ blindCompany }))');
+  return company;
+}
+
+/**
+ * api.openai.com/v1/chat/completions for the demo: streamed answers, or an OpenAI-shaped
+ * error. `blindCompany`: the company a blind run's alias stands for (the probe's ticker).
+ */
+export function createChatHandler({ blindCompany = null } = {}) {
   const served = new Map();
   return async (request) => {
     const url = new URL(request.url);
@@ -382,16 +452,16 @@ export function createChatHandler() {
       if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new Error(`no route ${request.method} ${url.pathname}`);
       const body = JSON.parse(raw);
       if (body.stream !== true) throw new Error('the demo answers streamed requests only');
-      const answer = answerFor(agent, body);
-      const symbol = readMarketBlock(userPrompt(body)).symbol;
+      const answer = answerFor(agent, body, blindCompany);
+      const symbol = slug(readMarketBlock(userPrompt(body)).symbol);
       const key = `${symbol}-${agent}`;
       const count = (served.get(key) ?? 0) + 1;
       served.set(key, count);
-      const id = `chatcmpl-demo-${symbol.toLowerCase()}-${agent}-${count}`;
+      const id = `chatcmpl-demo-${symbol}-${agent}-${count}`;
       const stream = completionStream({ id, model: body.model, ...answer, promptTokens: Math.ceil(raw.length / 4) });
       return new Response(stream, {
         status: 200,
-        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': `req_demo_${symbol.toLowerCase()}_${agent}_${count}` },
+        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': `req_demo_${symbol}_${agent}_${count}` },
       });
     } catch (error) {
       // Fail the generation loudly rather than record a broken analysis.

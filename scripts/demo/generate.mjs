@@ -13,7 +13,7 @@
 // keeps the fetch it saw first, so a second recording in one process would bypass
 // the recorder.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,10 +26,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 
 /**
  * Each cassette: the runs recorded into it (one child process each), merged. The demo
- * also holds every desk run alone, so `--demo --agent quant` replays too.
+ * also holds every desk run alone, so `--demo --agent quant` replays too, and a probe
+ * (its named run without search and its blind run), so `probe ACME --demo` replays.
  */
 const cassettes = {
-  demo: { tickers: ['ACME'], file: 'demo/demo.cassette.json', runs: [[], ['--agent', 'quant', '--agent', 'risk', '--agent', 'execution']] },
+  demo: { tickers: ['ACME'], file: 'demo/demo.cassette.json', runs: [[], ['--agent', 'quant', '--agent', 'risk', '--agent', 'execution'], 'probe'] },
   smoke: { tickers: ['ACME', 'GLBX'], file: 'tests/fixtures/smoke/acme-glbx.cassette.json', runs: [[]] },
   // `evaluate` of a saved `analyze ACME --demo` run at the evaluation clock (recordEvaluation).
   evaluation: { tickers: ['ACME'], file: 'demo/evaluation.cassette.json', runs: [[]], argv: ['evaluate', '--demo'] },
@@ -72,16 +73,11 @@ async function recordOne(name, runIndex, recorded) {
   if (!spec) throw new Error(`unknown cassette '${name}' (have ${Object.keys(cassettes).join(', ')})`);
   const options = spec.runs[runIndex];
   if (!options) throw new Error(`cassette '${name}' has no run ${runIndex}`);
+  if (options === 'probe') return recordProbe(spec.tickers[0], recorded);
   const scratch = mkdtempSync(path.join(tmpdir(), 'autohedge-demo-'));
 
   // The SDKs would otherwise pick these up from the process and record other URLs.
-  for (const variable of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'EXA_API_KEY', 'EXA_BASE_URL', 'OPENAI_ORG_ID', 'OPENAI_PROJECT_ID']) delete process.env[variable];
-
-  const network = installSyntheticNetwork([
-    { hosts: yahooHosts, handle: createYahooHandler(yahooSession) },
-    { hosts: ['api.openai.com'], handle: createChatHandler() },
-    { hosts: ['api.exa.ai'], handle: createSearchHandler(companies) },
-  ]);
+  const network = installDemoNetwork();
   let stdout;
   try {
     const args = ['analyze', ...spec.tickers, ...options, '--record', recorded, '--json', '--no-save', '--quiet'];
@@ -94,22 +90,65 @@ async function recordOne(name, runIndex, recorded) {
 
   const parsed = JSON.parse(stdout);
   const results = Array.isArray(parsed) ? parsed : [parsed];
-  for (const result of results) {
-    const problems = [];
-    if (result.status !== 'ok') problems.push(`status ${result.status}`);
-    if (result.warnings.length > 0) problems.push(`warnings: ${result.warnings.join('; ')}`);
-    const rules = result.guardrails.map((finding) => finding.rule);
-    const expectedRules = result.mode === 'full' ? expectedGuardrails[result.ticker] : [];
-    if (JSON.stringify(rules) !== JSON.stringify(expectedRules)) problems.push(`guardrails: ${rules.join(', ') || 'none'}`);
-    // Every figure of the scripted prose must match the synthetic data (docs/claims.md).
-    const contradicted = (result.claims ?? []).filter((claim) => claim.status === 'contradicted');
-    if (contradicted.length > 0) problems.push(`contradicted figures: ${contradicted.map((claim) => `${claim.agent} ${claim.text} (the data: ${claim.sourceText})`).join(', ')}`);
-    if (problems.length > 0) throw new Error(`the recorded ${result.ticker} analysis is not the demo it should be: ${problems.join(' | ')}`);
-  }
+  for (const result of results) checkRecorded(result);
 
   rmSync(scratch, { recursive: true, force: true });
   const summary = results.map((result) => (result.decision ? `${result.ticker} ${result.decision.action} ${result.decision.conviction}` : `${result.ticker} ${result.reports.map((report) => report.agent).join('+')}`));
   console.log(`  run ${runIndex + 1}: ${summary.join(', ')}`);
+}
+
+/** The synthetic Yahoo, OpenAI and Exa; `blindCompany` is the company a blind run's alias stands for. */
+function installDemoNetwork(blindCompany = null) {
+  // The SDKs would otherwise pick these up from the process and record other URLs.
+  for (const variable of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'EXA_API_KEY', 'EXA_BASE_URL', 'OPENAI_ORG_ID', 'OPENAI_PROJECT_ID']) delete process.env[variable];
+  return installSyntheticNetwork([
+    { hosts: yahooHosts, handle: createYahooHandler(yahooSession) },
+    { hosts: ['api.openai.com'], handle: createChatHandler({ blindCompany }) },
+    { hosts: ['api.exa.ai'], handle: createSearchHandler(companies) },
+  ]);
+}
+
+/** Warnings a run without search is meant to carry (src/pipeline/search-setup.ts, blind-run.ts): said, not a drift. */
+const searchOffWarning = /^sentiment: (no web search in this run|blind run — web search is off)/;
+
+/** A recorded analysis must be the demo it should be: ok, no other warnings, the expected guardrails, no contradicted figure. */
+function checkRecorded(result) {
+  const problems = [];
+  if (result.status !== 'ok') problems.push(`status ${result.status}`);
+  const warnings = result.warnings.filter((warning) => !searchOffWarning.test(warning));
+  if (warnings.length > 0) problems.push(`warnings: ${warnings.join('; ')}`);
+  const rules = result.guardrails.map((finding) => finding.rule);
+  const expectedRules = result.mode === 'full' ? expectedGuardrails[result.ticker] : [];
+  if (JSON.stringify(rules) !== JSON.stringify(expectedRules)) problems.push(`guardrails: ${rules.join(', ') || 'none'}`);
+  // Every figure of the scripted prose must match the synthetic data (docs/claims.md).
+  const contradicted = (result.claims ?? []).filter((claim) => claim.status === 'contradicted');
+  if (contradicted.length > 0) problems.push(`contradicted figures: ${contradicted.map((claim) => `${claim.agent} ${claim.text} (the data: ${claim.sourceText})`).join(', ')}`);
+  if (problems.length > 0) throw new Error(`the recorded ${result.ticker}${result.blind ? ' blind' : ''} analysis is not the demo it should be: ${problems.join(' | ')}`);
+}
+
+/**
+ * `autohedge probe <ticker>` recorded: its named run (no search) and its blind run (the
+ * alias "Company A", prices scaled to 100), both saved in a scratch home so each result
+ * is checked like any recorded analysis; the comparison must find the same call.
+ */
+async function recordProbe(ticker, recorded) {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'autohedge-demo-probe-'));
+  const home = path.join(scratch, 'home');
+  const network = installDemoNetwork(companies[ticker]);
+  let stdout;
+  try {
+    const args = ['probe', ticker, '--record', recorded, '--json', '--quiet'];
+    stdout = await runCliInProcess(args, { AUTOHEDGE_HOME: home, ...generatorKeys, AUTOHEDGE_DEMO_RECORDING: '1' }, scratch, demoAsOf);
+  } finally {
+    network.restore();
+  }
+  const comparison = JSON.parse(stdout);
+  const runsDir = path.join(home, 'runs');
+  for (const run of readdirSync(runsDir)) checkRecorded(JSON.parse(readFileSync(path.join(runsDir, run, 'result.json'), 'utf8')));
+  if (comparison.verdict !== 'consistent') throw new Error(`the recorded probe of ${ticker} is not consistent: ${stdout}`);
+  rmSync(scratch, { recursive: true, force: true });
+  const side = (run) => `${run.action} ${run.conviction}`;
+  console.log(`  probe: ${ticker} named ${side(comparison.named)}, blind ${side(comparison.blind)}, ${comparison.verdict}`);
 }
 
 /** The CLI in a child process: the demo analysis replays its own cassette, outside this recording. */

@@ -2,29 +2,38 @@
 // the numbers in front of them (as text, unchanged) and derive the rest from those
 // same numbers. A line that no longer matches means src/market changed its block:
 // the generator stops rather than write a report about numbers it did not see.
+// A blind run's block (autohedge probe) reads the same, with an alias for the name,
+// prices in "blind units" (the last close is 100.00) and session offsets (D-0) for dates.
+
+/** A price as the block writes it: in USD, or in a blind run's blind units. */
+const price = String.raw`\S+ (?:USD|blind units)`;
+/** A named run's date, or a blind run's session offset. */
+const day = String.raw`(?:\d{4}-\d{2}-\d{2}|D-\d+)`;
+const line = (source) => new RegExp(source.replaceAll('PRICE', price).replaceAll('DAY', day), 'm');
 
 const patterns = {
   header: /^MARKET DATA — (\S+) \((.+)\), as of (\d{4}-\d{2}-\d{2})$/m,
-  sector: /^Sector: (.+) \| Industry: (.+)$/m,
-  lastPrice: /^Last price: (\S+ USD) \((\d{4}-\d{2}-\d{2})\); day change (\S+ USD) \((\S+ %)\)$/m,
+  blindHeader: /^MARKET DATA — (.+?) \(blind: [^)]*\), as of session (D-\d+)$/m,
+  sector: /^Sector: ([^|\n]+?)(?: \| Industry: (.+))?$/m,
+  lastPrice: line(String.raw`^Last price: (PRICE)(?: \((DAY)\))?; day change (PRICE) \((\S+ %)\)$`),
   marketCap: /^Market cap: (.+)$/m,
   pe: /^P\/E: trailing (\S+); forward (\S+)$/m,
   beta: /^Beta \(vs market\): (\S+)$/m,
-  yahooRange: /^52-week range \([^)]+\): (\S+ USD) – (\S+ USD)$/m,
+  yahooRange: line(String.raw`^52-week range \([^)]+\): (PRICE) – (PRICE)$`),
   averageVolume: /^Average daily volume \(3 months\): (.+)$/m,
   dividendYield: /^Dividend yield: (.+)$/m,
-  target: /^Analyst mean target: (\S+ USD) \| Recommendation: (.+)$/m,
+  target: line(String.raw`^Analyst mean target: (PRICE) \| Recommendation: (.+)$`),
   margins: /^Profit margin: (\S+ %) \| Revenue growth \(year over year\): (\S+ %)$/m,
   debtToEquity: /^Debt\/equity: (\S+ %)/m,
-  lastClose: /^Last close: (\S+ USD) \((\d{4}-\d{2}-\d{2})\)$/m,
+  lastClose: line(String.raw`^Last close: (PRICE) \((DAY)\)$`),
   returns: /^Returns to \S+: 1 day (\S+ %), 1 week (\S+ %), 1 month (\S+ %), 3 months (\S+ %), 6 months (\S+ %), 1 year (\S+ %)$/m,
-  averages: /^Moving averages \(\S+\): SMA20 (\S+ USD) \(close (\S+ %) vs it\); SMA50 (\S+ USD) \(close (\S+ %) vs it\); SMA200 (\S+ USD) \(close (\S+ %) vs it\)$/m,
+  averages: line(String.raw`^Moving averages \(\S+\): SMA20 (PRICE) \(close (\S+ %) vs it\); SMA50 (PRICE) \(close (\S+ %) vs it\); SMA200 (PRICE) \(close (\S+ %) vs it\)$`),
   rsi: /^RSI\(14\): (\S+) \(/m,
-  atr: /^ATR\(14\): (\S+ USD) = (\S+ %) of close/m,
+  atr: line(String.raw`^ATR\(14\): (PRICE) = (\S+ %) of close`),
   volatility: /^Volatility \(annualised, daily log returns\): 20-day (\S+ %); 1 year (\S+ %)$/m,
   drawdown: /^Max drawdown \(1 year\): (\S+ %)/m,
-  highLow: /^High\/low of daily bars \(1 year\): high (\S+ USD) \(close (\S+ %) from it\); low (\S+ USD) \(close (\S+ %) from it\)$/m,
-  swing: /^20-session swing levels \(\S+\): support \(lowest low\) (\S+ USD); resistance \(highest high\) (\S+ USD)$/m,
+  highLow: line(String.raw`^High\/low of daily bars \(1 year\): high (PRICE) \(close (\S+ %) from it\); low (PRICE) \(close (\S+ %) from it\)$`),
+  swing: line(String.raw`^20-session swing levels \(\S+\): support \(lowest low\) (PRICE); resistance \(highest high\) (PRICE)$`),
   volume: /^Volume: 20-day average (.+) vs 1 year average (.+) \(ratio (\S+)\)$/m,
   notes: /^DATA NOTES\n- none$/m,
 };
@@ -51,8 +60,10 @@ export function readMarketBlock(prompt) {
     if (!found) throw new Error(`scripts/demo: the MARKET DATA block has no line matching ${name} (${patterns[name]}); update scripts/demo/market-block.mjs`);
     return found;
   };
-  const [, symbol, name, day] = match('header');
-  const [, sector, industry] = match('sector');
+  // A blind run names an alias for both (the company and its ticker are hidden).
+  const blindHeader = block.match(patterns.blindHeader);
+  const [, symbol, name, day] = blindHeader ? [, blindHeader[1], blindHeader[1], blindHeader[2]] : match('header');
+  const [, sector, industry = null] = match('sector');
   const lastPrice = match('lastPrice');
   const pe = match('pe');
   const range = match('yahooRange');
@@ -69,6 +80,9 @@ export function readMarketBlock(prompt) {
   match('notes');
   return {
     block,
+    blind: blindHeader !== null,
+    /** What the block's prices are in: USD, or a blind run's blind units. */
+    unit: blindHeader ? 'blind units' : 'USD',
     symbol,
     name,
     day,

@@ -120,8 +120,9 @@ export const probeSpec = {
   description: 'a named and a blind run of one ticker on one market fetch, side by side: did the model read the data?',
   args: [['<ticker>', 'ticker symbol']],
   groups: ['model'],
-  options: ['asOf', 'json', 'maxCost', 'record', 'replay', 'save', 'quiet'],
+  options: ['asOf', 'json', 'maxCost', 'record', 'replay', 'demo', 'save', 'quiet'],
   help: {
+    demo: "replay the demo's probe of ACME (synthetic data, no keys, no network; saved as demo runs)",
     json: 'print the comparison JSON only',
     maxCost: 'stop making model calls before the spend of both runs would pass this many USD',
     record: helpWording.record('of both runs'),
@@ -135,9 +136,10 @@ export const workerSpec = {
   name: 'worker',
   description: 'process analysis jobs from a Redis queue (BullMQ) until SIGTERM or Ctrl-C',
   groups: ['queue', 'worker', 'model', 'tools', 'guardrails', 'rateLimits', 'tier'],
-  options: ['concurrency', 'save', 'quiet'],
+  options: ['concurrency', 'demo', 'save', 'quiet'],
   help: {
     concurrency: 'analyses this worker runs at once',
+    demo: 'run the jobs of `enqueue --demo` (queue <queue>-demo) from the demo cassette: no key, saved as demo runs',
     maxCost: "cap on each job's model spend across its attempts, in USD (the lower of this and the job's own)",
     model: helpWording.model('of a job that names none'),
     maxPosition: 'largest position size allowed, % of portfolio, for a job that sets no limits',
@@ -152,8 +154,9 @@ export const enqueueSpec = {
   description: 'queue one analysis job per (ticker, as-of day) for `autohedge worker`',
   args: [['[tickers...]', 'ticker symbols (and/or --universe <file>)']],
   groups: ['queue', 'enqueue', 'guardrails', 'trust'],
-  options: ['universe', 'asOf', 'agent', 'model', 'json', 'jsonl', 'quiet'],
+  options: ['universe', 'asOf', 'agent', 'model', 'demo', 'json', 'jsonl', 'quiet'],
   help: {
+    demo: 'demo jobs (ACME, synthetic data) on queue <queue>-demo, for `autohedge worker --demo` (no key needed)',
     universe: helpWording.universe('also the tickers'),
     json: 'with --wait: the results as one JSON array; without: the job ids as JSON',
     jsonl: 'with --wait: one AnalysisResult JSON per line as each job completes',

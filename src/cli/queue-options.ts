@@ -16,3 +16,12 @@ export function redisUrlFrom(flag: string | undefined, env: NodeJS.ProcessEnv): 
     throw new UsageError(`--redis must be a redis:// or rediss:// URL (got a ${url.protocol} URL)`);
   return value;
 }
+
+/**
+ * The queue a command uses: --queue, or under --demo the demo's own queue beside it
+ * (`<queue>-demo`), so a demo worker never takes a real job and a real worker never a
+ * demo one. `enqueue --demo` and `worker --demo` name the same one.
+ */
+export function queueNameFrom(queue: string, demo: boolean | undefined): string {
+  return demo ? `${queue}-demo` : queue;
+}

@@ -316,6 +316,8 @@ function checkDemoTickers(covered: string[], tickers: string[], command: DemoCal
     portfolio: `drop --demo to price ${uncovered} from the market (no model key needed)`,
     analyze: `set OPENAI_API_KEY to analyse ${uncovered}`,
     watch: `set OPENAI_API_KEY to watch ${uncovered}`,
+    probe: `set OPENAI_API_KEY to probe ${uncovered}`,
+    enqueue: `drop --demo to queue ${uncovered} for workers with a model key`,
   }[command];
   throw new UsageError(
     `the demo covers ${covered.join(', ')} only (synthetic data); run \`autohedge ${command} ${example} --demo\`, or ${instead}`,
@@ -323,7 +325,7 @@ function checkDemoTickers(covered: string[], tickers: string[], command: DemoCal
 }
 
 /** Who asks the demo for tickers: its refusal says what that caller can do instead. */
-export type DemoCaller = 'analyze' | 'market' | 'portfolio' | 'mcp' | 'watch';
+export type DemoCaller = 'analyze' | 'market' | 'portfolio' | 'mcp' | 'watch' | 'probe' | 'enqueue';
 
 /** One line per request a replay had no recording for (leaving out those of the agents in `except`), then MCP's. */
 function replayMisses(interception: Interception, mcpMisses: readonly string[], except: readonly string[]): string[] {

@@ -1,3 +1,4 @@
+import { demoBanner } from '../report/format.js';
 import type { AnalysisResult, Decision } from '../result/types.js';
 
 /**
@@ -26,6 +27,8 @@ export interface ProbeSide {
 export interface ProbeComparison {
   ticker: string;
   asOf: string;
+  /** Both runs replayed the shipped demo cassette: synthetic data, scripted analyses. */
+  demo: boolean;
   named: ProbeSide;
   blind: ProbeSide & { alias: string | null; scale: number | null };
   sameAction: boolean | null;
@@ -74,6 +77,7 @@ export function compareProbe(
   return {
     ticker: named.ticker,
     asOf: named.asOf,
+    demo: named.demo && blind.demo,
     named: left,
     blind: { ...right, alias: blind.blind?.alias ?? null, scale: blind.blind?.scale ?? null },
     sameAction,
@@ -116,7 +120,8 @@ export function renderProbe(comparison: ProbeComparison): string {
       .trimEnd(),
   );
   const verdict = verdictLine(comparison);
-  return [`PROBE ${comparison.ticker} as of ${comparison.asOf.slice(0, 10)}`, '', ...lines, '', verdict, ''].join('\n');
+  const title = `PROBE ${comparison.ticker} as of ${comparison.asOf.slice(0, 10)}`;
+  return [...(comparison.demo ? [demoBanner, ''] : []), title, '', ...lines, '', verdict, ''].join('\n');
 }
 
 function verdictLine(comparison: ProbeComparison): string {

@@ -17,10 +17,11 @@ const hostFields = ['baseUrl', 'mcpConfig', 'search', 'cassette'] as const;
  * A job's RunRequest as this worker runs it. The job decides the analysis (ticker,
  * as-of, desks, model, limits) and the worker's flags fill what it leaves out; the
  * worker's session decides the server, MCP tools, search and cassette (a job asking for
- * others is refused, never quietly run on these); the worker decides saving; the cap
- * is the lower of the job's and the worker's. An unknown request version is a
- * RunRequestError with `unknownVersion` (a failed job, never a retry). `declaration`: the
- * request the jobs are read with (a test or a library caller may extend the built-in one).
+ * others is refused, never quietly run on these: demo jobs run on demo workers only, and
+ * the other way round); the worker decides saving; the cap is the lower of the job's and
+ * the worker's. An unknown request version is a RunRequestError with `unknownVersion` (a
+ * failed job, never a retry). `declaration`: the request the jobs are read with (a test or
+ * a library caller may extend the built-in one).
  */
 export function requestOnHost(
   data: unknown,
@@ -29,6 +30,13 @@ export function requestOnHost(
 ): RunRequest {
   const job = parseRunRequest(data, declaration);
   const worker = parseRunRequest({ ...host, ticker: job.ticker }, declaration);
+  // A job that names no cassette would otherwise take the demo worker's: synthetic data for a real question.
+  if (worker.cassette?.mode === 'demo' && job.cassette?.mode !== 'demo')
+    throw new UsageError(
+      'this worker replays the demo (worker --demo): it runs only jobs queued with `enqueue --demo`; run a worker without --demo for this one',
+    );
+  if (job.cassette?.mode === 'demo' && worker.cassette?.mode !== 'demo')
+    throw new UsageError('a demo job (queued with `enqueue --demo`) runs on a demo worker: `autohedge worker --demo`');
   for (const field of hostFields) {
     if (job[field] !== undefined && JSON.stringify(job[field]) !== JSON.stringify(worker[field]))
       throw new UsageError(

@@ -1,4 +1,4 @@
-import { errorMessage } from '../errors.js';
+import { errorMessage, UsageError } from '../errors.js';
 import { maxRateLimitWaitMs } from '../llm/pacer.js';
 import { scopeCap } from '../run/cap.js';
 import { RunRequestError, type RequestDeclaration, type RunRequest } from '../run/request.js';
@@ -143,7 +143,10 @@ function jobRequest(
   try {
     return requestOnHost(job.data, settings.host, settings.request);
   } catch (error) {
-    const what = error instanceof RunRequestError && error.unknownVersion ? 'job refused' : 'malformed job data';
+    // Data that is not a request is malformed; a request this worker will not run (a version
+    // it does not know, another server, a demo job here or a real one on a demo worker) is refused.
+    const malformed = error instanceof RunRequestError && !error.unknownVersion;
+    const what = malformed || !(error instanceof UsageError) ? 'malformed job data' : 'job refused';
     const reason = `${what}: ${errorMessage(error)}`;
     settings.log(`job ${job.id} failed, not retried: ${reason}`);
     throw new Unrecoverable(reason);

@@ -23,9 +23,9 @@ import { openSession } from '../request-session.js';
 import { plannedRequests } from '../run-request-flags.js';
 import { commandTickers, requiredTickers } from '../tickers.js';
 import { checkBlindAndSamples } from './blind-options.js';
+import { checkReplayFlags } from './demo-options.js';
 import { checkedFlagBaseUrl, type Session } from '../services.js';
 import { createUniverseOutput } from './analyze-output.js';
-import { defaultLimits } from '../../guardrails/guardrails.js';
 
 export { demoCassettePath };
 
@@ -72,12 +72,7 @@ function warnRepeated(named: readonly string[], options: AnalyzeCliOptions, io: 
 }
 
 function checkCombinations(options: AnalyzeCliOptions): void {
-  if ([options.record, options.replay, options.demo].filter(Boolean).length > 1) {
-    throw new UsageError('--record, --replay and --demo cannot be combined');
-  }
-  if (options.demo) checkDemoOptions(options);
-  if (options.demo && options.asOf !== undefined)
-    throw new UsageError('--demo replays a live run of its own day; it cannot be combined with --as-of');
+  checkReplayFlags(options);
   if (options.json && options.jsonl)
     throw new UsageError(
       '--json and --jsonl cannot be combined: --json prints one array at the end, --jsonl one line per result as it finishes',
@@ -139,28 +134,6 @@ async function runAnalyses(
       `autohedge: warning: --max-cost $${options.maxCost?.toFixed(4)} reached: ${notStarted.count} ticker(s) not started (run again with --resume to continue)\n`,
     );
   return output.finish(session);
-}
-
-/**
- * The demo cassette holds the requests of the default models, search and limits only: any of
- * these would send a request it does not hold, so say so before starting, in one line.
- */
-function checkDemoOptions(options: AnalyzeCliOptions): void {
-  // The limits reach only the Director's prompt, the search only Sentiment.
-  const director = options.agent.length === 0;
-  const sentiment = director || options.agent.includes('sentiment');
-  const changed = [
-    options.model !== undefined ? '--model' : null,
-    sentiment && options.search !== undefined && options.search !== 'exa' ? '--search' : null,
-    director && options.maxPosition !== defaultLimits.maxPositionPct ? '--max-position' : null,
-    director && options.maxRisk !== defaultLimits.maxRiskPct ? '--max-risk' : null,
-    director && options.minRewardRisk !== defaultLimits.minRewardRisk ? '--min-reward-risk' : null,
-  ].filter((flag): flag is string => flag !== null);
-  if (changed.length > 0) {
-    throw new UsageError(
-      `the demo is recorded with the default models, search and guardrail limits: ${changed.join(', ')} cannot be combined with --demo (record your own cassette with --record)`,
-    );
-  }
 }
 
 /** A cap cannot be enforced on a model (or a search) whose price is unknown: say so before spending anything. */

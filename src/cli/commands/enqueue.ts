@@ -10,23 +10,30 @@ import type { CliDeps } from '../deps.js';
 import { exitCodeForStatus, worstExitCode } from '../exit.js';
 import type { CliIo } from '../io.js';
 import type { EnqueueCliOptions } from '../command-table.js';
-import { redisUrlFrom } from '../queue-options.js';
+import { queueNameFrom, redisUrlFrom } from '../queue-options.js';
+import { checkReplayFlags } from './demo-options.js';
+import { checkBlindAndSamples } from './blind-options.js';
+import type { RunRequest } from '../../run/request.js';
 import { createResultPrinter } from './result-printer.js';
 import { stringifyJsonSafely } from '../../sanitize.js';
 
 /**
  * `autohedge enqueue <tickers...|--universe f>`: one job per (ticker, as-of day) on the
  * queue that `autohedge worker` processes. Prints the job ids and returns, or with
- * --wait prints each result as its job completes, then a summary.
+ * --wait prints each result as its job completes, then a summary. `--demo` jobs replay the
+ * demo cassette on `autohedge worker --demo` (no key), on a queue of their own.
  */
 export async function enqueueCommand(
   rawTickers: string[],
   options: EnqueueCliOptions,
   io: CliIo,
   deps: CliDeps,
+  argv: string[],
 ): Promise<number> {
   if (options.json && options.jsonl) throw new UsageError('--json and --jsonl cannot be combined');
   if (options.jsonl && !options.wait) throw new UsageError('--jsonl prints results as jobs complete: it needs --wait');
+  checkReplayFlags(options);
+  checkBlindAndSamples({ ...options, search: undefined, mcpConfig: undefined });
   const { tickers } = await commandTickers(rawTickers, options.universe, io.cwd, requiredTickers(options.universe));
   const now = (deps.now ?? (() => new Date()))();
   // One request per ticker, exactly as analyze builds it: a job's data is the request.
@@ -34,14 +41,16 @@ export async function enqueueCommand(
   const requests = tickers.map((ticker) => parseRunRequest({ ...base, ticker }));
   // The same meaning as analyze --as-of, refused here as there: a closed or future day of any ticker's exchange.
   resolveRunClocks(requests, now, () => now);
+  const today = options.demo ? await demoDay(requests, io, deps, argv) : isoDay(now);
   const url = redisUrlFrom(options.redis, io.env);
+  const queueName = queueNameFrom(options.queue, options.demo);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const { enqueueAnalyses } = await import('../../queue/enqueue.js');
   const queued = await enqueueAnalyses(await loadQueueModules(), {
     url,
-    queueName: options.queue,
+    queueName,
     requests,
-    today: isoDay(now),
+    today,
     attempts: options.attempts,
     backoffMs: options.backoff,
   });
@@ -49,7 +58,8 @@ export async function enqueueCommand(
     if (!options.quiet) {
       const added = tickers.length - queued.existing;
       const again = queued.existing > 0 ? `, ${queued.existing} already queued or done` : '';
-      io.stderr(`autohedge: ${added} added${again} on queue '${options.queue}' at ${displayRedisUrl(url)}\n`);
+      io.stderr(`autohedge: ${added} added${again} on queue '${queueName}' at ${displayRedisUrl(url)}\n`);
+      if (options.demo) io.stderr('autohedge: demo jobs: `autohedge worker --demo` runs them, with no key\n');
     }
     if (!options.wait) {
       io.stdout(
@@ -65,6 +75,25 @@ export async function enqueueCommand(
     return await waitAndPrint(queued, tickers, options, io);
   } finally {
     await queued.close();
+  }
+}
+
+/**
+ * The day a demo job runs as of (its job id's day): the demo cassette's recorded day, read
+ * by the session the demo worker opens too; a ticker the demo does not hold is refused here.
+ */
+async function demoDay(requests: readonly RunRequest[], io: CliIo, deps: CliDeps, argv: string[]): Promise<string> {
+  // Loaded only here: the clients' modules would slow every enqueue for the demo's sake.
+  const { openSession } = await import('../request-session.js');
+  const session = await openSession(requests[0]!, io, deps, argv);
+  try {
+    session.checkDemoTickers(
+      requests.map((request) => request.ticker),
+      'enqueue',
+    );
+    return isoDay(session.asOf());
+  } finally {
+    await session.close();
   }
 }
 

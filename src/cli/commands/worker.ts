@@ -1,4 +1,5 @@
-import { redisUrlFrom } from '../queue-options.js';
+import { queueNameFrom, redisUrlFrom } from '../queue-options.js';
+import { checkReplayFlags } from './demo-options.js';
 import { sanitizeText } from '../../sanitize.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import type { CliDeps } from '../deps.js';
@@ -16,7 +17,8 @@ import { parseRunRequest } from '../../run/request.js';
  * job's data is a RunRequest, run by runAndSave on this worker's clients (its server,
  * search, MCP tools), saved here and returned as the job's value. On the signal it takes
  * no more jobs and lets those in flight finish (a second Ctrl-C exits at once; the jobs
- * it held go back to the queue when their lock expires).
+ * it held go back to the queue when their lock expires). `--demo`: the jobs of `enqueue
+ * --demo`, replayed from the demo cassette with no key, saved as demo runs.
  */
 export async function workerCommand(
   options: WorkerCliOptions,
@@ -26,6 +28,9 @@ export async function workerCommand(
 ): Promise<number> {
   const url = redisUrlFrom(options.redis, io.env);
   checkedFlagBaseUrl(options.baseUrl);
+  // A demo worker's flags fill what its jobs leave out: only what the demo cassette holds.
+  checkReplayFlags(options);
+  const queueName = queueNameFrom(options.queue, options.demo);
   const { loadQueueModules, displayRedisUrl } = await import('../../queue/redis.js');
   const modules = await loadQueueModules();
   const host = requestFromFlags(options, resolveSearchChoice(options.search, io.env));
@@ -51,7 +56,7 @@ export async function workerCommand(
     const { startWorker } = await import('../../queue/worker.js');
     const worker = await startWorker(modules, {
       url,
-      queueName: options.queue,
+      queueName,
       concurrency: options.concurrency,
       stallIntervalMs: options.stallInterval,
       rateLimitPauseMs: options.rateLimitPause,
@@ -61,7 +66,7 @@ export async function workerCommand(
       log,
     });
     log(
-      `autohedge worker: waiting for jobs on queue '${options.queue}' at ${displayRedisUrl(url)} (concurrency ${options.concurrency})`,
+      `autohedge worker: waiting for ${options.demo ? 'demo ' : ''}jobs on queue '${queueName}' at ${displayRedisUrl(url)} (concurrency ${options.concurrency})`,
     );
     await untilStopped(io.signal);
     log('autohedge worker: stopping: no new jobs; letting the analyses in flight finish');
