@@ -310,8 +310,12 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
   });
 }
 
-/** Waits (at most a second) for a condition that follows an event already under way. */
-export async function settle(condition: () => boolean, timeoutMs = 1_000): Promise<void> {
+/**
+ * Waits for a condition that follows an event already under way (a socket closing after an
+ * abort): at most 10 s, long before "never" and inside a test's 20 s, since a loaded machine
+ * can stretch the moment it usually takes to seconds. Returns as soon as it holds.
+ */
+export async function settle(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }
