@@ -252,7 +252,8 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
       if (failures.length > 0) throw failures[0];
     });
     for (const scenario of scenarios) {
-      it(scenario.name, async () => {
+      // A whole run per scenario: on a loaded two-core machine one can take well over 20 s.
+      it(scenario.name, { timeout: 60_000 }, async () => {
         const io = captureIo();
         const servers: OpenAIServer[] = [];
         const stubs: ExaStub[] = [];
@@ -275,7 +276,9 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
               baseURL: typeof server === 'string' ? server : server.url,
               apiKey: openaiCanary,
               maxRetries: 1,
-              timeoutMs: 2_000,
+              // Far beyond a loopback answer even on a loaded machine (streaming a 10 MB tool call took
+              // over 2 s there); a scenario about a model timeout sets its own.
+              timeoutMs: 15_000,
               ...options,
             });
           },
@@ -312,7 +315,7 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
 
 /**
  * Waits for a condition that follows an event already under way (a socket closing after an
- * abort): at most 10 s, long before "never" and inside a test's 20 s, since a loaded machine
+ * abort): at most 10 s, long before "never" and well inside a test's timeout, since a loaded machine
  * can stretch the moment it usually takes to seconds. Returns as soon as it holds.
  */
 export async function settle(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
