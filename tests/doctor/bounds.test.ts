@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { DoctorReport } from '../../src/doctor/types.js';
 import { captureIo } from '../support/cli.js';
+import { longBeforeTheHangEnds, neverEndsMs } from '../support/hang.js';
 import { startServer, type LocalServer } from '../support/local-server.js';
 import { fakeMarket } from '../support/market.js';
 
@@ -54,8 +55,8 @@ describe('doctor gives up on a server that trickles', () => {
     expect(check('server')?.detail).toContain('no complete answer within 0.6 s');
     expect(code).not.toBe(0);
     // Every later model check is skipped or fails on its own deadline, not read for ever.
-    expect(elapsedMs).toBeLessThan(10_000);
-  });
+    expect(elapsedMs).toBeLessThan(longBeforeTheHangEnds(neverEndsMs));
+  }, 90_000);
 
   it('an endless /models body: cut off at the size bound, not read into memory', async () => {
     const { check } = await doctorAgainst((_request, _body, response) => {
@@ -83,6 +84,6 @@ describe('doctor gives up on a server that trickles', () => {
     expect(check('tool-calls')?.detail).toContain('no complete answer within 0.6 s');
     expect(check('tool-calls')?.detail).toContain('no agent in this configuration has tools');
     expect(check('context')?.status).toBe('fail');
-    expect(elapsedMs).toBeLessThan(15_000);
-  });
+    expect(elapsedMs).toBeLessThan(longBeforeTheHangEnds(neverEndsMs));
+  }, 90_000);
 });

@@ -8,9 +8,12 @@ import { parseMcpConfig } from '../../src/mcp/config.js';
 import { openMcpTools, type McpToolSources } from '../../src/mcp/index.js';
 import type { McpTool } from '../../src/mcp/tools.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
+import { longBeforeTheHangEnds, neverEndsMs } from '../support/hang.js';
 import { fixtureServer, isAlive, longToolName, startHttpFixture, waitUntilGone } from './support.js';
 
 const asOf = new Date('2026-11-28T12:00:00Z');
+/** The fixture's `slow` tool (tests/fixtures/mcp/server.mjs). */
+const slowToolAnswersAfterMs = 60_000;
 const allTools = ['get.quote', 'pair', longToolName, 'slow', 'boom', 'env_dump', 'inject'];
 const opened: McpToolSources[] = [];
 
@@ -118,7 +121,7 @@ describe('MCP servers over stdio as tool sources', () => {
     });
     const started = performance.now();
     const slow = await call(byRemote(tools, 'slow'), '{}', 500);
-    expect(performance.now() - started).toBeLessThan(2_500);
+    expect(performance.now() - started).toBeLessThan(longBeforeTheHangEnds(slowToolAnswersAfterMs));
     expect(slow.content).toMatch(/^Error: tool fixture__slow timed out after 500 ms/);
     const boom = await call(byRemote(tools, 'boom'), '{}');
     expect(boom.content).toBe("Error: MCP tool 'boom' of server 'fixture' failed: the fixture tool exploded");
@@ -131,7 +134,7 @@ describe('MCP servers over stdio as tool sources', () => {
     const inject = await call(byRemote(tools, 'inject'), '{}');
     expect(inject.content.match(/<<<END UNTRUSTED MCP OUTPUT>>>/g)).toHaveLength(1);
     expect(inject.content).not.toContain('\u001b');
-  });
+  }, 90_000);
 
   it('ends the child and its grandchildren when closed, also when the child ignores stdin closing and SIGTERM', async () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), 'autohedge-mcp-pid-')), 'pids');
@@ -148,9 +151,10 @@ describe('MCP servers over stdio as tool sources', () => {
     expect([calm, stubborn, grandchild].every(isAlive)).toBe(true);
     const started = performance.now();
     await sources.close();
-    expect(performance.now() - started).toBeLessThan(3_000);
+    // Without the SIGKILL the stubborn ones would live on: closing ends long before that "never".
+    expect(performance.now() - started).toBeLessThan(longBeforeTheHangEnds(neverEndsMs));
     expect(await waitUntilGone([calm, stubborn, grandchild])).toBe(true);
-  });
+  }, 90_000);
 
   it('binds only allow-listed tools, warns about a name the server lacks, and refuses a clash with a built-in name', async () => {
     const { sources, warnings } = await open({

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { longBeforeTheHangEnds, neverEndsMs } from '../support/hang.js';
 
 export const fixtureServer = resolve(import.meta.dirname, '../fixtures/mcp/server.mjs');
 export const longToolName = `fetch_the_complete_historical_fundamentals_table_for_a_symbol_${'x'.repeat(20)}`;
@@ -28,7 +29,8 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function waitUntilGone(pids: number[], withinMs = 3_000): Promise<boolean> {
+/** True once every pid is gone; false if one outlives `withinMs` (a process left behind would live on forever). */
+export async function waitUntilGone(pids: number[], withinMs = longBeforeTheHangEnds(neverEndsMs)): Promise<boolean> {
   const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
     if (pids.every((pid) => !isAlive(pid))) return true;

@@ -32,7 +32,8 @@ async function homeWithDemoRun(): Promise<string> {
   return home;
 }
 
-describe('autohedge evaluate --demo (built CLI, offline)', () => {
+// Each test spawns the built CLI two to five times: on a loaded machine one spawn can take seconds.
+describe('autohedge evaluate --demo (built CLI, offline)', { timeout: 120_000 }, () => {
   it('scores the saved demo run at every default horizon against synthetic prices, labelled DEMO', async () => {
     const home = await homeWithDemoRun();
     const run = await runBuilt(['evaluate', '--demo', '--json'], { home });
@@ -74,12 +75,12 @@ describe('autohedge evaluate --demo (built CLI, offline)', () => {
     );
   });
 
-  it("saves each evaluation under the time it was made, not the demo prices' clock", async () => {
+  it("saves each evaluation under the time it was made, not the demo prices' clock, two in a row apart", async () => {
     const home = await homeWithDemoRun();
+    // No pause between the two: an id made in the same second as another is still its own.
     for (let round = 0; round < 2; round += 1) {
       const run = await runBuilt(['evaluate', '--demo', '--quiet'], { home });
       expect(run.code, run.stderr).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
     }
     const saved = readdirSync(path.join(home, 'evaluations'));
     expect(saved).toHaveLength(2);

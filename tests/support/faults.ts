@@ -238,7 +238,8 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
       if (failures.length > 0) throw failures[0];
     });
     for (const scenario of scenarios) {
-      it(scenario.name, async () => {
+      // A whole run per scenario: on a loaded two-core machine one can take well over 20 s.
+      it(scenario.name, { timeout: 60_000 }, async () => {
         const io = captureIo();
         const servers: OpenAIServer[] = [];
         const stubs: ExaStub[] = [];
@@ -261,7 +262,9 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
               baseURL: typeof server === 'string' ? server : server.url,
               apiKey: openaiCanary,
               maxRetries: 1,
-              timeoutMs: 2_000,
+              // Far beyond a loopback answer even on a loaded machine (streaming a 10 MB tool call took
+              // over 2 s there); a scenario about a model timeout sets its own.
+              timeoutMs: 15_000,
               ...options,
             });
           },
@@ -296,8 +299,12 @@ export function faultMatrix(title: string, scenarios: FaultScenario[]): void {
   });
 }
 
-/** Waits (at most a second) for a condition that follows an event already under way. */
-export async function settle(condition: () => boolean, timeoutMs = 1_000): Promise<void> {
+/**
+ * Waits for a condition that follows an event already under way (a socket closing after an
+ * abort): at most 10 s, long before "never" and well inside a test's timeout, since a loaded machine
+ * can stretch the moment it usually takes to seconds. Returns as soon as it holds.
+ */
+export async function settle(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }

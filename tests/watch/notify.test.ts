@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WatchReport } from '../../src/watch/delta.js';
 import { deliver } from '../../src/watch/notify.js';
 import { renderWatchText } from '../../src/watch/render.js';
+import { longBeforeTheHangEnds, neverEndsMs } from '../support/hang.js';
 import { startServer, type LocalServer } from '../support/local-server.js';
 
 const servers: LocalServer[] = [];
@@ -79,8 +80,9 @@ describe('watch --notify', () => {
       attempts: 2,
       detail: 'not delivered: no answer in time',
     });
-    expect(Date.now() - started).toBeLessThan(3_000);
-  });
+    // The server never answers: the deadlines, not the hang, ended the delivery.
+    expect(Date.now() - started).toBeLessThan(longBeforeTheHangEnds(neverEndsMs));
+  }, 90_000);
 
   it('a 4xx is not retried; --notify-file appends one JSON line per cycle', async () => {
     const { server, bodies } = await hook([404]);

@@ -3,6 +3,7 @@ import { writeFileAtomic } from '../../atomic-write.js';
 import { ConfigError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import { evaluateRuns, type Evaluation, type PriceSource } from '../../evaluate/evaluate.js';
 import { evaluationDocument } from '../../evaluate/document.js';
+import { makeEvaluationId } from '../../evaluate/evaluation-id.js';
 import { applyForward } from '../../evaluate/forward-selection.js';
 import { selectRuns, unreadableCount, type SkippedRun } from '../../evaluate/select.js';
 import { withoutReruns } from '../../evaluate/reruns.js';
@@ -20,13 +21,6 @@ import { buildServices } from '../services.js';
 import { summaryOptionsOf } from './evaluate-options.js';
 
 /** `autohedge evaluate [runIds...]`: saved decisions scored against the prices that came after them. */
-
-function evaluationId(at: Date): string {
-  return `${at
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')}-evaluation`;
-}
 
 export async function evaluateCommand(
   runIds: string[],
@@ -283,7 +277,7 @@ async function saveEvaluation(
   now: Date,
 ): Promise<void> {
   const directories = [
-    ...(options.save ? [join(home, 'evaluations', evaluationId(now))] : []),
+    ...(options.save ? [join(home, 'evaluations', makeEvaluationId(now))] : []),
     ...(options.out ? [options.out] : []),
   ];
   if (directories.length === 0) return;
