@@ -63,7 +63,10 @@ export class UsageTracker {
     let total = zeroUsage();
     let costUsd: number | null = 0;
     let cacheSavedUsd: number | null = 0;
-    for (const [agent, usage] of this.byAgent) {
+    // In one order whatever order the desks finished in: a float sum depends on its order, and
+    // the same run must cost the same to the last digit in every shell.
+    const agents = [...this.byAgent].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+    for (const [agent, usage] of agents) {
       const entry = agentUsage(usage, priceFor(usage.model, prices));
       byAgent[agent] = entry;
       total = addUsage(total, addUsage(usage.standard, usage.flex));
