@@ -12,6 +12,11 @@ export const workerIds = deskIds;
 export type WorkerId = DeskId;
 
 export type Plan = z.infer<typeof planSchema>;
+/**
+ * The plan as a saved run of any age holds it (src/result/result-schema.ts checks only the
+ * thesis): the briefs of the desks the roster had then, if any.
+ */
+export type SavedPlan = Pick<Plan, 'thesis'> & { briefs?: Partial<Plan['briefs']> };
 export type Decision = z.infer<typeof decisionSchema>;
 
 /** Whether the models may know what came after asOf (computed in src/pipeline/contamination.ts). */
