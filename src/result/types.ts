@@ -60,8 +60,8 @@ export interface RunFailure {
   message: string;
   /** Whether running the same request again may do better (a 429, a 5xx, a timeout; never a bad key or the cap). */
   retryable: boolean;
-  /** The model error behind it, when there was one. */
-  model?: Pick<ModelFailure, 'kind' | 'status'>;
+  /** The model error behind it, when there was one (with the server's retry-after, when it sent one). */
+  model?: Pick<ModelFailure, 'kind' | 'status' | 'retryAfterMs'>;
 }
 
 /** One decision of the Director and what the guardrails found in it; a review pass adds the next. */
