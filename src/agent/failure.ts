@@ -7,7 +7,7 @@ import {
   errorMessage,
   findCause,
 } from '../errors.js';
-import type { AgentFailure, FailureKind } from './types.js';
+import type { AgentFailure, FailureKind, ModelFailure } from './types.js';
 
 /** The error of a report whose run was aborted through context.signal without a reason. */
 export const interruptedMessage = new InterruptedError().message;
@@ -41,10 +41,17 @@ export function failureOf(error: unknown, signals: StopSignals): AgentFailure {
   const kind = kindOf(error);
   const model =
     kind === 'model' ? findCause(error, (cause): cause is ModelError => cause instanceof ModelError) : undefined;
+  return { kind, message: errorMessage(error), ...(model ? { model: modelFailureOf(model) } : {}) };
+}
+
+/** What a failure keeps of its model error: typed facts its readers act on (the queue's pause reads the retry-after). */
+function modelFailureOf(error: ModelError): ModelFailure {
+  const retryAfterMs = error.rateLimit?.retryAfterMs;
   return {
-    kind,
-    message: errorMessage(error),
-    ...(model ? { model: { kind: model.kind, status: model.status, retryable: model.retryable } } : {}),
+    kind: error.kind,
+    status: error.status,
+    retryable: error.retryable,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   };
 }
 

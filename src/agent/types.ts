@@ -92,6 +92,8 @@ export interface ModelFailure {
   kind: ModelErrorKind;
   status: number | null;
   retryable: boolean;
+  /** How long the server asked us to wait (a 429's retry-after), when it said. */
+  retryAfterMs?: number;
 }
 
 export interface AgentFailure {

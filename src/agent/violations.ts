@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { formatIssuePath, valueAt } from '../zod-issues.js';
 
 /** How many violations one re-ask names: enough to fix a reply, short enough to read. */
 const shownViolations = 5;
@@ -14,7 +15,7 @@ export function describeViolations(error: z.ZodError, sent: unknown): string {
   return error.issues
     .slice(0, shownViolations)
     .map((issue) => {
-      const path = issue.path.length > 0 ? pathText(issue.path) : 'the reply';
+      const path = issue.path.length > 0 ? formatIssuePath(issue.path) : 'the reply';
       return `${path} ${ruleOf(issue)}; ${sentText(issue, valueAt(sent, issue.path))}`;
     })
     .join('. ');
@@ -59,22 +60,4 @@ function sentText(issue: z.core.$ZodIssue, value: unknown): string {
   if (value === undefined) return 'you left it out';
   const text = JSON.stringify(value) ?? String(value);
   return `you sent ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let value = root;
-  for (const segment of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[segment];
-  }
-  return value;
-}
-
-function pathText(path: readonly PropertyKey[]): string {
-  let text = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') text += `[${segment}]`;
-    else text += text === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return text;
 }

@@ -1,4 +1,5 @@
 import type { MarketSnapshot } from '../market/types.js';
+import type { SavedPlan } from '../result/types.js';
 import { classify, quantityOf, type MatchContext } from './classify.js';
 import { derivedValues, type DerivedValue } from './derived.js';
 import { ValueIndex } from './value-index.js';
@@ -18,7 +19,7 @@ import type { Claim, ClaimsSummary } from './types.js';
 export interface ClaimsInput {
   /** The snapshot the agents were shown (for a historical run, the as-of snapshot). */
   market: MarketSnapshot | null;
-  plan: { thesis: string; briefs?: Partial<Record<string, string>> } | null;
+  plan: SavedPlan | null;
   reports: ReadonlyArray<{ agent: string; text: string; toolCalls?: readonly ToolCallLike[] }>;
   decision: (DecisionLevels & { rationale: string; keyRisks: readonly string[]; dissent: string | null }) | null;
 }

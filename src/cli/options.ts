@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import { parseDay } from '../market/calendar/index.js';
 import { workerIds, type WorkerId } from '../result/types.js';
 import { serviceTiers } from '../llm/types.js';
+import { formatZodIssues } from '../zod-issues.js';
 
 /**
  * The zod side of the option catalogue (src/cli/option-catalogue.ts): the value types
@@ -171,8 +172,8 @@ export { z };
 export function parseOptions<Schema extends z.ZodType>(schema: Schema, raw: unknown): z.infer<Schema> {
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new UsageError(issue?.message ?? 'invalid options');
+  // Each option's message names its flag ("--samples must be …"): the message alone.
+  throw new UsageError(formatZodIssues(result.error, { limit: 1, paths: false }) || 'invalid options');
 }
 
 /** --rpm / --tpm as the pacer's ceilings (src/llm/pacer-buckets.ts). */

@@ -4,6 +4,7 @@ import type { MarketSnapshot } from '../market/types.js';
 import { horizonSessions } from './horizon.js';
 import { decisionSchema } from '../result/schemas.js';
 import type { Decision, GuardrailFinding } from '../result/types.js';
+import { formatZodIssue } from '../zod-issues.js';
 
 // The limits and their defaults live apart, with no zod, so `--help` can show the defaults.
 import { defaultLimits, type GuardrailLimits } from './limits.js';
@@ -107,14 +108,8 @@ export function checkDecision(
 function validInput(decision: Decision, add: Add): boolean {
   const parsed = decisionSchema.safeParse(decision);
   if (parsed.success) return true;
-  for (const issue of parsed.error.issues) {
-    const field = issue.path.join('.') || 'decision';
-    const value = issue.path.reduce<unknown>(
-      (node, key) => (node as Record<PropertyKey, unknown> | null)?.[key],
-      decision,
-    );
-    add('invalid-decision', 'error', `${field} ${describeValue(value)} is invalid: ${issue.message}`);
-  }
+  for (const issue of parsed.error.issues)
+    add('invalid-decision', 'error', formatZodIssue(issue, { root: 'decision', input: decision }));
   return false;
 }
 
@@ -481,12 +476,6 @@ function presentLevels(decision: Decision): Array<[string, number]> {
     ['takeProfit', decision.takeProfit],
   ];
   return levels.filter((level): level is [string, number] => level[1] !== null);
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
-  if (value === undefined) return '(missing)';
-  return JSON.stringify(value)?.slice(0, 40) ?? String(value);
 }
 
 function num(value: number): string {

@@ -1,7 +1,6 @@
 import { contaminationLabel, modelsOf } from '../result/run-facts.js';
-import { tradeFieldsOf } from '../result/trade-fields.js';
 import type { AnalysisResult } from '../result/types.js';
-import { canonicalJson, sha256Hex, type LedgerBody } from './record.js';
+import { canonicalJson, sealedDecisionOf, sha256Hex, type LedgerBody } from './record.js';
 
 /** What a record says of its run: everything but its place in the chain and its key. */
 export type RecordContent = Omit<LedgerBody, 'v' | 'seq' | 'prev' | 'keyId'>;
@@ -30,11 +29,7 @@ export function recordContentOf(
     asOfMode: result.asOfMode ?? 'live',
     status: result.status,
     demo: result.demo,
-    decision: {
-      ...tradeFieldsOf(decision),
-      takeProfit: decision.takeProfit,
-      timeHorizon: decision.timeHorizon,
-    },
+    decision: sealedDecisionOf(decision),
     models: modelsOf(result),
     contamination: contaminationLabel(result),
     autohedgeVersion: result.autohedgeVersion ?? null,

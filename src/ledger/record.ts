@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { z } from 'zod';
+import { decisionSchema } from '../result/schemas.js';
+import { decisionFieldsOf, tradeFieldMask, type DecisionFieldMask } from '../result/trade-fields.js';
 
 /**
  * One ledger record: a decision as it stood when its run was saved, chained to the
@@ -15,18 +17,20 @@ export const ledgerFormatVersion = 1;
 export const genesisPrev = '0'.repeat(64);
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest');
-const level = z.number().nullable();
 
-export const ledgerDecisionSchema = z.strictObject({
-  action: z.enum(['BUY', 'SELL', 'HOLD']),
-  conviction: z.number(),
-  positionSizePct: z.number(),
-  orderType: z.enum(['market', 'limit']),
-  entry: level,
-  stopLoss: level,
-  takeProfit: level,
-  timeHorizon: z.string(),
-});
+/**
+ * The decision fields a record seals: the trade fields, the target and the horizon, taken
+ * from the result's decision schema (types and bounds), so the two cannot drift. Changing
+ * this set changes what format 1 seals: old records would stop verifying, so it needs a
+ * new `ledgerFormatVersion` (tests/ledger/format.test.ts holds a format-1 ledger).
+ */
+export const sealedDecisionMask = {
+  ...tradeFieldMask,
+  takeProfit: true,
+  timeHorizon: true,
+} as const satisfies DecisionFieldMask;
+
+export const ledgerDecisionSchema = decisionSchema.pick(sealedDecisionMask).strict();
 
 /** Everything a record seals; `hash` and `sig` are computed from it. */
 export const ledgerBodySchema = z.strictObject({
@@ -64,6 +68,11 @@ export const ledgerRecordSchema = ledgerBodySchema.extend({
 export type LedgerBody = z.infer<typeof ledgerBodySchema>;
 export type LedgerRecord = z.infer<typeof ledgerRecordSchema>;
 export type LedgerDecision = z.infer<typeof ledgerDecisionSchema>;
+
+/** What a record seals of `decision`: the sealed fields, nothing else. */
+export function sealedDecisionOf(decision: LedgerDecision): LedgerDecision {
+  return decisionFieldsOf(decision, sealedDecisionMask);
+}
 
 /** RFC 8785 canonical JSON of a value (throws on NaN, Infinity, lone surrogates). */
 export function canonicalJson(value: unknown): string {

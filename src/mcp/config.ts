@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, errorMessage } from '../errors.js';
 import { workerIds, type WorkerId } from '../result/types.js';
+import { formatZodIssues } from '../zod-issues.js';
 
 /**
  * The `{"mcpServers": {...}}` file users already write for their editors and desktop
@@ -135,11 +136,7 @@ export async function loadMcpConfig(file: string, cwd: string, env: NodeJS.Proce
 export function parseMcpConfig(raw: unknown, path: string, env: NodeJS.ProcessEnv): McpConfig {
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-    // A bad server name is reported by zod as "invalid key", with the reason one level down.
-    const message = issue?.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue?.message;
-    throw new ConfigError(`--mcp-config ${path}: ${where}${message ?? 'invalid configuration'}`);
+    throw new ConfigError(`--mcp-config ${path}: ${formatZodIssues(parsed.error, { limit: 1 })}`);
   }
   const used = Object.entries(parsed.data.mcpServers).filter(
     ([, raw]) => (raw as Record<string, unknown>).autohedge !== undefined,

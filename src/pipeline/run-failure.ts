@@ -1,4 +1,4 @@
-import type { AgentFailure } from '../agent/types.js';
+import type { AgentFailure, ModelFailure } from '../agent/types.js';
 import type { RunFailure, RunStage, RunStatus } from '../result/types.js';
 
 /** What a run's failure is decided from, beside runStatus's facts: typed, never parsed from messages. */
@@ -57,8 +57,13 @@ function fromAgent(stage: RunStage, failure: AgentFailure, error: string | null)
     kind: failure.kind,
     message: error ?? failure.message,
     retryable: retryableAgentFailure(failure),
-    ...(failure.model ? { model: { kind: failure.model.kind, status: failure.model.status } } : {}),
+    ...(failure.model ? { model: runModelFailure(failure.model) } : {}),
   };
+}
+
+function runModelFailure(model: ModelFailure): NonNullable<RunFailure['model']> {
+  const { kind, status, retryAfterMs } = model;
+  return { kind, status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
 }
 
 /** Whether a run was stopped by the --max-cost cap somewhere: the scope it shares a cap with should start nothing more. */

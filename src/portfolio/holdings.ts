@@ -4,6 +4,7 @@ import { errorMessage, UsageError } from '../errors.js';
 import { tickerSchema } from '../market/ticker.js';
 import { sanitizeText } from '../sanitize.js';
 import { nestingBeyond } from '../json-depth.js';
+import { formatZodIssues } from '../zod-issues.js';
 import {
   columnAliases,
   columnsOf,
@@ -14,7 +15,7 @@ import {
   type Column,
 } from './broker-csv.js';
 import { splitCsvLine, stripComment } from './csv-cells.js';
-import { jsonValueLines, lineOf, pathKey } from './json-lines.js';
+import { jsonValueLines, lineOf } from './json-lines.js';
 import type { Holdings, Position } from './types.js';
 
 /**
@@ -136,10 +137,8 @@ export function parseHoldingsJson(text: string, source: string): ParsedHoldings 
   // Computed once: each position's line is a look-up, not a scan of the file.
   const valueLines = jsonValueLines(text);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const line = lineOf(valueLines, issue.path);
-    const where = pathKey(issue.path) || 'the file';
-    throw new UsageError(`${source}:${line}: ${where} ${issue.message}`);
+    const line = lineOf(valueLines, parsed.error.issues[0]!.path);
+    throw new UsageError(`${source}:${line}: ${sentence(parsed.error, 'the file')}`);
   }
   const positions = parsed.data.positions.map((position) => ({
     symbol: position.symbol,
@@ -254,7 +253,7 @@ function cashAmount(cell: (column: Column) => string, source: string, line: numb
   const quantity = cell('quantity');
   const text = numberText.test(quantity) || cell('value') === '' ? quantity : cell('value');
   const amount = moneySchema.safeParse(numberCell(text, 'the cash amount (quantity column)', source, line));
-  if (!amount.success) throw new UsageError(`${source}:${line}: the cash amount ${amount.error.issues[0]!.message}`);
+  if (!amount.success) throw new UsageError(`${source}:${line}: ${sentence(amount.error, 'the cash amount')}`);
   return amount.data;
 }
 
@@ -262,14 +261,12 @@ function positionRow(symbol: string, cell: (column: Column) => string, source: s
   const ticker = tickerSchema.safeParse(symbol);
   if (!ticker.success) throw new UsageError(`${source}:${line}: '${sanitizeText(symbol)}' is not a ticker symbol`);
   const quantity = quantitySchema.safeParse(numberCell(cell('quantity'), 'quantity', source, line));
-  if (!quantity.success) throw new UsageError(`${source}:${line}: quantity ${quantity.error.issues[0]!.message}`);
+  if (!quantity.success) throw new UsageError(`${source}:${line}: ${sentence(quantity.error, 'quantity')}`);
   const costText = cell('costBasis');
   const currencyText = cell('currency');
   const currency = currencyText === '' ? null : currencySchema.safeParse(currencyText);
   if (currency && !currency.success) {
-    throw new UsageError(
-      `${source}:${line}: currency '${sanitizeText(currencyText)}' ${currency.error.issues[0]!.message}`,
-    );
+    throw new UsageError(`${source}:${line}: ${sentence(currency.error, `currency '${sanitizeText(currencyText)}'`)}`);
   }
   return {
     symbol: ticker.data,
@@ -277,6 +274,11 @@ function positionRow(symbol: string, cell: (column: Column) => string, source: s
     costBasis: costText === '' ? null : numberCell(costText, 'cost basis', source, line),
     currency: currency ? currency.data : null,
   };
+}
+
+/** The first problem as a sentence: the messages here are written to follow their field ("quantity must not be negative"). */
+function sentence(error: z.ZodError, root: string): string {
+  return formatZodIssues(error, { limit: 1, root, separator: ' ' });
 }
 
 function numberCell(text: string, what: string, source: string, line: number): number {

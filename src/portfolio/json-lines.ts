@@ -1,3 +1,5 @@
+import { formatIssuePath } from '../zod-issues.js';
+
 /**
  * The line each value of a JSON text starts on, by path (`positions[2].quantity`), so
  * a schema error in a holdings file names its line like a CSV error does. Only for
@@ -57,18 +59,9 @@ export function jsonValueLines(text: string): Map<string, number> {
 /** The line of the deepest known value on `path` (a missing key is reported at its object). */
 export function lineOf(lines: ReadonlyMap<string, number>, path: ReadonlyArray<PropertyKey>): number {
   for (let length = path.length; length >= 0; length -= 1) {
-    const key = pathKey(path.slice(0, length));
+    const key = formatIssuePath(path.slice(0, length));
     const found = lines.get(key);
     if (found !== undefined) return found;
   }
   return 1;
-}
-
-export function pathKey(path: ReadonlyArray<PropertyKey>): string {
-  let key = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') key += `[${segment}]`;
-    else key += key === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return key;
 }

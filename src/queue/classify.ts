@@ -12,8 +12,8 @@ import type { AnalysisResult } from '../result/types.js';
 /** What a worker does with a finished attempt. */
 export type JobVerdict =
   | { kind: 'done'; result: AnalysisResult }
-  /** A model call was refused with 429 after the pacer's retries: pause the queue (the server's retry-after when it sent one), and the attempt counts. */
-  | { kind: 'rate-limited'; reason: string }
+  /** A model call was refused with 429 after the pacer's retries: pause the queue (the server's retry-after, from the typed failure, when it sent one), and the attempt counts. */
+  | { kind: 'rate-limited'; reason: string; retryAfterMs?: number }
   /** Worth another attempt after a back-off: a server error, a dropped connection, a timeout, market data unreachable. */
   | { kind: 'transient'; reason: string }
   /** No attempt can succeed: a malformed or unknown ticker, a bad key, an unknown model, an unknown request version. */
@@ -47,7 +47,10 @@ export function verdictOnError(error: unknown): JobVerdict {
 export function verdictOnResult(result: AnalysisResult): JobVerdict {
   const failure = result.failure;
   if (failure === undefined) return { kind: 'done', result };
-  if (failure.model?.kind === 'rate-limited') return { kind: 'rate-limited', reason: failure.message };
+  if (failure.model?.kind === 'rate-limited') {
+    const retryAfterMs = failure.model.retryAfterMs;
+    return { kind: 'rate-limited', reason: failure.message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  }
   if (failure.model?.kind === 'authentication' || failure.model?.kind === 'model-not-found')
     return { kind: 'unrecoverable', reason: `ModelError: ${failure.message}` };
   if (result.status === 'failed' && failure.retryable) return { kind: 'transient', reason: failure.message };

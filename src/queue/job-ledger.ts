@@ -10,7 +10,6 @@
  * Both expire with the job (keepFinishedSeconds).
  */
 import { createHash } from 'node:crypto';
-import { ModelError } from '../errors.js';
 import type { ChatModel, ChatRequest, ChatResponse } from '../llm/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { keepFinishedSeconds } from './jobs.js';
@@ -25,8 +24,6 @@ export interface JobLedger {
   remembering(model: ChatModel): ChatModel;
   /** How many answers this attempt took from the ledger. */
   readonly reused: number;
-  /** The retry-after of the last 429 this attempt's model met (after the pacer's retries). */
-  readonly retryAfterMs: number | undefined;
   /** The job is done: its kept answers are no longer needed. */
   forget(): Promise<void>;
 }
@@ -42,7 +39,6 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
   const spentKey = `${base}:spent`;
   const answersKey = `${base}:answers`;
   let reused = 0;
-  let retryAfterMs: number | undefined;
   return {
     async spentUsd() {
       const value = Number(await client.get(spentKey));
@@ -68,14 +64,8 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
             reused += 1;
             return { ...kept, usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 } };
           }
-          let response: ChatResponse;
-          try {
-            response = await model.complete(request);
-          } catch (error) {
-            if (error instanceof ModelError && error.kind === 'rate-limited')
-              retryAfterMs = error.rateLimit?.retryAfterMs ?? retryAfterMs;
-            throw error;
-          }
+          // A failed call throws through: its typed error reaches the run's failure, where the queue reads its retry-after.
+          const response = await model.complete(request);
           await withTimeout(
             client
               .multi()
@@ -90,9 +80,6 @@ export function jobLedger(client: RedisClient, queueName: string, jobId: string)
     },
     get reused() {
       return reused;
-    },
-    get retryAfterMs() {
-      return retryAfterMs;
     },
     async forget() {
       await client.del(answersKey, spentKey);

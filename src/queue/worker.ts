@@ -70,7 +70,7 @@ export async function startWorker(modules: QueueModules, settings: WorkerSetting
         line(` done: ${verdict.result.status}${reusedNote(ledger)}`);
         return verdict.result;
       case 'rate-limited': {
-        const pauseMs = rateLimitPause(ledger.retryAfterMs, settings.rateLimitPauseMs);
+        const pauseMs = rateLimitPause(verdict.retryAfterMs, settings.rateLimitPauseMs);
         line(
           `: ${verdict.reason}; queue paused ${pauseMs} ms, ${attempt} spent (the answers already paid for are kept for the retry)`,
         );

@@ -12,6 +12,11 @@ export const workerIds = deskIds;
 export type WorkerId = DeskId;
 
 export type Plan = z.infer<typeof planSchema>;
+/**
+ * The plan as a saved run of any age holds it (src/result/result-schema.ts checks only the
+ * thesis): the briefs of the desks the roster had then, if any.
+ */
+export type SavedPlan = Pick<Plan, 'thesis'> & { briefs?: Partial<Plan['briefs']> };
 export type Decision = z.infer<typeof decisionSchema>;
 
 /** Whether the models may know what came after asOf (computed in src/pipeline/contamination.ts). */
@@ -55,8 +60,8 @@ export interface RunFailure {
   message: string;
   /** Whether running the same request again may do better (a 429, a 5xx, a timeout; never a bad key or the cap). */
   retryable: boolean;
-  /** The model error behind it, when there was one. */
-  model?: Pick<ModelFailure, 'kind' | 'status'>;
+  /** The model error behind it, when there was one (with the server's retry-after, when it sent one). */
+  model?: Pick<ModelFailure, 'kind' | 'status' | 'retryAfterMs'>;
 }
 
 /** One decision of the Director and what the guardrails found in it; a review pass adds the next. */

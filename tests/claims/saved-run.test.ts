@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { checkClaims } from '../../src/claims/index.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { checkClaims, type ClaimsInput } from '../../src/claims/index.js';
 import { parseSavedResult } from '../../src/result/result-schema.js';
+import type { SavedPlan } from '../../src/result/types.js';
 import { makeResult } from '../support/results.js';
 
 describe('claims in the saved run', () => {
@@ -32,5 +33,19 @@ describe('claims in the saved run', () => {
     const parsed = parseSavedResult(JSON.stringify(bad));
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.problem).toMatch(/^result\.json is not a saved run \(claims\[0\]/);
+  });
+
+  it('the plan is the result contract’s saved plan: one saved with some briefs, or none, is checked for what it holds', () => {
+    // Checked by tsc: claims keeps no plan shape of its own.
+    expectTypeOf<ClaimsInput['plan']>().toEqualTypeOf<SavedPlan | null>();
+    const result = makeResult();
+    const figure = result.market!.quote!.price!.toFixed(2);
+    const plan: SavedPlan = { thesis: `Trading at ${figure}.`, briefs: { risk: `Size it below ${figure}.` } };
+    const fields = (input: SavedPlan) =>
+      checkClaims({ ...result, plan: input })
+        .claims.filter((claim) => claim.field.startsWith('plan.'))
+        .map((claim) => claim.field);
+    expect(fields(plan)).toEqual(['plan.thesis', 'plan.briefs.risk']);
+    expect(fields({ thesis: plan.thesis })).toEqual(['plan.thesis']);
   });
 });

@@ -69,7 +69,8 @@ describe('input validation for library callers', () => {
   ])('%s is an error naming the field, and nothing else is judged', (_name, change, field) => {
     const findings = check({ ...long, ...change } as Decision);
     expect(rulesOf(findings)).toEqual(['error:invalid-decision']);
-    expect(findings[0]?.message).toMatch(new RegExp(`^${field} `));
+    // The one zod-issue formatter: the field, the schema's rule, what was sent.
+    expect(findings[0]?.message).toMatch(new RegExp(`^${field}: .+ \\(sent [^)]+\\)$`));
   });
 });
 

@@ -17,7 +17,8 @@ export function content(index: number, overrides: Partial<RecordContent> = {}): 
     demo: false,
     decision: {
       action: 'BUY',
-      conviction: 60 + index,
+      // Within the decision schema's 0–100, as every sealed decision is (record.ts).
+      conviction: 60 + (index % 40),
       positionSizePct: 5,
       orderType: 'market',
       entry: null,

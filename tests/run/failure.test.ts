@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failureOf } from '../../src/agent/failure.js';
 import type { AgentFailure } from '../../src/agent/types.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { ModelError, type ModelErrorKind } from '../../src/errors.js';
@@ -47,6 +48,26 @@ const facts = (overrides: Partial<FailureFacts>): FailureFacts => ({
   ...overrides,
 });
 
+describe('failureOf: a model error as a typed failure', () => {
+  const rateLimit = (retryAfterMs?: number) => ({
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    requests: {},
+    tokens: {},
+  });
+  it("keeps the server's retry-after of a 429, found through a wrapping error", () => {
+    const limited = new ModelError('429', 'rate-limited', 429, { rateLimit: rateLimit(2_500) });
+    expect(failureOf(new Error('Director plan failed', { cause: limited }), {})).toEqual({
+      kind: 'model',
+      message: 'Director plan failed',
+      model: { kind: 'rate-limited', status: 429, retryable: true, retryAfterMs: 2_500 },
+    });
+  });
+  it('names none when the server named none', () => {
+    const limited = new ModelError('429', 'rate-limited', 429, { rateLimit: rateLimit() });
+    expect(failureOf(limited, {}).model).toEqual({ kind: 'rate-limited', status: 429, retryable: true });
+  });
+});
+
 describe('runFailure(facts): one rule, beside runStatus', () => {
   it.each<[string, Partial<FailureFacts>, ReturnType<typeof runFailure>]>([
     ['a whole run has none', {}, undefined],
@@ -68,6 +89,20 @@ describe('runFailure(facts): one rule, beside runStatus', () => {
         message: 'Director plan failed: x',
         retryable: true,
         model: { kind: 'rate-limited', status: 429 },
+      },
+    ],
+    [
+      "a desk's 429 keeps the server's retry-after (what the queue pauses for)",
+      {
+        status: 'degraded',
+        desks: [{ ...model('rate-limited', 429), model: { ...model('rate-limited', 429).model!, retryAfterMs: 750 } }],
+      },
+      {
+        stage: 'desks',
+        kind: 'model',
+        message: 'rate-limited 429',
+        retryable: true,
+        model: { kind: 'rate-limited', status: 429, retryAfterMs: 750 },
       },
     ],
     [
@@ -152,7 +187,8 @@ describe('the typed failure in a saved run, from real HTTP errors', () => {
       stage: 'plan',
       kind: 'model',
       retryable: true,
-      model: { kind: 'rate-limited', status: 429 },
+      // The server's retry-after-ms, carried by the typed ModelError into the saved failure.
+      model: { kind: 'rate-limited', status: 429, retryAfterMs: 1 },
     });
     const denied = await analyzeAgainst(401);
     expect(denied.failure).toMatchObject({

@@ -245,7 +245,7 @@ export const bad: Bad[] = [
     market: hundred,
     rule: 'invalid-decision',
     severity: 'error',
-    says: /^entry -99 is invalid/,
+    says: /^entry: Too small: .* \(sent -99\)$/,
   },
   {
     name: 'a take-profit of 1e308',
@@ -253,7 +253,7 @@ export const bad: Bad[] = [
     market: hundred,
     rule: 'invalid-decision',
     severity: 'error',
-    says: /^takeProfit 1e\+308 is invalid/,
+    says: /^takeProfit: Too big: .* \(sent 1e\+308\)$/,
   },
   {
     name: 'an infinite stop',
@@ -261,7 +261,7 @@ export const bad: Bad[] = [
     market: hundred,
     rule: 'invalid-decision',
     severity: 'error',
-    says: /^stopLoss Infinity is invalid/,
+    says: /^stopLoss: .* \(sent Infinity\)$/,
   },
   {
     name: 'size −5',
@@ -269,7 +269,7 @@ export const bad: Bad[] = [
     market: hundred,
     rule: 'invalid-decision',
     severity: 'error',
-    says: /^positionSizePct -5 is invalid/,
+    says: /^positionSizePct: Too small: .* \(sent -5\)$/,
   },
   {
     name: 'conviction 140',
@@ -277,7 +277,7 @@ export const bad: Bad[] = [
     market: hundred,
     rule: 'invalid-decision',
     severity: 'error',
-    says: /^conviction 140 is invalid/,
+    says: /^conviction: Too big: .* \(sent 140\)$/,
   },
   {
     name: 'a NaN conviction',
@@ -285,7 +285,7 @@ export const bad: Bad[] = [
     market: hundred,
     rule: 'invalid-decision',
     severity: 'error',
-    says: /^conviction NaN is invalid/,
+    says: /^conviction: .* \(sent NaN\)$/,
   },
   {
     name: 'an action the schema does not know',
@@ -293,7 +293,7 @@ export const bad: Bad[] = [
     market: hundred,
     rule: 'invalid-decision',
     severity: 'error',
-    says: /^action "STRONG BUY" is invalid/,
+    says: /^action: .* \(sent "STRONG BUY"\)$/,
   },
   {
     name: 'a BUY with no market data',

@@ -103,6 +103,15 @@ describe('the queue: job ids and verdicts', () => {
     expect(verdictOnResult(failing({ stage: 'desks', ...model('rate-limited', 429) }, 'degraded')).kind).toBe(
       'rate-limited',
     );
+    // The pause is the server's retry-after, read from the typed failure.
+    const limited = model('rate-limited', 429);
+    expect(
+      verdictOnResult(failing({ stage: 'plan', ...limited, model: { ...limited.model, retryAfterMs: 1_200 } })),
+    ).toEqual({ kind: 'rate-limited', reason: 'rate-limited (429)', retryAfterMs: 1_200 });
+    expect(verdictOnResult(failing({ stage: 'plan', ...limited }))).toEqual({
+      kind: 'rate-limited',
+      reason: 'rate-limited (429)',
+    });
     expect(verdictOnResult(failing({ stage: 'plan', ...model('server', 503) }))).toEqual({
       kind: 'transient',
       reason: 'server (503)',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../../../errors.js';
+import { formatZodIssues } from '../../../zod-issues.js';
 
 /**
  * SEC fair access (sec.gov/os/accessing-edgar-data): every request declares who is asking,
@@ -22,7 +23,7 @@ export function secUserAgentFromEnv(env: NodeJS.ProcessEnv): string | undefined 
   if (raw === undefined || raw.trim() === '') return undefined;
   const parsed = userAgentSchema.safeParse(raw);
   if (!parsed.success)
-    throw new ConfigError(`${userAgentVariable} must be ${parsed.error.issues[0]?.message ?? 'a name and an e-mail'}`);
+    throw new ConfigError(`${userAgentVariable} must be ${formatZodIssues(parsed.error, { limit: 1 })}`);
   return parsed.data;
 }
 
