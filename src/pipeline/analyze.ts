@@ -21,12 +21,7 @@ import {
   standingBrief,
   type Brief,
 } from './desks.js';
-import {
-  blindDateLabel,
-  blindDecideNote,
-  blindView,
-  type BlindView,
-} from './blind-run.js';
+import { blindDateLabel, blindDecideNote, blindView, type BlindView } from './blind-run.js';
 import { decide } from './decide-phase.js';
 import { announceDirector, createDirector } from './director.js';
 import { attachClaims, withClaimFindings } from './claims.js';

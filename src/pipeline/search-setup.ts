@@ -57,7 +57,9 @@ export function setUpSearch(
   const provider = budgeted.id ? meterSearch(budgeted, context.events) : budgeted;
   return {
     provider,
-    toolsByName: Object.fromEntries(bound.map((tool) => [tool.name, tool.create({ search: provider, historical: runContext.historical })])),
+    toolsByName: Object.fromEntries(
+      bound.map((tool) => [tool.name, tool.create({ search: provider, historical: runContext.historical })]),
+    ),
     backing: { provider: given.id ?? 'custom', model: given.model ?? null },
     disabledTools,
     switchedOff,

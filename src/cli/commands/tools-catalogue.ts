@@ -26,7 +26,8 @@ const contextHeaders: Record<ContextName, string> = {
 export function catalogueEntry(tool: BuiltInTool) {
   const states = contextNames.map((name) => [name, toolState(tool, namedContexts[name])] as const);
   const off: Array<{ when: ContextName } & Pick<ToolOff, 'reason' | 'warning'>> = [];
-  for (const [when, state] of states) if (!state.enabled) off.push({ when, reason: state.reason, warning: state.warning });
+  for (const [when, state] of states)
+    if (!state.enabled) off.push({ when, reason: state.reason, warning: state.warning });
   return {
     desks: defaultDesks(tool.name),
     needs: tool.needs,
