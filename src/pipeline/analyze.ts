@@ -31,7 +31,7 @@ import { resolveModel } from './models.js';
 import { historicalToolsWarning } from './point-in-time.js';
 import { runFailure } from './run-failure.js';
 import { runStatus, type RunFacts } from './run-status.js';
-import { setUpSearch, switchedOffWarnings, type RunSearch } from './search-setup.js';
+import { outsideToolsOf, setUpSearch, switchedOffWarnings, type RunSearch } from './search-setup.js';
 import { outsideTools } from '../tools/outside-tools.js';
 import { defaultMinAgreement } from './stability.js';
 import type { SpecSource } from './specs.js';
@@ -224,15 +224,8 @@ function openRun(
   // One cap for the model calls and the searches, shared with the rest of its scope.
   const cap = deps.cap ?? null;
   const model = cap ? withBudget(deps.model, cap, prices) : deps.model;
-  const search = setUpSearch(deps.search, {
-    cap,
-    prices,
-    events,
-    blind: options.blind === true,
-    historical: options.historical === true,
-  });
-  // Tools from outside say when they are off, as the built-in ones do (a blind run).
-  const agentTools = outsideTools.isEnabled({ context: search.context }) ? deps.agentTools : undefined;
+  const search = setUpSearch(deps.search, { cap, prices, events }, options);
+  const agentTools = outsideToolsOf(search, deps.agentTools);
   const result: AnalysisResult = {
     runId: options.runId ?? makeRunId(symbol, new Date(started)),
     ticker: symbol,

@@ -3,6 +3,7 @@ import type { EventSink } from '../events.js';
 import type { PriceTable } from '../llm/prices.js';
 import type { SearchProvider } from '../search/types.js';
 import { builtInTools, noSearchOff, toolState, type ToolOff, type ToolRunContext } from '../tools/catalogue.js';
+import { outsideTools } from '../tools/outside-tools.js';
 import type { Tool } from '../tools/types.js';
 import { withSearchBudget, type SpendingCap } from './budget.js';
 import type { AnalysisResult } from '../result/types.js';
@@ -41,9 +42,10 @@ export function toolRunContext(given: SearchProvider | null, run: { blind?: bool
  */
 export function setUpSearch(
   given: SearchProvider | null,
-  context: { cap: SpendingCap | null; prices: PriceTable; events: EventSink; historical?: boolean; blind?: boolean },
+  context: { cap: SpendingCap | null; prices: PriceTable; events: EventSink },
+  run: { blind?: boolean; historical?: boolean } = {},
 ): RunSearch {
-  const runContext = toolRunContext(given, context);
+  const runContext = toolRunContext(given, run);
   const states = builtInTools.map((tool) => ({ tool, state: toolState(tool, runContext) }));
   const switchedOff: Record<string, ToolOff> = {};
   for (const { tool, state } of states) if (!state.enabled) switchedOff[tool.name] = state;
@@ -65,6 +67,11 @@ export function setUpSearch(
     switchedOff,
     context: runContext,
   };
+}
+
+/** Tools from outside (MCP servers, a caller's own) say when they are off as the built-in ones do (a blind run). */
+export function outsideToolsOf<Tools>(search: RunSearch, agentTools: Tools | undefined): Tools | undefined {
+  return outsideTools.isEnabled({ context: search.context }) ? agentTools : undefined;
 }
 
 /**

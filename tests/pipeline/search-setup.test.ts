@@ -14,7 +14,7 @@ const roster = agentDefinitions.map((definition) =>
 );
 
 function source(search: SearchProvider | null, blind = false): SpecSource {
-  const set = setUpSearch(search, { cap: null, prices: defaultPriceTable, events: ignore, blind });
+  const set = setUpSearch(search, { cap: null, prices: defaultPriceTable, events: ignore }, { blind });
   return { roster, toolsByName: set.toolsByName, disabledTools: set.disabledTools, asOf, env: {} };
 }
 
@@ -40,7 +40,7 @@ describe('setUpSearch and the agents that name the search tool', () => {
 
   it('a blind run: the tool is off whatever provider is given, with the blind note and warning, and no search runs', () => {
     const provider: SearchProvider = { id: 'exa', search: async () => [] };
-    const blind = setUpSearch(provider, { cap: null, prices: defaultPriceTable, events: ignore, blind: true });
+    const blind = setUpSearch(provider, { cap: null, prices: defaultPriceTable, events: ignore }, { blind: true });
     expect(blind).toMatchObject({ provider: null, toolsByName: {}, backing: { provider: 'none', model: null } });
     expect(switchedOffWarnings(blind, roster)).toEqual([blindSearchOff.warning]);
     const specs = source(provider, true);
