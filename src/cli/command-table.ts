@@ -221,8 +221,7 @@ const agentsSpec = {
 
 const toolsSpec = {
   name: 'tools',
-  description:
-    'list the tools the agents can call: their function-calling definitions, and when a run switches each off',
+  description: 'list the tools the agents can call, their definitions, and when a run switches each off',
   options: ['json', 'search', 'mcpConfig'],
   help: {
     json: 'print [{ name, agents, strict, description, summary, definition, provider, builtIn }]',
