@@ -225,10 +225,10 @@ const agentsSpec = {
 
 const toolsSpec = {
   name: 'tools',
-  description: 'list the tools the agents can call, with their function-calling definitions',
+  description: 'list the tools the agents can call, their definitions, and when a run switches each off',
   options: ['json', 'search', 'mcpConfig'],
   help: {
-    json: 'print [{ name, agents, strict, description, summary, definition, provider }]',
+    json: 'print [{ name, agents, strict, description, summary, definition, provider, builtIn }]',
     search: 'show the tool as backed by exa, openai or none (also AUTOHEDGE_SEARCH)',
     mcpConfig: 'include the MCP tools this config binds (also AUTOHEDGE_MCP_CONFIG)',
   },

@@ -18,7 +18,7 @@ export async function withMcpTools<T>(
   const path = option ?? (env.AUTOHEDGE_MCP_CONFIG?.trim() || undefined);
   if (path === undefined) return use({});
   const { loadMcpConfig, openMcpTools } = await import('../mcp/index.js');
-  const { builtInToolNames } = await import('../tools/exa-search.js');
+  const { builtInToolNames } = await import('../tools/catalogue.js');
   const config = await loadMcpConfig(path, io.cwd, env);
   const sources = await openMcpTools(config, {
     mode: { kind: 'live' },

@@ -424,7 +424,7 @@ async function openMcp(
   if (path === undefined) return null;
   const { loadMcpConfig, configSecrets } = await import('../mcp/config.js');
   const { openMcpTools } = await import('../mcp/index.js');
-  const { builtInToolNames } = await import('../tools/exa-search.js');
+  const { builtInToolNames } = await import('../tools/catalogue.js');
   const mcpConfig = await loadMcpConfig(path, config.cwd, env);
   if (config.demo) {
     // A bad file is reported as such first; a good one would change the desks' requests,

@@ -21,14 +21,7 @@ import {
   standingBrief,
   type Brief,
 } from './desks.js';
-import {
-  blindDateLabel,
-  blindDecideNote,
-  blindSearch,
-  blindToolsWarning,
-  blindView,
-  type BlindView,
-} from './blind-run.js';
+import { blindDateLabel, blindDecideNote, blindView, type BlindView } from './blind-run.js';
 import { decide } from './decide-phase.js';
 import { announceDirector, createDirector } from './director.js';
 import { attachClaims, withClaimFindings } from './claims.js';
@@ -38,7 +31,8 @@ import { resolveModel } from './models.js';
 import { historicalToolsWarning } from './point-in-time.js';
 import { runFailure } from './run-failure.js';
 import { runStatus, type RunFacts } from './run-status.js';
-import { setUpSearch, type RunSearch } from './search-setup.js';
+import { outsideToolsOf, setUpSearch, switchedOffWarnings, type RunSearch } from './search-setup.js';
+import { outsideTools } from '../tools/outside-tools.js';
 import { defaultMinAgreement } from './stability.js';
 import { planSchemaOf, type SpecSource } from './specs.js';
 import type { AnalysisResult, Plan, RunStage, WorkerId } from '../result/types.js';
@@ -164,11 +158,11 @@ export async function analyze(ticker: string, options: AnalyzeOptions, deps: Ana
   // The SDKs load while the market data is fetched, not after it.
   deps.model.prepare?.();
   run.search.provider?.prepare?.();
-  if (run.search.warning && runsSearchingAgent(run, options.agents)) run.warn(run.search.warning);
+  for (const warning of switchedOffWarnings(run.search, runningAgents(run, options.agents))) run.warn(warning);
 
-  announceHistorical(run, options.blind ? undefined : deps.agentTools);
+  announceHistorical(run, run.specs.agentTools);
   const mcpNames = Object.values(deps.agentTools ?? {}).flatMap((tools) => (tools ?? []).map((tool) => tool.name));
-  if (options.blind && mcpNames.length > 0) run.warn(blindToolsWarning(mcpNames));
+  if (!run.specs.agentTools && mcpNames.length > 0) run.warn(outsideTools.offWarning(mcpNames));
   const snapshot = await snapshotPhase(run, deps.market, options.refresh);
   // Demo data is labelled at its source in the result; the block the agents read is unchanged.
   run.result.market = snapshot && options.demo ? { ...snapshot, source: 'demo' } : snapshot;
@@ -206,13 +200,10 @@ function shareBlock(run: Run, options: AnalyzeOptions): void {
   });
 }
 
-/** Whether an agent of this run names a tool `--search none` switched off (no warning for `--agent quant`). */
-function runsSearchingAgent(run: Run, selected: readonly string[] | undefined): boolean {
-  const ids = run.result.mode === 'agents' ? (selected ?? []) : run.roster.map((definition) => definition.id);
-  return run.roster.some(
-    (definition) =>
-      ids.includes(definition.id) && definition.tools.some((name) => Object.hasOwn(run.search.disabledTools, name)),
-  );
+/** The agents this run runs: the whole roster, or those `--agent` chose. */
+function runningAgents(run: Run, selected: readonly string[] | undefined): readonly AgentDefinition[] {
+  if (run.result.mode !== 'agents') return run.roster;
+  return run.roster.filter((definition) => (selected ?? []).includes(definition.id));
 }
 
 function openRun(
@@ -235,8 +226,8 @@ function openRun(
   // One cap for the model calls and the searches, shared with the rest of its scope.
   const cap = deps.cap ?? null;
   const model = cap ? withBudget(deps.model, cap, prices) : deps.model;
-  const search = options.blind ? blindSearch() : setUpSearch(deps.search, { cap, prices, events });
-  const agentTools = options.blind ? undefined : deps.agentTools;
+  const search = setUpSearch(deps.search, { cap, prices, events }, options);
+  const agentTools = outsideToolsOf(search, deps.agentTools);
   const result: AnalysisResult = {
     runId: options.runId ?? makeRunId(symbol, new Date(started)),
     ticker: symbol,

@@ -1,20 +1,12 @@
 import { blindSnapshot, defaultAlias, type Unblind } from '../market/blind.js';
 import type { MarketSnapshot } from '../market/types.js';
-import { withoutSearch, type RunSearch } from './search-setup.js';
 
 /**
- * What `--blind` changes in a run besides the snapshot: no search (a query would name
- * the company), no MCP tools, and the system prompts' date line without a date.
+ * What `--blind` changes in a run besides the snapshot: the system prompts' date line
+ * without a date, and the decision in blind units. Search and MCP tools are off too, but
+ * each tool says so itself (isEnabled in src/tools/catalogue.ts and src/tools/outside-tools.ts),
+ * so nothing here switches a tool by name.
  */
-
-export const blindSearchWarning =
-  'sentiment: blind run — web search is off (a query would name the company); its report rests on the market data alone';
-
-export const blindSearchNote =
-  '\n\nThis is a blind run: the company and the calendar are hidden from you, and web search is off (a query would name the company), so you have no search tool. Say at the start of your report that it rests on the market data alone, with no news, and score only what the data above supports.';
-
-export const blindToolsWarning = (names: readonly string[]) =>
-  `blind run: the MCP tools (${names.join(', ')}) are off — their calls and results could name the company or the day`;
 
 /** The decide task's extra line in a blind run. */
 export const blindDecideNote =
@@ -22,11 +14,6 @@ export const blindDecideNote =
 
 /** What the system prompts say for "Today is {{date}}." */
 export const blindDateLabel = 'session D-0 (a blind run: the calendar date is hidden)';
-
-/** The search of a blind run: none, with its own note and warning. */
-export function blindSearch(): RunSearch {
-  return withoutSearch(blindSearchNote, blindSearchWarning);
-}
 
 /** A blind run's view of the market: the blind snapshot and the way back; with no snapshot, scale 1. */
 export interface BlindView {

@@ -1,3 +1,5 @@
+import { outsideTools } from '../tools/outside-tools.js';
+
 /**
  * What a historical run (`--as-of`) must flag. (A search with no date filter is refused
  * by checkSearchForHistoricalRun in src/search/choice.ts.)
@@ -5,10 +7,7 @@
 
 /**
  * Tools from outside (MCP servers) answer from today's world: a historical run may use
- * them, but the run and its reader are told, naming the tools.
+ * them, but the run and its reader are told, naming the tools. The rule is the tools'
+ * own (src/tools/outside-tools.ts).
  */
-export function historicalToolsWarning(toolNames: readonly string[], asOfDay: string): string | null {
-  if (toolNames.length === 0) return null;
-  const names = [...new Set(toolNames)].sort();
-  return `as of ${asOfDay}, but the tool(s) ${names.join(', ')} from outside autohedge (MCP servers, a caller's own) are not point-in-time: what they return may come from after that day`;
-}
+export const historicalToolsWarning = outsideTools.historicalWarning;

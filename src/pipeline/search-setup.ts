@@ -1,60 +1,85 @@
+import type { AgentDefinition } from '../../agents/index.js';
 import type { EventSink } from '../events.js';
 import type { PriceTable } from '../llm/prices.js';
 import type { SearchProvider } from '../search/types.js';
-import { createExaSearchTool, searchToolName } from '../tools/exa-search.js';
+import { builtInTools, noSearchOff, toolState, type ToolOff, type ToolRunContext } from '../tools/catalogue.js';
+import { outsideTools } from '../tools/outside-tools.js';
 import type { Tool } from '../tools/types.js';
 import { withSearchBudget, type SpendingCap } from './budget.js';
 import type { AnalysisResult } from '../result/types.js';
 import { meterSearch } from './usage.js';
 
-/** `--search none`: the user is warned, and the desk is told in its task. */
-export const noSearchWarning =
-  'sentiment: no web search in this run (--search none); its report rests on no news search';
-export const noSearchNote =
-  '\n\nNo web search is available in this run (--search none): you have no search tool. Say at the start of your report that it rests on no news search, and score only what the data above supports.';
+/** `--search none`: the user is warned, and the desk is told in its task (declared by the tool, src/tools/catalogue.ts). */
+export const noSearchWarning = noSearchOff.warning;
+export const noSearchNote = noSearchOff.note;
 
 export interface RunSearch {
-  /** The run's provider: under the cap and metered into usage; null for `--search none`. */
+  /** The run's provider: under the cap and metered into usage; null when no bound tool uses it. */
   provider: SearchProvider | null;
-  /** The search tool bound to Sentiment, by its name; empty for `--search none`. */
+  /** The built-in tools this run binds, by name, for the agents whose definitions name them. */
   toolsByName: Record<string, Tool>;
   /** For AnalysisResult.search: which source backed the tool. */
   backing: NonNullable<AnalysisResult['search']>;
-  /** `--search none`: the search tool switched off, with what an agent that names it is told instead. */
+  /** The built-in tools the run's context switched off, with what an agent that names one is told instead. */
   disabledTools: Record<string, string>;
-  /** Said once at the start of the run when there is no search. */
-  warning: string | null;
+  /** The same tools, with why and what the user is warned. */
+  switchedOff: Record<string, ToolOff>;
+  /** What the tools' isEnabled predicates were asked. */
+  context: ToolRunContext;
 }
 
-/** A run without a search tool: `note` is what Sentiment is told in its place, `warning` what the user is. */
-export function withoutSearch(note: string, warning: string): RunSearch {
-  return {
-    provider: null,
-    toolsByName: {},
-    backing: { provider: 'none', model: null },
-    disabledTools: { [searchToolName]: note },
-    warning,
-  };
+/** The run's context as the tools' predicates read it. */
+export function toolRunContext(given: SearchProvider | null, run: { blind?: boolean; historical?: boolean }) {
+  const search: ToolRunContext['search'] = given ? (given.id ?? 'custom') : 'none';
+  return { blind: run.blind === true, search, historical: run.historical === true } satisfies ToolRunContext;
 }
 
 /**
- * The search of one analysis, from the provider the caller gave (or null): autohedge's own
- * providers (with an id) are put under the run's --max-cost cap and report every search
- * as a `search-usage` event; a provider of the caller's own is used as given.
+ * The built-in tools of one analysis, each bound or switched off by its own isEnabled
+ * (a blind run, `--search none`), over the provider the caller gave (or null):
+ * autohedge's own providers (with an id) are put under the run's --max-cost cap and
+ * report every search as a `search-usage` event; a provider of the caller's own is used as given.
  */
 export function setUpSearch(
   given: SearchProvider | null,
-  context: { cap: SpendingCap | null; prices: PriceTable; events: EventSink; historical?: boolean },
+  context: { cap: SpendingCap | null; prices: PriceTable; events: EventSink },
+  run: { blind?: boolean; historical?: boolean } = {},
 ): RunSearch {
-  if (!given) return withoutSearch(noSearchNote, noSearchWarning);
+  const runContext = toolRunContext(given, run);
+  const states = builtInTools.map((tool) => ({ tool, state: toolState(tool, runContext) }));
+  const switchedOff: Record<string, ToolOff> = {};
+  for (const { tool, state } of states) if (!state.enabled) switchedOff[tool.name] = state;
+  const disabledTools = Object.fromEntries(Object.entries(switchedOff).map(([name, off]) => [name, off.note]));
+  const bound = states.filter(({ state }) => state.enabled).map(({ tool }) => tool);
+  if (!given || bound.length === 0) {
+    const backing = { provider: 'none' as const, model: null };
+    return { provider: null, toolsByName: {}, backing, disabledTools, switchedOff, context: runContext };
+  }
   const budgeted = context.cap ? withSearchBudget(given, context.cap, context.prices) : given;
   const provider = budgeted.id ? meterSearch(budgeted, context.events) : budgeted;
-  const tool = createExaSearchTool(provider, { historical: context.historical });
   return {
     provider,
-    toolsByName: { [tool.name]: tool },
+    toolsByName: Object.fromEntries(
+      bound.map((tool) => [tool.name, tool.create({ search: provider, historical: runContext.historical })]),
+    ),
     backing: { provider: given.id ?? 'custom', model: given.model ?? null },
-    disabledTools: {},
-    warning: null,
+    disabledTools,
+    switchedOff,
+    context: runContext,
   };
+}
+
+/** Tools from outside (MCP servers, a caller's own) say when they are off as the built-in ones do (a blind run). */
+export function outsideToolsOf<Tools>(search: RunSearch, agentTools: Tools | undefined): Tools | undefined {
+  return outsideTools.isEnabled({ context: search.context }) ? agentTools : undefined;
+}
+
+/**
+ * What the user is warned about the tools this run switched off, once each, only for
+ * a tool some running agent names (no warning for `--agent quant`).
+ */
+export function switchedOffWarnings(search: RunSearch, running: readonly AgentDefinition[]): string[] {
+  return Object.entries(search.switchedOff)
+    .filter(([name]) => running.some((definition) => definition.tools.includes(name)))
+    .map(([, off]) => off.warning);
 }

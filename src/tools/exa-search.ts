@@ -48,9 +48,6 @@ const searchParameters = z.object({
 
 export type ExaSearchParameters = typeof searchParameters;
 
-/** Our own tools' names, which no MCP tool may take. */
-export const builtInToolNames: readonly string[] = [searchToolName];
-
 export interface SearchToolOptions {
   /** The run's clock is in the past (`--as-of`): undated results are dropped too. Also read from the ToolContext. */
   historical?: boolean;

@@ -63,6 +63,8 @@ describe('autohedge tools / agents --mcp-config', () => {
       /^fixture__get_quote +quant, risk +ticker, days\?, currency\? +Last price of a ticker \(fixture data\)\.$/m,
     );
     expect(text.out()).toMatch(/^ {2}fixture__pair: sent non-strict: .*prefixItems/m);
+    // MCP tools follow one rule beside the built-in catalogue: off in a blind run only.
+    expect(text.out()).toMatch(/^MCP tools +per --mcp-config +on +off +on +on$/m);
   }, 30_000);
 
   it('shows bound tools per agent, also from AUTOHEDGE_MCP_CONFIG, and reads no .mcp.json implicitly', async () => {

@@ -1,14 +1,15 @@
-import { agentDefinitions } from '../../../agents/index.js';
 import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
 import { createExaProvider } from '../../search/exa.js';
 import { resolveSearchChoice } from '../../search/choice.js';
 import { defaultOpenAISearchModel } from '../../search/openai.js';
 import type { SearchChoice } from '../../search/types.js';
-import { createExaSearchTool, searchToolName } from '../../tools/exa-search.js';
+import { builtInTools, defaultDesks, type BuiltInTool } from '../../tools/catalogue.js';
+import { searchToolName } from '../../tools/exa-search.js';
 import { renderTable } from '../../report/table.js';
 import type { Tool } from '../../tools/types.js';
 import type { CliIo } from '../io.js';
 import { withMcpTools } from '../mcp-listing.js';
+import { catalogueEntry, catalogueText } from './tools-catalogue.js';
 
 /** Which provider backs the search tool under this choice, in words and as data. */
 function searchBacking(
@@ -31,6 +32,7 @@ function searchBacking(
 interface Listed {
   tool: Tool;
   agents: string[];
+  builtIn?: BuiltInTool;
 }
 
 /**
@@ -38,20 +40,21 @@ interface Listed {
  * agents, parameters, one line of description), or with --json the exact
  * definitions — with which search provider backs exa_search (`--search`,
  * AUTOHEDGE_SEARCH) and the MCP tools of --mcp-config (where strict mode could not
- * express a schema, why).
+ * express a schema, why); then the built-in catalogue: the desks that bind each tool
+ * by default, what it needs and costs, and when a run switches it off.
  */
 export async function toolsCommand(
   options: { json?: boolean; search?: string; mcpConfig?: string },
   io: CliIo,
 ): Promise<number> {
   const backing = searchBacking(resolveSearchChoice(options.search, io.env), io.env);
-  // Listing needs no key: building the tool imports nothing; only a search would.
-  const search = createExaSearchTool(createExaProvider({ apiKey: undefined }));
-  const namedBy = (name: string) =>
-    agentDefinitions
-      .filter((definition) => (definition.tools as readonly string[]).includes(name))
-      .map((definition) => definition.id);
-  const listed: Listed[] = [{ tool: search, agents: namedBy(search.name) }];
+  // Listing needs no key: building a tool imports nothing; only a search would.
+  const services = { search: createExaProvider({ apiKey: undefined }), historical: false };
+  const listed: Listed[] = builtInTools.map((builtIn) => ({
+    tool: builtIn.create(services),
+    agents: defaultDesks(builtIn.name),
+    builtIn,
+  }));
   await withMcpTools(options.mcpConfig, io, (bound) => {
     for (const [agent, tools] of Object.entries(bound)) {
       for (const tool of tools ?? []) {
@@ -62,9 +65,10 @@ export async function toolsCommand(
     }
   });
   if (options.json) {
-    const listing = listed.map(({ tool, agents }) => ({
+    const listing = listed.map(({ tool, agents, builtIn }) => ({
       ...listingEntry(tool, agents),
       ...(tool.name === searchToolName ? { provider: backing.provider, model: backing.model } : {}),
+      ...(builtIn ? { builtIn: catalogueEntry(builtIn) } : {}),
     }));
     io.stdout(`${stringifyJsonSafely(listing, 2)}\n`);
   } else {
@@ -79,6 +83,7 @@ export async function toolsCommand(
           ),
         );
     }
+    io.stdout(catalogueText(listed.some(({ tool }) => tool.origin.kind === 'mcp')));
   }
   return 0;
 }
