@@ -62,7 +62,9 @@ export function readMarketBlock(prompt) {
   };
   // A blind run names an alias for both (the company and its ticker are hidden).
   const blindHeader = block.match(patterns.blindHeader);
-  const [, symbol, name, day] = blindHeader ? [, blindHeader[1], blindHeader[1], blindHeader[2]] : match('header');
+  const [symbol, name, day] = blindHeader
+    ? [blindHeader[1], blindHeader[1], blindHeader[2]]
+    : match('header').slice(1, 4);
   const [, sector, industry = null] = match('sector');
   const lastPrice = match('lastPrice');
   const pe = match('pe');

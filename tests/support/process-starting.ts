@@ -39,6 +39,7 @@ const processFiles: readonly string[] = [
   'tests/mcp/client.test.ts',
   'tests/mcp/commands.test.ts',
   'tests/mcp/demo-evaluate.test.ts',
+  'tests/mcp/home-reservations.test.ts',
   'tests/mcp/oversized.test.ts',
   'tests/mcp/schema.test.ts',
   'tests/mcp/server-transport.test.ts',
@@ -53,6 +54,7 @@ const processFiles: readonly string[] = [
   'tests/report/claims.test.ts',
   'tests/report/html-browser.test.ts',
   'tests/report/html-phone.test.ts',
+  'tests/watch/page-phone.test.ts',
   'tests/view/browser.test.ts',
   // openssl ts (RFC 3161 anchors)
   'tests/evaluate/forward.test.ts',
