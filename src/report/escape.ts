@@ -47,3 +47,8 @@ export function pageHead(title: string, style: string): string[] {
     '</head>',
   ];
 }
+
+/** A whole self-contained page: `pageHead`, then `body` (already HTML) inside `<main>`. */
+export function htmlPage(title: string, style: string, body: readonly string[]): string {
+  return [...pageHead(title, style), '<body>', '<main>', ...body, '</main>', '</body>', '</html>', ''].join('\n');
+}

@@ -1,4 +1,4 @@
-import { escapeHtml, pageHead } from './escape.js';
+import { escapeHtml, htmlPage } from './escape.js';
 import { formatNumber } from './format.js';
 import { reportStyle } from './html-style.js';
 import { weightText, weightsFigure } from './portfolio-chart.js';
@@ -103,14 +103,5 @@ export function renderPortfolioHtml(report: PortfolioReport): string {
     ),
     listHtml('Warnings', plan.warnings),
   ].filter((part) => part !== '');
-  return [
-    ...pageHead(`Proposed portfolio as of ${asOfText(report)}`, reportStyle),
-    '<body>',
-    '<main>',
-    ...body,
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage(`Proposed portfolio as of ${asOfText(report)}`, reportStyle, body);
 }

@@ -2,20 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { consensusOf, median, sampleOrders, stabilityBucket, stabilityFindings } from '../../src/pipeline/stability.js';
 import type { Decision } from '../../src/result/types.js';
+import { decisionFixture } from '../../src/testing/index.js';
 
-const base: Decision = {
-  action: 'BUY',
-  conviction: 60,
-  timeHorizon: '1–3 months',
-  positionSizePct: 4,
-  orderType: 'limit',
-  entry: 99,
-  stopLoss: 94,
-  takeProfit: 110,
-  rationale: 'r',
-  keyRisks: ['k'],
-  dissent: null,
-};
+const base: Decision = decisionFixture({ conviction: 60, rationale: 'r', keyRisks: ['k'] });
 const sell: Decision = { ...base, action: 'SELL', entry: 101, stopLoss: 106, takeProfit: 90, rationale: 'sell' };
 const hold: Decision = {
   ...base,

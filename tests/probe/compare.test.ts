@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalysisResult, Decision } from '../../src/result/types.js';
 import { compareProbe, renderProbe } from '../../src/probe/compare.js';
+import { decisionFixture } from '../../src/testing/index.js';
 import { makeSnapshot } from '../support/market.js';
 
 // makeSnapshot: ATR 2.5.
-const decision: Decision = {
-  action: 'BUY',
-  conviction: 60,
-  timeHorizon: '1–3 months',
-  positionSizePct: 4,
-  orderType: 'limit',
-  entry: 99,
-  stopLoss: 94,
-  takeProfit: 110,
-  rationale: 'r',
-  keyRisks: [],
-  dissent: null,
-};
+const decision: Decision = decisionFixture({ conviction: 60, rationale: 'r', keyRisks: [] });
 
 function result(overrides: Partial<Decision> | null, blind = false): AnalysisResult {
   return {

@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { captureIo } from '../support/cli.js';
-import { chromiumMissing, chromiumPath, runChromium } from '../support/chromium.js';
+import { chromiumMissing, chromiumPath } from '../support/chromium.js';
+import { measureAtPhoneWidth, writePhoneFrame } from '../support/phone-frame.js';
 
 /**
  * report.html laid out at a phone's 390 px (#33 item 18), measured in headless
@@ -35,17 +35,7 @@ beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'autohedge-phone-'));
   const io = captureIo();
   expect(await runCli(['analyze', 'ACME', '--demo', '--quiet', '--no-save', '--out', out], io)).toBe(0);
-  const html = (await readFile(join(out, 'report.html'), 'utf8')).replace(
-    /<meta http-equiv="Content-Security-Policy"[^>]*>/,
-    '',
-  );
-  await writeFile(join(out, 'measured.html'), html.replace('</body>', `${measure}</body>`));
-  await writeFile(
-    join(out, 'phone.html'),
-    '<!doctype html><body style="margin:0"><pre id="out"></pre>' +
-      '<iframe src="measured.html" width="390" height="844" style="border:0"></iframe>' +
-      "<script>addEventListener('message', (event) => { document.getElementById('out').textContent = event.data; });</script></body>",
-  );
+  await writePhoneFrame(out, await readFile(join(out, 'report.html'), 'utf8'), measure);
 });
 
 afterAll(async () => {
@@ -54,13 +44,8 @@ afterAll(async () => {
 
 describe.skipIf(!chromiumPath())('report.html at 390 px', () => {
   test('the levels table shows its In ATR column and the chart draws readable labels', async () => {
-    const run = await runChromium(pathToFileURL(join(out, 'phone.html')).href, [
-      '--window-size=800,1000',
-      '--virtual-time-budget=3000',
-      '--dump-dom',
-    ]);
-    const posted = /<pre id="out">([^<]*)<\/pre>/.exec(run.stdout)?.[1]?.replaceAll('&quot;', '"') ?? '';
-    expect(posted, run.stderr).not.toBe('');
+    const { posted, stderr } = await measureAtPhoneWidth(out);
+    expect(posted, stderr).not.toBe('');
     const layout = JSON.parse(posted);
     expect(layout.viewport).toBe(390);
     expect(layout.page).toBeLessThanOrEqual(390);

@@ -3,14 +3,14 @@
 // included, reachable), and the text keeps a readable size. Measured in headless Chromium,
 // in a 390 px iframe (headless windows are at least 500 px wide), as tests/report/html-phone
 // does for report.html.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { WatchReport } from '../../src/watch/delta.js';
 import { renderWatchHtml } from '../../src/watch/render.js';
-import { chromiumMissing, chromiumPath, runChromium } from '../support/chromium.js';
+import { chromiumMissing, chromiumPath } from '../support/chromium.js';
+import { measureAtPhoneWidth, writePhoneFrame } from '../support/phone-frame.js';
 
 const summary = {
   runId: '20261207T165820Z-ACME-bee5fd',
@@ -81,14 +81,7 @@ let out: string;
 
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'autohedge-watch-phone-'));
-  const html = renderWatchHtml(report).replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
-  await writeFile(join(out, 'measured.html'), html.replace('</body>', `${measure}</body>`));
-  await writeFile(
-    join(out, 'phone.html'),
-    '<!doctype html><body style="margin:0"><pre id="out"></pre>' +
-      '<iframe src="measured.html" width="390" height="844" style="border:0"></iframe>' +
-      "<script>addEventListener('message', (event) => { document.getElementById('out').textContent = event.data; });</script></body>",
-  );
+  await writePhoneFrame(out, renderWatchHtml(report), measure);
 });
 
 afterAll(async () => {
@@ -97,13 +90,8 @@ afterAll(async () => {
 
 describe.skipIf(!chromiumPath())('the watch page at 390 px', () => {
   test('the page does not overflow; the table scrolls in its box with every column reachable; text stays readable', async () => {
-    const run = await runChromium(pathToFileURL(join(out, 'phone.html')).href, [
-      '--window-size=800,1000',
-      '--virtual-time-budget=3000',
-      '--dump-dom',
-    ]);
-    const posted = /<pre id="out">([^<]*)<\/pre>/.exec(run.stdout)?.[1]?.replaceAll('&quot;', '"') ?? '';
-    expect(posted, run.stderr).not.toBe('');
+    const { posted, stderr } = await measureAtPhoneWidth(out);
+    expect(posted, stderr).not.toBe('');
     const layout = JSON.parse(posted);
     expect(layout.viewport).toBe(390);
     expect(layout.page).toBeLessThanOrEqual(390);
