@@ -68,7 +68,25 @@ export function checkClaims(input: ClaimsInput): ClaimsCheck {
   const decisionContext = contextFor(withDecision, input.decision, true, [...deskClaims, ...planClaims]);
   for (const [field, text] of decisionTexts(input.decision))
     claims.push(...claimsOf('director', field, text, decisionContext));
-  return { claims, summary: summarizeClaims(claims) };
+  const named = inCurrency(claims, input.market?.identity.currency ?? null);
+  return { claims: named, summary: summarizeClaims(named) };
+}
+
+/** A currency's marks in a figure as written: symbols and three-letter codes (`$`, `US$`, `£`, `GBP`). */
+const currencyMarks = /(?:US)?\$|[£€¥]|\b[A-Z]{3}\b|\bGBp\b/g;
+
+/**
+ * The true value of a money figure in the data's own currency: a model that wrote "$3.09" of
+ * a London listing is told the data has "3.10 GBP", never "$3.10" (issue 38: no `$` on a
+ * figure that is not in dollars). A US listing's figures are left as written.
+ */
+function inCurrency(claims: Claim[], currency: string | null): Claim[] {
+  if (currency === null || currency === 'USD') return claims;
+  return claims.map((claim) =>
+    claim.unit === 'currency' && claim.sourceText !== undefined
+      ? { ...claim, sourceText: `${claim.sourceText.replace(currencyMarks, '').trim()} ${currency}` }
+      : claim,
+  );
 }
 
 function contextFor(

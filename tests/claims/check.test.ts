@@ -271,3 +271,21 @@ it('a contradiction quotes the value of the period the text names', () => {
     ['contradicted', 'snapshot.indicators.volatility1y', '35.00 %'],
   ]);
 });
+
+describe('a money figure of a listing not in dollars', () => {
+  const london = makeSnapshot('OCDO.L', { identity: { ...market.identity, symbol: 'OCDO.L', currency: 'GBP' } });
+  const truthOf = (text: string, snapshot = london) =>
+    checkClaims({ market: snapshot, plan: null, decision: null, reports: [{ agent: 'quant', text }] })
+      .claims.filter((claim) => claim.status === 'contradicted')
+      .map((claim) => [claim.text, claim.sourceText]);
+
+  it('quotes the true value in the data\'s currency, never with a "$"', () => {
+    expect(truthOf('ATR(14) 3.10 USD.')).toEqual([['3.10 USD', '2.50 GBP']]);
+    expect(truthOf('ATR(14) $3.10.')).toEqual([['$3.10', '2.50 GBP']]);
+    expect(truthOf('ATR(14) 3.10 GBP.')).toEqual([['3.10 GBP', '2.50 GBP']]);
+  });
+
+  it("leaves a US listing's figures as written", () => {
+    expect(truthOf('ATR(14) $3.10.', market)).toEqual([['$3.10', '$2.50']]);
+  });
+});
