@@ -13,6 +13,7 @@ import {
   type RecordedRequest,
   type Reply,
 } from '../testkit/openai-server.js';
+import { decisionFixture } from '../src/testing/fixtures.js';
 import { createQuota, requestCharacters, tokensOf, type Quota, type QuotaSettings } from '../testkit/quota.js';
 import { createPromptCache, promptText, type PromptCache } from '../testkit/prompt-cache.js';
 import type { CallKind, CallRecord } from './critical-path.js';
@@ -277,12 +278,7 @@ function planFor(ticker: string) {
 }
 
 function decisionFor(ticker: string) {
-  return {
-    action: 'BUY',
-    conviction: 64,
-    timeHorizon: '1–3 months',
-    positionSizePct: 4,
-    orderType: 'limit',
+  return decisionFixture({
     entry: 105.5,
     stopLoss: 99.8,
     takeProfit: 117.2,
@@ -291,7 +287,7 @@ function decisionFor(ticker: string) {
       'Entry on a pullback towards the 20-day average improves the reward-to-risk ratio to about 2:1.',
     keyRisks: ['valuation stretched against peers', 'earnings in four weeks', 'volume surge could mark distribution'],
     dissent: 'Quant sees the move as extended in the short term and would wait for a deeper pullback.',
-  };
+  });
 }
 
 /** About 300 words, the length a desk's prompt asks for at most. */

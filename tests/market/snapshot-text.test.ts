@@ -1,30 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { computeIndicators, renderSnapshotText } from '../../src/market/index.js';
 import { formatFraction, formatPrice, formatQuantity, notAvailable } from '../../src/market/snapshot-format.js';
+import { noQuoteStats } from '../../src/market/historical.js';
 import { snapshotTextBudgetChars } from '../../src/market/snapshot-text.js';
 import type { Bar, MarketSnapshot } from '../../src/market/types.js';
 
 type SnapshotData = Omit<MarketSnapshot, 'text'>;
 
-const emptyQuote: MarketSnapshot['quote'] = {
-  price: null,
-  priceTime: null,
-  change: null,
-  changePercent: null,
-  marketCap: null,
-  trailingPE: null,
-  forwardPE: null,
-  beta: null,
-  fiftyTwoWeekHigh: null,
-  fiftyTwoWeekLow: null,
-  averageVolume: null,
-  dividendYield: null,
-  targetMeanPrice: null,
-  recommendation: null,
-  profitMargin: null,
-  revenueGrowth: null,
-  debtToEquity: null,
-};
+const emptyQuote: MarketSnapshot['quote'] = noQuoteStats;
 
 function nothingKnown(): SnapshotData {
   return {
