@@ -1,9 +1,11 @@
+import { setMaxListeners } from 'node:events';
 import type { AnalysisResult } from '../result/types.js';
 import { sanitizeDeep, sanitizeText } from '../sanitize.js';
 import { savedResultSchema } from '../result/result-schema.js';
 import { formatZodIssues } from '../zod-issues.js';
 import type { RunRequest } from '../run/request.js';
 import { jobIdFor, keepFinishedSeconds, type AnalysisJobData } from './jobs.js';
+import { jobFinished } from './job-finished.js';
 import { ensureReachable, type QueueModules } from './redis.js';
 
 export interface EnqueueSettings {
@@ -40,7 +42,10 @@ export async function enqueueAnalyses(modules: QueueModules, settings: EnqueueSe
   const { bullmq } = modules;
   const connection = modules.connect(settings.url);
   await ensureReachable(connection, settings.url);
+  // A connection lost mid-wait reaches the waits as rejections; the events would only print.
+  connection.on('error', () => undefined);
   const queue = new bullmq.Queue<AnalysisJobData, AnalysisResult>(settings.queueName, { connection });
+  queue.on('error', () => undefined);
   const jobs = settings.requests.map((request) => ({
     ticker: request.ticker,
     request,
@@ -67,11 +72,16 @@ export async function enqueueAnalyses(modules: QueueModules, settings: EnqueueSe
     connection.disconnect();
     throw error;
   }
+  const stop = new AbortController();
+  let waiting: Promise<void> | undefined;
   return {
     jobIds: jobs.map((job) => job.jobId),
     existing,
-    wait: (onOutcome) => waitForJobs(modules, settings, queue, jobs, onOutcome),
+    wait: (onOutcome) => (waiting = waitForJobs(modules, settings, { queue, stop: stop.signal }, jobs, onOutcome)),
     async close() {
+      // The pending waits end, and their events connection closes, before the queue's does.
+      stop.abort();
+      await waiting?.catch(() => undefined);
       await queue.close();
       connection.disconnect();
     },
@@ -81,15 +91,17 @@ export async function enqueueAnalyses(modules: QueueModules, settings: EnqueueSe
 async function waitForJobs(
   modules: QueueModules,
   settings: EnqueueSettings,
-  queue: import('bullmq').Queue<AnalysisJobData, AnalysisResult>,
+  { queue, stop }: { queue: import('bullmq').Queue<AnalysisJobData, AnalysisResult>; stop: AbortSignal },
   jobs: Array<{ ticker: string; jobId: string }>,
   onOutcome: (outcome: JobOutcome) => void | Promise<void>,
 ): Promise<void> {
   const eventsConnection = modules.connect(settings.url);
+  eventsConnection.on('error', () => undefined);
   const events = new modules.bullmq.QueueEvents(settings.queueName, { connection: eventsConnection });
-  // Each job waited for listens for its completion and failure, and for the queue closing.
+  events.on('error', () => undefined);
+  // Each job waited for listens for its completion and failure, and for the waiting to stop.
   events.setMaxListeners(jobs.length * 2 + 10);
-  queue.setMaxListeners(jobs.length + 10);
+  setMaxListeners(jobs.length + 10, stop);
   try {
     await events.waitUntilReady();
     await Promise.all(
@@ -100,7 +112,7 @@ async function waitForJobs(
           outcome = { jobId, ticker, failure: 'the job is no longer in the queue (removed, or expired after a week)' };
         else {
           try {
-            outcome = jobValue(jobId, ticker, await job.waitUntilFinished(events));
+            outcome = jobValue(jobId, ticker, await jobFinished({ queue, events }, jobId, stop));
           } catch (error) {
             outcome = { jobId, ticker, failure: sanitizeText(error instanceof Error ? error.message : String(error)) };
           }
