@@ -59,20 +59,20 @@ describe('autohedge runs', () => {
     expect(output.stderr).toBe('zz-partial: partial: no result.json (the run did not finish saving)\n');
     const lines = output.stdout.split('\n');
     expect(lines[0]).toBe(
-      'WHEN              RUN ID                        TICKER  MODE  ACTION  CONVICTION  STATUS    COST',
+      'WHEN              RUN ID                        TICKER  MODE  ACTION  CONVICTION  STATUS    COST     CACHED',
     );
     // The partial directory is dated now, so it is newest.
     expect(lines[1]).toMatch(
-      /^\d{4}-\d\d-\d\d \d\d:\d\d  zz-partial                    -       -     -       -           partial   -$/,
+      /^\d{4}-\d\d-\d\d \d\d:\d\d  zz-partial                    -       -     -       -           partial   -        -$/,
     );
     expect(lines.slice(2, 4)).toEqual([
-      '2026-11-27 21:00  20261127T210000Z-BETA-bbbbbb  BETA    full  SELL    55          degraded  unknown',
-      '2026-11-20 10:00  20261120T100000Z-ACME-aaaaaa  ACME    full  BUY     72          ok        $0.0412',
+      '2026-11-27 21:00  20261127T210000Z-BETA-bbbbbb  BETA    full  SELL    55          degraded  unknown  11%',
+      '2026-11-20 10:00  20261120T100000Z-ACME-aaaaaa  ACME    full  BUY     72          ok        $0.0412  11%',
     ]);
     expect(lines.slice(4)).toEqual(['']);
   });
 
-  test('a mode column tells desk-only and full runs apart, and says demo beside either; a demo shows no cost as spent', async () => {
+  test('a mode column tells desk-only and full runs apart, and says demo beside either; a demo shows no cost as spent; the cached share, or none', async () => {
     await saveRun(
       home,
       makeResult({ runId: '20261101T100000Z-ACME-dddddd', startedAt: '2026-11-01T10:00:00.000Z', demo: true }),
@@ -85,6 +85,7 @@ describe('autohedge runs', () => {
         startedAt: '2026-11-02T10:00:00.000Z',
         mode: 'agents',
         decision: null,
+        usage: { ...makeResult().usage, cachedPromptTokens: 0 },
       }),
       { transcript: [], markdown: '' },
     );
@@ -99,10 +100,10 @@ describe('autohedge runs', () => {
       .split('\n')
       .slice(1)
       .map((line) => line.split(/\s{2,}/));
-    expect(rows.map((row) => [row[1], row[3], row.at(-1)])).toEqual([
-      ['20261103T100000Z-ACME-ffffff', 'full', '$0.0412'],
-      ['20261102T100000Z-ACME-eeeeee', 'desks', '$0.0412'],
-      ['20261101T100000Z-ACME-dddddd', 'demo, full', 'none (demo)'],
+    expect(rows.map((row) => [row[1], row[3], row.at(-2), row.at(-1)])).toEqual([
+      ['20261103T100000Z-ACME-ffffff', 'full', '$0.0412', '11%'],
+      ['20261102T100000Z-ACME-eeeeee', 'desks', '$0.0412', 'none'],
+      ['20261101T100000Z-ACME-dddddd', 'demo, full', 'none (demo)', '11%'],
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { autohedgeHome } from '../../paths.js';
-import { formatCost } from '../../report/format.js';
+import { formatCost, formatFraction } from '../../report/format.js';
 import { createPalette } from '../../report/palette.js';
 import { renderJson, renderTerminal } from '../../report/terminal.js';
 import { listRuns, loadRun, runsDirectory, type RunSummary } from '../../store/index.js';
@@ -40,7 +40,7 @@ export async function runsShowCommand(
 }
 
 /** The view options `autohedge analyze` uses, so a re-render matches the live one. */
-const columns = ['WHEN', 'RUN ID', 'TICKER', 'MODE', 'ACTION', 'CONVICTION', 'STATUS', 'COST'] as const;
+const columns = ['WHEN', 'RUN ID', 'TICKER', 'MODE', 'ACTION', 'CONVICTION', 'STATUS', 'COST', 'CACHED'] as const;
 
 export function renderRunTable(savedRuns: RunSummary[], color: boolean): string {
   // A saved file is whatever is on disk now (hand-edited, or written before sanitising).
@@ -55,6 +55,7 @@ export function renderRunTable(savedRuns: RunSummary[], color: boolean): string 
     run.conviction === null ? '-' : String(Math.round(run.conviction)),
     run.state === 'ok' ? (run.status ?? '-') : run.state,
     costCell(run),
+    cachedCell(run),
   ]);
   const widths = columns.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   // Pad first, then colour: escape codes must not count towards a column's width.
@@ -106,6 +107,12 @@ function costCell(run: RunSummary): string {
   if (run.state !== 'ok') return '-';
   if (run.demo) return 'none (demo)';
   return run.costUsd === null ? 'unknown' : formatCost(run.costUsd);
+}
+
+/** The share of the prompt tokens the provider's cache served, as the usage footer rounds it. */
+function cachedCell(run: RunSummary): string {
+  if (run.state !== 'ok') return '-';
+  return run.cachedShare === undefined ? 'none' : formatFraction(run.cachedShare, { digits: 0 });
 }
 
 /** "YYYY-MM-DD HH:MM" in UTC, like every instant autohedge prints. */
