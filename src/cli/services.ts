@@ -31,6 +31,8 @@ export interface ServiceConfig {
   argv: string[];
   /** analyze needs a model; market does not. */
   needsModel: boolean;
+  /** false: prices only (evaluate scores closes), so no fundamentals source, nothing to configure or request. */
+  fundamentals?: boolean;
   /** What backs the search tool (`--search`, resolved with AUTOHEDGE_SEARCH). Default exa. */
   search?: SearchChoice;
   /** Warnings from the clients (an unwritable cache), for stderr. */
@@ -249,7 +251,9 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
       cache: intercepted ? null : marketModule.createSnapshotCache({ dir: join(autohedgeHome(env), 'cache'), logger }),
       logger,
     });
-  const market = deps.market ?? (await withFundamentalsOf(base, config, inputs, env, intercepted));
+  const market =
+    deps.market ??
+    (config.fundamentals === false ? base : await withFundamentalsOf(base, config, inputs, env, intercepted));
   const search =
     deps.search !== undefined
       ? deps.search
@@ -260,7 +264,6 @@ async function buildClients(config: ServiceConfig, deps: CliDeps, inputs: Sessio
   return { baseURL, model, pacers, market, search, coveredSymbols };
 }
 
-/** The snapshot service, with SEC EDGAR fundamentals joined when configured (or recorded, under replay). */
 /** The snapshot service with fundamentals as filed (SEC EDGAR, or the demo's synthetic ones) attached, where they apply. */
 async function withFundamentalsOf(
   market: MarketData,
@@ -285,7 +288,6 @@ async function withFundamentalsOf(
     cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache', 'edgar'),
     today: asOf,
     warn: (message) => config.warn(message),
-    interactive: process.stderr.isTTY === true,
   });
   return edgar ? withFundamentals(market, edgar) : market;
 }

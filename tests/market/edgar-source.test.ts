@@ -57,14 +57,9 @@ describe('SEC fair access', () => {
       cacheDir: null,
       today: () => new Date(),
       warn: (line) => warnings.push(line),
-      interactive: true,
     });
     expect(join).toBeNull();
     expect(warnings).toEqual([notConfiguredLine]);
-    // A script or a pipeline (stderr not a terminal) is not told on every run.
-    const quiet = { env: {}, replay: false, recordedUrls: [], cacheDir: null, today: () => new Date() };
-    expect(edgarJoin({ ...quiet, warn: (line) => warnings.push(line), interactive: false })).toBeNull();
-    expect(warnings).toHaveLength(1);
     expect(notConfiguredLine).not.toContain('\n');
     expect(() => secUserAgentFromEnv({ AUTOHEDGE_SEC_USER_AGENT: 'autohedge' })).toThrow(ConfigError);
     expect(secUserAgentFromEnv({ AUTOHEDGE_SEC_USER_AGENT: ` ${userAgent} ` })).toBe(userAgent);
@@ -77,7 +72,6 @@ describe('SEC fair access', () => {
         cacheDir: null,
         today: () => new Date(),
         warn: () => {},
-        interactive: true,
       }),
     ).toBeNull();
   });

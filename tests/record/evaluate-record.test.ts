@@ -47,6 +47,8 @@ describe('analyze --as-of, then evaluate --record / --replay', () => {
       env: { YAHOO_STUB_COOKIE: keys.yahooCookie, YAHOO_STUB_CRUMB: keys.yahooCrumb },
     });
     expect(recorded.stderr).toContain(`recorded the run's HTTP exchanges to ${cassette}`);
+    // evaluate scores closes: no fundamentals source, so nothing to say about SEC's User-Agent.
+    expect(recorded.stderr).not.toContain('SEC EDGAR');
     expect(recorded.code).toBe(0);
     const evaluation = JSON.parse(recorded.stdout) as {
       decisions: Array<{

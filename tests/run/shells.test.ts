@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisResult } from '../../src/result/types.js';
+import { notConfiguredLine } from '../../src/market/sources/edgar/config.js';
 import { noRedisMessage, redisServerPath, startRedisServer, type RedisServer } from '../../testkit/redis-server.js';
 import { startAnalysisServer, type AnalysisServer } from '../queue/support/analysis-server.js';
 import { queueName } from '../queue/support/queue.js';
@@ -63,7 +64,8 @@ async function viaAnalyze(): Promise<AnalysisResult> {
     env: key,
     nodeArguments: ['--import', preload],
   });
-  expect(run.stderr).toBe('');
+  // Piped stderr is told too: this run goes without fundamentals, in one line (--quiet keeps warnings).
+  expect(run.stderr).toBe(`autohedge: warning: ${notConfiguredLine}\n`);
   expect(run.code).toBe(0);
   analyzeHome = run.home;
   return savedResult(run.home, 'SHLA');

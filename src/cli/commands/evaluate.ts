@@ -93,6 +93,7 @@ export async function evaluateSaved(
       replay: options.demo ? demoEvaluationCassettePath() : options.replay,
       argv,
       needsModel: false,
+      fundamentals: false,
       warn: (message) => warn(io, options, message),
     },
     deps,

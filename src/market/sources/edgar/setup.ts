@@ -16,9 +16,8 @@ export interface EdgarSetup {
   /** `$AUTOHEDGE_HOME/cache/edgar`, or null (recording and replay never cache). */
   cacheDir: string | null;
   today: () => Date;
+  /** Where "not configured" is said: once a session, so a universe of 500 tickers says it once. */
   warn: (message: string) => void;
-  /** Say "not configured" only where a person reads stderr (a terminal), not in scripts and pipelines. */
-  interactive: boolean;
 }
 
 /** The User-Agent a replay sends: never compared, never leaves the machine. */
@@ -34,7 +33,7 @@ export function edgarJoin(setup: EdgarSetup): FundamentalsJoin | null {
   } else {
     userAgent = secUserAgentFromEnv(setup.env);
     if (userAgent === undefined) {
-      if (setup.interactive) setup.warn(notConfiguredLine);
+      setup.warn(notConfiguredLine);
       return null;
     }
   }
