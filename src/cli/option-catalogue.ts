@@ -360,8 +360,9 @@ export const optionCatalogue = {
   // ---- portfolio
   holdings: {
     flags: '--holdings <file>',
-    help: 'your positions: CSV (symbol,quantity[,costBasis][,currency]; a CASH row) or JSON (docs/portfolio.md)',
-    field: (f) => f.z.string({ error: 'missing required option --holdings <file>' }).min(1),
+    help: 'your positions: CSV (symbol,quantity[,costBasis][,currency]; a CASH row) or JSON (docs/portfolio.md); with --demo, a book of cash if left out',
+    // Required, except under --demo: the command says so (it knows whether --demo was given).
+    field: (f) => f.z.string().min(1).optional(),
   },
   cash: {
     flags: '--cash <usd>',

@@ -68,4 +68,37 @@ describe('autohedge portfolio --demo (built CLI, no keys, no network)', () => {
     expect(tight.stderr).toMatch(/^autohedge: .*cash at 1\.00 % is below --min-cash-pct 5\n$/);
     expect(tight.code, tight.stderr).toBe(2);
   });
+
+  it('--demo without --holdings sizes the demo decision against a book of cash, and says so', async () => {
+    const analyzed = await runBuilt(['analyze', 'ACME', '--demo', '--quiet']);
+    const run = await runBuilt(['portfolio', '--demo', '--json', '--no-save'], { home: analyzed.home });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe(
+      'autohedge: demo book: no positions, 100,000.00 USD in cash (--holdings <file> for yours)\n',
+    );
+    const plan = JSON.parse(run.stdout) as { nav: number; orders: Array<{ ticker: string; quantity: number }> };
+    // 4 % of 100,000 at the demo close 141.85: 28.2 → 28 shares, the same as a file holding only that cash.
+    expect(plan.nav).toBe(100000);
+    expect(plan.orders).toEqual([expect.objectContaining({ ticker: 'ACME', side: 'BUY', quantity: 28 })]);
+    const cashOnly = holdingsFile('cash.csv', 'symbol,quantity\nCASH,100000\n');
+    const fromFile = await runBuilt(['portfolio', '--demo', '--json', '--no-save', '--holdings', cashOnly, 'ACME'], {
+      home: analyzed.home,
+    });
+    expect(fromFile.stdout).toBe(run.stdout);
+  });
+
+  it('outside the demo: no --holdings, or a book of cash with nothing named, is one line, exit 2', async () => {
+    const missing = await runBuilt(['portfolio', 'ACME']);
+    expect(missing.stderr).toBe('autohedge: missing required option --holdings <file>\n');
+    expect(missing.code).toBe(2);
+    const nothing = await runBuilt([
+      'portfolio',
+      '--holdings',
+      holdingsFile('only-cash.csv', 'symbol,quantity\nCASH,5000\n'),
+    ]);
+    expect(nothing.stderr).toBe(
+      'autohedge: nothing to size: the book holds no positions and no decisions were named (name tickers, or --universe, --latest, --runs)\n',
+    );
+    expect(nothing.code).toBe(2);
+  });
 });

@@ -14,7 +14,8 @@ import {
   type SelectedDecisions,
 } from '../../portfolio/inputs.js';
 import type { MarketSnapshot } from '../../market/types.js';
-import type { PortfolioLimits, PortfolioPlan } from '../../portfolio/types.js';
+import type { Holdings, PortfolioLimits, PortfolioPlan } from '../../portfolio/types.js';
+import { formatNumber } from '../../report/format.js';
 import type { PortfolioReport } from '../../report/portfolio.js';
 import { sanitizeText, stringifyJsonSafely } from '../../sanitize.js';
 import { portfolioId, portfoliosDirectory, writePortfolioFiles } from '../../store/portfolios.js';
@@ -41,17 +42,19 @@ export async function portfolioCommand(
   argv: string[],
 ): Promise<number> {
   checkCombinations(options, rawTickers);
-  const parsed = await readHoldingsFile(resolve(io.cwd, options.holdings)).catch((error: unknown) => {
-    throw error instanceof UsageError ? error : new UsageError(errorMessage(error));
-  });
-  const holdings = resolveCash(parsed, options.cash, options.holdings);
-  const skipped = describeSkipped(parsed, options.holdings);
-  if (skipped) io.stderr(`autohedge: note: ${skipped}\n`);
-  const { tickers } = await commandTickers(rawTickers, options.universe, io.cwd);
+  const holdings = await bookOf(options, io);
+  const named = await commandTickers(rawTickers, options.universe, io.cwd);
   const held = holdings.positions.map((position) => position.symbol);
+  const namesNothing = named.tickers.length === 0 && !options.latest && runIdsOf(options).length === 0;
+  if (namesNothing && held.length === 0 && !options.demo)
+    throw new UsageError(
+      'nothing to size: the book holds no positions and no decisions were named (name tickers, or --universe, --latest, --runs)',
+    );
   const session = await buildServices(serviceConfig(options, io, argv), deps);
   const out = redactingIo(io, session.secrets);
   try {
+    // A demo book of cash alone sizes the demo's own tickers.
+    const tickers = namesNothing && held.length === 0 ? session.coveredTickers() : named.tickers;
     const selected = options.analyze
       ? await analyzedDecisions(tickers.length > 0 ? tickers : held, options, session, out)
       : await newestDecisions(
@@ -95,6 +98,28 @@ export async function portfolioCommand(
   } finally {
     await session.close();
   }
+}
+
+/** The cash of the demo's book, when `--demo` is given no --holdings file. */
+const demoBookCash = 100_000;
+
+/** The user's book from --holdings; under --demo without one, a book of cash alone (said on stderr). */
+async function bookOf(options: PortfolioCliOptions, io: CliIo): Promise<Holdings> {
+  const source = options.holdings;
+  if (source === undefined) {
+    if (!options.demo) throw new UsageError('missing required option --holdings <file>');
+    const cash = options.cash ?? demoBookCash;
+    io.stderr(
+      `autohedge: demo book: no positions, ${formatNumber(cash, 2)} ${options.baseCurrency} in cash (--holdings <file> for yours)\n`,
+    );
+    return { cash, positions: [] };
+  }
+  const parsed = await readHoldingsFile(resolve(io.cwd, source)).catch((error: unknown) => {
+    throw error instanceof UsageError ? error : new UsageError(errorMessage(error));
+  });
+  const skipped = describeSkipped(parsed, source);
+  if (skipped) io.stderr(`autohedge: note: ${skipped}\n`);
+  return resolveCash(parsed, options.cash, source);
 }
 
 /** The clients: market data always; with --analyze, the model, search and MCP tools a run needs too. */
