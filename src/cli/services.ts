@@ -280,15 +280,15 @@ async function withFundamentalsOf(
     const { splits: _splits, ...withoutSplits } = market;
     return withFundamentals(withoutSplits, { source: demoFundamentalsSource, today: asOf });
   }
-  const { edgarJoin } = await import('../market/sources/edgar/setup.js');
+  const { edgarJoin, sayingNotConfigured } = await import('../market/sources/edgar/setup.js');
   const edgar = edgarJoin({
     env,
     replay: replay !== null,
     recordedUrls,
     cacheDir: intercepted ? null : join(autohedgeHome(env), 'cache', 'edgar'),
     today: asOf,
-    warn: (message) => config.warn(message),
   });
+  if (edgar === 'not-configured') return sayingNotConfigured(market, (message) => config.warn(message));
   return edgar ? withFundamentals(market, edgar) : market;
 }
 

@@ -9,7 +9,7 @@ import { withFundamentals } from '../../src/market/fundamentals-attach.js';
 import { notConfiguredLine, secUserAgentFromEnv } from '../../src/market/sources/edgar/config.js';
 import { createRequestLimiter } from '../../src/market/sources/edgar/rate-limit.js';
 import { createResponseCache, isFresh } from '../../src/market/sources/edgar/response-cache.js';
-import { edgarJoin } from '../../src/market/sources/edgar/setup.js';
+import { edgarJoin, sayingNotConfigured } from '../../src/market/sources/edgar/setup.js';
 import { createEdgarSource, isForeignTicker } from '../../src/market/sources/edgar/source.js';
 import { exchangeCalendar } from '../../src/market/calendar/index.js';
 
@@ -48,18 +48,28 @@ describe('SEC fair access', () => {
     expect(isForeignTicker('BRK-B')).toBe(false);
   });
 
-  it('without AUTOHEDGE_SEC_USER_AGENT says so in one line and joins nothing', () => {
+  it('without AUTOHEDGE_SEC_USER_AGENT joins nothing, and says so in one line at the first US listing asked for', async () => {
+    expect(edgarJoin({ env: {}, replay: false, recordedUrls: [], cacheDir: null, today: () => new Date() })).toBe(
+      'not-configured',
+    );
     const warnings: string[] = [];
-    const join = edgarJoin({
-      env: {},
-      replay: false,
-      recordedUrls: [],
-      cacheDir: null,
-      today: () => new Date(),
-      warn: (line) => warnings.push(line),
-    });
-    expect(join).toBeNull();
+    const asked: string[] = [];
+    const market: MarketData = {
+      snapshot: async (ticker) => {
+        asked.push(ticker);
+        return makeSnapshot(ticker);
+      },
+    };
+    const told = sayingNotConfigured(market, (line) => warnings.push(line));
+    const asOf = new Date('2026-11-27T21:00:00Z');
+    // A Tokyo or London listing is not EDGAR's: nothing to say.
+    await told.snapshot('7203.T', { asOf });
+    await told.snapshot('OCDO.L', { asOf });
+    expect(warnings).toEqual([]);
+    // The first US listing says it; a universe of them says it once.
+    for (const ticker of ['NVDA', 'AAPL', 'BRK.B']) await told.snapshot(ticker, { asOf });
     expect(warnings).toEqual([notConfiguredLine]);
+    expect(asked).toEqual(['7203.T', 'OCDO.L', 'NVDA', 'AAPL', 'BRK.B']);
     expect(notConfiguredLine).not.toContain('\n');
     expect(() => secUserAgentFromEnv({ AUTOHEDGE_SEC_USER_AGENT: 'autohedge' })).toThrow(ConfigError);
     expect(secUserAgentFromEnv({ AUTOHEDGE_SEC_USER_AGENT: ` ${userAgent} ` })).toBe(userAgent);
@@ -71,7 +81,6 @@ describe('SEC fair access', () => {
         recordedUrls: ['https://query2.finance.yahoo.com/v8/finance/chart/ACME'],
         cacheDir: null,
         today: () => new Date(),
-        warn: () => {},
       }),
     ).toBeNull();
   });

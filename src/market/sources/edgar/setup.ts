@@ -1,7 +1,8 @@
 import type { FundamentalsJoin } from '../../fundamentals-attach.js';
+import type { MarketData } from '../../types.js';
 import { createResponseCache } from './response-cache.js';
 import { notConfiguredLine, secUserAgentFromEnv } from './config.js';
-import { createEdgarSource } from './source.js';
+import { createEdgarSource, isForeignTicker } from './source.js';
 
 /**
  * Whether a run gets SEC fundamentals, and how. A live run or a recording needs the declared
@@ -16,8 +17,6 @@ export interface EdgarSetup {
   /** `$AUTOHEDGE_HOME/cache/edgar`, or null (recording and replay never cache). */
   cacheDir: string | null;
   today: () => Date;
-  /** Where "not configured" is said: once a session, so a universe of 500 tickers says it once. */
-  warn: (message: string) => void;
 }
 
 /** The User-Agent a replay sends: never compared, never leaves the machine. */
@@ -25,17 +24,15 @@ const replayUserAgent = 'autohedge-replay replay@example.invalid';
 
 const isSecUrl = (url: string) => /^https:\/\/(data|www)\.sec\.gov\//.test(url);
 
-export function edgarJoin(setup: EdgarSetup): FundamentalsJoin | null {
+/** The join; `not-configured` for a live run without the User-Agent; null for a replay that recorded no SEC request. */
+export function edgarJoin(setup: EdgarSetup): FundamentalsJoin | 'not-configured' | null {
   let userAgent: string | undefined;
   if (setup.replay) {
     if (!setup.recordedUrls.some(isSecUrl)) return null;
     userAgent = replayUserAgent;
   } else {
     userAgent = secUserAgentFromEnv(setup.env);
-    if (userAgent === undefined) {
-      setup.warn(notConfiguredLine);
-      return null;
-    }
+    if (userAgent === undefined) return 'not-configured';
   }
   const source = createEdgarSource({
     // Late-bound, so a recorder installed after this sees every request.
@@ -44,4 +41,23 @@ export function edgarJoin(setup: EdgarSetup): FundamentalsJoin | null {
     cache: setup.cacheDir ? createResponseCache(setup.cacheDir) : null,
   });
   return { source, today: setup.today };
+}
+
+/**
+ * The market as it is, saying "not configured" in one line the first time a snapshot is asked
+ * for a listing EDGAR covers: once a session (a universe of 500 tickers says it once), and
+ * never for a run of Tokyo or London tickers, which EDGAR would not have been asked about.
+ */
+export function sayingNotConfigured(market: MarketData, warn: (message: string) => void): MarketData {
+  let said = false;
+  return {
+    ...market,
+    snapshot: (ticker, options) => {
+      if (!said && !isForeignTicker(ticker)) {
+        said = true;
+        warn(notConfiguredLine);
+      }
+      return market.snapshot(ticker, options);
+    },
+  };
 }
