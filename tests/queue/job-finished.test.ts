@@ -23,7 +23,6 @@ describe('waiting for one queued job', () => {
     events.emit('completed:job-1', { returnvalue: { ticker: 'ACME' } });
     await expect(finished).resolves.toEqual({ ticker: 'ACME' });
     expect(events.listenerCount('completed:job-1') + events.listenerCount('failed:job-1')).toBe(0);
-
   });
 
   it('rejects with the reason its failed event carries', async () => {
