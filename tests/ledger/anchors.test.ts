@@ -158,7 +158,9 @@ describe.skipIf(!opensslTs.ok)('ledger anchor and verify', () => {
     const home = await homeWith(1);
     const one = await cli(home, ['ledger', 'anchor', '--tsa', tsa.url, '--tsa', down, '--tsa-cert', ca.root]);
     expect(one.code, one.err).toBe(0);
-    expect(one.err).toContain(`TSA ${new URL(down).hostname}-${new URL(down).port}`);
+    expect(one.err).toContain(
+      `TSA ${new URL(down).hostname}-${new URL(down).port} (${down}) failed: could not connect (connection refused)`,
+    );
     const none = await cli(await homeWith(1), ['ledger', 'anchor'], { AUTOHEDGE_TSA_URLS: `${down} ${down}x` });
     expect(none.code).toBe(1);
     expect(none.err).toContain('no TSA anchored the head');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { errorMessage } from '../../errors.js';
+import { networkReason } from '../../market/http.js';
 import { verifyHomeLedger } from '../check.js';
 import { LedgerError } from '../errors.js';
 import type { LedgerPaths } from '../paths.js';
@@ -35,12 +36,21 @@ export interface AnchorOutcome {
 }
 
 async function post(url: string, body: Uint8Array, timeoutMs: number): Promise<Uint8Array> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' },
-    body,
-    signal: AbortSignal.timeout(timeoutMs),
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    // undici says only "fetch failed": the socket's reason is in its cause.
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    throw new Error(timedOut ? `no answer within ${timeoutMs} ms` : `could not connect (${networkReason(error)})`, {
+      cause: error,
+    });
+  }
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const reply = new Uint8Array(await response.arrayBuffer());
   if (reply.length > 64 * 1024) throw new Error('the reply is too large to be a time-stamp');
