@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AnalysisResult } from '../result/types.js';
 import { sanitizeDeep, sanitizeText } from '../sanitize.js';
 import { savedResultSchema } from '../result/result-schema.js';
@@ -19,6 +20,9 @@ export interface EnqueueSettings {
   attempts: number;
   backoffMs: number;
 }
+
+/** How long closing waits for the pending waits to wind down. */
+const closeGraceMs = 2_000;
 
 export type JobOutcome =
   | { jobId: string; ticker: string; result: AnalysisResult; failure?: undefined }
@@ -79,9 +83,10 @@ export async function enqueueAnalyses(modules: QueueModules, settings: EnqueueSe
     existing,
     wait: (onOutcome) => (waiting = waitForJobs(modules, settings, { queue, stop: stop.signal }, jobs, onOutcome)),
     async close() {
-      // The pending waits end, and their events connection closes, before the queue's does.
+      // The pending waits end, and their events connection closes, before the queue's does;
+      // a Redis gone away never answers their last calls, so they get a moment, not forever.
       stop.abort();
-      await waiting?.catch(() => undefined);
+      await Promise.race([waiting?.catch(() => undefined), delay(closeGraceMs, undefined, { ref: false })]);
       await queue.close();
       connection.disconnect();
     },
