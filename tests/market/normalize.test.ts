@@ -123,3 +123,36 @@ describe('barsFromChart', () => {
     expect(barsFromChart(parseChart({ meta: {}, indicators: { quote: [] } })!)).toEqual([]);
   });
 });
+
+describe('price ratios of a listing quoted in minor units', () => {
+  // Yahoo divides the price in pence by per-share figures in pounds: OCDO.L's recorded quote
+  // has priceToBook 185.1 for 308.8 GBp over a 1.668 GBP book.
+  const ratios = (quote: Record<string, unknown>, summary: Record<string, unknown> | null = null) => {
+    const stats = quoteStatsFrom({
+      quote: parseQuote({ trailingPE: 1250, forwardPE: 980, ...quote }),
+      summary: summary === null ? null : parseSummary(summary),
+      meta: null,
+    });
+    return [stats.trailingPE, stats.forwardPE];
+  };
+
+  it.each([
+    ['GBp, statements in GBP: divided by 100', { currency: 'GBp', financialCurrency: 'GBP' }, [12.5, 9.8]],
+    ['GBX, statements in GBP', { currency: 'GBX', financialCurrency: 'GBP' }, [12.5, 9.8]],
+    ['ZAc, statements in ZAR', { currency: 'ZAc', financialCurrency: 'ZAR' }, [12.5, 9.8]],
+    [
+      'GBp, statements in USD: no ratio rather than a wrong one',
+      { currency: 'GBp', financialCurrency: 'USD' },
+      [null, null],
+    ],
+    ['GBp, statements of unknown currency: none', { currency: 'GBp' }, [null, null]],
+    ['USD: as sent', { currency: 'USD', financialCurrency: 'USD' }, [1250, 980]],
+    ['no currency at all: as sent', {}, [1250, 980]],
+  ])('%s', (_name, quote, expected) => {
+    expect(ratios(quote)).toEqual(expected);
+  });
+
+  it('reads the statements’ currency from quoteSummary’s financialData when the quote lacks it', () => {
+    expect(ratios({ currency: 'GBp' }, { financialData: { financialCurrency: 'GBP' } })).toEqual([12.5, 9.8]);
+  });
+});

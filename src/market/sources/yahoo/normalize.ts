@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sanitizeDeep, sanitizeText } from '../../../sanitize.js';
+import { minorUnitOf } from '../../currency.js';
 import type { Bar, Identity, QuoteStats } from '../../types.js';
 
 /** Yahoo's recommendation key is free text too. */
@@ -80,6 +81,8 @@ export const quoteSchema = z.object({
   dividendYield: number,
   trailingAnnualDividendYield: number,
   averageAnalystRating: text,
+  /** The currency of the statements (GBP for a listing quoted in GBp). */
+  financialCurrency: text,
   /** The last or next earnings announcement Yahoo knows of (±2 days, says Yahoo). */
   earningsTimestamp: time,
 });
@@ -115,6 +118,7 @@ export const summarySchema = z.object({
     profitMargins: number,
     revenueGrowth: number,
     debtToEquity: number,
+    financialCurrency: text,
   }),
   assetProfile: module({
     sector: text,
@@ -286,6 +290,20 @@ export function recommendationFrom({ quote, summary }: RawSources): string | nul
   return null;
 }
 
+/**
+ * Yahoo divides a price in minor units by a per-share figure in the major one: OCDO.L at
+ * 308.8 GBp over a 1.668 GBP book is a P/B of 185, not 1.85. Such a ratio is brought to
+ * major units when the statements are in the listing's major currency, and dropped when
+ * their currency is unknown or another (no figure 100× off reaches the desks).
+ */
+function perShareRatio(value: number | null, { quote, summary, meta }: RawSources): number | null {
+  const conversion = minorUnitOf(first(quote?.currency, summary?.price?.currency, meta?.currency));
+  if (value === null || !conversion) return value;
+  const statements = first(quote?.financialCurrency, summary?.financialData?.financialCurrency);
+  if (statements !== conversion.currency) return null;
+  return Math.round(value * conversion.factor * 1e6) / 1e6;
+}
+
 export function quoteStatsFrom(sources: RawSources): QuoteStats {
   const { quote, summary, meta } = sources;
   const price = summary?.price;
@@ -298,8 +316,8 @@ export function quoteStatsFrom(sources: RawSources): QuoteStats {
     change: first(quote?.regularMarketChange, price?.regularMarketChange),
     changePercent: first(quote?.regularMarketChangePercent, scaled(price?.regularMarketChangePercent, 100)),
     marketCap: first(quote?.marketCap, price?.marketCap, detail?.marketCap),
-    trailingPE: first(quote?.trailingPE, detail?.trailingPE),
-    forwardPE: first(quote?.forwardPE, detail?.forwardPE, statistics?.forwardPE),
+    trailingPE: perShareRatio(first(quote?.trailingPE, detail?.trailingPE), sources),
+    forwardPE: perShareRatio(first(quote?.forwardPE, detail?.forwardPE, statistics?.forwardPE), sources),
     beta: first(detail?.beta, statistics?.beta, quote?.beta),
     fiftyTwoWeekHigh: first(quote?.fiftyTwoWeekHigh, detail?.fiftyTwoWeekHigh, meta?.fiftyTwoWeekHigh),
     fiftyTwoWeekLow: first(quote?.fiftyTwoWeekLow, detail?.fiftyTwoWeekLow, meta?.fiftyTwoWeekLow),
