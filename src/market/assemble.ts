@@ -45,7 +45,10 @@ export function assembleSnapshot(request: AssemblyRequest, gathered: Gathered): 
         : quoteTimingNotes(quote.priceTime, indicators.asOfBar, asOf, quoteVendor)),
   ];
   const source = vendors.bars.vendor;
-  const units = parts.conversion ? { units: parts.conversion } : {};
+  const units = {
+    ...(parts.conversion ? { units: parts.conversion } : {}),
+    ...(parts.splitBasis ? { splitBasis: parts.splitBasis } : {}),
+  };
   const data = {
     symbol,
     asOf: asOf.toISOString(),

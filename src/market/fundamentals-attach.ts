@@ -71,10 +71,13 @@ async function attachFundamentals(
   let shareBasis: Fundamentals['shareBasis'];
   try {
     const { splits, note } = await splitsFor(market, join, snapshot, options);
-    const traded = historical && price !== null ? asTradedClose(price, splits, day) : price;
     const factor = splitFactorAfter(splits, day);
-    if (historical && price !== null && traded !== null && factor !== 1)
-      shareBasis = { asTradedClose: traded, adjustedClose: price, splitFactor: factor };
+    // Bars already as traded on D (Tiingo's window) are not multiplied by the later splits again.
+    const asTraded = snapshot.splitBasis === 'as-traded';
+    const traded = historical && price !== null && !asTraded ? asTradedClose(price, splits, day) : price;
+    const adjusted = asTraded && price !== null ? Math.round((price / factor) * 1e6) / 1e6 : price;
+    if (historical && traded !== null && adjusted !== null && factor !== 1)
+      shareBasis = { asTradedClose: traded, adjustedClose: adjusted, splitFactor: factor };
     found = await fundamentals.call(join.source, {
       ticker: snapshot.symbol,
       asOfClose: options.asOf.toISOString(),

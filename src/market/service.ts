@@ -233,5 +233,6 @@ function barsOnlyParts(symbol: string, daily: DailyBars): Gathered['parts'] {
     ...(daily.conversion ? { conversion: daily.conversion } : {}),
     notes: daily.notes ?? [],
     complete: false,
+    ...(daily.splitBasis ? { splitBasis: daily.splitBasis } : {}),
   };
 }

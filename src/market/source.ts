@@ -65,6 +65,8 @@ export interface DailyBars {
   conversion?: UnitConversion;
   /** Notes about these bars only (e.g. the split basis), for the data notes. */
   notes?: string[];
+  /** `as-traded`: on the split basis of the window's last session, not today's (see MarketSnapshot.splitBasis). */
+  splitBasis?: 'as-traded';
 }
 
 /**
@@ -81,6 +83,8 @@ export interface SourceQuote {
   notes: string[];
   /** False when a part was out of reach: served once, never cached. */
   complete: boolean;
+  /** `as-traded`: the bars are on the split basis of their last session, not today's. */
+  splitBasis?: 'as-traded';
 }
 
 export interface MarketSource {

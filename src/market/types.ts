@@ -124,6 +124,12 @@ export interface MarketSnapshot {
   /** Set when the vendor quoted prices in minor units (GBp) and they were converted to major ones. */
   units?: UnitConversion;
   /**
+   * `as-traded`: the prices are on the split basis of the as-of session, as they traded then
+   * (a bars-only source's past window); absent: on today's split basis (an adjusted series).
+   * The fundamentals' share basis starts from the one it is.
+   */
+  splitBasis?: 'as-traded';
+  /**
    * Set on a blind snapshot (`blindSnapshot()`, `--blind`): the identity is an alias,
    * prices are scaled so the last close is 100, days are session offsets (`D-0`).
    */

@@ -172,12 +172,14 @@ describe.skipIf(!hasRecordedEdgar)('the EDGAR source on recorded answers', () =>
 });
 
 /** A price source with one snapshot (AAPL's 2020-01-02 or 2020-09-01 adjusted close) and the recorded split chart. */
-function aaplMarket(adjustedClose: number): MarketData {
+/** AAPL's snapshot at `close`: on today's split basis (Yahoo's), or `as-traded` (Tiingo's bars of a past window). */
+function aaplMarket(close: number, splitBasis?: 'as-traded'): MarketData {
   const splits = splitEventsOf(yahooChart('chart-AAPL-2020-08-31-to-2020-11-07.json'));
   const base = makeSnapshot('AAPL');
   return {
     async snapshot(_ticker, options) {
-      return { ...base, asOf: options.asOf.toISOString(), quote: { ...base.quote, price: adjustedClose } };
+      const snapshot = { ...base, asOf: options.asOf.toISOString(), quote: { ...base.quote, price: close } };
+      return splitBasis ? { ...snapshot, splitBasis } : snapshot;
     },
     async splits() {
       return splits;
@@ -214,6 +216,20 @@ describe.skipIf(!hasRecordedEdgar)('one share basis across the 4:1 split of 2020
     expect(snapshot.text).toContain("the close as traded: 300.35 USD, 75.09 in today's split-adjusted series");
     // The technicals keep the adjusted series.
     expect(snapshot.indicators).toEqual(makeSnapshot('AAPL').indicators);
+  });
+
+  it('bars already as traded (the failover to Tiingo) are not multiplied by the later split again', async () => {
+    const market = withFundamentals(aaplMarket(300.35, 'as-traded'), join());
+    const snapshot = await market.snapshot('AAPL', { asOf: sessionClose('2020-01-02'), historical: true });
+    const valuation = Object.fromEntries(snapshot.fundamentals!.valuation.map((figure) => [figure.name, figure.value]));
+    expect(valuation.peTrailing).toBeCloseTo(300.35 / 11.89, 6);
+    expect(valuation.marketCap).toBeCloseTo(4_443_265_000 * 300.35, -3);
+    expect(snapshot.fundamentals!.shareBasis).toEqual({
+      asTradedClose: 300.35,
+      adjustedClose: 75.0875,
+      splitFactor: 4,
+    });
+    expect(snapshot.text).toContain("the close as traded: 300.35 USD, 75.09 in today's split-adjusted series");
   });
 
   it('carries figures filed before the split onto the new basis after it', async () => {

@@ -80,6 +80,8 @@ describe.each([
       profile: null,
     });
     expect(snapshot.source).toBe('tiingo');
+    // Tiingo's bars are on the window's last session's split basis: the fundamentals must not split them again.
+    expect(snapshot.splitBasis).toBe('as-traded');
     expect(second.urls).toHaveLength(1);
     // one window, one vendor: every bar is Tiingo's (100 + n/10), none a zero from an HTML page
     expect(snapshot.bars.length).toBeGreaterThan(250);

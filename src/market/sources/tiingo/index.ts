@@ -168,5 +168,6 @@ export function parsePrices(body: unknown, request: BarsRequest): DailyBars {
       : [];
   // Tiingo's end-of-day prices are in the listing's currency; US listings (no exchange suffix) are in USD.
   const currency = /^[A-Z0-9-]+$/i.test(request.ticker) ? 'USD' : null;
-  return { bars, currency, notes };
+  // The last session's prices are as they traded: no split after the window is known here.
+  return { bars, currency, notes, splitBasis: 'as-traded' };
 }
