@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isoDay } from '../../src/clock.js';
+import { notConfiguredLine } from '../../src/market/sources/edgar/config.js';
 import type { AnalysisResult } from '../../src/result/types.js';
 import { startExaStub, type ExaStub } from '../support/exa-server.js';
 import { closedPortURL } from '../support/local-server.js';
@@ -441,6 +442,9 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
     });
   });
 
+  // A recording of a US listing without AUTOHEDGE_SEC_USER_AGENT says first that it has no SEC fundamentals.
+  const edgarNotConfigured = `autohedge: warning: ${notConfiguredLine}\n`;
+
   describe('--record failures say why', () => {
     it('a parent that is a file: the cause on stderr, exit 2, the run itself still printed and saved', async () => {
       const server = await openai(byAgent());
@@ -454,7 +458,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
       );
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(
-        `autohedge: cannot write cassette '${target}': a parent of that path is not a directory (EEXIST)\n`,
+        `${edgarNotConfigured}autohedge: cannot write cassette '${target}': a parent of that path is not a directory (EEXIST)\n`,
       );
       expect((JSON.parse(run.stdout) as AnalysisResult).status).toBe('ok');
       expect(savedRuns(run.home)).toHaveLength(1);
@@ -477,7 +481,7 @@ describe.skipIf(!built)('hostile input on the built CLI', () => {
           { yahoo: true },
         );
         expect(run.code).toBe(2);
-        expect(run.stderr).toBe(`autohedge: cannot write cassette '${target}': ${cause}\n`);
+        expect(run.stderr).toBe(`${edgarNotConfigured}autohedge: cannot write cassette '${target}': ${cause}\n`);
         expect((JSON.parse(run.stdout) as AnalysisResult).status).toBe('ok');
         expect(savedRuns(run.home)).toHaveLength(1);
         expect(readdirSync(mount.path)).toEqual([]);
