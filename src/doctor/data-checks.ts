@@ -1,6 +1,7 @@
 /** The data sources analyze needs besides the model: web search (optional) and the market data sources. */
 import { daysBefore } from '../clock.js';
 import { errorMessage } from '../errors.js';
+import { secUserAgentFromEnv, userAgentVariable } from '../market/sources/edgar/config.js';
 import type { MarketData } from '../market/types.js';
 import { outcomeOf, type SearchChoice, type SearchProvider } from '../search/types.js';
 import { check, type Check } from './types.js';
@@ -69,6 +70,35 @@ export async function marketCheck(market: MarketData, asOf: Date): Promise<Check
       `${vendor} reachable (AAPL: ${snapshot.bars.length} daily bars)${configured}`,
     );
   } catch (error) {
-    return check('market', 'market data', 'fail', errorMessage(error));
+    // Which sources were asked, so a failover that was configured and failed too is visible.
+    const sources = market.describeSources?.() ?? [];
+    const asked = sources.length > 0 ? `; sources: ${sources.join(', ')}` : '';
+    return check('market', 'market data', 'fail', `${errorMessage(error)}${asked}`);
   }
+}
+
+/**
+ * SEC EDGAR's fundamentals need only the declared User-Agent: checked as configured, not
+ * asked (SEC is asked on a run's first US listing). Malformed is a configuration failure.
+ */
+export function fundamentalsCheck(env: NodeJS.ProcessEnv): Check {
+  let userAgent: string | undefined;
+  try {
+    userAgent = secUserAgentFromEnv(env);
+  } catch (error) {
+    return check('fundamentals', 'fundamentals', 'fail', errorMessage(error), true);
+  }
+  if (userAgent === undefined)
+    return check(
+      'fundamentals',
+      'fundamentals',
+      'warn',
+      `${userAgentVariable} not set: runs go without SEC EDGAR fundamentals (set it to "Name email")`,
+    );
+  return check(
+    'fundamentals',
+    'fundamentals',
+    'ok',
+    `SEC EDGAR (as filed), User-Agent declared; asked on a run's first US listing`,
+  );
 }

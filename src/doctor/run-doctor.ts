@@ -6,7 +6,7 @@
 import type { MarketData } from '../market/types.js';
 import { sanitizeText } from '../sanitize.js';
 import { configChecks, displayUrl, openAIBaseURL, type ConfigFacts } from './config-checks.js';
-import { marketCheck, searchCheck, type SearchSetup } from './data-checks.js';
+import { fundamentalsCheck, marketCheck, searchCheck, type SearchSetup } from './data-checks.js';
 import { contextCanary } from './context-canary.js';
 import { decisionTries } from './conformance.js';
 import type { EngineFacts } from '../llm/engine.js';
@@ -53,7 +53,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorReport> {
     deps.search(facts).then((setup) => searchCheck(setup, deps.asOf)),
     marketCheck(deps.market, deps.asOf),
   ]);
-  checks.push(search, market);
+  checks.push(search, market, fundamentalsCheck(deps.env));
   return { ...report, checks, exitCode: exitCodeOf(checks) };
 }
 

@@ -109,6 +109,7 @@ async function doctor(
     ...io.env,
     OPENAI_API_KEY: key,
     OPENAI_BASE_URL: openai.url,
+    AUTOHEDGE_SEC_USER_AGENT: 'Jane Doe jane@example.com',
     ...(options.exa === false ? {} : { EXA_API_KEY: exaKey, EXA_BASE_URL: exa.baseURL }),
     ...options.env,
   };
@@ -142,6 +143,7 @@ describe('autohedge doctor', () => {
       'rate-limits': 'ok',
       search: 'ok',
       market: 'ok',
+      fundamentals: 'ok',
     });
     expect(code).toBe(0);
     expect(report?.exitCode).toBe(0);
@@ -190,6 +192,23 @@ describe('autohedge doctor', () => {
     );
   });
 
+  it('SEC EDGAR fundamentals: declared, not set (a warning), or malformed (a configuration failure, exit 2)', async () => {
+    const declared = await doctor();
+    expect(declared.detail('fundamentals')).toBe(
+      "SEC EDGAR (as filed), User-Agent declared; asked on a run's first US listing",
+    );
+    const unset = await doctor({ env: { AUTOHEDGE_SEC_USER_AGENT: '' } });
+    expect(unset.statuses.fundamentals).toBe('warn');
+    expect(unset.detail('fundamentals')).toBe(
+      'AUTOHEDGE_SEC_USER_AGENT not set: runs go without SEC EDGAR fundamentals (set it to "Name email")',
+    );
+    expect(unset.code).toBe(0);
+    const malformed = await doctor({ env: { AUTOHEDGE_SEC_USER_AGENT: 'autohedge' } });
+    expect(malformed.statuses.fundamentals).toBe('fail');
+    expect(malformed.detail('fundamentals')).toContain('AUTOHEDGE_SEC_USER_AGENT');
+    expect(malformed.code).toBe(2);
+  });
+
   it('prints one line per check and a verdict; no key appears', async () => {
     const { code, io } = await doctor({ argv: [] });
 
@@ -197,8 +216,8 @@ describe('autohedge doctor', () => {
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/^autohedge doctor — model 'gpt-4\.1' at http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(lines[1]).toBe('  each exchange may take up to 300 s (a loopback server: longer than the 30 s for others)');
-    expect(lines).toHaveLength(17);
-    expect(lines.slice(2, 16).every((line) => /^ {2}(ok  |warn|FAIL|skip) {2}\S/.test(line))).toBe(true);
+    expect(lines).toHaveLength(18);
+    expect(lines.slice(2, 17).every((line) => /^ {2}(ok  |warn|FAIL|skip) {2}\S/.test(line))).toBe(true);
     expect(lines.at(-1)).toBe('Everything analyze needs works.');
     expect(io.out() + io.err()).not.toContain(key);
     expect(io.out() + io.err()).not.toContain(exaKey);
@@ -387,5 +406,19 @@ describe('autohedge doctor', () => {
     expect(statuses.market).toBe('fail');
     expect(detail('market')).toBe('Yahoo Finance is unreachable (ECONNREFUSED)');
     expect(code).toBe(1);
+  });
+
+  it('every source down: the failure names the sources that were configured, the failover included', async () => {
+    const market = {
+      ...fakeMarket(() => {
+        throw new DataError('Yahoo Finance could not be used (HTTP 429); Tiingo could not be used (HTTP 401)');
+      }),
+      describeSources: () => ['Yahoo Finance', 'Tiingo (failover for daily bars)'],
+    };
+    const { statuses, detail } = await doctor({ market });
+    expect(statuses.market).toBe('fail');
+    expect(detail('market')).toBe(
+      'Yahoo Finance could not be used (HTTP 429); Tiingo could not be used (HTTP 401); sources: Yahoo Finance, Tiingo (failover for daily bars)',
+    );
   });
 });
