@@ -38,7 +38,14 @@ const quantitySchema = z
   .refine(Number.isFinite, 'must be a finite number')
   .min(0, 'must not be negative (short positions in a holdings file are not supported)')
   .max(1e12, 'is too large');
-const moneySchema = z.number().refine(Number.isFinite, 'must be a finite number').min(-1e13).max(1e13);
+const outOfRange = 'is out of range (at most 10,000,000,000,000 either way)';
+const moneySchema = z
+  .number({
+    // A 400-digit amount parses to Infinity: out of range, not "not a number".
+    error: (issue) => (issue.input === Infinity || issue.input === -Infinity ? outOfRange : undefined),
+  })
+  .min(-1e13, outOfRange)
+  .max(1e13, outOfRange);
 const currencySchema = z
   .string()
   .trim()
@@ -101,7 +108,8 @@ export function parseHoldings(text: string, source = 'holdings'): ParsedHoldings
       `${source}: this is an Excel (or other zip) file; export the positions as CSV and give that file`,
     );
   if (body.includes('\u0000')) throw new UsageError(`${source}: a binary file, not CSV or JSON text`);
-  return body.trimStart().startsWith('{') ? parseHoldingsJson(body, source) : parseHoldingsCsv(body, source);
+  // A JSON array is JSON too (refused as not a book), never a CSV header of brackets.
+  return /^[{[]/.test(body.trimStart()) ? parseHoldingsJson(body, source) : parseHoldingsCsv(body, source);
 }
 
 /** --cash and the file's cash: exactly one of them. */
@@ -284,9 +292,19 @@ function sentence(error: z.ZodError, root: string): string {
 function numberCell(text: string, what: string, source: string, line: number): number {
   if (text === '') throw new UsageError(`${source}:${line}: no ${what} in this row`);
   if (!numberText.test(text)) {
-    throw new UsageError(`${source}:${line}: ${what} '${sanitizeText(text)}' is not a number`);
+    throw new UsageError(`${source}:${line}: ${what} ${shownCells([text])} is not a number`);
   }
   return Number(text.replace(/[$,]/g, ''));
+}
+
+/** Cells quoted in an error: a few, each cut short, so a hostile file cannot flood the terminal. */
+function shownCells(cells: readonly string[]): string {
+  const cut = (cell: string) => {
+    const clean = sanitizeText(cell);
+    return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
+  };
+  const shown = cells.slice(0, 8).map((cell) => `'${cut(cell)}'`);
+  return cells.length > 8 ? `${shown.join(', ')} and ${cells.length - 8} more` : shown.join(', ');
 }
 
 function headerColumns(header: string[], source: string, line: number): Partial<Record<Column, number>> {
@@ -294,7 +312,7 @@ function headerColumns(header: string[], source: string, line: number): Partial<
   for (const required of ['symbol', 'quantity'] as const) {
     if (columns[required] === undefined) {
       throw new UsageError(
-        `${source}:${line}: the header row needs a ${required} column (one of ${columnAliases[required].join(', ')}; got ${header.map((cell) => `'${sanitizeText(cell)}'`).join(', ')})`,
+        `${source}:${line}: the header row needs a ${required} column (one of ${columnAliases[required].join(', ')}; got ${shownCells(header)})`,
       );
     }
   }

@@ -89,16 +89,30 @@ describe('hostile holdings files (issue 47)', () => {
 
   it('a 400-digit cash amount is refused, in the CSV and as --cash', async () => {
     const huge = '9'.repeat(400);
-    expect(await refusal(() => parseHoldings(`symbol,quantity\nACME,1\nCASH,${huge}\n`, 'h.csv'))).toMatch(
-      /^h\.csv:3: the cash amount /,
+    expect(await refusal(() => parseHoldings(`symbol,quantity\nACME,1\nCASH,${huge}\n`, 'h.csv'))).toBe(
+      'h.csv:3: the cash amount is out of range (at most 10,000,000,000,000 either way)',
+    );
+    expect(await refusal(() => parseHoldings('symbol,quantity\nACME,1\nCASH,20000000000000\n', 'h.csv'))).toBe(
+      'h.csv:3: the cash amount is out of range (at most 10,000,000,000,000 either way)',
     );
     const parsed = parseHoldings('symbol,quantity\nACME,1\n', 'h.csv');
     expect(await refusal(() => resolveCash(parsed, Number(huge), 'h.csv'))).toMatch(/^h\.csv: the cash /);
   });
 
-  it('JSON nested 100,000 deep is one line naming the file', async () => {
+  it('JSON nested 100,000 deep is one line naming the file, under "positions" or bare', async () => {
     const deep = `{"positions":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`;
     expect(await refusal(() => parseHoldings(deep, 'deep.json'))).toMatch(/^deep\.json: nests too deeply/);
+    const bare = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(await refusal(() => parseHoldings(bare, 'bare.json'))).toMatch(/^bare\.json: nests too deeply/);
+  });
+
+  it('a hostile header or cell is quoted cut short, so the error stays one short line', async () => {
+    const wide = `${'x'.repeat(100_000)},${Array.from({ length: 50 }, (_, index) => `c${index}`).join(',')}\nACME,1\n`;
+    const header = await refusal(() => parseHoldings(wide, 'wide.csv'));
+    expect(header).toMatch(/^wide\.csv:1: the header row needs a symbol column .*'x{40}…', 'c0'.* and 43 more\)$/);
+    expect(header.length).toBeLessThan(400);
+    const cell = await refusal(() => parseHoldings(`symbol,quantity\nACME,${'9x'.repeat(50_000)}\n`, 'cell.csv'));
+    expect(cell).toBe(`cell.csv:2: quantity '${'9x'.repeat(20)}…' is not a number`);
   });
 
   it('refuses /dev/zero and a file over the size cap without reading it whole', async () => {
