@@ -447,7 +447,7 @@ Examples:
   autohedge analyze NVDA --as-of 2025-06-02 && autohedge evaluate --horizon 5,21
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, EXA_API_KEY, EXA_BASE_URL, TIINGO_API_KEY, AUTOHEDGE_SEARCH[_MODEL],
-AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME, AUTOHEDGE_STRUCTURED (json_schema|json_object|prompt),
+AUTOHEDGE_MODEL[_<ID>], AUTOHEDGE_HOME, AUTOHEDGE_STRUCTURED (json_schema|json_object|grammar|prompt),
 AUTOHEDGE_PRICES, AUTOHEDGE_MCP_CONFIG, AUTOHEDGE_REDIS_URL, AUTOHEDGE_SEC_USER_AGENT ("Name email": SEC
 fundamentals); a .env file in the working directory is read.
 Exit codes: 0 ok, 1 failed, 2 usage or configuration, 3 degraded, 4 flagged (the decision breaks a

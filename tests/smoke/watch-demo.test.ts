@@ -118,6 +118,14 @@ describe('autohedge watch --demo refusals', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--demo replays one recorded session: it runs one cycle');
   }, 60_000);
+
+  it('--notify: the demo sends nothing off the machine, so it says so instead of failing to deliver (exit 2)', async () => {
+    const run = await runBuilt(['watch', '--demo', '--notify', 'http://127.0.0.1:9/hook']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'autohedge: --demo sends nothing off this machine: it cannot be combined with --notify (--notify-file writes the same payload to a file)\n',
+    );
+  }, 60_000);
 });
 
 describe('autohedge watch --replay: one quote request per ticker is enough', () => {

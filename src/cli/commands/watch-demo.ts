@@ -15,6 +15,11 @@ export function checkWatchDemo(options: WatchCliOptions): void {
   if (options.asOf !== undefined)
     throw new UsageError('--demo replays a live cycle of its own day; it cannot be combined with --as-of');
   if (options.enqueue) throw new UsageError('--demo runs its cycle here: it cannot be combined with --enqueue');
+  // The replay answers every request from the recording: a webhook would never reach its hook.
+  if (options.notify !== undefined)
+    throw new UsageError(
+      '--demo sends nothing off this machine: it cannot be combined with --notify (--notify-file writes the same payload to a file)',
+    );
   const changed = [
     options.model !== undefined ? '--model' : null,
     options.search !== undefined && options.search !== 'exa' ? '--search' : null,
