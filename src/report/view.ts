@@ -3,6 +3,7 @@ import type { AgentReport, ToolCallRecord } from '../agent/types.js';
 import { findCalendarOf } from '../market/calendar/index.js';
 import type { MarketSnapshot } from '../market/types.js';
 import type { AnalysisResult, Decision, GuardrailFinding } from '../result/types.js';
+import { flexPromptTokens } from '../result/run-facts.js';
 import { sanitizeDeep } from '../sanitize.js';
 import { ClaimMarks, figuresSection } from './claims.js';
 import { parseDeskText, rawWithoutSources, withoutListedSources, type DeskBlock } from './desk-text.js';
@@ -545,6 +546,8 @@ function usageSection(result: AnalysisResult): Section {
     });
   const cache = cacheLine(usage);
   if (cache) parts.push({ kind: 'text', key: 'cache', text: cache, tone: 'muted' });
+  const flex = flexLine(usage);
+  if (flex) parts.push({ kind: 'text', key: 'flex', text: flex, tone: 'muted' });
   const backing = searchBackingLine(result);
   if (backing) parts.push({ kind: 'text', key: 'search', text: `${backing}.`, tone: 'muted' });
   return { id: 'usage', key: 'usage', title: 'Usage and cost', parts };
@@ -565,6 +568,14 @@ function cacheLine(usage: AnalysisResult['usage'] | undefined): string | null {
         : `, saving ${formatCost(usage.cacheSavedUsd)}`;
   const written = usage.cacheWriteTokens ? `; ${formatTokens(usage.cacheWriteTokens)} written to the cache` : '';
   return `Cached input: ${formatTokens(usage.cachedPromptTokens)} of ${formatTokens(usage.promptTokens)} prompt tokens (${formatFraction(share, { digits: 0 })})${saved}${written}.`;
+}
+
+/** The prompt tokens the server said the flex tier served (`--service-tier flex`), priced at its rates. */
+function flexLine(usage: AnalysisResult['usage'] | undefined): string | null {
+  if (!usage) return null;
+  const flex = flexPromptTokens(usage);
+  if (flex === 0) return null;
+  return `Flex tier: ${formatTokens(flex)} of ${formatTokens(usage.promptTokens)} prompt tokens served at flex, priced at its rates.`;
 }
 
 function warningsSection(warnings: string[]): Section | null {

@@ -11,3 +11,8 @@ export function contaminationLabel(result: AnalysisResult): ContaminationLabel {
   if (result.contamination) return result.contamination.label;
   return result.asOfMode === 'historical' ? 'unknown' : 'clean';
 }
+
+/** The prompt tokens the server said the flex tier served, over every agent (0: none, or saved before flex existed). */
+export function flexPromptTokens(usage: AnalysisResult['usage']): number {
+  return Object.values(usage.byAgent).reduce((sum, agent) => sum + (agent.flexPromptTokens ?? 0), 0);
+}

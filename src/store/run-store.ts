@@ -9,6 +9,7 @@ import { quoteInput } from '../text.js';
 import { mapBounded, storeReadsInFlight } from './bounded.js';
 import { RunStoreError } from './errors.js';
 import { parseSavedResult } from '../result/result-schema.js';
+import { flexPromptTokens } from '../result/run-facts.js';
 
 /**
  * Run history on disk: $AUTOHEDGE_HOME/runs/<runId>/ holds result.json, report.md,
@@ -49,6 +50,11 @@ export interface RunSummary {
   costUsd: number | null;
   /** The share of the agents' prompt tokens the provider's cache served; absent when none was. */
   cachedShare?: number;
+  /** With cachedShare: how many tokens that was, and what it saved (null when a price is unknown). */
+  cachedPromptTokens?: number;
+  cacheSavedUsd?: number | null;
+  /** The prompt tokens served at the flex tier; absent when none was. */
+  flexPromptTokens?: number;
   /**
    * `partial`: no result.json (the run did not finish saving); `corrupt`: result.json is
    * there but is not a saved result; `unreadable`: reading it failed (EMFILE, EACCES,
@@ -268,10 +274,18 @@ export async function summarize(dir: string, runId: string): Promise<RunSummary>
     mode: result.mode === 'agents' ? 'desks' : 'full',
     demo: result.demo === true,
     costUsd: result.usage.costUsd,
-    ...(result.usage.cachedPromptTokens > 0 && result.usage.promptTokens > 0
-      ? { cachedShare: result.usage.cachedPromptTokens / result.usage.promptTokens }
-      : {}),
+    ...cacheSummary(result.usage),
+    ...(flexPromptTokens(result.usage) > 0 ? { flexPromptTokens: flexPromptTokens(result.usage) } : {}),
     state: 'ok',
+  };
+}
+
+function cacheSummary(usage: AnalysisResult['usage']): Partial<RunSummary> {
+  if (!(usage.cachedPromptTokens > 0 && usage.promptTokens > 0)) return {};
+  return {
+    cachedShare: usage.cachedPromptTokens / usage.promptTokens,
+    cachedPromptTokens: usage.cachedPromptTokens,
+    ...(usage.cacheSavedUsd !== undefined ? { cacheSavedUsd: usage.cacheSavedUsd } : {}),
   };
 }
 

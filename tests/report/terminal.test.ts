@@ -95,6 +95,14 @@ describe('renderTerminal, no colour', () => {
     ]);
   });
 
+  test('footer: the prompt tokens the flex tier served, when the server said it did', () => {
+    const base = makeResult();
+    const byAgent = { ...base.usage.byAgent, quant: { ...base.usage.byAgent.quant!, flexPromptTokens: 1200 } };
+    const flex = renderTerminal(makeResult({ usage: { ...base.usage, byAgent } }), plain);
+    expect(flex).toContain('  Flex tier: 1,200 of 9,600 prompt tokens served at flex, priced at its rates.');
+    expect(output).not.toContain('Flex tier');
+  });
+
   test('no colour codes, no demo banner, no warnings section; pure: same input, same text', () => {
     expect(output).not.toMatch(ansi);
     expect(output).not.toContain('DEMO');

@@ -130,6 +130,7 @@ describe('listRuns', () => {
         demo: false,
         costUsd: 0.0412,
         cachedShare: 1024 / 9600,
+        cachedPromptTokens: 1024,
         state: 'ok',
       },
       {
@@ -143,6 +144,7 @@ describe('listRuns', () => {
         demo: false,
         costUsd: null,
         cachedShare: 1024 / 9600,
+        cachedPromptTokens: 1024,
         state: 'ok',
       },
       {
@@ -156,6 +158,7 @@ describe('listRuns', () => {
         demo: false,
         costUsd: 0.0412,
         cachedShare: 1024 / 9600,
+        cachedPromptTokens: 1024,
         state: 'ok',
       },
     ]);

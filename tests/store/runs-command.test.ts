@@ -127,7 +127,33 @@ describe('autohedge runs', () => {
       demo: false,
       costUsd: null,
       cachedShare: 1024 / 9600,
+      cachedPromptTokens: 1024,
       state: 'ok',
+    });
+  });
+
+  test('--json: what the cache saved and the flex tier served, where a run has them', async () => {
+    const base = makeResult();
+    const byAgent = Object.fromEntries(
+      Object.entries(base.usage.byAgent).map(([agent, usage]) => [agent, { ...usage, flexPromptTokens: 1000 }]),
+    );
+    await saveRun(
+      home,
+      makeResult({
+        runId: '20261128T100000Z-ACME-cccccc',
+        startedAt: '2026-11-28T10:00:00.000Z',
+        usage: { ...base.usage, cacheSavedUsd: 0.0023, byAgent },
+      }),
+      { transcript: [], markdown: '' },
+    );
+    const { io, output } = captureIo();
+    expect(await runsListCommand({ json: true }, io)).toBe(0);
+    const [run] = JSON.parse(output.stdout);
+    expect(run).toMatchObject({
+      cachedShare: 1024 / 9600,
+      cachedPromptTokens: 1024,
+      cacheSavedUsd: 0.0023,
+      flexPromptTokens: 1000 * Object.keys(byAgent).length,
     });
   });
 
