@@ -28,7 +28,8 @@ export interface CycleInput {
 export interface CycleDeps {
   snapshot(ticker: string): Promise<MarketSnapshot>;
   lastCalls(tickers: readonly string[]): Promise<Map<string, KnownCall>>;
-  savedRuns(): Promise<RunSummary[]>;
+  /** `fresh`: listed again, past a listing kept for the cycle (the cycle's own runs are saved by then). */
+  savedRuns(options?: { fresh?: boolean }): Promise<RunSummary[]>;
   /** The wall clock: which month the budget is of. */
   now(): Date;
   /** Runs the admitted tickers here (through the run service), each result as it finishes. */
@@ -105,6 +106,9 @@ export async function runCycle(input: CycleInput, deps: CycleDeps): Promise<Watc
     // Each admitted run is saved (or never ran) by now: its spend is in the store, not in flight.
     await deps.reservations?.release(ids);
   }
+  // The month's spend as the cycle ends, this cycle's runs included (admission read it before them).
+  if (admitted.length > 0 && !deps.enqueue)
+    report.spend.monthUsd = roundUsd(monthSpend(await deps.savedRuns({ fresh: true }), deps.now()));
   return report;
 }
 

@@ -123,10 +123,11 @@ async function cycle(
   // One snapshot per ticker this cycle: the triggers read it, and the ticker's analysis reads it again.
   const cycleSession: Session = { ...session, market: snapshotOncePerTicker(session.market) };
   // The store is listed once a cycle: the last calls and the month's spend read the same list
-  // (the cycle saves no run between the two). A demo cycle sees only demo runs (which spent nothing).
+  // (the cycle saves no run between the two); listed again, fresh, for the spend as the cycle ends.
+  // A demo cycle sees only demo runs (which spent nothing).
   let listing: Promise<RunSummary[]> | null = null;
-  const savedRuns = () =>
-    (listing ??= listRuns(home).then((runs) => (session.demo ? runs.filter((run) => run.demo) : runs)));
+  const list = () => listRuns(home).then((runs) => (session.demo ? runs.filter((run) => run.demo) : runs));
+  const savedRuns = (options?: { fresh?: boolean }) => (options?.fresh ? (listing = list()) : (listing ??= list()));
   const deps: CycleDeps = {
     snapshot: (ticker) => {
       const own = clockOf.get(ticker) ?? clock;
