@@ -62,10 +62,13 @@ describe('autohedge doctor (built CLI)', () => {
     expect(lines).toContain(
       ' ok tool calls streamed add(2, 3), id call_1, finish_reason tool_calls; answered after the result',
     );
-    expect(lines).toContain(" FAIL market data unknown ticker 'AAPL'");
+    expect(lines).toContain(" FAIL market data unknown ticker 'AAPL'; sources: Yahoo Finance (primary)");
+    expect(lines).toContain(
+      ' warn fundamentals AUTOHEDGE_SEC_USER_AGENT not set: runs go without SEC EDGAR fundamentals (set it to "Name email")',
+    );
     expect(lines.at(-1)).toMatch(/^\d checks? failed: analyze will not work as it is\.$/);
-    // The title, the limits line, 14 checks and the verdict.
-    expect(lines).toHaveLength(17);
+    // The title, the limits line, 15 checks and the verdict.
+    expect(lines).toHaveLength(18);
     expect(run.stdout).not.toContain(key);
     expect(run.code).toBe(1);
   });
