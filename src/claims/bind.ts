@@ -157,7 +157,12 @@ export function quantityBefore(
   // "One ATR above the entry is 144.14", "below entry ($132.71)": the name after a comparison is a reference
   // point, not what the figure is ("below support 132.02" still names support's value).
   // "above the 50-day at 128.04": "at" or "of" ties the figure to the name; "below entry ($95.25)" is the subject's price.
-  const tight = /^[\s:=]*$/.test(gap) || /^\s*(?:at|of)\s+\$?$/i.test(gap);
+  // After a distance ("2×ATR(14) below the entry at $130.43") the price is still the subject's.
+  const lead = text.slice(Math.max(0, mention.start - 40), mention.start);
+  const afterDistance = /(?:\d|%|ATRs?|\))\s*(?:\S+\s+)?(?:below|above|under|over|from)\s+(?:the\s+|its\s+)?$/i.test(
+    lead,
+  );
+  const tight = /^[\s:=]*$/.test(gap) || (!afterDistance && /^\s*(?:at|of)\s+\$?$/i.test(gap));
   return !tight && reference.test(text.slice(Math.max(0, mention.start - 16), mention.start)) ? null : mention;
 }
 

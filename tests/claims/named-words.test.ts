@@ -77,6 +77,14 @@ describe('a look-back binds a general quantity to its period, never another one 
   });
 });
 
+describe('"at" after a level ties its price to it, except after a distance (issue 40)', () => {
+  it('a price after a distance is the subject’s', () =>
+    expectRows(
+      [['The stop is placed 2×ATR(14) below the entry at $130.43.', '$130.43', 'verified', 'decision.stopLoss']],
+      'decision',
+    ));
+});
+
 describe('a fiscal quarter named "the fiscal third quarter" is the company’s own third quarter (issue 40)', () => {
   it('is not the calendar third quarter', () => {
     const [claim] = claimsIn('Revenue grew 18.6 % in the fiscal third quarter.');
