@@ -352,6 +352,12 @@ const multiples: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 
 const atrStep =
   /\s(?<sign>plus|minus|less|\+|−|-)\s*(?:(?<k>\d+(?:\.\d+)?|one|two|three|four|an?)\s*(?:×|x|times)?\s*|(?:(?<half>half)\s+an?\s+))(?:ATRs?|average\s+true\s+ranges?)(?:\s*\(14\))?\s*(?:,\s*)?(?:(?:is|gives|give|=|equals|makes|comes\s+to|puts\s+(?:it|us)\s+at|lands\s+at|sits\s+at|at|of|to|:|→|->|would\s+be|yields?)\s*)*(?:about\s+|roughly\s+|around\s+|near\s+|~\s*)?(?:US)?\$?$/i;
 
+/** How much of a step's words name it ("plus one ATR"), without the linking words after. */
+function stepWords(words: string): number {
+  const name = /ATRs?(?:\s*\(14\))?|average\s+true\s+ranges?/i.exec(words);
+  return name ? name.index + name[0].length : words.length;
+}
+
 /** A level ± k ATR: the level named right before the step, with at most its own price between. */
 function stepBinding(text: string, figure: Bindable, mentions: readonly QuantityMention[]): Binding | null {
   if (figure.unit !== 'currency' && figure.unit !== 'number') return null;
@@ -369,7 +375,7 @@ function stepBinding(text: string, figure: Bindable, mentions: readonly Quantity
   const multiple = /plus|\+/i.test(sign!) ? size : -size;
   return {
     quantity: level.quantity,
-    text: text.slice(level.start, stepStart + step[0].replace(/[\s$]+$/, '').length).trim(),
+    text: text.slice(level.start, stepStart + stepWords(step[0])).trim(),
     start: level.start,
     end: figure.start,
     step: { base: level.quantity, multiple },

@@ -110,6 +110,7 @@ describe('distances and ATR steps from the decision’s own levels are derived (
     const claim = claimsIn('The close plus one ATR is 150.00.', 'decision').find((found) => found.text === '150.00');
     expect(claim).toMatchObject({ status: 'contradicted', sourceText: '146.42' });
     expect(claim?.source).toContain('snapshot.indicators.lastClose + 1 ×');
+    expect(claim?.quantity).toBe('close plus one ATR');
     const findings = claimFindings(claimsIn('The target of 155.57 offers 11.46 % upside from the entry.', 'decision'));
     expect(findings.filter((finding) => finding.severity === 'error')).toEqual([]);
   });
