@@ -804,8 +804,44 @@ const noise: ClaimCase[] = [
   { text: 'A 10 % move in either direction would be unusual.', figures: [['10 %', 'none']] },
 ];
 
+/** Readings in parentheses, look-backs before the figure, level ± k ATR, hypotheticals (issue 40 review). */
+const lookBacks: ClaimCase[] = [
+  { text: 'On the daily chart the 200-day average (128.04) keeps rising.', figures: [['128.04', 'ok']] },
+  { text: 'Momentum is firm: RSI (62.5) and climbing.', figures: [['62.5', 'wrong']] },
+  { text: 'The average true range (4.57) argues for a wide stop.', figures: [['4.57', 'ok']] },
+  { text: 'RSI 14 reads 58 this morning.', figures: [['58', 'wrong']] },
+  {
+    text: 'It sits above both the 50-day (128.04) and the 200-day (138.95).',
+    figures: [
+      ['128.04', 'crossed'],
+      ['138.95', 'crossed'],
+    ],
+  },
+  { text: 'Realised volatility over the past year stands at 29.99 %.', figures: [['29.99 %', 'ok']] },
+  { text: 'Realised volatility over the past year stands at 29.40 %.', figures: [['29.40 %', 'crossed']] },
+  { text: 'Vol (20d): 29.99 %, elevated.', figures: [['29.99 %', 'crossed']] },
+  { text: 'In the last six months shares have added 47.39 %.', figures: [['47.39 %', 'crossed']] },
+  { text: 'Year to date the stock has returned 47.39 %.', figures: [['47.39 %', 'wrong']] },
+  { text: 'The 200d MA, at 138.95, is rising.', figures: [['138.95', 'crossed']] },
+  { text: 'Price is holding above the 200-day at 138.95.', figures: [['138.95', 'crossed']] },
+  { text: 'The worst drawdown over the past year was -12.52 %.', figures: [['-12.52 %', 'crossed']] },
+  { text: 'Should the market turn, a 15 % drawdown would not surprise us.', figures: [['15 %', 'none']] },
+  {
+    text: 'Our take-profit at 155.57 leaves 11.46 % of upside from the entry.',
+    where: 'decision',
+    figures: [
+      ['155.57', 'ok'],
+      ['11.46 %', 'derived'],
+    ],
+  },
+  { text: 'Entry minus one ATR comes to 135.00.', where: 'decision', figures: [['135.00', 'derived']] },
+  { text: 'The last close plus 2 ATR is 150.99.', where: 'decision', figures: [['150.99', 'derived']] },
+  { text: 'The last close plus 2 ATR is 152.50.', where: 'decision', figures: [['152.50', 'wrong']] },
+];
+
 export const claimCases: readonly ClaimCase[] = [
   ...levels,
+  ...lookBacks,
   ...indicators,
   ...returns,
   ...distances,

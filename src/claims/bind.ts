@@ -8,6 +8,7 @@
  * A general name ("volatility", "return") is made specific by a period after the figure
  * ("29.40 % over 20 days"); a fundamentals figure carries the period its sentence names.
  */
+import { lookBack, lookBacks } from './period-words.js';
 import { namedPeriod, type NamedPeriod } from './periods.js';
 import { quantityById, type PeriodWord, type QuantityDefinition, type QuantityMention } from './quantities.js';
 import type { ClaimUnit } from './types.js';
@@ -23,12 +24,23 @@ export interface Distance {
   subjectValue?: number;
 }
 
+/** A level moved by a multiple of ATR: "the close plus one ATR is 146.42". */
+export interface AtrStep {
+  /** The level moved. */
+  base: QuantityDefinition;
+  /** The signed multiple of ATR: +1 for "plus one ATR", −0.5 for "less half an ATR". */
+  multiple: number;
+}
+
 export interface Binding extends QuantityMention {
   distance?: Distance;
+  step?: AtrStep;
   /** The fundamentals period the sentence names (null: none named, the latest). */
   period?: NamedPeriod | null;
   /** The sentence speaks of a change against the prior quarter ("q/q", "sequentially"). */
   sequential?: boolean;
+  /** The words give a look-back the data has no value for ("volatility over two years"). */
+  unknownPeriod?: boolean;
 }
 
 /** What binding needs of a figure. */
@@ -91,7 +103,9 @@ const directions: ReadonlyArray<[RegExp, -1 | 1]> = [
 ];
 
 function directionOf(words: string): -1 | 0 | 1 {
-  for (const [pattern, direction] of directions) if (pattern.test(words)) return direction;
+  // "11.46 % upside from the entry": the level named is below the subject, as "above the entry" says.
+  const from = /\b(?:upside|downside)\s+from$/i.test(words.trim()) ? -1 : 1;
+  for (const [pattern, direction] of directions) if (pattern.test(words)) return (direction * from) as -1 | 1;
   return 0;
 }
 
@@ -132,7 +146,7 @@ export function quantityBefore(
   const mention = mentions[index];
   if (!mention || mention.end > start) return null;
   // A period between a name and its figure is no other figure: "Revenue in Q1 FY26 reached $12.4 billion".
-  const gap = text.slice(mention.end, start).replace(periodInGap, ' ');
+  const gap = text.slice(mention.end, start).replace(periodInGap, ' ').replace(lookBack, ' ');
   if (gap.length > 48 || !connector.test(gap)) return null;
   // A comma links a name to its figure only with words after it: "the SMA200, which sits at 138.95", not "on the position, 0.26 %".
   if (
@@ -142,7 +156,13 @@ export function quantityBefore(
     return null;
   // "One ATR above the entry is 144.14", "below entry ($132.71)": the name after a comparison is a reference
   // point, not what the figure is ("below support 132.02" still names support's value).
-  const tight = /^[\s:=]*$/.test(gap);
+  // "above the 50-day at 128.04": "at" or "of" ties the figure to the name; "below entry ($95.25)" is the subject's price.
+  // After a distance ("2×ATR(14) below the entry at $130.43") the price is still the subject's.
+  const lead = text.slice(Math.max(0, mention.start - 40), mention.start);
+  const afterDistance = /(?:\d|%|ATRs?|\))\s*(?:\S+\s+)?(?:below|above|under|over|from)\s+(?:the\s+|its\s+)?$/i.test(
+    lead,
+  );
+  const tight = /^[\s:=]*$/.test(gap) || (!afterDistance && /^\s*(?:at|of)\s+\$?$/i.test(gap));
   return !tight && reference.test(text.slice(Math.max(0, mention.start - 16), mention.start)) ? null : mention;
 }
 
@@ -282,18 +302,39 @@ function periodWordOf(written: string): PeriodWord {
   return 'day';
 }
 
-/** A general quantity made specific by the period after the figure. */
-function specificFor(text: string, figure: Bindable, mention: QuantityMention): QuantityMention {
+/**
+ * The look-back the words give a general quantity: right after the figure ("29.40 % over 20
+ * days"), else between its name and the figure ("volatility over the last year is"), else before
+ * the name in the clause ("Over the past six months the stock gained"). Undefined: none given.
+ */
+function lookBackOf(text: string, figure: Bindable, mention: QuantityMention): PeriodWord | null | undefined {
+  const following = lookBacks(text.slice(figure.end, Math.min(sentenceEnd(text, figure.end), figure.end + 60)));
+  if (following[0] && /^\s*,?\s*$/.test(text.slice(figure.end, figure.end + following[0].start)))
+    return following[0].period;
+  const after = periodAfter.exec(text.slice(figure.end, figure.end + 60));
+  if (after) return periodWordOf(after.groups!.period!);
+  const from = clauseStart(text, Math.min(mention.start, figure.start));
+  const to = mention.end <= figure.start ? figure.start : mention.start;
+  const before = lookBacks(text.slice(from, to), from).filter((found) => found.end <= to);
+  return before.length > 0 ? before[before.length - 1]!.period : undefined;
+}
+
+/**
+ * A general quantity made specific by the look-back its words give. A look-back the data has no
+ * value for ("over two years") binds the figure to that: `unknownPeriod`, never another period's value.
+ */
+function specificFor(text: string, figure: Bindable, mention: QuantityMention): Binding {
   const periods = mention.quantity.periods;
   if (!periods) return mention;
-  const period = periodAfter.exec(text.slice(figure.end, figure.end + 60));
-  const specific = period ? periods[periodWordOf(period.groups!.period!)] : undefined;
+  const period = lookBackOf(text, figure, mention);
+  if (period === undefined) return mention;
+  const specific = period ? periods[period] : undefined;
   const quantity = specific ? quantityById.get(specific) : undefined;
-  return quantity ? { ...mention, quantity } : mention;
+  return quantity ? { ...mention, quantity } : { ...mention, unknownPeriod: true };
 }
 
 /** The fundamentals period of a figure's sentence, for a quantity of a period. */
-function withPeriod(text: string, figure: Bindable, mention: QuantityMention): Binding {
+function withPeriod(text: string, figure: Bindable, mention: Binding): Binding {
   if (!mention.quantity.periodic) return mention;
   const from = clauseStart(text, figure.start);
   const to = sentenceEnd(text, figure.end);
@@ -302,6 +343,42 @@ function withPeriod(text: string, figure: Bindable, mention: QuantityMention): B
     ...mention,
     period: namedPeriod(sentence, figure.start - from),
     sequential: /\b(?:q\/q|qoq|q-o-q|sequential(?:ly)?|quarter[- ](?:over|on)[- ]quarter)\b/i.test(sentence),
+  };
+}
+
+const multiples: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, half: 0.5 };
+
+/** "plus one ATR is", "less 1.5 × ATR gives", "+ 2 ATR =": a step of ATR ending right before a figure. */
+const atrStep =
+  /\s(?<sign>plus|minus|less|\+|−|-)\s*(?:(?<k>\d+(?:\.\d+)?|one|two|three|four|an?)\s*(?:×|x|times)?\s*|(?:(?<half>half)\s+an?\s+))(?:ATRs?|average\s+true\s+ranges?)(?:\s*\(14\))?\s*(?:,\s*)?(?:(?:is|gives|give|=|equals|makes|comes\s+to|puts\s+(?:it|us)\s+at|lands\s+at|sits\s+at|at|of|to|:|→|->|would\s+be|yields?)\s*)*(?:about\s+|roughly\s+|around\s+|near\s+|~\s*)?(?:US)?\$?$/i;
+
+/** How much of a step's words name it ("plus one ATR"), without the linking words after. */
+function stepWords(words: string): number {
+  const name = /ATRs?(?:\s*\(14\))?|average\s+true\s+ranges?/i.exec(words);
+  return name ? name.index + name[0].length : words.length;
+}
+
+/** A level ± k ATR: the level named right before the step, with at most its own price between. */
+function stepBinding(text: string, figure: Bindable, mentions: readonly QuantityMention[]): Binding | null {
+  if (figure.unit !== 'currency' && figure.unit !== 'number') return null;
+  const from = clauseStart(text, figure.start);
+  const words = text.slice(from, figure.start);
+  const step = atrStep.exec(words);
+  if (!step) return null;
+  const stepStart = from + step.index;
+  const index = firstFrom(mentions, stepStart) - 1;
+  const level = mentions[index];
+  if (!level || level.start < from || !level.quantity.level) return null;
+  if (!/^(?:\s|\(|\)|\$|[\d.,]|\b(?:at|of)\b)*$/i.test(text.slice(level.end, stepStart))) return null;
+  const { sign, k, half } = step.groups!;
+  const size = half ? 0.5 : (multiples[k!.toLowerCase()] ?? Number(k));
+  const multiple = /plus|\+/i.test(sign!) ? size : -size;
+  return {
+    quantity: level.quantity,
+    text: text.slice(level.start, stepStart + stepWords(step[0])).trim(),
+    start: level.start,
+    end: figure.start,
+    step: { base: level.quantity, multiple },
   };
 }
 
@@ -324,7 +401,8 @@ export function bindFigure(
   const distance = () => distanceBinding(text, figure, mentions, previous);
   // A distance reads first ("the close sits 4.91 USD below resistance"); a price after "at", "of" or
   // before "is" is no distance (distanceBinding declines it), so "the close of 141.85 is above" stays the close.
-  const order = [distance, after, before, afterLoose];
+  const step = () => stepBinding(text, figure, mentions);
+  const order = [step, distance, after, before, afterLoose];
   for (const read of order) {
     const found = read();
     if (found) return found;

@@ -189,6 +189,15 @@ function crossedWith(
     const hit = closest(figure, others, factorsFor(figure, quantity));
     if (hit) return { label: `${quantity.label} (${hit.period!.label})`, source: hit };
   }
+  return otherQuantity(figure, quantity, context);
+}
+
+/** A quantity of the same kind, other than `quantity`, whose value the figure equals. */
+function otherQuantity(
+  figure: Figure,
+  quantity: QuantityDefinition,
+  context: MatchContext,
+): { label: string; source: SourceValue } | null {
   for (const other of quantities) {
     if (other.id === quantity.id || other.kind !== quantity.kind || other.id === 'return' || other.periods) continue;
     if (!fits(figure, other) || (other.periodic && !quantity.periodic)) continue;
@@ -216,6 +225,8 @@ function contradiction(figure: Figure, truth: SourceValue, crossed: ReturnType<t
 function classifyNamed(figure: Figure, binding: Binding, context: MatchContext): Outcome | null {
   const quantity = binding.quantity;
   if (!fits(figure, quantity)) return null;
+  // "Volatility over two years": a look-back the data has no value for is checked against no other one.
+  if (binding.unknownPeriod) return { status: 'unsourced' };
   if (quantity.id === 'rsi' && figure.decimals === 0 && rsiThresholds.has(Math.abs(figure.value as number)))
     return null;
   const candidates = candidatesFor(binding, quantity, context);
@@ -342,7 +353,9 @@ function classifyDistance(figure: Figure, binding: Binding, context: MatchContex
     if (general.status !== 'unsourced') return general;
   }
   const truth = expected.find((candidate) => candidate.exact) ?? expected[0]!;
-  const crossed = crossedDistance(figure, words, subjects, context);
+  const crossed =
+    crossedDistance(figure, words, subjects, context) ??
+    (figure.unit === 'percent' ? namedInstead(figure, context) : null);
   return {
     status: 'contradicted',
     source: truth.formula,
@@ -350,6 +363,12 @@ function classifyDistance(figure: Figure, binding: Binding, context: MatchContex
     sourceText: writtenLike(figure, words.direction === 0 ? truth.value : Math.abs(truth.value), 2),
     ...(crossed ? { crossed: crossed.label, crossedSource: crossed.formula } : {}),
   };
+}
+
+/** A percentage quoted as a distance that is another named quantity ("27.11 % below the high" is the drawdown). */
+function namedInstead(figure: Figure, context: MatchContext): { label: string; formula: string } | null {
+  const other = otherQuantity(figure, { ...quantityById.get('drawdown')!, id: '' }, context);
+  return other ? { label: other.label, formula: other.source.path } : null;
 }
 
 function derivedOutcome(figure: Figure, hit: Expected): Outcome {
@@ -437,16 +456,56 @@ function sameFigure(figure: Figure, claim: Claim): boolean {
 export function quantityOf(figure: Figure): QuantityDefinition | null {
   const binding = figure.quantity;
   if (!binding) return null;
-  return binding.distance || fits(figure, binding.quantity) ? binding.quantity : null;
+  return binding.distance || binding.step || fits(figure, binding.quantity) ? binding.quantity : null;
+}
+
+/**
+ * A level moved by k ATR ("the close plus one ATR is 146.42"): derived when the level and ATR
+ * give it, contradicted with the derived value when they give another.
+ */
+function classifyStep(figure: Figure, binding: Binding, context: MatchContext): Outcome | null {
+  const { base, multiple } = binding.step!;
+  if (typeof figure.value !== 'number') return null;
+  const levels = levelReadings(base, context);
+  const ranges = levelReadings(quantityById.get('atr')!, context);
+  const sign = multiple < 0 ? '−' : '+';
+  const expected: Expected[] = levels.flatMap((level) =>
+    ranges.map((range) => ({
+      value: level.value + multiple * range.value,
+      formula: `${level.path} ${sign} ${Math.abs(multiple)} × ${range.path}`,
+      exact: true,
+    })),
+  );
+  if (expected.length === 0) return null;
+  const written = figure.value;
+  const hit = expected.find(
+    (candidate) => Math.abs(written - candidate.value) <= figure.tolerance + slack(candidate.value),
+  );
+  if (hit) return derivedOutcome(figure, hit);
+  if (base.decisionOnly && !context.decisionText) return null;
+  // A soft level (support, resistance) may be another one the writer saw: only a named source clears it.
+  if (base.strength === 'soft') {
+    const general = classifyUnnamed(figure, context);
+    if (general.status === 'verified') return general;
+  }
+  const truth = expected[0]!;
+  return {
+    status: 'contradicted',
+    source: truth.formula,
+    sourceValue: truth.value,
+    sourceText: writtenLike(figure, truth.value, 2),
+  };
 }
 
 /** One figure's status against the run's sources. */
 export function classify(figure: Figure, context: MatchContext): Outcome {
   const binding = figure.quantity;
   const named = binding
-    ? binding.distance
-      ? classifyDistance(figure, binding, context)
-      : classifyNamed(figure, binding, context)
+    ? binding.step
+      ? classifyStep(figure, binding, context)
+      : binding.distance
+        ? classifyDistance(figure, binding, context)
+        : classifyNamed(figure, binding, context)
     : null;
   return named ?? classifyUnnamed(figure, context);
 }

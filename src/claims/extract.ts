@@ -26,6 +26,24 @@ const isoDate = /\b(\d{4})-(\d{2})-(\d{2})(?:T[\d:.]+Z?)?(?![\d-])/g;
 const monthFirst = new RegExp(String.raw`\b${monthName}\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\w-])`, 'g');
 const dayFirst = new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+${monthName}\.?(?:,?\s+(\d{4}))?(?![\w-])`, 'g');
 
+/** Indicators that take a period parameter: the 14 of RSI(14), the 12,26,9 of MACD(12,26,9). */
+const indicatorNames = String.raw`(?:RSI|ATR|SMA|EMA|DMA|WMA|HMA|MA|MACD|ADX|DMI|CCI|MFI|ROC|OBV|TRIX|Aroon|Stoch(?:astics?)?|Bollinger(?:\s+Bands?)?|BBands|BB|Keltner|Donchian|Williams\s?%R|%R|HV|vol)`;
+/**
+ * An indicator's period: a small integer in parentheses glued to its name ("RSI(14)", "EMA(20)"),
+ * or one spaced from it that is a usual period ("RSI (14)", "MACD (12, 26, 9)"). A reading in
+ * parentheses ("RSI (71.2)", "ATR (6.80)", "the 50-day (128.04)") is a figure.
+ */
+const usualPeriods = String.raw`(?:2|3|5|7|9|10|12|14|20|21|26|30|50|100|200)`;
+const indicatorPeriod = new RegExp(
+  String.raw`\b${indicatorNames}(?:\(\s*\d{1,3}(?:\s*,\s*\d{1,3}){0,2}\s*\)|\s\(\s*${usualPeriods}(?:\s*,\s*\d{1,3}){0,2}\s*\))`,
+  'gi',
+);
+/** "RSI 14 reads 61": a usual period after the name, then a verb and the reading. */
+const indicatorPeriodBeforeReading = new RegExp(
+  String.raw`\b${indicatorNames}\s${usualPeriods}(?=\s+(?:reads?|reading|is|was|at|sits|stands|prints|of|=|:)\s*[+\-]?\d)`,
+  'gi',
+);
+
 /**
  * Spans whose digits are no figures: web addresses, clock times, list markers, names that
  * carry a period or number (SMA 50, EMA(20), S&P 500, CB-7, Q3), durations (20-day, 3 months,
@@ -35,7 +53,8 @@ const notFigures: readonly RegExp[] = [
   /\bhttps?:\/\/\S+|\bwww\.\S+|\b[\w.+-]+@[\w-]+\.[\w.]+/g,
   /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:UTC|GMT|ET|EST|EDT|am|pm))?\b/gi,
   /^[ \t]*(?:\d{1,3}[.)]|\(\d{1,3}\))(?=\s)/gm,
-  /\b[A-Za-z]{2,}\s?\([\d,.\s]+\)/g,
+  indicatorPeriod,
+  indicatorPeriodBeforeReading,
   /\b(?:SMA|EMA|DMA|WMA|MA)\s?-?\d+\b(?!\.\d)/gi,
   /\b(?:S&P|Nasdaq|NASDAQ|Russell|FTSE|DAX|Dow|Nikkei|CAC|Stoxx|STOXX|Euro\s?Stoxx)\s?-?\d+\b/g,
   /\b\d+(?:\.\d+)?(?:\s?[–-]\s?\d+(?:\.\d+)?)?[- ]?(?:trading[- ])?(?:days?|weeks?|months?|years?|yrs?|sessions?|quarters?|hours?|minutes?|bars?)\b/gi,
@@ -147,7 +166,7 @@ function bindAll(text: string, figures: Figure[], mentions: readonly QuantityMen
     const plainWhole =
       figure.unit === 'number' && figure.decimals === 0 && !figure.text.includes(',') && figure.scale === 1;
     if (plainWhole && (!quantity || quantity.distance || isYear(figure.value as number))) continue;
-    if (!quantity && noClaim(text, figure)) continue;
+    if ((!quantity && noClaim(text, figure)) || hypothetical(text, figure)) continue;
     bound.push(withImpliedSign(text, { ...figure, quantity }));
   }
   return bound;
@@ -171,6 +190,19 @@ function noClaim(text: string, figure: Figure): boolean {
     !figure.signed &&
     /\b(?:a|an|another|any|every|each)\s+$/i.test(before)
   );
+}
+
+/**
+ * A round percentage after "a", "an" or "any" in a clause that supposes ("A 10 % drawdown from
+ * here would hurt", "if it fell a further 15 %"): a scenario, even where it names a quantity.
+ */
+function hypothetical(text: string, figure: Figure): boolean {
+  if (figure.unit !== 'percent' || figure.decimals !== 0 || figure.signed) return false;
+  const before = text.slice(Math.max(0, figure.start - 24), figure.start);
+  if (!/\b(?:a|an|another|any|every|each|further)\s+$/i.test(before)) return false;
+  const clause = text.slice(Math.max(0, figure.start - 60), Math.min(text.length, figure.end + 80));
+  const sentence = clause.split(/[.!?;](?:\s|$)/).find((part) => part.includes(figure.text)) ?? clause;
+  return /\b(?:would|could|might|may|should|if|unless|were|suppose|imagine|in\s+case)\b/i.test(sentence);
 }
 
 /** "fell 3.2 %", "down 6.18 %": a direction word right before an unsigned percentage gives it a sign. */

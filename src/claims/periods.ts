@@ -62,7 +62,7 @@ const periodPatterns: ReadonlyArray<[RegExp, (match: RegExpExecArray) => NamedPe
     (match) => ({ kind: 'quarter', quarter: Number(match[1]), year: fullYear(match[2]) }),
   ],
   [
-    /\b(first|second|third|fourth|1st|2nd|3rd|4th)[- ](?:fiscal[- ])?quarter(?:\s+of)?(?:\s+(?:fiscal|FY)\s*)?(?:\s*(\d{4}))?/gi,
+    /\b(?:(?:fiscal|FY)\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)[- ](?:fiscal[- ])?quarter(?:\s+of)?(?:\s+(?:fiscal|FY)\s*)?(?:\s*(\d{4}))?/gi,
     (match) => ({
       kind: 'quarter',
       quarter: ordinals[match[1]!.toLowerCase()],

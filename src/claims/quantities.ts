@@ -45,6 +45,7 @@ const sma = (period: number): QuantityDefinition => ({
     String.raw`SMA\s?-?\(?${period}\)?`,
     String.raw`MA\s?${period}`,
     String.raw`${period}[- ]?DMA`,
+    String.raw`${period}d\s?(?:S?MA|moving\s+average|average)`,
     String.raw`${period}[- ](?:day|session|period)\s+(?:simple\s+)?(?:moving\s+)?(?:average|SMA|MA|line|mean)`,
     ...(period === 20
       ? []
@@ -144,6 +145,19 @@ const margin = (id: string, label: string, names: string, extra: readonly string
   periodic: true,
 });
 
+/**
+ * The close's distance from a level as the snapshot has it: named so a figure that equals it
+ * (a drawdown quoted as the gap to the 52-week high) is named as what it is.
+ */
+const distanceFrom = (id: string, label: string, level: string, field: string): QuantityDefinition => ({
+  id: `distanceFrom${field}`,
+  label: `distance from ${label}`,
+  kind: 'percent',
+  synonyms: [String.raw`(?:distance|gap)\s+(?:from|to)\s+(?:the\s+|its\s+)?(?:${level})`],
+  sources: [`snapshot.indicators.distanceFrom${field}`],
+  strength: 'strong',
+});
+
 /** The binding table: every quantity the checker knows and the words that name it. */
 export const quantities: readonly QuantityDefinition[] = [
   {
@@ -151,7 +165,7 @@ export const quantities: readonly QuantityDefinition[] = [
     label: 'RSI(14)',
     kind: 'number',
     synonyms: [
-      String.raw`RSI(?:\s*\(\s*14\s*\)|14|-14)?(?![\w(])`,
+      String.raw`RSI(?:\s*\(\s*14\s*\)|14|\s14(?=\s+(?:reads?|reading|is|was|at|sits|stands|prints|of|=|:)\s*[+\-]?\d)|-14)?(?![\w(])`,
       String.raw`(?:14[- ]day\s+)?relative\s+strength(?:\s+index)?(?:\s+\(RSI\))?`,
       String.raw`14[- ]day\s+RSI`,
     ],
@@ -163,7 +177,7 @@ export const quantities: readonly QuantityDefinition[] = [
     label: 'ATR(14)',
     kind: 'price',
     synonyms: [
-      String.raw`ATR(?:\s*\(\s*14\s*\)|14)?(?![\w(])`,
+      String.raw`ATR(?:\s*\(\s*14\s*\)|14|\s14(?=\s+(?:reads?|reading|is|was|at|sits|stands|prints|of|=|:)\s*[+\-]?\d))?(?![\w(])`,
       String.raw`(?:14[- ]day\s+)?average\s+true\s+range(?:\s+\(ATR\))?`,
       String.raw`14[- ]day\s+ATR`,
     ],
@@ -276,6 +290,7 @@ export const quantities: readonly QuantityDefinition[] = [
     kind: 'percent',
     synonyms: [
       String.raw`(?:20|twenty|21)[- ](?:day|session|trading[- ]day)\s+(?:annuali[sz]ed\s+)?(?:historical\s+|realised\s+|realized\s+)?vol(?:atility)?`,
+      String.raw`(?:20|21)d\s?(?:annuali[sz]ed\s+)?(?:realised\s+|realized\s+)?vol(?:atility)?`,
       String.raw`(?:1|one)[- ]month\s+(?:annuali[sz]ed\s+)?(?:historical\s+|realised\s+|realized\s+)?vol(?:atility)?`,
       String.raw`short[- ]term\s+(?:realised\s+|realized\s+)?volatility`,
     ],
@@ -290,6 +305,7 @@ export const quantities: readonly QuantityDefinition[] = [
       String.raw`(?:1|one)[- ]year\s+(?:annuali[sz]ed\s+)?(?:historical\s+|realised\s+|realized\s+)?vol(?:atility)?`,
       String.raw`(?:12|twelve)[- ]month\s+(?:annuali[sz]ed\s+)?(?:historical\s+|realised\s+|realized\s+)?vol(?:atility)?`,
       String.raw`(?:252|250)[- ]day\s+(?:annuali[sz]ed\s+)?vol(?:atility)?`,
+      String.raw`(?:1y|12m|252d)\s?(?:annuali[sz]ed\s+)?(?:realised\s+|realized\s+)?vol(?:atility)?`,
       String.raw`(?:yearly|annual|long[- ]term)\s+(?:realised\s+|realized\s+)?volatility`,
     ],
     sources: ['snapshot.indicators.volatility1y'],
@@ -299,7 +315,7 @@ export const quantities: readonly QuantityDefinition[] = [
     id: 'volatility',
     label: 'volatility',
     kind: 'percent',
-    synonyms: [String.raw`(?:annuali[sz]ed\s+)?(?:historical\s+|realised\s+|realized\s+)?volatility`],
+    synonyms: [String.raw`(?:annuali[sz]ed\s+)?(?:historical\s+|realised\s+|realized\s+)?vol(?:atility)?`],
     sources: ['snapshot.indicators.volatility1y', 'snapshot.indicators.volatility20d'],
     strength: 'strong',
     periods: { month: 'volatility20d', year: 'volatility1y' },
@@ -314,6 +330,11 @@ export const quantities: readonly QuantityDefinition[] = [
     sources: ['snapshot.indicators.maxDrawdown1y'],
     strength: 'strong',
   },
+  distanceFrom('high52w', 'the 52-week high', String.raw`52[- ]week\s+high`, 'High52w'),
+  distanceFrom('low52w', 'the 52-week low', String.raw`52[- ]week\s+low`, 'Low52w'),
+  distanceFrom('sma20', 'the SMA20', String.raw`SMA\s?20|20[- ]day\s+(?:moving\s+)?average`, 'Sma20'),
+  distanceFrom('sma50', 'the SMA50', String.raw`SMA\s?50|50[- ]day\s+(?:moving\s+)?average`, 'Sma50'),
+  distanceFrom('sma200', 'the SMA200', String.raw`SMA\s?200|200[- ]day\s+(?:moving\s+)?average`, 'Sma200'),
   returnOver('return1d', '1-day return', String.raw`(?:1|one)[- ]day|daily|day's|day’s|today's|today’s|session's`, [
     'snapshot.indicators.returns.d1',
     'snapshot.quote.changePercent',
@@ -342,8 +363,8 @@ export const quantities: readonly QuantityDefinition[] = [
     kind: 'percent',
     synonyms: [
       String.raw`(?:total\s+|price\s+|share[- ]price\s+)?(?:returns?|performance)`,
-      String.raw`(?:the\s+)?(?:stock|shares|it)\s+(?:is|are|was|were|has|have)?\s*(?:up|down|gained|lost|rose|fell|climbed|dropped|rallied|declined|added|shed)`,
-      String.raw`(?:has|have)\s+(?:gained|lost|rallied|risen|fallen|climbed|dropped|added|shed)`,
+      String.raw`(?:the\s+)?(?:stock|shares|it)\s+(?:is|are|was|were|has|have)?\s*(?:up|down|gained|lost|rose|fell|climbed|dropped|rallied|declined|added|shed|returned)`,
+      String.raw`(?:has|have)\s+(?:gained|lost|rallied|risen|fallen|climbed|dropped|added|shed|returned)`,
     ],
     sources: [],
     strength: 'strong',

@@ -61,6 +61,24 @@ const names: Array<[phrase: string, quantity: string]> = [
   ['position size 4 %', 'positionSize'],
   ['conviction 64', 'conviction'],
   ['the SMA200, which sits at 138.95', 'sma200'],
+  ['the 200d MA at 128.04', 'sma200'],
+  ['holds above the 50-day at 138.95', 'sma50'],
+  ['the 50-day moving average (138.95)', 'sma50'],
+  ['RSI (53.6)', 'rsi'],
+  ['RSI 14 reads 53.6', 'rsi'],
+  ['ATR (4.57)', 'atr'],
+  ['20d vol is 29.40 %', 'volatility20d'],
+  ['1y vol of 29.99 %', 'volatility1y'],
+  ['Volatility (1y): 29.99 %', 'volatility1y'],
+  ['annualised volatility over the last year is 29.99 %', 'volatility1y'],
+  ['over the past six months the stock gained 47.39 %', 'return6m'],
+  ['in the last week the stock rose 1.10 %', 'return1w'],
+  ['the stock is up 2.09 % on the day', 'dayChange'],
+  ['the distance from the 52-week high is -12.52 %', 'distanceFromHigh52w'],
+  ['the gap to the 52-week low of 63.20 %', 'distanceFromLow52w'],
+  ['the distance from the SMA20 is 1.34 %', 'distanceFromSma20'],
+  ['the distance from the SMA50 is 2.09 %', 'distanceFromSma50'],
+  ['the gap to the 200-day average of 10.78 %', 'distanceFromSma200'],
 ];
 
 describe('the binding table', () => {
@@ -85,7 +103,7 @@ describe('the binding table', () => {
             id,
           ),
       );
-    expect(unnamed).toEqual(['return1d', 'return1w', 'return6m', 'fcfMargin']);
+    expect(unnamed).toEqual(['return1d', 'fcfMargin']);
   });
 
   it('a distance binds to the level named after the comparison, with its direction and what is measured', () => {
