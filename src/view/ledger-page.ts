@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { readLedgerFile, verifyLedgerFile, type VerifyReport } from '../ledger/check.js';
+import { readLedgerFile, verifyHomeLedger, type VerifyReport } from '../ledger/check.js';
 import { LedgerError } from '../ledger/errors.js';
 import { exportText } from '../ledger/export-file.js';
 import { loadPublicKey } from '../ledger/key-files.js';
@@ -12,20 +11,21 @@ import { sitePage, type SiteContext } from './layout.js';
 import { linkFrom, sitePaths } from './links.js';
 
 /**
- * The ledger page: whether the chain verifies, its head, its signatures, the records,
- * and the anchors (RFC 3161 timestamps under the ledger's `anchors/` folder) when there
- * are any. The anchors are read defensively, by what a file says of itself: a JSON
- * file that names the record it covers (`seq`, `records`, or the `head`/`hash` of a
- * record) counts; any other file is listed by name and size. Records after the last
- * anchored one are "not yet anchored". Read-only: the ledger's own verifier, no repair.
+ * The ledger page: whether the chain verifies, its head, its signatures, the records, and
+ * the anchors exactly as `ledger verify` judges them (RFC 3161 tokens under `anchors/`, each
+ * checked against the chain and the trusted roots): a record counts as anchored only by a
+ * valid token covering it. A file that is no valid token (a failed attempt's leftover, a
+ * file dropped in the folder) anchors nothing. Read-only: the ledger's own verifier, no repair.
  */
 
-export interface AnchorFile {
-  name: string;
-  bytes: number;
-  /** The last record it covers, when it says. */
-  seq: number | null;
-  time: string | null;
+export interface AnchorView {
+  seq: number;
+  tsa: string;
+  genTime: string | null;
+  ok: boolean;
+  reason?: string;
+  /** The files of this anchor in the anchors/ folder: the stamped bytes and the token. */
+  files: string[];
 }
 
 export interface LedgerState {
@@ -33,54 +33,8 @@ export interface LedgerState {
   report: VerifyReport | null;
   /** Why the ledger could not be read (absent, unreadable), when it could not. */
   problem: string | null;
-  anchors: AnchorFile[];
+  anchors: AnchorView[];
   lastAnchoredSeq: number | null;
-}
-
-const anchorSchema = z.looseObject({
-  seq: z.number().int().min(0).optional().catch(undefined),
-  records: z.number().int().min(1).optional().catch(undefined),
-  head: z.string().optional().catch(undefined),
-  hash: z.string().optional().catch(undefined),
-  time: z.string().optional().catch(undefined),
-  genTime: z.string().optional().catch(undefined),
-  anchoredAt: z.string().optional().catch(undefined),
-});
-
-function anchorSegments(demo: boolean): string[] {
-  return ['ledger', ...(demo ? ['demo'] : []), 'anchors'];
-}
-
-function coveredSeq(raw: z.infer<typeof anchorSchema>, records: readonly LedgerRecord[]): number | null {
-  if (raw.seq !== undefined) return raw.seq;
-  if (raw.records !== undefined) return raw.records - 1;
-  const hash = raw.head ?? raw.hash;
-  return hash ? (records.find((record) => record.hash === hash)?.seq ?? null) : null;
-}
-
-async function readAnchors(files: HomeFiles, demo: boolean, records: readonly LedgerRecord[]): Promise<AnchorFile[]> {
-  const folder = anchorSegments(demo);
-  const names = await files.list(folder, 'files');
-  const anchors: AnchorFile[] = [];
-  for (const name of names) {
-    const bytes = await files.read([...folder, name]);
-    if (bytes === null) continue;
-    let seq: number | null = null;
-    let time: string | null = null;
-    if (name.endsWith('.json')) {
-      try {
-        const parsed = anchorSchema.safeParse(JSON.parse(bytes.toString('utf8')));
-        if (parsed.success) {
-          seq = coveredSeq(parsed.data, records);
-          time = parsed.data.time ?? parsed.data.genTime ?? parsed.data.anchoredAt ?? null;
-        }
-      } catch {
-        // Not JSON after all: listed by name and size.
-      }
-    }
-    anchors.push({ name, bytes: bytes.length, seq, time });
-  }
-  return anchors;
 }
 
 export async function readLedgerState(files: HomeFiles, demo: boolean): Promise<LedgerState> {
@@ -88,22 +42,19 @@ export async function readLedgerState(files: HomeFiles, demo: boolean): Promise<
   let report: VerifyReport | null = null;
   let problem: string | null = null;
   try {
-    report = await verifyLedgerFile({ file: paths.file, homeKey: await loadPublicKey(paths.publicKey, false) });
+    report = await verifyHomeLedger(paths);
   } catch (error) {
     problem =
       error instanceof LedgerError && error.kind === 'missing'
         ? `no ledger yet${demo ? ' for the demo' : ''}: a saved run with a decision starts it`
         : `the ledger cannot be read: ${error instanceof Error ? error.message : String(error)}`;
   }
-  const anchors = await readAnchors(files, demo, report?.verified ?? []);
-  const covered = anchors.flatMap((anchor) => (anchor.seq === null ? [] : [anchor.seq]));
-  return {
-    file: paths.file,
-    report,
-    problem,
-    anchors,
-    lastAnchoredSeq: covered.length > 0 ? Math.max(...covered) : null,
-  };
+  const anchors = (report?.anchors ?? []).map((verdict) => ({
+    ...verdict,
+    files: [`${verdict.seq}.json`, `${verdict.seq}.${verdict.tsa}.tsr`],
+  }));
+  const valid = anchors.filter((anchor) => anchor.ok).map((anchor) => anchor.seq);
+  return { file: paths.file, report, problem, anchors, lastAnchoredSeq: valid.length > 0 ? Math.max(...valid) : null };
 }
 
 /** The export a bundle publishes: the verified records byte for byte, with the public key when they are signed. */
@@ -145,7 +96,7 @@ function statusHtml(state: LedgerState): string {
       'anchors',
       state.anchors.length === 0
         ? 'none'
-        : `${state.anchors.length} file(s); last anchored seq ${state.lastAnchoredSeq ?? 'unknown'}`,
+        : `${state.anchors.filter((anchor) => anchor.ok).length} valid of ${state.anchors.length}; last anchored seq ${state.lastAnchoredSeq ?? 'none'}`,
     ],
     ['not yet anchored', String(unanchored(state).length)],
     ...(report.torn ? [['torn tail', `seq ${report.torn.seq}, ${report.torn.bytes} bytes: a crash mid-append`]] : []),
@@ -157,24 +108,25 @@ function statusHtml(state: LedgerState): string {
 }
 
 function unanchored(state: LedgerState): LedgerRecord[] {
-  const records = state.report?.verified ?? [];
-  return state.lastAnchoredSeq === null ? records : records.filter((record) => record.seq > state.lastAnchoredSeq!);
+  const report = state.report;
+  return (report?.verified ?? []).filter((record) => !report?.anchoredBy.has(record.seq));
 }
 
 function anchorsHtml(state: LedgerState, path: string, linkAnchors: boolean): string {
-  if (state.anchors.length === 0) return '<p class="meta">No anchors under the ledger’s anchors/ folder.</p>';
+  if (state.anchors.length === 0)
+    return '<p class="meta">No anchors: no time-stamp token under the ledger’s anchors/ folder.</p>';
+  const link = (name: string) =>
+    linkAnchors ? `<a href="${linkFrom(path, sitePaths.anchor(name))}">${escapeHtml(name)}</a>` : escapeHtml(name);
   const rows = state.anchors.map((anchor) => {
-    const name = linkAnchors
-      ? `<a href="${linkFrom(path, sitePaths.anchor(anchor.name))}">${escapeHtml(anchor.name)}</a>`
-      : escapeHtml(anchor.name);
-    return `<tr><td>${name}</td><td class="number">${anchor.bytes}</td><td class="number">${anchor.seq ?? '—'}</td><td>${escapeHtml(anchor.time ?? '—')}</td></tr>`;
+    const verdict = anchor.ok ? 'valid' : `BAD: ${anchor.reason ?? 'does not verify'}`;
+    return `<tr data-anchor="${anchor.ok ? 'valid' : 'bad'}"><td class="number">${anchor.seq}</td><td>${escapeHtml(anchor.tsa)}</td><td>${escapeHtml(anchor.genTime ?? '—')}</td><td>${escapeHtml(verdict)}</td><td>${anchor.files.map(link).join(' ')}</td></tr>`;
   });
-  return `<div class="scroll"><table><thead><tr><th>file</th><th class="number">bytes</th><th class="number">covers to seq</th><th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  return `<div class="scroll"><table><thead><tr><th class="number">head seq</th><th>TSA</th><th>time (the TSA's)</th><th>verdict</th><th>files</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function recordsTable(state: LedgerState): string {
   const records = state.report?.verified ?? [];
-  const last = state.lastAnchoredSeq;
+  const anchoredBy = state.report?.anchoredBy;
   return tableHtml({
     key: 'records',
     columns: ['seq', 'recorded', 'ticker', 'call', 'as of', 'mode', 'label', 'status', 'signed', 'anchored', 'run'].map(
@@ -190,7 +142,7 @@ function recordsTable(state: LedgerState): string {
       record.contamination,
       record.status,
       record.sig ? 'yes' : 'no',
-      last !== null && record.seq <= last ? 'yes' : 'not yet',
+      anchoredBy?.has(record.seq) ? `yes (${anchoredBy.get(record.seq)!.genTime.replace(/\.\d+Z$/, 'Z')})` : 'not yet',
       record.runId,
     ]),
   });

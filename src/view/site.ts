@@ -240,7 +240,7 @@ export class Site {
       ...(ledger.report && !ledger.report.firstBad && ledger.report.verified.length > 0
         ? [sitePaths.ledgerExport]
         : []),
-      ...ledger.anchors.map((anchor) => sitePaths.anchor(anchor.name)),
+      ...new Set(ledger.anchors.flatMap((anchor) => anchor.files.map(sitePaths.anchor))),
       sitePaths.trackRecord,
       sitePaths.evaluations,
       ...(await this.evaluations()).map((saved) => sitePaths.evaluation(saved.id)),

@@ -59,6 +59,7 @@ const processFiles: readonly string[] = [
   // openssl ts (RFC 3161 anchors)
   'tests/evaluate/forward.test.ts',
   'tests/ledger/anchors.test.ts',
+  'tests/view/ledger-anchors.test.ts',
   // a nested vitest, the build script, a node script
   'tests/ci/build-digest.test.ts',
   'tests/ci/ci-summary.test.ts',

@@ -133,12 +133,15 @@ describe.skipIf(!chromiumPath())('autohedge view in Chromium', () => {
     await second.close();
   });
 
-  test('the bundle carries the ledger export and its anchors', () => {
+  test('the bundle carries the ledger export; files in anchors/ that are no valid token are neither counted nor published', () => {
     const demo = bundles.find((bundle) => bundle.name === 'demo bundle')!;
     const exported = readFileSync(join(demo.dir, 'ledger', 'ledger-export.jsonl'), 'utf8').split('\n');
     expect(JSON.parse(exported[0]!)).toMatchObject({ autohedgeLedgerExport: 1, records: 2 });
-    expect(existsSync(join(demo.dir, 'ledger', 'anchors', '000000.tsr'))).toBe(true);
-    expect(readFileSync(join(demo.dir, 'ledger', 'index.html'), 'utf8')).toContain('last anchored seq 0');
+    // The fixture's anchors/ holds a JSON naming seq 0 and bytes that are no token: nothing is anchored.
+    expect(existsSync(join(demo.dir, 'ledger', 'anchors', '000000.tsr'))).toBe(false);
+    const page = readFileSync(join(demo.dir, 'ledger', 'index.html'), 'utf8');
+    expect(page).not.toContain('last anchored seq 0');
+    expect(page).toContain('No anchors: no time-stamp token');
   });
 
   test("the track record's charts hold the evaluation JSON's numbers", async () => {
