@@ -9,6 +9,7 @@ import { rememberKey } from './key-state.js';
 import { ledgerPaths } from './paths.js';
 import { sealRecord, type ChainTip } from './seal.js';
 import { autoAnchor } from './anchor/auto.js';
+import { autoAnchorOn } from './anchor/settings.js';
 
 export interface LedgerAppendInput {
   /** $AUTOHEDGE_HOME of the run store the run was saved in. */
@@ -25,6 +26,8 @@ export interface LedgerAppendInput {
   append?: Omit<AppendOptions, 'now'>;
   /** The run's environment: AUTOHEDGE_ANCHOR=1 anchors the head after the append (anchor/auto.ts). */
   env?: NodeJS.ProcessEnv;
+  /** A replayed run (`--demo`, `--replay`): nothing leaves the machine, so nothing is anchored. */
+  replaying?: boolean;
 }
 
 export interface LedgerAppended extends AppendOutcome {
@@ -61,14 +64,22 @@ export async function appendRunToLedger(input: LedgerAppendInput): Promise<Ledge
     if (key && outcome.record.sig !== undefined)
       await rememberKey(paths, { keyId: key.keyId, signedFrom: outcome.record.seq });
     const notices = noticesOf(outcome, paths.file);
-    const anchored = input.env
-      ? await autoAnchor({ home: input.home, demo: input.result.demo, env: input.env, now })
-      : null;
+    const anchored = !input.env
+      ? null
+      : input.replaying
+        ? replayNotice(input.env, input.result.demo)
+        : await autoAnchor({ home: input.home, demo: input.result.demo, env: input.env, now });
     return { ...outcome, notices: anchored ? [...notices, anchored] : notices };
   } catch (error) {
     if (error instanceof LedgerError) throw error;
     throw new LedgerError(`cannot append to ${paths.file}: ${errorMessage(error)}`, 'io', { cause: error });
   }
+}
+
+/** Under a replay the TSAs are never asked: said when AUTOHEDGE_ANCHOR=1 expected an anchor. */
+function replayNotice(env: NodeJS.ProcessEnv, demo: boolean): string | null {
+  if (!autoAnchorOn(env)) return null;
+  return `AUTOHEDGE_ANCHOR=1: a replay sends nothing off this machine, so the head was not anchored (\`autohedge ledger anchor${demo ? ' --demo' : ''}\` anchors it)`;
 }
 
 function noticesOf(outcome: AppendOutcome, file: string): string[] {

@@ -221,6 +221,7 @@ async function afterSave(
       resultJson,
       secrets: session.secrets,
       env: session.env,
+      replaying: session.replaying,
     });
     // A completed or torn tail, an anchor (AUTOHEDGE_ANCHOR=1) that failed: said, never fatal.
     for (const notice of appended?.notices ?? []) sinks.warn?.(notice);

@@ -166,6 +166,19 @@ describe.skipIf(!opensslTs.ok)('ledger anchor and verify', () => {
     expect(none.err).toContain('no TSA anchored the head');
   });
 
+  it('AUTOHEDGE_ANCHOR=1 under --demo (a replay): exit 0, no TSA asked, one line saying the head was not anchored', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'autohedge-auto-demo-'));
+    const before = tsa.requests();
+    const env = { AUTOHEDGE_ANCHOR: '1', AUTOHEDGE_TSA_URLS: tsa.url, AUTOHEDGE_ANCHOR_EVERY: '1s' };
+    const run = await cli(home, ['analyze', 'ACME', '--demo', '--quiet'], env);
+    expect(run.code, run.err).toBe(0);
+    expect(tsa.requests()).toBe(before);
+    expect(run.err).toContain(
+      'autohedge: warning: AUTOHEDGE_ANCHOR=1: a replay sends nothing off this machine, so the head was not anchored (`autohedge ledger anchor --demo` anchors it)',
+    );
+    expect(existsSync(ledgerPaths(home, { demo: true }).anchors)).toBe(false);
+  });
+
   it('AUTOHEDGE_ANCHOR=1: appends anchor, batched per AUTOHEDGE_ANCHOR_EVERY; all TSAs down never fails the append', async () => {
     const home = mkdtempSync(path.join(tmpdir(), 'autohedge-auto-'));
     const env = {
