@@ -161,6 +161,12 @@ describe.skipIf(!opensslTs.ok)('ledger anchor and verify', () => {
     expect(one.err).toContain(
       `TSA ${new URL(down).hostname}-${new URL(down).port} (${down}) failed: could not connect (connection refused)`,
     );
+    // Again, the head unchanged: the TSA that stamped it before still anchors it; the one down is a warning.
+    const again = await cli(home, ['ledger', 'anchor', '--tsa', tsa.url, '--tsa', down, '--tsa-cert', ca.root]);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(new RegExp(`^seq 0 [0-9a-f]{64}: ${tsaFile()} \\(anchored before\\)\n$`));
+    expect(again.err).toContain('failed: could not connect (connection refused)');
+    expect(again.err).not.toContain('no TSA anchored the head');
     const none = await cli(await homeWith(1), ['ledger', 'anchor'], { AUTOHEDGE_TSA_URLS: `${down} ${down}x` });
     expect(none.code).toBe(1);
     expect(none.err).toContain('no TSA anchored the head');

@@ -39,10 +39,14 @@ export async function ledgerAnchorCommand(rawOptions: object, io: CliIo): Promis
     );
   if (options.json) io.stdout(`${stringifyJsonSafely(outcome, 2)}\n`);
   else if (outcome.already) io.stdout(`seq ${outcome.seq} ${outcome.hash}: already anchored by every TSA asked\n`);
-  else
+  else {
+    for (const tsa of outcome.stampedBefore)
+      io.stdout(`seq ${outcome.seq} ${outcome.hash}: ${tsa} (anchored before)\n`);
     for (const stamp of outcome.stamped)
       io.stdout(`seq ${outcome.seq} ${outcome.hash}: ${stamp.tsa} ${stamp.genTime}\n`);
-  if (outcome.stamped.length === 0 && !outcome.already) {
+  }
+  // A head a TSA stamped before is anchored: one down now is a warning, not a failure.
+  if (outcome.stamped.length === 0 && outcome.stampedBefore.length === 0) {
     io.stderr('autohedge: no TSA anchored the head; nothing was stored\n');
     return ExitCode.failed;
   }

@@ -31,6 +31,8 @@ export interface AnchorOutcome {
   hash: string;
   /** The head was already stamped by every TSA asked. */
   already: boolean;
+  /** The TSAs asked that had stamped this head before (not asked again). */
+  stampedBefore: string[];
   stamped: Array<{ tsa: string; genTime: string }>;
   failed: Array<{ tsa: string; url: string; message: string }>;
 }
@@ -77,6 +79,7 @@ export async function anchorHead(request: AnchorRequest): Promise<AnchorOutcome>
     seq: head.seq,
     hash: head.hash,
     already: wanted.length === 0,
+    stampedBefore: request.urls.map(tsaName).filter((tsa) => done.has(tsa)),
     stamped: [],
     failed: [],
   };
