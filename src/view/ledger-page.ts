@@ -2,6 +2,8 @@ import { readLedgerFile, verifyHomeLedger, type VerifyReport } from '../ledger/c
 import { LedgerError } from '../ledger/errors.js';
 import { exportText } from '../ledger/export-file.js';
 import { loadPublicKey } from '../ledger/key-files.js';
+import { rootsPem } from '../ledger/anchor/export-files.js';
+import { trustedRoots } from '../ledger/anchor/roots.js';
 import { ledgerPaths } from '../ledger/paths.js';
 import type { LedgerRecord } from '../ledger/record.js';
 import { escapeHtml } from '../report/escape.js';
@@ -17,6 +19,9 @@ import { linkFrom, sitePaths } from './links.js';
  * valid token covering it. A file that is no valid token (a failed attempt's leftover, a
  * file dropped in the folder) anchors nothing. Read-only: the ledger's own verifier, no repair.
  */
+
+/** The roots file beside the anchors, in a bundle as in `ledger export`. */
+export const rootsFile = 'roots.pem';
 
 export interface AnchorView {
   seq: number;
@@ -55,6 +60,11 @@ export async function readLedgerState(files: HomeFiles, demo: boolean): Promise<
   }));
   const valid = anchors.filter((anchor) => anchor.ok).map((anchor) => anchor.seq);
   return { file: paths.file, report, problem, anchors, lastAnchoredSeq: valid.length > 0 ? Math.max(...valid) : null };
+}
+
+/** The roots the anchors were checked against, for `openssl ts -verify -CAfile roots.pem` on a bundle. */
+export async function anchorRoots(files: HomeFiles, demo: boolean): Promise<string> {
+  return rootsPem(await trustedRoots(ledgerPaths(files.home, { demo }).anchors));
 }
 
 /** The export a bundle publishes: the verified records byte for byte, with the public key when they are signed. */
@@ -121,7 +131,10 @@ function anchorsHtml(state: LedgerState, path: string, linkAnchors: boolean): st
     const verdict = anchor.ok ? 'valid' : `BAD: ${anchor.reason ?? 'does not verify'}`;
     return `<tr data-anchor="${anchor.ok ? 'valid' : 'bad'}"><td class="number">${anchor.seq}</td><td>${escapeHtml(anchor.tsa)}</td><td>${escapeHtml(anchor.genTime ?? '—')}</td><td>${escapeHtml(verdict)}</td><td>${anchor.files.map(link).join(' ')}</td></tr>`;
   });
-  return `<div class="scroll"><table><thead><tr><th class="number">head seq</th><th>TSA</th><th>time (the TSA's)</th><th>verdict</th><th>files</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  const roots = linkAnchors
+    ? `<p>The roots the tokens were checked against: <a href="${linkFrom(path, sitePaths.anchor(rootsFile))}">${rootsFile}</a> (<code>openssl ts -verify -data &lt;seq&gt;.json -in &lt;token&gt;.tsr -CAfile ${rootsFile}</code>, docs/ledger.md).</p>`
+    : '';
+  return `${roots}<div class="scroll"><table><thead><tr><th class="number">head seq</th><th>TSA</th><th>time (the TSA's)</th><th>verdict</th><th>files</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function recordsTable(state: LedgerState): string {

@@ -9,7 +9,7 @@ import {
 } from './evaluations.js';
 import { HomeFiles } from './home-files.js';
 import { sitePage, withNavigation, type SiteContext } from './layout.js';
-import { ledgerExport, ledgerPage, readLedgerState } from './ledger-page.js';
+import { anchorRoots, ledgerExport, ledgerPage, readLedgerState, rootsFile } from './ledger-page.js';
 import { isSafeSegment, sitePaths } from './links.js';
 import {
   evaluationSitePage,
@@ -117,6 +117,8 @@ export class Site {
       const text = await ledgerExport(this.files, this.options.demo, state, this.now());
       return text === null ? this.notFound() : { status: 200, type: 'text/plain; charset=utf-8', body: text };
     }
+    if (path === sitePaths.anchor(rootsFile) && state.anchors.length > 0)
+      return { status: 200, type: 'application/x-pem-file', body: await anchorRoots(this.files, this.options.demo) };
     if (parts.length === 3 && parts[1] === 'anchors' && isSafeSegment(parts[2]!)) {
       const bytes = await this.files.read(['ledger', ...(this.options.demo ? ['demo'] : []), 'anchors', parts[2]!]);
       if (bytes !== null) return { status: 200, type: anchorType(parts[2]!), body: bytes };
@@ -241,6 +243,7 @@ export class Site {
         ? [sitePaths.ledgerExport]
         : []),
       ...new Set(ledger.anchors.flatMap((anchor) => anchor.files.map(sitePaths.anchor))),
+      ...(ledger.anchors.length > 0 ? [sitePaths.anchor(rootsFile)] : []),
       sitePaths.trackRecord,
       sitePaths.evaluations,
       ...(await this.evaluations()).map((saved) => sitePaths.evaluation(saved.id)),

@@ -3,7 +3,9 @@
  * anchored only by a valid RFC 3161 token covering it (a local TSA made with `openssl ts`);
  * a failed attempt's leftover or a file dropped in the folder anchors nothing.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
@@ -55,6 +57,26 @@ describe.skipIf(!opensslTs.ok)('the ledger page and RFC 3161 anchors', () => {
     expect(html).toMatch(/not yet anchored<\/dt><dd><code>1<\/code>/);
     expect(html).toContain(state.anchors[0]!.genTime!);
     expect(html).not.toContain('99.json');
+
+    // The bundle: the anchor's files and roots.pem, no leftover; a stranger verifies with openssl alone.
+    const bundle = path.join(mkdtempSync(path.join(tmpdir(), 'autohedge-bundle-')), 'site');
+    const viewIo = captureIo({ env: io.env });
+    expect(await runCli(['view', '--bundle', bundle], viewIo), viewIo.err()).toBe(0);
+    const published = path.join(bundle, 'ledger', 'anchors');
+    expect(readdirSync(published).sort()).toEqual([`1.${tsaName}.tsr`, '1.json', 'roots.pem']);
+    const verdict = execFileSync(
+      'openssl',
+      [
+        'ts',
+        '-verify',
+        '-in',
+        path.join(published, `1.${tsaName}.tsr`),
+        '-data',
+        path.join(published, '1.json'),
+      ].concat(['-CAfile', path.join(published, 'roots.pem')]),
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    expect(verdict).toContain('Verification: OK');
 
     // A corrupted token is shown as bad and anchors nothing.
     const token = path.join(anchors, `1.${tsaName}.tsr`);

@@ -18,6 +18,11 @@ export async function writeAnchorFiles(
     await writeFile(bytesFile(directory, item.seq), item.bytes);
     await writeFile(tokenFile(directory, item.seq, item.tsa), item.token);
   }
-  await writeFile(join(directory, 'roots.pem'), roots.map((root) => root.pem.trim()).join('\n') + '\n');
+  await writeFile(join(directory, 'roots.pem'), rootsPem(roots));
   return directory;
+}
+
+/** The roots as one PEM file, the `-CAfile` of `openssl ts -verify`. */
+export function rootsPem(roots: readonly TrustedRoot[]): string {
+  return roots.map((root) => root.pem.trim()).join('\n') + '\n';
 }
