@@ -14,7 +14,7 @@ import { createEdgarSource, isForeignTicker } from '../../src/market/sources/edg
 import { exchangeCalendar } from '../../src/market/calendar/index.js';
 
 const sessionClose = (day: string) => exchangeCalendar('XNYS').closeAt(day);
-import type { MarketData } from '../../src/market/types.js';
+import type { MarketData, MarketSnapshot } from '../../src/market/types.js';
 import { splitEventsOf } from '../../src/market/sources/yahoo/index.js';
 import { makeSnapshot } from '../support/market.js';
 import { recordedSecFetch } from './support/edgar-fetch.js';
@@ -187,6 +187,15 @@ function aaplMarket(close: number, splitBasis?: 'as-traded'): MarketData {
   };
 }
 
+/** AAPL on 2020-01-02 valued at the close as traded, 300.35 (75.09 on today's split basis). */
+function expectValuedAsTraded(snapshot: MarketSnapshot, adjustedClose: number): void {
+  const valuation = Object.fromEntries(snapshot.fundamentals!.valuation.map((figure) => [figure.name, figure.value]));
+  expect(valuation.peTrailing).toBeCloseTo(300.35 / 11.89, 6);
+  expect(valuation.marketCap).toBeCloseTo(4_443_265_000 * 300.35, -3);
+  expect(snapshot.fundamentals!.shareBasis).toEqual({ asTradedClose: 300.35, adjustedClose, splitFactor: 4 });
+  expect(snapshot.text).toContain("the close as traded: 300.35 USD, 75.09 in today's split-adjusted series");
+}
+
 describe.skipIf(!hasRecordedEdgar)('one share basis across the 4:1 split of 2020-08-31', () => {
   // Read in the tests, not while the suite is collected: a skipped describe still runs its body.
   const adjustedClose = () => yahooChart('chart-AAPL-2020-01-01-to-2020-01-03.json').indicators.quote[0]!.close[0]!;
@@ -205,15 +214,7 @@ describe.skipIf(!hasRecordedEdgar)('one share basis across the 4:1 split of 2020
     ).toBe(300.35);
     const market = withFundamentals(aaplMarket(adjustedClose()), join());
     const snapshot = await market.snapshot('AAPL', { asOf: sessionClose('2020-01-02'), historical: true });
-    const valuation = Object.fromEntries(snapshot.fundamentals!.valuation.map((figure) => [figure.name, figure.value]));
-    expect(valuation.peTrailing).toBeCloseTo(300.35 / 11.89, 6);
-    expect(valuation.marketCap).toBeCloseTo(4_443_265_000 * 300.35, -3);
-    expect(snapshot.fundamentals!.shareBasis).toEqual({
-      asTradedClose: 300.35,
-      adjustedClose: adjustedClose(),
-      splitFactor: 4,
-    });
-    expect(snapshot.text).toContain("the close as traded: 300.35 USD, 75.09 in today's split-adjusted series");
+    expectValuedAsTraded(snapshot, adjustedClose());
     // The technicals keep the adjusted series.
     expect(snapshot.indicators).toEqual(makeSnapshot('AAPL').indicators);
   });
@@ -221,15 +222,7 @@ describe.skipIf(!hasRecordedEdgar)('one share basis across the 4:1 split of 2020
   it('bars already as traded (the failover to Tiingo) are not multiplied by the later split again', async () => {
     const market = withFundamentals(aaplMarket(300.35, 'as-traded'), join());
     const snapshot = await market.snapshot('AAPL', { asOf: sessionClose('2020-01-02'), historical: true });
-    const valuation = Object.fromEntries(snapshot.fundamentals!.valuation.map((figure) => [figure.name, figure.value]));
-    expect(valuation.peTrailing).toBeCloseTo(300.35 / 11.89, 6);
-    expect(valuation.marketCap).toBeCloseTo(4_443_265_000 * 300.35, -3);
-    expect(snapshot.fundamentals!.shareBasis).toEqual({
-      asTradedClose: 300.35,
-      adjustedClose: 75.0875,
-      splitFactor: 4,
-    });
-    expect(snapshot.text).toContain("the close as traded: 300.35 USD, 75.09 in today's split-adjusted series");
+    expectValuedAsTraded(snapshot, 75.0875);
   });
 
   it('carries figures filed before the split onto the new basis after it', async () => {
