@@ -3,6 +3,7 @@ import { LedgerError } from '../ledger/errors.js';
 import { exportText } from '../ledger/export-file.js';
 import { loadPublicKey } from '../ledger/key-files.js';
 import { rootsPem } from '../ledger/anchor/export-files.js';
+import { bytesFile, tokenFile } from '../ledger/anchor/store.js';
 import { trustedRoots } from '../ledger/anchor/roots.js';
 import { ledgerPaths } from '../ledger/paths.js';
 import type { LedgerRecord } from '../ledger/record.js';
@@ -56,7 +57,8 @@ export async function readLedgerState(files: HomeFiles, demo: boolean): Promise<
   }
   const anchors = (report?.anchors ?? []).map((verdict) => ({
     ...verdict,
-    files: [`${verdict.seq}.json`, `${verdict.seq}.${verdict.tsa}.tsr`],
+    // The store's own names: the file names of a directory given as ''.
+    files: [bytesFile('', verdict.seq), tokenFile('', verdict.seq, verdict.tsa)],
   }));
   const valid = anchors.filter((anchor) => anchor.ok).map((anchor) => anchor.seq);
   return { file: paths.file, report, problem, anchors, lastAnchoredSeq: valid.length > 0 ? Math.max(...valid) : null };
